@@ -1,0 +1,1 @@
+"""Configuration: Hydra composition (locked), pydantic validation, component building, redaction."""

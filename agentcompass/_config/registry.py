@@ -1,0 +1,81 @@
+"""Component ids are file names in ``conf/<group>/``; classes are reached through ``_target_``."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from agentcompass.errors import ConfigError, UnknownComponentError
+
+GROUPS = ("benchmark", "harness", "model", "environment")
+
+
+def conf_dir() -> Path:
+    """The config tree shipped with the package (``conf/`` at the repository root)."""
+    return Path(__file__).resolve().parent.parent / "conf"
+
+
+def list_ids(group: str) -> list[str]:
+    """Valid ids of a config group, sorted."""
+    folder = conf_dir() / group
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def check_id(group: str, value: str) -> None:
+    if value not in list_ids(group):
+        raise UnknownComponentError(group, value, list_ids(group))
+
+
+def import_target(target: str) -> Any:
+    """Import ``package.module.Name``; a bad path is a config error naming it."""
+    module_name, _, attr = target.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"_target_ {target!r} cannot be imported: {exc}") from exc
+
+
+def validation_message(exc: ValidationError, where: str, valid_keys: list[str] | None = None) -> str:
+    """One line from a pydantic error: the key, the value given and what is allowed."""
+    err = exc.errors()[0]
+    key = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
+    if err.get("type") == "extra_forbidden":
+        valid = f"; valid keys: {', '.join(valid_keys)}" if valid_keys else ""
+        return f"{where}: unknown key {key!r}{valid}"
+    value = err.get("input")
+    shown = repr(value) if not isinstance(value, dict) else "{...}"
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"{where}: {key}={shown}: {err.get('msg', 'invalid value')}"
+
+
+def validate(model: type[BaseModel], data: dict[str, Any], where: str) -> BaseModel:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(validation_message(exc, where, sorted(model.model_fields))) from None
+
+
+def build(group: str, cfg: dict[str, Any], ctx: Any) -> Any:
+    """Build a component: ``cls(cls.config_class.model_validate(rest), ctx)``.
+
+    ``cfg`` is the composed config of the group (``_target_`` plus fields); ``ctx`` a ComponentContext.
+    A ``_target_`` of null builds nothing (the ``none`` model).
+    """
+    cfg = dict(cfg)
+    target = cfg.pop("_target_", None)
+    ident = cfg.get("id", group) if group == "model" else cfg.pop("id", group)
+    if target is None:
+        return None
+    cls = import_target(target)
+    config_cls = getattr(cls, "config_class", None)
+    if config_cls is None:
+        raise ConfigError(f"{group} {ident!r}: {target} has no config_class")
+    config = validate(config_cls, cfg, f"{group} {ident!r}")
+    obj = cls(config, ctx)
+    if group != "model":
+        obj.id = ident
+    return obj

@@ -1,0 +1,1 @@
+"""The orchestrator: one asyncio pool of attempts."""

@@ -1,0 +1,152 @@
+"""The one exception hierarchy of agentcompass.
+
+::
+
+    AgentCompassError                      root; ``retryable`` and ``error_class`` are read by the orchestrator
+    ├── ConfigError                        bad configuration or argument (CLI exit 2)
+    │   ├── UnknownComponentError          an id with no file in ``conf/<group>/``; lists the valid ids
+    │   └── NotSupportedYetError           accepted parameter whose feature is not built (also NotImplementedError)
+    ├── DependencyError                    a missing optional extra or tool; names the install command
+    ├── DatasetError                       a dataset file or task directory that cannot be read
+    ├── SandboxError                       environment failures (infra)
+    │   ├── ImageError                     an image that can be neither pulled nor built
+    │   └── PathEscapeError                a path or archive member leaving its root
+    ├── ModelError                         a model endpoint failure (model)
+    │   └── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
+    ├── AgentError                         the harness crashed (agent)
+    ├── VerifierError                      grading could not produce a valid reward (verifier)
+    ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
+    └── RunTimeoutError(TimeoutError)      ``timeout_seconds`` expired (CLI exit 124)
+
+Harness-internal control flow (submitted, limits exceeded, format errors) never leaves a harness.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+ErrorClass = Literal["infra", "model", "agent", "verifier", "config"]
+ERROR_CLASSES: tuple[ErrorClass, ...] = ("infra", "model", "agent", "verifier", "config")
+
+
+class AgentCompassError(Exception):
+    """Root of every agentcompass error."""
+
+    error_class: ErrorClass = "agent"
+    retryable: bool = False
+
+    def __init__(self, message: str = "", *, retryable: bool | None = None) -> None:
+        super().__init__(message)
+        if retryable is not None:
+            self.retryable = retryable
+
+
+class ConfigError(AgentCompassError):
+    """A configuration value, CLI argument or input file is invalid. Nothing ran."""
+
+    error_class: ErrorClass = "config"
+
+
+class UnknownComponentError(ConfigError):
+    """A component id that has no file in ``conf/<group>/``."""
+
+    def __init__(self, group: str, value: str, valid: list[str]) -> None:
+        self.group, self.value, self.valid = group, value, valid
+        super().__init__(f"unknown {group} {value!r}; valid ids: {', '.join(valid) or '(none)'}")
+
+
+class NotSupportedYetError(ConfigError, NotImplementedError):
+    """A parameter that is accepted by the interface but whose feature is not built yet."""
+
+
+class DependencyError(ConfigError):
+    """A missing optional Python extra or a tool missing inside an environment."""
+
+
+class DatasetError(ConfigError):
+    """A dataset file or task directory that cannot be read; names the path and the field."""
+
+
+class SandboxError(AgentCompassError):
+    """The environment failed (not the agent): open, exec transport, upload, close."""
+
+    error_class: ErrorClass = "infra"
+    retryable = True
+
+
+class ImageError(SandboxError):
+    """An image that can be neither pulled nor built. Not retried: it would fail again."""
+
+    retryable = False
+
+
+class PathEscapeError(SandboxError):
+    """A path or archive member that would leave its root directory."""
+
+    retryable = False
+
+
+class ModelError(AgentCompassError):
+    """A model endpoint error that ends the attempt (400, 401, 403, 404, context length...)."""
+
+    error_class: ErrorClass = "model"
+
+    def __init__(self, message: str, *, endpoint: str = "", status: int | None = None,
+                 retryable: bool | None = None) -> None:
+        self.endpoint, self.status = endpoint, status
+        super().__init__(message, retryable=retryable)
+
+
+class ModelRetryableError(ModelError):
+    """429, 408, 5xx, dropped connections and timeouts: retried with backoff by the model layer."""
+
+    retryable = True
+
+
+class ContextLengthExceededError(ModelError):
+    """The prompt does not fit the model's context window."""
+
+
+class AgentError(AgentCompassError):
+    """The harness failed in a way that is not the model's or the environment's fault."""
+
+    error_class: ErrorClass = "agent"
+
+
+class VerifierError(AgentCompassError):
+    """The verifier ran but produced no valid reward (missing, empty, non-numeric, NaN, timeout)."""
+
+    error_class: ErrorClass = "verifier"
+
+
+class EvaluationFailedError(AgentCompassError):
+    """The run finished but failed as a whole; partial results are on disk at ``run_dir``."""
+
+    def __init__(self, message: str, *, result: dict | None = None) -> None:
+        self.result = result
+        super().__init__(message)
+
+
+class RunTimeoutError(AgentCompassError, TimeoutError):
+    """``timeout_seconds`` expired; finished results stay on disk."""
+
+    error_class: ErrorClass = "infra"
+
+    def __init__(self, message: str, *, result: dict | None = None) -> None:
+        self.result = result
+        super().__init__(message)
+
+
+def classify(exc: BaseException) -> ErrorClass:
+    """The error class of any exception: typed errors carry theirs, anything else is the agent's."""
+    if isinstance(exc, AgentCompassError):
+        return exc.error_class
+    if isinstance(exc, (TimeoutError, OSError)):
+        return "infra"
+    return "agent"
+
+
+def one_line(exc: BaseException) -> str:
+    """``"<ErrorType>: <first line of message>"``, the string retry patterns are matched against."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ").rstrip()

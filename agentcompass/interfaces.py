@@ -1,0 +1,286 @@
+"""The plug-in interfaces (``typing.Protocol``, async) and the value types that cross them.
+
+Plug-ins import only this module and :mod:`agentcompass.errors`. A plug-in class is built as
+``cls(config, ctx)`` where ``config`` is an instance of its ``config_class`` (a pydantic model validated
+from the composed Hydra config, ``extra="forbid"``) and ``ctx`` is a :class:`ComponentContext`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, ClassVar, Protocol, runtime_checkable
+
+# --------------------------------------------------------------------------- shared context
+
+
+@dataclass
+class ComponentContext:
+    """What every component receives when it is built (once per request)."""
+
+    data_dir: Path
+    run_id: str = ""
+    request: str = ""
+    benchmark_id: str = ""
+    auto_install_dependencies: bool = False
+    logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
+
+
+# --------------------------------------------------------------------------- environments
+
+
+@dataclass
+class ExecResult:
+    """Result of one command. ``exit_code`` is -1 when the command was killed by its timeout."""
+
+    exit_code: int
+    stdout: str = ""
+    stderr: str = ""
+    timed_out: bool = False
+    duration_s: float = 0.0
+    truncated: bool = False
+
+    @property
+    def output(self) -> str:
+        """stdout followed by stderr (what a person at a terminal would have seen, roughly)."""
+        if self.stderr and self.stdout:
+            return self.stdout + ("" if self.stdout.endswith("\n") else "\n") + self.stderr
+        return self.stdout or self.stderr
+
+
+@dataclass
+class EnvSpec:
+    """What an environment provider needs to open one environment for one attempt."""
+
+    task_id: str
+    benchmark: str = ""
+    image: str | None = None                 # an image name to use (pulled if the policy allows)
+    dockerfile_dir: Path | None = None       # or a build context holding a Dockerfile
+    build_args: dict[str, str] = field(default_factory=dict)   # e.g. BASE_IMAGE for the demo tasks
+    workdir: str = "/app"
+    cpus: float | None = None
+    memory_mb: int | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    network: str | None = None               # None: provider default; "bridge" | "none"
+    build_timeout_s: float | None = None
+    labels: dict[str, str] = field(default_factory=dict)   # agentcompass.run_id / request / task
+    keep: bool = False                       # keep_environment: close() leaves it in place
+
+
+@runtime_checkable
+class Environment(Protocol):
+    """One sandbox for one attempt. Paths are the environment's own absolute paths ("/app/x")."""
+
+    id: str          # container id, workspace path...
+    workdir: str     # default cwd of exec, as an environment path
+
+    def path(self, p: str) -> str:
+        """The form of environment path ``p`` to use inside commands run by :meth:`exec`."""
+        ...
+
+    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
+                   env: dict[str, str] | None = None) -> ExecResult:
+        """Run ``cmd`` (a string runs under ``bash -c``). On timeout the whole process tree is killed."""
+        ...
+
+    async def upload(self, src: Path, dst: str) -> None:
+        """Copy a host file or directory to environment path ``dst`` (created, parents included)."""
+        ...
+
+    async def download(self, src: str, dst: Path) -> None:
+        """Copy an environment file or directory to host path ``dst``."""
+        ...
+
+    async def read_file(self, path: str) -> bytes: ...
+
+    async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None: ...
+
+    async def close(self) -> None:
+        """Destroy the environment (unless it was opened with ``keep``). Idempotent."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """Where the environment is (recorded in the attempt's result, e.g. under keep_environment)."""
+        ...
+
+
+@runtime_checkable
+class EnvironmentProvider(Protocol):
+    """Opens environments. ``name`` is the provider key used by ``provider_limits`` / ``env_open_qps``."""
+
+    name: str
+
+    async def open(self, spec: EnvSpec) -> Environment: ...
+
+    async def cleanup(self, run_id: str | None = None) -> int:
+        """Remove environments left behind by killed runs (all agentcompass ones when run_id is None)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release provider-wide resources at the end of a request."""
+        ...
+
+
+# --------------------------------------------------------------------------- models
+
+
+@dataclass
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    cost_usd: float = 0.0
+    n_calls: int = 0
+    n_retries: int = 0
+
+    def add(self, other: "Usage") -> "Usage":
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.cached_tokens += other.cached_tokens
+        self.cost_usd += other.cost_usd
+        self.n_calls += other.n_calls
+        self.n_retries += other.n_retries
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"input": self.input_tokens, "output": self.output_tokens, "cached": self.cached_tokens,
+                "cost_usd": round(self.cost_usd, 8), "calls": self.n_calls, "retries": self.n_retries}
+
+
+@dataclass
+class ModelResponse:
+    text: str
+    finish_reason: str = "stop"        # "stop" | "length" | "tool_calls" | provider value
+    usage: Usage = field(default_factory=Usage)
+    raw: Any = None
+
+
+@runtime_checkable
+class ModelClient(Protocol):
+    """One model endpoint. ``usage`` accumulates every call made through this client."""
+
+    model_id: str
+    provider: str
+    usage: Usage
+
+    async def complete(self, messages: list[dict[str, Any]], **params: Any) -> ModelResponse:
+        """Send a chat (``[{role, content}]``, roles system/user/assistant) and return the reply."""
+        ...
+
+    def fork(self) -> "ModelClient":
+        """A client sharing the connection and limits but with its own ``usage`` (one per attempt)."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+# --------------------------------------------------------------------------- benchmarks
+
+
+@dataclass
+class Task:
+    """One benchmark sample."""
+
+    id: str
+    instruction: str
+    image: str | None = None
+    dockerfile_dir: Path | None = None
+    workdir: str = "/app"
+    cpus: float | None = None
+    memory_mb: int | None = None
+    agent_timeout_s: float | None = None
+    verifier_timeout_s: float | None = None
+    build_timeout_s: float | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    data: Any = None                       # benchmark-private payload (a SWE-bench row, a task dir...)
+
+
+@dataclass
+class Solution:
+    """A reference solution: files to upload, then a command to run; or a submission (a patch)."""
+
+    files: dict[str, Path] = field(default_factory=dict)    # environment path -> host path
+    command: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    submission: str | None = None
+
+
+@dataclass
+class AgentResult:
+    """What the agent phase produced. A limit or an agent timeout is not an error: it is still graded."""
+
+    exit_status: str = "completed"        # completed | submitted | limits_exceeded | agent_timeout | ...
+    submission: str | None = None
+    n_turns: int = 0
+    usage: Usage = field(default_factory=Usage)
+    trajectory_path: str | None = None
+    limit_hit: str | None = None          # step_limit | cost_limit | wall_time | max_turns | agent_timeout
+    n_format_errors: int = 0
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Grade:
+    """A verification outcome. ``reward is None`` means no valid reward (a verifier error, scored 0)."""
+
+    reward: float | None
+    rewards: dict[str, float] = field(default_factory=dict)
+    resolved: bool | None = None
+    error: str | None = None
+    log: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class AttemptContext:
+    """Per-attempt facts handed to harnesses and graders."""
+
+    task: Task
+    attempt: int
+    attempt_dir: Path
+    benchmark: "Benchmark"
+    time_limit_s: float | None = None
+    logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
+    emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
+    auto_install_dependencies: bool = False
+
+
+@runtime_checkable
+class Benchmark(Protocol):
+    id: str
+
+    def load(self) -> list[Task]:
+        """Tasks selected by the config (``sample_ids``, ``limit``...). Unknown sample ids are an error."""
+        ...
+
+    def env_spec(self, task: Task) -> EnvSpec:
+        """How to open the environment of ``task``."""
+        ...
+
+    async def setup(self, task: Task, env: Environment, ctx: AttemptContext) -> None:
+        """Prepare the environment before the agent runs (directories, task files)."""
+        ...
+
+    async def grade(self, task: Task, env: Environment, agent: AgentResult, ctx: AttemptContext) -> Grade:
+        ...
+
+    def reference_solution(self, task: Task) -> Solution: ...
+
+    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+        """Write run-level reports (predictions, benchmark report); return extra ``paths`` entries."""
+        ...
+
+
+@runtime_checkable
+class Harness(Protocol):
+    id: str
+    requires_model: ClassVar[bool]
+
+    async def run(self, task: Task, env: Environment, model: ModelClient | None,
+                  ctx: AttemptContext) -> AgentResult:
+        ...
+
+
+ProgressCallback = Callable[[Any], None | Awaitable[None]]

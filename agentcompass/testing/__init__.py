@@ -1,0 +1,1 @@
+"""Test helpers shipped with the package: scripted model server, fakes, conformance suites."""
