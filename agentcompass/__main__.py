@@ -1,0 +1,3 @@
+from agentcompass._cli.main import main
+
+raise SystemExit(main())

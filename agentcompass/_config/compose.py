@@ -1,0 +1,140 @@
+"""Compose one request config with Hydra's compose API, under one process-wide lock.
+
+Precedence, lowest first: ``conf/config.yaml`` and the selected group files; ``config_path`` files in the
+order given (appended as ``_global_`` configs); Hydra-style ``key=value`` overrides; explicit arguments.
+Dicts merge recursively; lists are replaced. In a config file, ``<group>: <id>`` or ``<group>.id`` selects
+the component (the last file wins), and the file's other keys merge into it.
+"""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from agentcompass.errors import ConfigError
+
+from . import registry
+from .merge import deep_merge
+from .schema import RequestConfig
+
+_HYDRA_LOCK = threading.RLock()
+GENERIC_MODEL = "generic"
+
+
+@dataclass
+class ComposeInput:
+    """Everything a request is composed from."""
+
+    choices: dict[str, str | None] = field(default_factory=dict)    # group -> id (None: file/default)
+    config_paths: Sequence[str | Path] = ()
+    overrides: Sequence[str] = ()                                   # Hydra-style key=value strings
+    explicit: dict[str, Any] = field(default_factory=dict)          # nested dict, wins over everything
+
+
+@dataclass
+class ResolvedRequest:
+    """A validated request: the plain dict and its typed view."""
+
+    data: dict[str, Any]
+    config: RequestConfig
+    choices: dict[str, str]
+
+
+def _load_user_file(path: str | Path) -> dict[str, Any]:
+    import yaml
+
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise ConfigError(f"config file {str(path)!r} does not exist")
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise ConfigError(f"config file {str(path)!r} is not valid YAML: {first}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {str(path)!r} must hold a mapping, got {type(data).__name__}")
+    return data
+
+
+def _file_choices(files: list[dict[str, Any]]) -> dict[str, str]:
+    """Group choices made by config files (``benchmark: demo`` or ``benchmark: {id: demo}``); last wins."""
+    found: dict[str, str] = {}
+    for data in files:
+        for group in registry.GROUPS:
+            value = data.get(group)
+            if isinstance(value, str):
+                data[group] = {"id": value}
+                found[group] = value
+            elif isinstance(value, dict) and isinstance(value.get("id"), str):
+                found[group] = value["id"]
+    return found
+
+
+def _resolve_choices(inp: ComposeInput, files: list[dict[str, Any]]) -> tuple[dict[str, str], dict]:
+    chosen = _file_choices(files)
+    chosen.update({g: v for g, v in inp.choices.items() if v is not None})
+    extra: dict[str, Any] = {}
+    model = chosen.get("model")
+    if model is not None and model not in registry.list_ids("model"):
+        extra = {"model": {"id": model}}
+        chosen["model"] = GENERIC_MODEL
+    for group, value in chosen.items():
+        registry.check_id(group, value)
+    return chosen, extra
+
+
+def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], overrides: Sequence[str]) -> dict:
+    import yaml
+    from hydra import compose, initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    with tempfile.TemporaryDirectory(prefix="agentcompass-cfg-") as tmp:
+        user_dir = Path(tmp) / "_user_"
+        user_dir.mkdir()
+        hydra_overrides = [f"{g}={v}" for g, v in chosen.items()]
+        for i, data in enumerate(files):
+            (user_dir / f"u{i}.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+            hydra_overrides.append(f"+_user_@_global_=u{i}")
+        if files:
+            hydra_overrides.append(f"hydra.searchpath=[file://{tmp}]")
+        hydra_overrides.extend(overrides)
+        try:
+            with _HYDRA_LOCK, initialize_config_dir(str(registry.conf_dir()), version_base=None,
+                                                    job_name="agentcompass"):
+                cfg = compose(config_name="config", overrides=hydra_overrides)
+                return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
+        except (HydraException, OmegaConfBaseException) as exc:
+            raise ConfigError(_one_line(exc)) from None
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+    text = lines[0] if lines else type(exc).__name__
+    return text if len(lines) < 2 or len(text) > 60 else f"{text} {lines[1]}"
+
+
+def compose_request(inp: ComposeInput) -> ResolvedRequest:
+    """Compose, merge and validate one request. Raises ConfigError with a one-line message."""
+    files = [_load_user_file(p) for p in inp.config_paths]
+    chosen, model_extra = _resolve_choices(inp, files)
+    data = _hydra_compose(chosen, files, inp.overrides)
+    data = deep_merge(data, model_extra)
+    data = deep_merge(data, copy.deepcopy(inp.explicit))
+    from .registry import validate
+
+    config = validate(RequestConfig, data, "config")
+    choices = {g: _choice_of(data, g) for g in registry.GROUPS}
+    return ResolvedRequest(data=data, config=config, choices=choices)  # type: ignore[arg-type]
+
+
+def _choice_of(data: dict[str, Any], group: str) -> str:
+    value = data.get(group, {}).get("id")
+    return str(value) if value is not None else "none"

@@ -1,0 +1,70 @@
+"""Console and per-run file logging on the ``agentcompass`` logger (never the root logger).
+
+Records are routed to a run's ``run.log`` by a context variable set for the request's tasks, so several
+requests of one orchestration each keep their own file. Every handler scrubs registered secrets.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from agentcompass._config.redact import RedactingFilter
+
+current_request: contextvars.ContextVar[str] = contextvars.ContextVar("agentcompass_request", default="")
+LOGGER = logging.getLogger("agentcompass")
+_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class _RequestFilter(logging.Filter):
+    def __init__(self, request: str) -> None:
+        super().__init__()
+        self.request = request
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return current_request.get() in (self.request, "")
+
+
+def _lower_level(level: int) -> None:
+    if LOGGER.level == logging.NOTSET or LOGGER.level > level:
+        LOGGER.setLevel(level)
+
+
+@contextmanager
+def console_logging(level: str) -> Iterator[None]:
+    """Attach a stderr handler for the duration of an SDK / CLI call."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    handler.addFilter(RedactingFilter())
+    previous = LOGGER.level
+    _lower_level(logging.getLevelName(level))
+    LOGGER.addHandler(handler)
+    try:
+        yield
+    finally:
+        LOGGER.removeHandler(handler)
+        LOGGER.setLevel(previous)
+
+
+@contextmanager
+def file_logging(path: Path, level: str, request: str) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter(_FORMAT))
+    handler.addFilter(_RequestFilter(request))
+    handler.addFilter(RedactingFilter())
+    previous = LOGGER.level
+    _lower_level(logging.getLevelName(level))
+    LOGGER.addHandler(handler)
+    try:
+        yield
+    finally:
+        LOGGER.removeHandler(handler)
+        handler.close()
+        LOGGER.setLevel(previous)

@@ -1,0 +1,143 @@
+"""Typed progress events, the user's ``on_progress`` callback, and the console display (tqdm or plain)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+log = logging.getLogger("agentcompass")
+
+
+@dataclass
+class ProgressEvent:
+    request: str
+    task_id: str = ""
+    attempt: int = 0
+    kind: str = "event"
+    time: float = field(default_factory=time.time)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class AttemptStarted(ProgressEvent):
+    kind: str = "attempt_started"
+
+
+@dataclass
+class PhaseChanged(ProgressEvent):
+    phase: str = ""
+    kind: str = "phase_changed"
+
+
+@dataclass
+class AttemptFinished(ProgressEvent):
+    status: str = ""
+    reward: float | None = None
+    error: str | None = None
+    duration_s: float = 0.0
+    final: bool = True
+    kind: str = "attempt_finished"
+
+
+@dataclass
+class RetryScheduled(ProgressEvent):
+    error: str = ""
+    kind: str = "retry_scheduled"
+
+
+@dataclass
+class RequestFinished(ProgressEvent):
+    status: str = ""
+    metrics: dict[str, Any] = field(default_factory=dict)
+    kind: str = "request_finished"
+
+
+class Progress:
+    """Counts, shows and forwards events. One instance per request or per orchestration."""
+
+    def __init__(self, mode: str, total: int, callback: Callable[[ProgressEvent], Any] | None = None,
+                 desc: str = "agentcompass") -> None:
+        self.mode = "bar" if mode == "auto" and sys.stderr.isatty() else ("none" if mode == "none" else "plain")
+        self.callback, self.total, self.desc = callback, total, desc
+        self.done = self.running = self.errors = self.retries = 0
+        self._reward_sum = 0.0
+        self.per_request: dict[str, list[int]] = {}
+        self._bar = None
+        if self.mode == "bar":
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=desc, unit="task", dynamic_ncols=True, file=sys.stderr)
+
+    def add_total(self, n: int) -> None:
+        self.total += n
+        if self._bar is not None:
+            self._bar.total = self.total
+            self._bar.refresh()
+
+    def emit(self, event: ProgressEvent) -> None:
+        self._count(event)
+        self._show(event)
+        if self.callback is not None:
+            self._forward(event)
+
+    def _count(self, e: ProgressEvent) -> None:
+        if isinstance(e, AttemptStarted):
+            self.running += 1
+        elif isinstance(e, AttemptFinished):
+            self.running -= 1
+            if e.final:
+                self.done += 1
+                self._reward_sum += e.reward or 0.0
+                self.errors += e.status == "error"
+                counts = self.per_request.setdefault(e.request, [0, 0])
+                counts[0] += 1
+                counts[1] += e.status == "error"
+        elif isinstance(e, RetryScheduled):
+            self.retries += 1
+
+    def postfix(self) -> str:
+        mean = self._reward_sum / self.done if self.done else 0.0
+        text = f"run={self.running} reward={mean:.3f} err={self.errors} retry={self.retries}"
+        if len(self.per_request) > 1:
+            text += " " + " ".join(f"{k}:{v[0]}" for k, v in sorted(self.per_request.items()))
+        return text
+
+    def _show(self, e: ProgressEvent) -> None:
+        if self._bar is not None:
+            if isinstance(e, AttemptFinished) and e.final:
+                self._bar.update(1)
+            self._bar.set_postfix_str(self.postfix(), refresh=False)
+            self._bar.refresh()
+        elif self.mode == "plain" and isinstance(e, (AttemptFinished, RetryScheduled)):
+            tag = f"[{e.request}] " if e.request else ""
+            if isinstance(e, RetryScheduled):
+                line = f"{tag}retry {e.task_id} (attempt {e.attempt + 1}): {e.error}"
+            else:
+                line = f"{tag}{self.done}/{self.total} {e.task_id}: {e.status} reward={e.reward}"
+            print(f"{line} | {self.postfix()}", file=sys.stderr, flush=True)
+
+    def _forward(self, event: ProgressEvent) -> None:
+        try:
+            out = self.callback(event)  # type: ignore[misc]
+            if asyncio.iscoroutine(out):
+                task = asyncio.ensure_future(out)
+                task.add_done_callback(_log_callback_error)
+        except Exception as exc:  # a broken callback never kills the run
+            log.warning("on_progress callback raised %s: %s", type(exc).__name__, exc)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _log_callback_error(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        exc = task.exception()
+        log.warning("on_progress callback raised %s: %s", type(exc).__name__, exc)

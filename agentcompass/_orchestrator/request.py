@@ -1,0 +1,249 @@
+"""One request: build the components, pick the run directory, run every pending task, write the record."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from agentcompass._config import registry
+from agentcompass._config.compose import ResolvedRequest
+from agentcompass._config.redact import redact, register_secret
+from agentcompass.errors import ConfigError
+from agentcompass.interfaces import ComponentContext, Task
+
+from .attempt import AttemptOutcome, load_checkpoint, run_attempt
+from .logs import LOGGER, current_request
+from .metrics import build_summary, compute_metrics, task_row
+from .pool import Pool
+from .progress import AttemptFinished, Progress, RetryScheduled
+from .retry import should_retry
+from .runtime import RequestRuntime
+from .store import RunStore, find_reusable, new_run_id, read_json, safe_name, write_atomic, write_json
+
+_COMPONENTS = ("benchmark", "harness", "model", "environment")
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache" / "agentcompass")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agentcompass")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class RequestRun:
+    """Prepared once (components, tasks, run dir), executed once, finalized once."""
+
+    def __init__(self, resolved: ResolvedRequest, name: str, pool: Pool, progress: Progress) -> None:
+        self.resolved, self.name, self.pool, self.progress = resolved, name, pool, progress
+        self.cfg = resolved.config
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.pending: list[tuple[Task, int, Any]] = []
+        self.started_at = datetime.now(timezone.utc)
+        self._t0 = time.monotonic()
+        self.rt: RequestRuntime | None = None
+        self.store: RunStore | None = None
+        self.logger = LOGGER.getChild("run")
+        self.extra_paths: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ preparation
+    @property
+    def run_name(self) -> str:
+        c = self.resolved.choices
+        model = safe_name(str(self.resolved.data["model"].get("id") or "none"))
+        return self.cfg.output.run_name or f"{c['benchmark']}__{c['harness']}__{model}"
+
+    def prepare(self) -> None:
+        """Build components and load tasks (blocking; call in a worker thread)."""
+        data, runtime = self.resolved.data, self.cfg.runtime
+        register_secret(data["model"].get("api_key"))
+        results_dir = Path(runtime.results_dir).expanduser()
+        run_id = self._pick_run_id(results_dir)
+        self.store = RunStore(results_dir, self.run_name, run_id)
+        ctx = ComponentContext(data_dir=Path(runtime.data_dir).expanduser() if runtime.data_dir else default_data_dir(),
+                               run_id=run_id, request=self.name, benchmark_id=self.resolved.choices["benchmark"],
+                               auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
+        built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
+        self._check_model(built)
+        tasks = built["benchmark"].load()
+        self._open_store(tasks)
+        self.rt = RequestRuntime(self.name, run_id, self.cfg, built["benchmark"], built["harness"], built["model"],
+                                 built["environment"], self.store, self.pool, self.progress, self.logger,
+                                 slot_providers=[built["environment"].name])
+        self._apply_limits()
+        self._plan(tasks)
+
+    def _pick_run_id(self, results_dir: Path) -> str:
+        runtime, output = self.cfg.runtime, self.cfg.output
+        if runtime.reuse:
+            return find_reusable(results_dir, self.run_name, runtime.reuse_run_id or output.run_id)
+        if runtime.reuse_run_id:
+            raise ConfigError("reuse_run_id is set but reuse is false; pass reuse=True (CLI: --reuse RUN_ID)")
+        return output.run_id or new_run_id()
+
+    def _check_model(self, built: dict[str, Any]) -> None:
+        harness, model = built["harness"], built["model"]
+        if getattr(harness, "requires_model", False) and model is None:
+            raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
+
+    def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
+        comps = {g: redact(self.resolved.data[g]) for g in _COMPONENTS}
+        return {"components": comps, "task_ids": sorted(t.id for t in tasks)}
+
+    def _open_store(self, tasks: list[Task]) -> None:
+        store, fp = self.store, self._fingerprint(tasks)
+        if self.cfg.runtime.reuse:
+            old = read_json(store.run_dir / "tasks.json") if (store.run_dir / "tasks.json").is_file() else {}
+            for group in _COMPONENTS:
+                if old.get("components", {}).get(group) != fp["components"][group]:
+                    raise ConfigError(f"reuse of run {store.run_id!r}: the {group} differs from the reused run "
+                                      f"({old.get('components', {}).get(group)} != {fp['components'][group]})")
+            if old.get("task_ids") != fp["task_ids"]:
+                raise ConfigError(f"reuse of run {store.run_id!r}: the task set differs "
+                                  f"({len(old.get('task_ids', []))} tasks before, {len(fp['task_ids'])} now)")
+            store.create(exist_ok=True)
+        else:
+            store.create()
+            write_json(store.run_dir / "tasks.json", fp)
+        import yaml
+
+        write_atomic(store.run_dir / "config.yaml", yaml.safe_dump(redact(self.resolved.data), sort_keys=False))
+        self._write_run_json("running")
+
+    def _apply_limits(self) -> None:
+        rt, limits = self.rt, self.cfg.runtime.provider_limits
+        self.pool.limit_provider(rt.provider.name, getattr(rt.provider, "max_concurrent", None))
+        model_provider = getattr(rt.model, "provider", None)
+        if model_provider in limits and hasattr(rt.model, "set_concurrency_limit"):
+            rt.model.set_concurrency_limit(limits[model_provider])
+        for name in limits:
+            if name != rt.provider.name and name != model_provider:
+                self.logger.warning("provider_limits names %r, which is neither the environment provider %r "
+                                    "nor the model provider %r", name, rt.provider.name, model_provider)
+
+    def _plan(self, tasks: list[Task]) -> None:
+        store, resume = self.store, self.cfg.runtime.reuse
+        finished = store.finished_rows() if resume else {}
+        can_resume = self.cfg.runtime.checkpoint_resume and getattr(self.rt.benchmark, "resumable_from_submission",
+                                                                    False)
+        for task in tasks:
+            row = finished.get(task.id)
+            if row is not None and row["status"] == "completed":
+                self.rows[task.id] = row
+                continue
+            attempts = store.attempts_of(task.id)
+            checkpoint = load_checkpoint(store.attempt_dir(task.id, attempts[-1])) if attempts and resume else None
+            if checkpoint is not None and can_resume:
+                self.pending.append((task, attempts[-1], checkpoint))
+            else:
+                self.pending.append((task, (attempts[-1] + 1) if attempts else 1, None))
+        if resume:
+            self.logger.info("reuse of %s: %d tasks kept, %d to run", store.run_id, len(self.rows), len(self.pending))
+
+    # ------------------------------------------------------------------ execution
+    async def execute(self) -> None:
+        current_request.set(self.name)
+        if self.cfg.runtime.reuse:
+            removed = await self.rt.provider.cleanup(self.store.run_id)
+            if removed:
+                self.logger.info("removed %d environments left behind by run %s", removed, self.store.run_id)
+        jobs = [asyncio.ensure_future(self._run_task(t, n, cp)) for t, n, cp in self.pending]
+        try:
+            await asyncio.gather(*jobs)
+        except BaseException:
+            for job in jobs:
+                job.cancel()
+            await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
+            raise
+
+    async def _run_task(self, task: Task, n: int, checkpoint: Any) -> None:
+        rt, ex = self.rt, self.cfg.execution
+        attempts: list[AttemptOutcome] = []
+        while True:
+            out = await run_attempt(rt, task, n, checkpoint)
+            attempts.append(out)
+            checkpoint = None
+            retry = (out.status == "error" and len(attempts) <= ex.max_retries
+                     and should_retry(out.error or "", out.retryable, ex.retry_pattern_list))
+            self.progress.emit(AttemptFinished(self.name, task.id, n, status=out.status, reward=out.reward,
+                                               error=out.error, duration_s=out.duration_s, final=not retry))
+            if not retry:
+                break
+            self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or ""))
+            n += 1
+        row = task_row(out, attempts)
+        self.rows[task.id] = row
+        self.store.append_result(row)
+
+    # ------------------------------------------------------------------ record
+    def _write_run_json(self, status: str, metrics: dict[str, Any] | None = None) -> None:
+        write_json(self.store.run_dir / "run.json", {
+            "run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
+            "started_at": self.started_at.isoformat(), "updated_at": datetime.now(timezone.utc).isoformat(),
+            "n_tasks": len(self.rows) + len(self.pending), "n_finished": len(self.rows),
+            "agentcompass_version": _version(), "counts": (metrics or {}).get("errors_by_class"),
+        })
+
+    def finalize(self, status: str) -> dict[str, Any]:
+        """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
+        rows = sorted(self.rows.values(), key=lambda r: r["task_id"])
+        metrics = compute_metrics(rows)
+        if status == "completed" and rows and metrics["n_errors"] == len(rows):
+            status = "failed"
+        store = self.store
+        store.rewrite_results(rows)
+        try:
+            self.extra_paths.update(self.rt.benchmark.finalize(store.run_dir, rows) or {})
+        except Exception as exc:
+            self.logger.error("benchmark report failed: %s", exc)
+            status = "failed"
+        result = {"metadata": self._metadata(status), "metrics": metrics, "summary": build_summary(rows),
+                  "paths": self._paths()}
+        write_json(store.run_dir / "summary.json", result)
+        self._write_run_json(status, metrics)
+        return result
+
+    def _metadata(self, status: str) -> dict[str, Any]:
+        data, finished = self.resolved.data, datetime.now(timezone.utc)
+        model = data["model"]
+        return {"run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
+                "started_at": self.started_at.isoformat(), "finished_at": finished.isoformat(),
+                "duration_s": round(time.monotonic() - self._t0, 3),
+                "benchmark": self.resolved.choices["benchmark"], "harness": self.resolved.choices["harness"],
+                "model": {"id": model.get("id"), "protocol": model.get("api_protocol"),
+                          "base_url": model.get("base_url")},
+                "environment": self.resolved.choices["environment"], "agentcompass_version": _version(),
+                "config": redact(data)}
+
+    def _paths(self) -> dict[str, str]:
+        d = self.store.run_dir
+        log_file = self.cfg.runtime.log_file or str(d / "run.log")
+        paths = {"run_dir": str(d), "config": str(d / "config.yaml"), "results": str(d / "results.jsonl"),
+                 "summary": str(d / "summary.json"), "log": log_file, "tasks": str(d / "tasks")}
+        paths.update(self.extra_paths)
+        return paths
+
+    @property
+    def log_path(self) -> Path:
+        return Path(self.cfg.runtime.log_file or (self.store.run_dir / "run.log"))
+
+    async def aclose(self) -> None:
+        if self.rt is None:
+            return
+        for part in (self.rt.model, self.rt.provider):
+            closer = getattr(part, "aclose", None)
+            if closer is not None:
+                try:
+                    await closer()
+                except Exception as exc:
+                    logging.getLogger("agentcompass").debug("aclose failed: %s", exc)

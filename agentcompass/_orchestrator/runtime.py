@@ -1,0 +1,35 @@
+"""The built components and shared services of one request, as attempts see them."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentcompass._config.schema import RequestConfig
+from agentcompass.interfaces import Benchmark, EnvironmentProvider, Harness, ModelClient
+
+from .pool import Pool
+from .progress import Progress
+from .store import RunStore
+
+
+@dataclass
+class RequestRuntime:
+    name: str
+    run_id: str
+    config: RequestConfig
+    benchmark: Benchmark
+    harness: Harness
+    model: ModelClient | None
+    provider: EnvironmentProvider
+    store: RunStore
+    pool: Pool
+    progress: Progress
+    logger: logging.Logger
+    slot_providers: list[str] = field(default_factory=list)
+    recipes: Any = None
+
+    def labels(self, task_id: str) -> dict[str, str]:
+        return {"agentcompass": "1", "agentcompass.run_id": self.run_id,
+                "agentcompass.request": self.name, "agentcompass.task": task_id}

@@ -1,0 +1,52 @@
+"""Run one resolved request on its own pool (``run_evaluation``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from agentcompass._config.compose import ResolvedRequest
+from agentcompass.errors import EvaluationFailedError, RunTimeoutError
+
+from .logs import console_logging, file_logging
+from .pool import Pool
+from .progress import Progress, RequestFinished
+from .request import RequestRun
+
+
+async def run_single(resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None,
+                     name: str = "") -> dict[str, Any]:
+    runtime = resolved.config.runtime
+    pool = Pool(runtime.task_concurrency, runtime.provider_limits, runtime.env_open_qps)
+    progress = Progress(runtime.progress, 0, on_progress)
+    with console_logging(runtime.log_level):
+        run = RequestRun(resolved, name, pool, progress)
+        try:
+            await asyncio.to_thread(run.prepare)
+            progress.add_total(len(run.pending))
+            with file_logging(run.log_path, runtime.file_log_level, run.name):
+                status = await _execute(run, runtime.timeout_seconds)
+                result = run.finalize(status)
+        finally:
+            progress.close()
+            await run.aclose()
+    progress.emit(RequestFinished(run.name, status=result["metadata"]["status"], metrics=result["metrics"]))
+    if status == "timeout":
+        raise RunTimeoutError(f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in "
+                              f"{result['paths']['run_dir']}", result=result)
+    if result["metadata"]["status"] == "failed":
+        raise EvaluationFailedError(f"run failed: {result['metrics']['n_errors']} of {result['metrics']['n_tasks']} "
+                                    f"tasks ended in errors; see {result['paths']['run_dir']}", result=result)
+    return result
+
+
+async def _execute(run: RequestRun, timeout: float | None) -> str:
+    try:
+        async with asyncio.timeout(timeout):
+            await run.execute()
+    except TimeoutError:
+        return "timeout"
+    except asyncio.CancelledError:
+        run.finalize("cancelled")
+        raise
+    return "completed"

@@ -1,0 +1,41 @@
+"""The ``oracle`` harness: applies the benchmark's reference solution (every task should score 1)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentcompass.errors import AgentError
+from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
+
+
+class OracleConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    fail_on_error: bool = Field(False, description="raise an agent error when the solution command exits non-zero")
+
+
+class OracleHarness:
+    """Uploads the solution files, runs the solution command, and submits the solution's submission."""
+
+    id = "oracle"
+    requires_model: ClassVar[bool] = False
+    config_class = OracleConfig
+
+    def __init__(self, config: OracleConfig, ctx: ComponentContext) -> None:
+        self.config = config
+
+    async def run(self, task: Task, env: Environment, model: ModelClient | None,
+                  ctx: AttemptContext) -> AgentResult:
+        solution = ctx.benchmark.reference_solution(task)
+        for dst, src in solution.files.items():
+            await env.upload(src, dst)
+        info: dict = {}
+        if solution.command:
+            result = await env.exec(solution.command, env=solution.env or None, timeout=ctx.time_limit_s)
+            info = {"exit_code": result.exit_code, "output_tail": result.output[-2000:]}
+            (ctx.attempt_dir / "agent.log").write_text(result.output, encoding="utf-8")
+            if result.exit_code != 0 and self.config.fail_on_error:
+                raise AgentError(f"reference solution exited {result.exit_code}")
+        return AgentResult(exit_status="completed", submission=solution.submission, n_turns=1, info=info)
