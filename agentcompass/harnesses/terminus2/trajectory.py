@@ -1,0 +1,121 @@
+"""The terminus2 trajectory in ATIF form (``schema_version: ATIF-v1.2``), saved atomically after every turn.
+
+Steps: the first prompt (``source: user``); one ``agent`` step per model reply, carrying its tool calls
+(``bash_command`` with ``{keystrokes, duration}``, ``mark_task_complete``), the observation that was sent
+back and the token metrics of the call; ``system`` steps for context summarizations. Run facts
+(``n_episodes``, ``summarization_count``, exit status) go to the root ``extra`` object, the ATIF place for
+producer-specific data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from agentcompass.interfaces import Usage
+
+SCHEMA_VERSION = "ATIF-v1.2"
+AGENT_NAME = "terminus-2"
+AGENT_VERSION = "1.0.0"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _metrics(usage: Usage) -> dict[str, Any]:
+    return {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens,
+            "cached_tokens": usage.cached_tokens, "cost_usd": round(usage.cost_usd, 8)}
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` via a temporary file in the same directory and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=2)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Trajectory:
+    """An ATIF trajectory under construction; :meth:`save` writes the current state."""
+
+    def __init__(self, path: Path, model_name: str, extra_agent: dict[str, Any] | None = None) -> None:
+        self.path = Path(path)
+        self.model_name = model_name
+        self.session_id = str(uuid.uuid4())
+        self.agent = {"name": AGENT_NAME, "version": AGENT_VERSION, "model_name": model_name,
+                      "extra": dict(extra_agent or {})}
+        self.steps: list[dict[str, Any]] = []
+        self.totals = Usage()
+        self.extra: dict[str, Any] = {"n_episodes": 0, "summarization_count": 0}
+
+    def _add(self, source: str, message: str, **fields: Any) -> dict[str, Any]:
+        step = {"step_id": len(self.steps) + 1, "timestamp": _now(), "source": source, "message": message}
+        step.update({k: v for k, v in fields.items() if v is not None})
+        self.steps.append(step)
+        return step
+
+    def user(self, message: str) -> dict[str, Any]:
+        return self._add("user", message)
+
+    def system(self, message: str, usage: Usage | None = None, **extra: Any) -> dict[str, Any]:
+        if usage is not None:
+            self.totals.add(usage)
+        return self._add("system", message, metrics=_metrics(usage) if usage else None, extra=extra or None)
+
+    def agent_step(self, message: str, usage: Usage) -> dict[str, Any]:
+        """An agent step for one reply; tool calls and the observation are filled in afterwards."""
+        self.totals.add(usage)
+        return self._add("agent", message, model_name=self.model_name, metrics=_metrics(usage))
+
+    @staticmethod
+    def set_actions(step: dict[str, Any], commands: list[Any], task_complete: bool) -> None:
+        calls = [{"tool_call_id": f"call_{step['step_id']}_{i}", "function_name": "bash_command",
+                  "arguments": {"keystrokes": c.keystrokes, "duration": c.duration}}
+                 for i, c in enumerate(commands, start=1)]
+        if task_complete:
+            calls.append({"tool_call_id": f"call_{step['step_id']}_task_complete",
+                          "function_name": "mark_task_complete", "arguments": {}})
+        if calls:
+            step["tool_calls"] = calls
+
+    @staticmethod
+    def set_observation(step: dict[str, Any], content: str) -> None:
+        calls = step.get("tool_calls") or []
+        result: dict[str, Any] = {"content": content}
+        if calls and calls[0]["function_name"] == "bash_command":
+            result["source_call_id"] = calls[-1]["tool_call_id"] if len(calls) == 1 else None
+        step["observation"] = {"results": [{k: v for k, v in result.items() if v is not None}]}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "session_id": self.session_id,
+            "agent": self.agent,
+            "steps": self.steps,
+            "final_metrics": {
+                "total_prompt_tokens": self.totals.input_tokens,
+                "total_completion_tokens": self.totals.output_tokens,
+                "total_cached_tokens": self.totals.cached_tokens,
+                "total_cost_usd": round(self.totals.cost_usd, 8),
+                "total_steps": len(self.steps),
+            },
+            "extra": self.extra,
+        }
+
+    def save(self) -> None:
+        write_json_atomic(self.path, self.to_dict())
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
