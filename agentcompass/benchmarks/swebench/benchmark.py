@@ -1,0 +1,158 @@
+"""The SWE-bench benchmark (``swebench_verified`` and the generic ``swebench``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from agentcompass.errors import ConfigError
+from agentcompass.interfaces import (AgentResult, AttemptContext, ComponentContext, EnvSpec, Environment, Grade,
+                                     Solution, Task)
+
+from . import dataset, reports, runner
+from .log_parsers import PARSER_REGISTRY
+from .specs import RepoSpec, resolve_spec
+
+DEFAULT_IMAGE_TEMPLATE = "swebench/sweb.eval.{arch}.{instance_id_1776}:latest"
+
+
+class RepoSpecConfig(BaseModel):
+    """How to test one repository (adds to or replaces the built-in table)."""
+
+    model_config = ConfigDict(extra="forbid")
+    test_cmd: str = Field("pytest --no-header -rA --tb=no -p no:cacheprovider",
+                          description="Base test command; the test files of test_patch are appended.")
+    log_parser: str = Field("parse_log_pytest", description="A key of the log-parser registry.")
+    install: str | None = Field(None, description="Command run before the tests (e.g. a re-install).")
+    eval_commands: list[str] = Field(default_factory=list, description="Preparation commands run first.")
+    eval_type: str = Field("pass_and_fail", description="pass_and_fail | fail_only.")
+
+
+class SWEBenchConfig(BaseModel):
+    """SWE-bench: one task per instance, graded by the instance's FAIL_TO_PASS / PASS_TO_PASS tests."""
+
+    model_config = ConfigDict(extra="forbid")
+    dataset_name: str = Field("SWE-bench/SWE-bench_Verified", description="Hub dataset id; also the folder "
+                              "name under <data_dir>/swebench/ where a local copy is looked for.")
+    dataset_path: str | None = Field(None, description="A .parquet/.jsonl/.json file or a directory "
+                                     "(data/<split>-*.parquet, <split>.parquet, <split>.jsonl, <split>.json).")
+    split: str = Field("test", description="Dataset split.")
+    sample_ids: list[str] | None = Field(None, description="Instance ids to run (an unknown id is an error).")
+    limit: int | None = Field(None, ge=1, description="Run only the first N selected instances.")
+    allow_download: bool = Field(True, description="Download the dataset with huggingface_hub when no local "
+                                 "copy exists (needs the 'hub' extra and network).")
+    image_template: str = Field(DEFAULT_IMAGE_TEMPLATE, description="Environment image name; placeholders "
+                                "{arch}, {instance_id}, {instance_id_lower}, {instance_id_1776}. An instance's own "
+                                "'image' field wins.")
+    arch: str = Field("x86_64", description="Value of {arch} in image_template: x86_64 or arm64.")
+    eval_timeout_s: float = Field(1800.0, gt=0, description="Time limit of the test run (eval.sh).")
+    workdir: str = Field("/testbed", description="Repository directory inside the image (agent cwd).")
+    model_name_or_path: str | None = Field(None, description="model_name_or_path written to preds.jsonl and "
+                                           "report names; default: the model id reported by the harness.")
+    include_hints: bool = Field(False, description="Append hints_text to the problem statement.")
+    repo_specs: dict[str, RepoSpecConfig] = Field(default_factory=dict, description="repo -> how to test it, "
+                                                  "added to / replacing the built-in table.")
+
+    @field_validator("sample_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("arch")
+    @classmethod
+    def _check_arch(cls, value: str) -> str:
+        if value not in ("x86_64", "arm64"):
+            raise ValueError(f"arch must be x86_64 or arm64, got {value!r}")
+        return value
+
+
+class SWEBenchBenchmark:
+    """Implements :class:`agentcompass.interfaces.Benchmark` for SWE-bench-format datasets."""
+
+    config_class = SWEBenchConfig
+    id = "swebench"
+    resumable_from_submission = True      # grading needs only the submission: re-verify in a fresh environment
+
+    def __init__(self, config: SWEBenchConfig, ctx: ComponentContext) -> None:
+        self.config, self.ctx = config, ctx
+        for repo, spec in config.repo_specs.items():
+            if spec.log_parser not in PARSER_REGISTRY:
+                raise ConfigError(f"repo_specs[{repo!r}].log_parser={spec.log_parser!r} is unknown; "
+                                  f"valid: {', '.join(sorted(PARSER_REGISTRY))}")
+            if spec.eval_type not in dataset.EVAL_TYPES:
+                raise ConfigError(f"repo_specs[{repo!r}].eval_type={spec.eval_type!r}; valid: pass_and_fail, fail_only")
+        self._extra_specs = {repo: RepoSpec(s.test_cmd, s.log_parser, s.install, tuple(s.eval_commands),
+                                            s.eval_type) for repo, s in config.repo_specs.items()}
+
+    # ------------------------------------------------------------------ tasks
+
+    def image_for(self, row: dict[str, Any]) -> str:
+        if row.get("image"):
+            return str(row["image"])
+        iid = row["instance_id"]
+        try:
+            return self.config.image_template.format(
+                arch=self.config.arch, instance_id=iid, instance_id_lower=iid.lower(),
+                instance_id_1776=iid.replace("__", "_1776_").lower())
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ConfigError(f"benchmark {self.id!r}: image_template={self.config.image_template!r} is invalid "
+                              f"({exc}); allowed placeholders: {{arch}}, {{instance_id}}, {{instance_id_lower}}, "
+                              f"{{instance_id_1776}}") from None
+
+    def _task(self, row: dict[str, Any]) -> Task:
+        instruction = row["problem_statement"]
+        if self.config.include_hints and row.get("hints_text"):
+            instruction = f"{instruction}\n\nHints:\n{row['hints_text']}"
+        meta = {k: row.get(k) for k in ("repo", "version", "base_commit", "created_at", "difficulty") if k in row}
+        return Task(id=row["instance_id"], instruction=instruction, image=self.image_for(row),
+                    workdir=self.config.workdir, verifier_timeout_s=self.config.eval_timeout_s,
+                    metadata=meta, data=row)
+
+    def _select(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if self.config.sample_ids is not None:
+            by_id = {r["instance_id"]: r for r in rows}
+            unknown = [i for i in self.config.sample_ids if i not in by_id]
+            if unknown:
+                shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+                raise ConfigError(f"benchmark {self.id!r}: sample_ids not in the dataset: {shown} "
+                                  f"({len(rows)} instances, e.g. {rows[0]['instance_id'] if rows else '-'})")
+            wanted = set(self.config.sample_ids)
+            rows = [r for r in rows if r["instance_id"] in wanted]
+        return rows[: self.config.limit] if self.config.limit else rows
+
+    def load(self) -> list[Task]:
+        rows = dataset.load_instances(self.config.dataset_path, self.config.dataset_name, self.config.split,
+                                      Path(self.ctx.data_dir), self.config.allow_download)
+        return [self._task(r) for r in self._select(rows)]
+
+    def env_spec(self, task: Task) -> EnvSpec:
+        return EnvSpec(task_id=task.id, benchmark=self.id, image=task.image, workdir=task.workdir,
+                       cpus=task.cpus, memory_mb=task.memory_mb)
+
+    # ------------------------------------------------------------------ attempts
+
+    async def setup(self, task: Task, env: Environment, ctx: AttemptContext) -> None:
+        await runner.record_setup(env, task.workdir, Path(ctx.attempt_dir))
+
+    def _model_name(self, agent: AgentResult) -> str:
+        return (self.config.model_name_or_path or agent.info.get("model_name_or_path")
+                or agent.info.get("model_name") or "agentcompass")
+
+    async def grade(self, task: Task, env: Environment, agent: AgentResult, ctx: AttemptContext) -> Grade:
+        row = task.data
+        job = runner.GradeJob(row=row, spec=resolve_spec(row, self._extra_specs), patch=agent.submission,
+                              model_name_or_path=self._model_name(agent), attempt_dir=Path(ctx.attempt_dir),
+                              workdir=task.workdir,
+                              eval_timeout_s=task.verifier_timeout_s or self.config.eval_timeout_s)
+        return await runner.grade_instance(env, job)
+
+    def reference_solution(self, task: Task) -> Solution:
+        return Solution(submission=task.data["patch"])
+
+    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+        run_id = self.ctx.run_id or Path(run_dir).name
+        return reports.write_run_outputs(Path(run_dir), rows, run_id, self.config.model_name_or_path or "agentcompass")

@@ -1,0 +1,108 @@
+"""Run-level SWE-bench outputs: ``preds.jsonl`` and ``<model>.<run_id>.json`` (schema_version 2).
+
+Built from the attempt directories named in the run's results rows: ``prediction.json`` (written by every
+grading, empty patches included) says what was submitted, ``report.json`` whether it was completed/resolved.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .runner import write_atomic
+
+
+def _attempt_dir(run_dir: Path, row: dict[str, Any]) -> Path | None:
+    value = row.get("attempt_dir")
+    if not value:
+        return None
+    path = Path(value)
+    return path if path.is_absolute() else run_dir / path
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def collect(run_dir: Path, rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, dict], dict[str, Any]]:
+    """(task ids in order, predictions by id, report.json contents by id; None for an unreadable report)."""
+    ids: list[str] = []
+    preds: dict[str, dict] = {}
+    reports: dict[str, Any] = {}
+    for row in rows:
+        task_id = str(row.get("task_id"))
+        if task_id not in ids:
+            ids.append(task_id)
+        folder = _attempt_dir(run_dir, row)
+        if folder is None:
+            continue
+        pred = _read_json(folder / "prediction.json")
+        if isinstance(pred, dict) and pred.get("instance_id") == task_id:
+            preds[task_id] = pred
+            reports.pop(task_id, None)
+            if (folder / "report.json").is_file():
+                reports[task_id] = _read_json(folder / "report.json")
+    return ids, preds, reports
+
+
+def classify(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) -> dict[str, set[str]]:
+    """SWE-bench's buckets: no prediction -> incomplete; empty patch -> empty_patch; no report -> error;
+    a report -> completed, then resolved or unresolved."""
+    out: dict[str, set[str]] = {k: set() for k in ("completed", "incomplete", "empty_patch", "resolved",
+                                                    "unresolved", "error")}
+    for task_id in ids:
+        if task_id not in preds:
+            out["incomplete"].add(task_id)
+        elif preds[task_id].get("model_patch") in ("", None):
+            out["empty_patch"].add(task_id)
+        elif task_id not in reports:
+            out["error"].add(task_id)
+        else:
+            out["completed"].add(task_id)
+            entry = (reports[task_id] or {}).get(task_id) if isinstance(reports[task_id], dict) else None
+            if not isinstance(entry, dict) or "resolved" not in entry:
+                out["error"].add(task_id)
+            elif entry["resolved"]:
+                out["resolved"].add(task_id)
+            else:
+                out["unresolved"].add(task_id)
+    return out
+
+
+def run_report(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) -> dict[str, Any]:
+    b = classify(ids, preds, reports)
+    return {
+        "total_instances": len(ids),
+        "submitted_instances": len(preds),
+        "completed_instances": len(b["completed"]),
+        "resolved_instances": len(b["resolved"]),
+        "unresolved_instances": len(b["unresolved"]),
+        "empty_patch_instances": len(b["empty_patch"]),
+        "error_instances": len(b["error"]),
+        "completed_ids": sorted(b["completed"]),
+        "incomplete_ids": sorted(b["incomplete"]),
+        "empty_patch_ids": sorted(b["empty_patch"]),
+        "submitted_ids": sorted(preds),
+        "resolved_ids": sorted(b["resolved"]),
+        "unresolved_ids": sorted(b["unresolved"]),
+        "error_ids": sorted(b["error"]),
+        "schema_version": 2,
+    }
+
+
+def write_run_outputs(run_dir: Path, rows: list[dict[str, Any]], run_id: str,
+                      default_model: str) -> dict[str, str]:
+    """Write preds.jsonl and the run report into ``run_dir``; return their paths."""
+    ids, preds, reports = collect(run_dir, rows)
+    lines = [json.dumps({"instance_id": p["instance_id"], "model_name_or_path": p.get("model_name_or_path"),
+                         "model_patch": p.get("model_patch")}) for p in (preds[i] for i in ids if i in preds)]
+    preds_path = run_dir / "preds.jsonl"
+    write_atomic(preds_path, "".join(line + "\n" for line in lines))
+    model = next((p.get("model_name_or_path") for p in preds.values() if p.get("model_name_or_path")), default_model)
+    report_path = run_dir / f"{str(model).replace('/', '__')}.{run_id}.json"
+    write_atomic(report_path, json.dumps(run_report(ids, preds, reports), indent=4) + "\n")
+    return {"predictions": str(preds_path), "report": str(report_path)}
