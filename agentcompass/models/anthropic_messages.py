@@ -1,0 +1,47 @@
+"""Anthropic Messages API: ``POST {base_url}/v1/messages`` through the official ``anthropic`` SDK.
+
+System messages become the ``system`` parameter. ``max_tokens`` is required by the API: when ``params``
+give none, ``DEFAULT_MAX_TOKENS`` is sent. Stop reasons: ``end_turn`` / ``stop_sequence`` -> "stop",
+``max_tokens`` -> "length", ``tool_use`` -> "tool_calls", others as is (``refusal``, ``pause_turn``).
+Sampling settings the SDK method does not name (temperature, top_p, top_k) go in the request body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentcompass.interfaces import ModelResponse
+
+from . import _params, _usage
+from .config import Prices
+
+PROTOCOL = "anthropic-messages"
+PATH = "/v1/messages"
+DEFAULT_MAX_TOKENS = 8192
+_STOP = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
+
+
+def make_client(base_url: str, api_key: str, timeout: float) -> Any:
+    """An ``AsyncAnthropic`` with the SDK's own retries off (ours are the only ones)."""
+    from anthropic import AsyncAnthropic
+
+    return AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+
+
+def normalize_finish(reason: str | None) -> str:
+    return _STOP.get(reason or "end_turn", str(reason))
+
+
+async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
+               prices: Prices | None) -> ModelResponse:
+    create = client.messages.create
+    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
+    kwargs.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+    system = "\n\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+    if system and "system" not in kwargs:
+        kwargs["system"] = system
+    msgs = [{"role": m["role"], "content": m.get("content", "")} for m in messages if m.get("role") != "system"]
+    message = await create(model=model_id, messages=msgs, **kwargs)
+    text = "".join(getattr(b, "text", "") for b in message.content if getattr(b, "type", "") == "text")
+    usage = _usage.call_usage(*_usage.anthropic_tokens(message.usage), prices)
+    return ModelResponse(text=text, finish_reason=normalize_finish(message.stop_reason), usage=usage, raw=message)

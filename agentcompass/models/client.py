@@ -1,0 +1,190 @@
+"""``Model``: the client behind every ``conf/model/*.yaml`` (implements ``interfaces.ModelClient``).
+
+One ``Model`` is built per request; ``fork()`` gives each attempt its own ``usage`` while sharing the
+HTTP connections, the protocol chosen for the endpoint and the provider concurrency limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import os
+from typing import Any
+
+from pydantic import SecretStr
+
+from agentcompass.errors import ConfigError, ModelError
+from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
+
+from ._auto import DEFAULT_BASE_URL, FAMILY, KEY_ENV, auto_protocols, base_url_for, default_provider, host_of
+from ._errors import EndpointUnsupportedError
+from ._params import check_params
+from ._retry import RetryPolicy, call_with_retries
+from .config import ModelConfig
+
+_MODULES = {"openai-chat": "openai_chat", "openai-responses": "openai_responses",
+            "anthropic-messages": "anthropic_messages"}
+
+
+class _Shared:
+    """What a client and its forks share: SDK clients, the protocol choice, the provider semaphore."""
+
+    def __init__(self, candidates: list[str], limit: int | None) -> None:
+        self.candidates, self.chosen, self.limit = candidates, None, limit
+        self.total = Usage()
+        self._clients: dict[str, tuple[Any, Any]] = {}
+        self._sem: asyncio.Semaphore | None = None
+        self._sem_loop: Any = None
+
+    def client(self, family: str, factory: Any) -> Any:
+        """The SDK client of ``family`` for the running event loop (made on first use)."""
+        loop = asyncio.get_running_loop()
+        held = self._clients.get(family)
+        if held is None or held[0] is not loop:
+            held = (loop, factory())
+            self._clients[family] = held
+        return held[1]
+
+    def slot(self) -> Any:
+        """An async context holding one of ``limit`` provider slots (no-op without a limit)."""
+        if self.limit is None:
+            return contextlib.nullcontext()
+        loop = asyncio.get_running_loop()
+        if self._sem is None or self._sem_loop is not loop:
+            self._sem, self._sem_loop = asyncio.Semaphore(self.limit), loop
+        return self._sem
+
+    def set_limit(self, n: int | None) -> None:
+        self.limit, self._sem = n, None
+
+    async def aclose(self) -> None:
+        loop = asyncio.get_running_loop()
+        for family, (owner, client) in list(self._clients.items()):
+            if owner is loop:
+                await client.close()
+            del self._clients[family]
+
+
+class Model:
+    """A model endpoint spoken to over openai-chat, openai-responses or anthropic-messages."""
+
+    config_class = ModelConfig
+
+    def __init__(self, config: ModelConfig, ctx: ComponentContext | None = None, *,
+                 _shared: _Shared | None = None) -> None:
+        if not config.id:
+            raise ConfigError("model.id is not set: pass a model name (model=<name>) or set 'id' in the "
+                              "model's YAML file")
+        self.config, self._ctx = config, ctx
+        self.model_id: str = config.id
+        candidates = config.protocol_list() or auto_protocols(config.base_url, config.id)
+        self.provider: str = config.provider or default_provider(config.base_url, candidates)
+        self.context_limit = config.context_limit
+        self.usage = Usage()
+        self._root = _shared is None
+        self._shared = _shared or _Shared(candidates, config.max_concurrency)
+        self._log = (ctx.logger if ctx is not None else logging.getLogger("agentcompass")).getChild("models")
+        self._policy = RetryPolicy(config.max_retries, config.retry_budget_s, config.backoff_base_s,
+                                   config.backoff_max_s)
+        self._keys: dict[str, SecretStr] = {}
+        self._api_key(FAMILY[candidates[0]])  # a missing key for a public API fails now, not mid-run
+
+    # ------------------------------------------------------------------ public surface
+    @property
+    def protocol(self) -> str:
+        """The protocol in use (the first candidate until an endpoint has answered)."""
+        return self._shared.chosen or self._shared.candidates[0]
+
+    @property
+    def total_usage(self) -> Usage:
+        """Usage of this client and all its forks together."""
+        return self._shared.total
+
+    def describe(self) -> dict[str, Any]:
+        """What results may record about the model (never the key)."""
+        return {"id": self.model_id, "protocol": self.protocol, "base_url": base_url_for(self.protocol,
+                self.config.base_url), "provider": self.provider}
+
+    def fork(self) -> "Model":
+        """A client sharing connections, protocol choice and provider limit, with its own ``usage``."""
+        return Model(self.config, self._ctx, _shared=self._shared)
+
+    def set_concurrency_limit(self, n: int | None) -> None:
+        """Cap concurrent requests of this client and all its forks at ``n`` (None: no cap)."""
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
+            raise ConfigError(f"provider_limits[{self.provider!r}]={n!r}: expected an integer >= 1")
+        self._shared.set_limit(n)
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP connections (a fork's ``aclose`` does nothing)."""
+        if self._root:
+            await self._shared.aclose()
+
+    async def complete(self, messages: list[dict[str, Any]], **params: Any) -> ModelResponse:
+        """Send ``messages``; ``params`` override the config's ``params`` for this call."""
+        merged = {**self.config.params, **check_params(params, "model call params")} if params \
+            else self.config.params
+        order = [self._shared.chosen] if self._shared.chosen else list(self._shared.candidates)
+        refused: list[str] = []
+        for i, protocol in enumerate(order):
+            try:
+                response = await self._call(protocol, messages, merged)
+            except EndpointUnsupportedError as exc:
+                refused.append(str(exc))
+                if i == len(order) - 1:
+                    raise self._none_supported(order, refused, exc) from None
+                self._log.info("%s; trying %s", exc, order[i + 1])
+                continue
+            if self._shared.chosen is None:
+                self._shared.chosen = protocol
+                if len(order) > 1:
+                    self._log.info("model %s at %s: using protocol %s", self.model_id, self.provider, protocol)
+            return response
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------------ internals
+    def _none_supported(self, order: list[str], refused: list[str], last: ModelError) -> ModelError:
+        if len(refused) == 1:
+            return last
+        return ModelError(f"no protocol of {order} is supported by the endpoint: " + "; ".join(refused),
+                          endpoint=last.endpoint, status=last.status)
+
+    def _api_key(self, family: str) -> str:
+        if family not in self._keys:
+            key = self.config.api_key or (SecretStr(os.environ[KEY_ENV[family]])
+                                          if os.environ.get(KEY_ENV[family]) else None)
+            if key is None:
+                base = base_url_for(f"{family}-chat" if family == "openai" else "anthropic-messages",
+                                    self.config.base_url)
+                if host_of(base) == host_of(DEFAULT_BASE_URL[family]):
+                    raise ConfigError(f"model {self.model_id!r}: no API key for {host_of(base)}: set "
+                                      f"{KEY_ENV[family]} or model.api_key")
+                key = SecretStr("EMPTY")
+            self._keys[family] = key
+        return self._keys[family].get_secret_value()
+
+    async def _call(self, protocol: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> ModelResponse:
+        module = importlib.import_module(f"{__package__}.{_MODULES[protocol]}")
+        family = FAMILY[protocol]
+        key, base = self._api_key(family), base_url_for(protocol, self.config.base_url)
+        client = self._shared.client(family, lambda: module.make_client(base, key, self.config.request_timeout_s))
+        retries = 0
+
+        def on_retry() -> None:
+            nonlocal retries
+            retries += 1
+            self.usage.n_retries += 1
+            self._shared.total.n_retries += 1
+
+        async def send() -> ModelResponse:
+            async with self._shared.slot():
+                return await module.call(client, self.model_id, messages, params, self.config.prices)
+
+        response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=base + module.PATH,
+                                           secret=key, log=self._log, on_retry=on_retry)
+        self.usage.add(response.usage)
+        self._shared.total.add(response.usage)
+        response.usage.n_retries = retries
+        return response

@@ -1,0 +1,38 @@
+"""OpenAI chat completions: ``POST {base_url}/chat/completions`` through the official ``openai`` SDK."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentcompass.interfaces import ModelResponse
+
+from . import _params, _usage
+from .config import Prices
+
+PROTOCOL = "openai-chat"
+PATH = "/chat/completions"
+_MESSAGE_KEYS = ("role", "content", "name", "tool_calls", "tool_call_id")
+
+
+def make_client(base_url: str, api_key: str, timeout: float) -> Any:
+    """An ``AsyncOpenAI`` with the SDK's own retries off (ours are the only ones)."""
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+
+
+def normalize_finish(reason: str | None) -> str:
+    return reason or "stop"
+
+
+async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
+               prices: Prices | None) -> ModelResponse:
+    create = client.chat.completions.create
+    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
+    msgs = [{k: m[k] for k in _MESSAGE_KEYS if k in m} for m in messages]
+    completion = await create(model=model_id, messages=msgs, **kwargs)
+    choice = completion.choices[0] if completion.choices else None
+    text = (choice.message.content or "") if choice is not None and choice.message is not None else ""
+    finish = normalize_finish(choice.finish_reason if choice is not None else None)
+    usage = _usage.call_usage(*_usage.openai_chat_tokens(completion.usage), prices)
+    return ModelResponse(text=text, finish_reason=finish, usage=usage, raw=completion)

@@ -1,0 +1,46 @@
+"""OpenAI Responses API: ``POST {base_url}/responses`` through the official ``openai`` SDK.
+
+System messages become ``instructions``; the other messages are the ``input`` list. Finish reasons:
+``completed`` -> "stop"; ``incomplete`` for ``max_output_tokens`` -> "length"; a function call ->
+"tool_calls"; any other incomplete reason is returned as is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentcompass.interfaces import ModelResponse
+
+from . import _params, _usage
+from .config import Prices
+from .openai_chat import make_client  # noqa: F401 - the same SDK client serves both OpenAI protocols
+
+PROTOCOL = "openai-responses"
+PATH = "/responses"
+
+
+def normalize_finish(response: Any) -> str:
+    details = getattr(response, "incomplete_details", None)
+    reason = getattr(details, "reason", None)
+    if reason == "max_output_tokens":
+        return "length"
+    if reason:
+        return str(reason)
+    if any(getattr(item, "type", "") == "function_call" for item in (getattr(response, "output", None) or [])):
+        return "tool_calls"
+    status = getattr(response, "status", None)
+    return "stop" if status in (None, "completed") else str(status)
+
+
+async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
+               prices: Prices | None) -> ModelResponse:
+    create = client.responses.create
+    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
+    system = "\n\n".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+    items = [{"role": m["role"], "content": m.get("content", "")} for m in messages if m.get("role") != "system"]
+    if system and "instructions" not in kwargs:
+        kwargs["instructions"] = system
+    response = await create(model=model_id, input=items, **kwargs)
+    usage = _usage.call_usage(*_usage.openai_responses_tokens(response.usage), prices)
+    return ModelResponse(text=response.output_text or "", finish_reason=normalize_finish(response), usage=usage,
+                         raw=response)

@@ -1,0 +1,124 @@
+"""Where replies come from (a list, a YAML file, a callable) and the fault schedule."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from agentcompass.errors import ConfigError
+
+Reply = str | dict[str, Any]
+ReplySource = list[Reply] | Callable[[dict[str, Any]], Reply] | str | Path | None
+
+REPLY_KEYS = {"text", "finish_reason", "usage", "status", "headers", "body", "error", "code", "delay_s"}
+FAULT_KEYS = {"kind", "at", "every", "retry_after", "retry_after_ms", "delay_s", "path"}
+_FAULT_WORDS = {"drop", "slow", "malformed"}
+
+
+def normalize_reply(item: Reply, where: str = "reply") -> dict[str, Any]:
+    """A reply as a dict with the keys in ``REPLY_KEYS``; a bare string is ``{"text": item}``."""
+    if isinstance(item, str):
+        return {"text": item}
+    if not isinstance(item, dict):
+        raise ConfigError(f"{where}: {item!r} is not a string or a mapping with keys {sorted(REPLY_KEYS)}")
+    unknown = set(item) - REPLY_KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}; valid keys: {sorted(REPLY_KEYS)}")
+    return dict(item)
+
+
+def load_yaml(path: str | Path) -> dict[str, Any]:
+    """Read a script file: a list of replies, or a mapping with ``replies`` (and ``faults``, ``default_reply``...)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"script file {str(path)!r} cannot be read: {exc}") from None
+    if isinstance(data, list):
+        return {"replies": data}
+    if isinstance(data, dict):
+        return data
+    raise ConfigError(f"script file {str(path)!r}: expected a list of replies or a mapping with 'replies'")
+
+
+class Script:
+    """Hands out replies in order (thread-safe); a callable source is asked for each request."""
+
+    def __init__(self, source: ReplySource, default_reply: Reply | None = None) -> None:
+        if isinstance(source, (str, Path)):
+            source = load_yaml(source).get("replies", [])
+        self._callable = source if callable(source) else None
+        items = [] if source is None or self._callable else list(source)
+        self._items = [normalize_reply(r, f"reply #{i + 1}") for i, r in enumerate(items)]
+        self._default = normalize_reply(default_reply, "default_reply") if default_reply is not None else None
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def next(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The reply for ``request``; when a list is used up: the default reply, else a 500 saying so."""
+        if self._callable is not None:
+            return normalize_reply(self._callable(request), "reply from callable")
+        with self._lock:
+            index = self._next
+            self._next += 1
+        if index < len(self._items):
+            return self._items[index]
+        if self._default is not None:
+            return self._default
+        return {"status": 500, "headers": {"x-should-retry": "false"}, "code": "script_exhausted",
+                "error": f"scripted server: reply script exhausted (request needed reply #{index + 1}, "
+                         f"the script has {len(self._items)})"}
+
+    @property
+    def n_used(self) -> int:
+        return min(self._next, len(self._items))
+
+
+def _check_fault(spec: dict[str, Any], where: str) -> dict[str, Any]:
+    if not isinstance(spec, dict) or "kind" not in spec:
+        raise ConfigError(f"{where}: {spec!r} must be a mapping with a 'kind'")
+    unknown = set(spec) - FAULT_KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}; valid keys: {sorted(FAULT_KEYS)}")
+    kind = str(spec["kind"])
+    if kind not in _FAULT_WORDS and not (kind.isdigit() and len(kind) == 3):
+        raise ConfigError(f"{where}: kind={kind!r}; allowed: an HTTP status such as '429' or '500', "
+                          f"or one of {sorted(_FAULT_WORDS)}")
+    return {**spec, "kind": kind}
+
+
+class FaultPlan:
+    """Decides, for the n-th request (1-based), which fault to inject, if any.
+
+    Scheduled faults: ``{"kind": "429", "at": 3}`` (request 3; ``at`` may be a list),
+    ``{"kind": "500", "every": 5}`` (requests 5, 10, ...), ``{"kind": "drop"}`` (every request).
+    Random faults: each request fails with probability ``rate``, kind drawn from ``kinds`` (seeded).
+    """
+
+    def __init__(self, faults: list[dict[str, Any]] | None = None, rate: float = 0.0,
+                 kinds: list[str] | None = None, seed: int | None = 0) -> None:
+        self.faults = [_check_fault(f, f"faults[{i}]") for i, f in enumerate(faults or [])]
+        if not 0.0 <= rate <= 1.0:
+            raise ConfigError(f"fault_rate={rate!r}: expected a probability between 0 and 1")
+        self.rate = rate
+        self.kinds = [_check_fault({"kind": k}, "fault_kinds")["kind"] for k in (kinds or ["429", "500", "drop"])]
+        self._rng = random.Random(seed)
+
+    def pick(self, n: int, path: str) -> dict[str, Any] | None:
+        """The fault for request ``n`` to ``path`` (call under the server's lock: the RNG is shared)."""
+        for fault in self.faults:
+            if fault.get("path") not in (None, path):
+                continue
+            at, every = fault.get("at"), fault.get("every")
+            if at is not None and n in (at if isinstance(at, list) else [at]):
+                return fault
+            if every is not None and n % int(every) == 0:
+                return fault
+            if at is None and every is None:
+                return fault
+        if self.rate and self._rng.random() < self.rate:
+            return {"kind": self._rng.choice(self.kinds)}
+        return None
