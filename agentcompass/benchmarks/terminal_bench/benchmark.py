@@ -1,0 +1,150 @@
+"""``TerminalBenchBenchmark``: any directory of tasks in the Terminal-Bench 2 format (FORMATS.md C).
+
+Environment contract: ``/logs/agent`` and ``/logs/verifier`` exist when the agent starts; ``/tests`` and
+``/solution`` do not (``/tests`` is uploaded by :meth:`grade` after the agent, ``/solution`` only by the oracle
+through :meth:`reference_solution`). Subclasses extend it by overriding :meth:`dataset_root` (e.g. a cloned
+repository) and adding fields to a subclass of :class:`TerminalBenchConfig`.
+
+Input files convention (``workdir_files``): when set, ``environment/<workdir_files>/`` of a task is uploaded into
+the workdir by :meth:`setup`, so environments that do not build the Dockerfile (``local``) get the same inputs as a
+container whose Dockerfile does ``COPY <workdir_files>/ <workdir>/``. Uploading identical files again in a
+container is harmless. The demo benchmark sets it to ``files``; it is off for other Terminal-Bench datasets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks
+from agentcompass.benchmarks.terminal_bench.verifier import run_verifier
+from agentcompass.errors import ConfigError, DatasetError, SandboxError
+from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, EnvSpec, Grade, Solution, Task
+
+SOLUTION_COMMAND = 'bash "${AGENTCOMPASS_SOLUTION_DIR:-/solution}/solve.sh"'
+
+
+class TerminalBenchConfig(BaseModel):
+    """Configuration of a Terminal-Bench-format benchmark."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dataset_path: str | None = Field(None, description="Directory of task directories (or one task directory).")
+    sample_ids: list[str] | None = Field(None, description="Task ids to run (directory names), in this order.")
+    limit: int | None = Field(None, ge=0, description="Run at most this many tasks (after sample_ids).")
+    base_image: str = Field("agentcompass/base:bookworm", description="Build arg BASE_IMAGE for Dockerfiles.")
+    agent_timeout_s: float | None = Field(None, gt=0, description="Override of every task's [agent].timeout_sec.")
+    verifier_timeout_s: float | None = Field(None, gt=0,
+                                             description="Override of every task's [verifier].timeout_sec.")
+    workdir_files: str | None = Field(None, description="Subdirectory of environment/ that setup uploads into "
+                                      "the workdir (see the module docstring); None: nothing is uploaded.")
+
+    @field_validator("sample_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [s.strip() for s in value.split(",") if s.strip()]
+        if isinstance(value, (list, tuple)):
+            return [str(v) for v in value]
+        return value
+
+
+class TerminalBenchBenchmark:
+    """Tasks in the Terminal-Bench 2 directory format, graded by ``tests/test.sh`` and its reward file."""
+
+    config_class = TerminalBenchConfig
+
+    def __init__(self, config: TerminalBenchConfig, ctx: ComponentContext | None = None) -> None:
+        self.config = config
+        self.ctx = ctx
+        self.id = "terminal_bench"
+        self.problems: list[TaskProblem] = []
+
+    # ------------------------------------------------------------------ loading
+    def dataset_root(self) -> Path:
+        """Where the task directories are."""
+        if not self.config.dataset_path:
+            raise ConfigError(f"benchmark {self.id!r}: dataset_path is required (a directory of task directories)")
+        return Path(os.path.expandvars(self.config.dataset_path)).expanduser()
+
+    def load(self) -> list[Task]:
+        result = load_tasks(self.dataset_root(), sample_ids=self.config.sample_ids, limit=self.config.limit)
+        self.problems = result.problems
+        return [self.to_task(td) for td in result.tasks]
+
+    def to_task(self, td: TaskDir) -> Task:
+        spec = td.spec
+        metadata = dict(spec.metadata)
+        metadata.update({k: v for k, v in (("name", spec.name), ("schema_version", spec.schema_version),
+                                           ("docker_image", spec.docker_image)) if v is not None})
+        if spec.agent_env:
+            metadata["agent_env"] = dict(spec.agent_env)
+        return Task(
+            id=td.id, instruction=td.instruction, image=spec.docker_image,
+            dockerfile_dir=td.environment_dir if td.dockerfile else None, workdir=td.workdir,
+            cpus=spec.cpus, memory_mb=spec.memory_mb,
+            agent_timeout_s=self.config.agent_timeout_s or spec.agent_timeout_s,
+            verifier_timeout_s=self.config.verifier_timeout_s or spec.verifier_timeout_s,
+            build_timeout_s=spec.build_timeout_s, env=dict(spec.environment_env), metadata=metadata, data=td)
+
+    @staticmethod
+    def task_dir(task: Task) -> TaskDir:
+        if not isinstance(task.data, TaskDir):
+            raise DatasetError(f"task {task.id!r} was not loaded by a Terminal-Bench benchmark")
+        return task.data
+
+    def env_spec(self, task: Task) -> EnvSpec:
+        """Image (``docker_image``, preferred) and/or build context ``environment/``; resources from task.toml."""
+        td = self.task_dir(task)
+        return EnvSpec(task_id=task.id, benchmark=self.id, image=task.image, dockerfile_dir=task.dockerfile_dir,
+                       build_args={"BASE_IMAGE": self.config.base_image}, workdir=task.workdir, cpus=task.cpus,
+                       memory_mb=task.memory_mb, env=dict(task.env), network=td.spec.network,
+                       build_timeout_s=task.build_timeout_s)
+
+    # ------------------------------------------------------------------ attempt phases
+    async def setup(self, task: Task, env: Any, ctx: AttemptContext | None = None) -> None:
+        """Create /logs/agent, /logs/verifier and the workdir; make sure /tests and /solution are absent."""
+        q = lambda p: shlex.quote(env.path(p))  # noqa: E731
+        res = await env.exec(f"rm -rf {q('/tests')} {q('/solution')} && "
+                             f"mkdir -p {q('/logs/agent')} {q('/logs/verifier')} {q(task.workdir)}", timeout=120)
+        if res.exit_code != 0:
+            raise SandboxError(f"task {task.id}: setup failed (exit {res.exit_code}): {res.output.strip()[:300]}")
+        if self.config.workdir_files:
+            files = self.task_dir(task).environment_dir / self.config.workdir_files
+            if files.is_dir():
+                await env.upload(files, task.workdir)
+
+    async def grade(self, task: Task, env: Any, agent: AgentResult | None = None,
+                    ctx: AttemptContext | None = None) -> Grade:
+        """Run tests/test.sh and read its reward. No valid reward: ``reward=None`` and ``error`` set."""
+        td = self.task_dir(task)
+        timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
+        out = await run_verifier(env, td.tests_dir, workdir=task.workdir, timeout_s=timeout,
+                                 env_vars=td.spec.verifier_env)
+        if out.error is not None:
+            return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log,
+                         details=out.details())
+        return Grade(reward=out.reward, rewards=out.rewards, resolved=bool(out.reward is not None and out.reward >= 1),
+                     log=out.log, details=out.details())
+
+    def reference_solution(self, task: Task) -> Solution:
+        """Upload ``solution/`` to ``/solution`` and run ``solve.sh`` (with ``[solution].env``) from the workdir."""
+        td = self.task_dir(task)
+        if not (td.solution_dir / "solve.sh").is_file():
+            raise DatasetError(f"{td.solution_dir / 'solve.sh'}: missing; task {task.id!r} has no reference solution")
+        return Solution(files={"/solution": td.solution_dir}, command=SOLUTION_COMMAND, env=dict(td.spec.solution_env))
+
+    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+        """Write ``task_problems.json`` when some task directories were malformed; else nothing."""
+        if not self.problems:
+            return {}
+        path = Path(run_dir) / "task_problems.json"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps([p.to_dict() for p in self.problems], indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+        return {"task_problems": str(path)}

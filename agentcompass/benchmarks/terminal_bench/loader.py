@@ -1,0 +1,184 @@
+"""Load a directory of Terminal-Bench 2 task directories (FORMATS.md C1). The directory name is the task id.
+
+A task directory holds ``instruction.md``, ``task.toml``, ``environment/Dockerfile`` (optional when
+``task.toml`` names a ``docker_image``), ``tests/test.sh`` and usually ``solution/solve.sh``. A malformed task
+directory does not stop the load: it becomes a :class:`TaskProblem` (logged as a warning with path and field)
+and the other tasks still load. ``dataset_path`` may also point at a single task directory.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentcompass.benchmarks.terminal_bench.task_toml import TaskSpec, parse_task_toml
+from agentcompass.errors import DatasetError
+
+log = logging.getLogger("agentcompass.benchmarks.terminal_bench")
+
+DEFAULT_WORKDIR = "/app"
+_MARKERS = ("task.toml", "instruction.md", "task.yaml", "tests", "environment", "solution")
+_WORKDIR_RE = re.compile(r"^\s*WORKDIR\s+(.+?)\s*$", re.IGNORECASE)
+_FROM_RE = re.compile(r"^\s*FROM\s", re.IGNORECASE)
+
+
+@dataclass
+class TaskDir:
+    """One loaded task directory."""
+
+    id: str
+    path: Path
+    spec: TaskSpec
+    instruction: str
+    workdir: str = DEFAULT_WORKDIR
+
+    @property
+    def environment_dir(self) -> Path:
+        return self.path / "environment"
+
+    @property
+    def dockerfile(self) -> Path | None:
+        candidate = self.environment_dir / "Dockerfile"
+        return candidate if candidate.is_file() else None
+
+    @property
+    def tests_dir(self) -> Path:
+        return self.path / "tests"
+
+    @property
+    def solution_dir(self) -> Path:
+        return self.path / "solution"
+
+
+@dataclass
+class TaskProblem:
+    """A task directory that could not be loaded."""
+
+    task_id: str
+    path: str
+    field: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass
+class LoadResult:
+    tasks: list[TaskDir] = field(default_factory=list)
+    problems: list[TaskProblem] = field(default_factory=list)
+
+
+def dockerfile_workdir(dockerfile: Path, default: str = DEFAULT_WORKDIR) -> str:
+    """The last ``WORKDIR`` of the final stage (relative ones join the previous); ``default`` if none."""
+    workdir = None
+    for raw in dockerfile.read_text(encoding="utf-8", errors="replace").splitlines():
+        if _FROM_RE.match(raw):
+            workdir = None
+            continue
+        match = _WORKDIR_RE.match(raw)
+        if match:
+            value = match.group(1).strip().strip('"').strip("'")
+            workdir = posixpath.normpath(posixpath.join(workdir or "/", value))
+    return workdir or default
+
+
+def _problem(task_id: str, path: Path, fld: str, message: str) -> TaskProblem:
+    return TaskProblem(task_id=task_id, path=str(path), field=fld, message=message)
+
+
+def _check_files(task_id: str, path: Path, spec: TaskSpec) -> TaskProblem | None:
+    if not (path / "tests" / "test.sh").is_file():
+        return _problem(task_id, path / "tests" / "test.sh", "tests/test.sh", "missing verifier script")
+    if spec.docker_image is None and not (path / "environment" / "Dockerfile").is_file():
+        return _problem(task_id, path / "environment" / "Dockerfile", "environment/Dockerfile",
+                        "missing; give environment/Dockerfile or [environment].docker_image in task.toml")
+    return None
+
+
+def load_task_dir(path: Path) -> TaskDir | TaskProblem:
+    """Load one task directory, or describe what is wrong with it."""
+    task_id = path.name
+    if not (path / "task.toml").is_file():
+        if (path / "task.yaml").is_file():
+            return _problem(task_id, path / "task.yaml", "task.yaml", "Terminal-Bench 1 task.yaml is not supported")
+        return _problem(task_id, path / "task.toml", "task.toml", "missing")
+    try:
+        spec = parse_task_toml(path / "task.toml")
+    except DatasetError as exc:
+        return _problem(task_id, path / "task.toml", "task.toml", str(exc))
+    try:
+        instruction = (path / "instruction.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return _problem(task_id, path / "instruction.md", "instruction.md", f"cannot be read: {exc}")
+    if not instruction.strip():
+        return _problem(task_id, path / "instruction.md", "instruction.md", "empty")
+    problem = _check_files(task_id, path, spec)
+    if problem:
+        return problem
+    dockerfile = path / "environment" / "Dockerfile"
+    workdir = spec.workdir or (dockerfile_workdir(dockerfile) if dockerfile.is_file() else DEFAULT_WORKDIR)
+    return TaskDir(id=task_id, path=path, spec=spec, instruction=instruction, workdir=workdir)
+
+
+def _candidates(root: Path) -> list[Path]:
+    if (root / "task.toml").is_file():
+        return [root]
+    found = []
+    for child in sorted(root.iterdir()):
+        if child.is_dir() and not child.name.startswith((".", "_")):
+            if any((child / m).exists() for m in _MARKERS):
+                found.append(child)
+            else:
+                log.debug("skipping %s: not a task directory", child)
+    return found
+
+
+def _select(tasks: dict[str, TaskDir], problems: dict[str, TaskProblem], root: Path,
+            sample_ids: list[str] | None) -> list[TaskDir]:
+    if sample_ids is None:
+        return list(tasks.values())
+    selected = []
+    for sid in dict.fromkeys(str(s) for s in sample_ids):
+        if sid in tasks:
+            selected.append(tasks[sid])
+        elif sid in problems:
+            p = problems[sid]
+            raise DatasetError(f"sample id {sid!r} is a malformed task: {p.path}: {p.field}: {p.message}")
+        else:
+            valid = sorted(tasks)
+            shown = ", ".join(valid[:8]) + (f", ... ({len(valid)} in all)" if len(valid) > 8 else "")
+            raise DatasetError(f"unknown sample id {sid!r} in {root}; valid ids include: {shown or '(none)'}")
+    return selected
+
+
+def load_tasks(dataset_path: str | Path, *, sample_ids: list[str] | None = None,
+               limit: int | None = None) -> LoadResult:
+    """All task directories under ``dataset_path`` (sorted by id), filtered by ``sample_ids`` then ``limit``."""
+    root = Path(dataset_path).expanduser()
+    if not root.is_dir():
+        raise DatasetError(f"dataset_path {str(dataset_path)!r}: not a directory")
+    tasks: dict[str, TaskDir] = {}
+    problems: dict[str, TaskProblem] = {}
+    for path in _candidates(root):
+        loaded = load_task_dir(path)
+        if isinstance(loaded, TaskProblem):
+            log.warning("malformed task %s: %s: %s", loaded.path, loaded.field, loaded.message)
+            problems[loaded.task_id] = loaded
+        else:
+            tasks[loaded.id] = loaded
+    selected = _select(tasks, problems, root, sample_ids)
+    if limit is not None:
+        selected = selected[: max(0, int(limit))]
+    reported = list(problems.values())
+    if sample_ids is not None:
+        reported = [p for p in reported if p.task_id in set(map(str, sample_ids))]
+    return LoadResult(tasks=selected, problems=reported)
+
+
+def problems_as_dicts(problems: list[TaskProblem]) -> list[dict[str, Any]]:
+    return [p.to_dict() for p in problems]

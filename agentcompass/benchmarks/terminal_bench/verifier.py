@@ -1,0 +1,99 @@
+"""Run a Terminal-Bench 2 verifier inside an environment (FORMATS.md C4).
+
+1. delete stale ``/logs/verifier/reward.{txt,json}`` and any ``/tests`` left by the agent;
+2. upload the task's ``tests/`` to ``/tests`` (only now, after the agent);
+3. ``chmod +x /tests/test.sh`` and run it (directly when it has a shebang, else with ``bash``) from the workdir,
+   output to ``/logs/verifier/test-stdout.txt``, with the task's ``[verifier].env``, under the verifier timeout;
+4. read the reward (:mod:`.reward`). test.sh's exit code is ignored; a timeout makes the reward invalid.
+
+Paths go through ``env.path`` so the same code drives the local environment and containers.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentcompass.benchmarks.terminal_bench.reward import primary_reward, read_rewards
+from agentcompass.errors import SandboxError, VerifierError
+
+TESTS_PATH = "/tests"
+VERIFIER_LOGS = "/logs/verifier"
+LOG_TAIL_BYTES = 64 * 1024
+_PREPARE_TIMEOUT_S = 120.0
+
+
+@dataclass
+class VerifierOutcome:
+    """What one verifier run produced; ``reward is None`` when there is no valid reward (see ``error``)."""
+
+    reward: float | None = None
+    rewards: dict[str, float] = field(default_factory=dict)
+    source: str = ""                      # reward.json | reward.txt
+    error: str | None = None
+    exit_code: int | None = None
+    timed_out: bool = False
+    duration_s: float = 0.0
+    log: str = ""
+
+    def details(self) -> dict[str, Any]:
+        return {"reward_file": self.source, "test_exit_code": self.exit_code, "timed_out": self.timed_out,
+                "verifier_duration_s": round(self.duration_s, 3)}
+
+
+def _q(env: Any, path: str) -> str:
+    return shlex.quote(env.path(path))
+
+
+async def _prepare(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> None:
+    logs, tests = _q(env, logs_dir), _q(env, tests_path)
+    res = await env.exec(f"rm -f {logs}/reward.txt {logs}/reward.json && rm -rf {tests} && mkdir -p {logs}",
+                         timeout=_PREPARE_TIMEOUT_S)
+    if res.exit_code != 0:
+        raise SandboxError(f"verifier: cannot clear {logs_dir} / {tests_path}: {res.output.strip()[:300]}")
+    await env.upload(tests_dir, tests_path)
+
+
+def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> str:
+    script = _q(env, f"{tests_path}/test.sh")
+    out = _q(env, f"{logs_dir}/test-stdout.txt")
+    try:
+        has_shebang = (tests_dir / "test.sh").read_bytes()[:2] == b"#!"
+    except OSError:
+        has_shebang = False
+    runner = script if has_shebang else f"bash {script}"
+    return f"chmod +x {script} && {runner} > {out} 2>&1"
+
+
+async def _log_tail(env: Any, logs_dir: str) -> str:
+    res = await env.exec(f"tail -c {LOG_TAIL_BYTES} {_q(env, logs_dir + '/test-stdout.txt')} 2>/dev/null",
+                         timeout=60)
+    return res.stdout
+
+
+async def run_verifier(env: Any, tests_dir: Path, *, workdir: str, timeout_s: float,
+                       env_vars: dict[str, str] | None = None, tests_path: str = TESTS_PATH,
+                       logs_dir: str = VERIFIER_LOGS) -> VerifierOutcome:
+    """Run the verifier; verifier failures land in ``outcome.error``, environment failures raise."""
+    tests_dir = Path(tests_dir)
+    if not (tests_dir / "test.sh").is_file():
+        return VerifierOutcome(error=f"verifier script {tests_dir / 'test.sh'} does not exist")
+    await _prepare(env, tests_dir, tests_path, logs_dir)
+    start = time.monotonic()
+    res = await env.exec(_run_command(env, tests_dir, tests_path, logs_dir), timeout=timeout_s,
+                         cwd=workdir, env=dict(env_vars or {}))
+    outcome = VerifierOutcome(exit_code=None if res.timed_out else res.exit_code, timed_out=res.timed_out,
+                              duration_s=time.monotonic() - start)
+    outcome.log = await _log_tail(env, logs_dir)
+    if res.timed_out:
+        outcome.error = f"VerifierError: verifier timed out after {timeout_s:g}s"
+        return outcome
+    try:
+        outcome.rewards, outcome.source = await read_rewards(env, logs_dir)
+        outcome.reward = primary_reward(outcome.rewards)
+    except VerifierError as exc:
+        outcome.error = f"VerifierError: {exc}"
+    return outcome

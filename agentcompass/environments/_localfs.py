@@ -1,0 +1,228 @@
+"""Helpers of the local environment: path confinement, file copies, output capture, process killing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import posixpath
+import shutil
+import signal
+import stat
+from pathlib import Path
+from typing import Any
+
+from agentcompass.errors import PathEscapeError
+
+# --------------------------------------------------------------------------- paths
+
+
+def map_path(root: Path, p: str, workdir: str) -> Path:
+    """Host path of environment path ``p``; a ``..`` that climbs above the environment root is refused.
+
+    A path already under ``root`` (the result of ``env.path``) is returned as is, so mapping is idempotent.
+    """
+    text = str(p)
+    base = str(root)
+    if text == base or text.startswith(base + "/"):
+        return Path(posixpath.normpath(text))
+    if not text.startswith("/"):
+        text = posixpath.join(workdir or "/", text)
+    parts: list[str] = []
+    for part in text.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                raise PathEscapeError(f"path {p!r} escapes the environment root")
+            parts.pop()
+        else:
+            parts.append(part)
+    return root.joinpath(*parts) if parts else root
+
+
+def confined(root: Path, host: Path, original: str) -> Path:
+    """``host`` if it resolves (symlinks followed) inside ``root``; else PathEscapeError."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(host)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        raise PathEscapeError(f"path {original!r} resolves to {real}, outside the workspace {root}")
+    return host
+
+
+# --------------------------------------------------------------------------- copies
+
+
+def _prepare_target(root: Path, target: Path, original: str) -> None:
+    """Make ``target`` writable as a fresh entry: refuse escapes, drop a symlink standing in its place."""
+    confined(root, target.parent, original)
+    if target.is_symlink():
+        target.unlink()
+    else:
+        confined(root, target, original)
+
+
+def copy_in(root: Path, src: Path, dst: Path, original: str) -> None:
+    """Copy host ``src`` (file or directory) to workspace path ``dst``, checking every target."""
+    if not src.is_dir():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        _prepare_target(root, dst, original)
+        shutil.copy2(src, dst)
+        return
+    for dirpath, dirnames, filenames in os.walk(src):
+        rel = Path(dirpath).relative_to(src)
+        target_dir = dst / rel
+        _prepare_target(root, target_dir, original) if target_dir != dst else confined(root, dst, original)
+        target_dir.mkdir(parents=True, exist_ok=True)
+        links = [d for d in dirnames if (Path(dirpath) / d).is_symlink()]
+        for name in filenames + links:
+            source, target = Path(dirpath) / name, target_dir / name
+            _prepare_target(root, target, original)
+            if source.is_symlink():
+                os.symlink(os.readlink(source), target)
+            else:
+                shutil.copy2(source, target)
+        dirnames[:] = [d for d in dirnames if d not in links]
+
+
+def copy_out(src: Path, dst: Path) -> None:
+    """Copy workspace ``src`` to host ``dst``; symlinks inside a directory are copied as links."""
+    if src.is_dir():
+        shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True)
+    else:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+
+
+def write_atomic(path: Path, data: bytes, mode: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    write_atomic(path, json.dumps(obj, indent=1).encode(), 0o644)
+
+
+def mark_kept(marker: Path) -> None:
+    try:
+        info = json.loads(marker.read_text())
+    except (OSError, ValueError):
+        info = {}
+    info["kept"] = True
+    write_json_atomic(marker, info)
+
+
+def remove_tree(path: Path) -> None:
+    """``rm -rf`` that also handles read-only directories left by commands."""
+
+    def retry(func: Any, target: str, _exc: Any) -> None:
+        parent = os.path.dirname(target)
+        try:
+            os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
+            if os.path.isdir(target) and not os.path.islink(target):
+                os.chmod(target, os.stat(target).st_mode | stat.S_IRWXU)
+            func(target)
+        except FileNotFoundError:
+            pass
+
+    if path.is_symlink():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path, onerror=retry)
+
+
+# --------------------------------------------------------------------------- output capture
+
+
+class HeadTail:
+    """Keeps the first and last ``limit // 2`` bytes of a stream and counts what lies between."""
+
+    def __init__(self, limit: int) -> None:
+        self.half = max(1, limit // 2)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self.frozen = False
+
+    def feed(self, data: bytes) -> None:
+        if self.frozen:
+            return
+        self.total += len(data)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data:
+            self.tail += data
+            if len(self.tail) > self.half:
+                del self.tail[: len(self.tail) - self.half]
+
+    @property
+    def elided(self) -> int:
+        return self.total - len(self.head) - len(self.tail)
+
+    async def drain_fd(self, fd: int) -> None:
+        """Read pipe ``fd`` to its end (or until cancelled), then close it."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=1 << 16)
+        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                    os.fdopen(fd, "rb", 0))
+        try:
+            while chunk := await reader.read(65536):
+                self.feed(chunk)
+        finally:
+            transport.close()
+
+    def text(self) -> str:
+        head = self.head.decode("utf-8", errors="replace")
+        if not self.elided:
+            return head + self.tail.decode("utf-8", errors="replace")
+        marker = f"\n[... {self.elided} bytes elided ...]\n"
+        return head + marker + self.tail.decode("utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------- processes
+
+
+def kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def group_is_empty(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def kill_workspace_processes(root: Path) -> int:
+    """SIGKILL every process whose environment carries ``AGENTCOMPASS_ROOT=<root>`` (Linux /proc)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return 0
+    needle = b"\0AGENTCOMPASS_ROOT=" + str(root).encode() + b"\0"
+    killed, me = 0, os.getpid()
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if needle in b"\0" + environ:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+    return killed

@@ -1,0 +1,277 @@
+"""The ``local`` environment: one temporary workspace directory per attempt, commands as host subprocesses.
+
+The workspace acts as the environment's root: environment path ``/app/x`` lives at ``<ws>/app/x`` and
+``env.path("/app/x")`` returns that host path for use inside commands. Commands see the variables
+``AGENTCOMPASS_ROOT``, ``AGENTCOMPASS_WORKDIR``, ``AGENTCOMPASS_LOGS_DIR``, ``AGENTCOMPASS_TESTS_DIR`` and
+``AGENTCOMPASS_SOLUTION_DIR`` (host paths), so task scripts written as ``${AGENTCOMPASS_WORKDIR:-/app}`` run
+both here and in a container.
+
+This is NOT a security sandbox. Commands run as the current user with the host's file system, network and
+(filtered) environment variables; only the file-transfer methods (``upload``, ``download``, ``read_file``,
+``write_file``) are confined to the workspace. Use the ``docker`` environment for untrusted agents.
+
+Each command runs in its own process group; on timeout or cancellation the whole group gets SIGKILL.
+``close()`` also kills any process whose environment still carries this workspace's ``AGENTCOMPASS_ROOT``
+(daemons that left the group, such as a tmux server), then removes the workspace unless the spec says keep.
+A marker file ``<root_dir>/<workspace>.json`` records the run id so ``cleanup(run_id)`` can reap leftovers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agentcompass.environments import _localfs as fs
+from agentcompass.errors import SandboxError
+from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
+
+log = logging.getLogger("agentcompass.environments.local")
+
+_SECRET_NAMES = [r".*_API_KEY$", r".*_TOKEN$", r".*SECRET.*", r".*PASSWORD.*", r"^AWS_SESSION_.*"]
+
+
+class LocalConfig(BaseModel):
+    """Configuration of the ``local`` environment provider."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    root_dir: str | None = Field(None, description="Directory holding the workspaces; default "
+                                 "<system temp dir>/agentcompass-local-<uid>.")
+    exec_output_limit: int = Field(1_000_000, ge=64, description="Bytes kept per stream of one command "
+                                   "(the first and last half; the middle is elided with a marker).")
+    env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables for every command.")
+    inherit_env: bool = Field(True, description="Start commands from the host's environment variables.")
+    drop_env_patterns: list[str] = Field(default_factory=lambda: list(_SECRET_NAMES), description=(
+        "Regexes (full match) of host variable names NOT passed to commands (API keys, tokens...)."))
+    background_grace_s: float = Field(1.0, ge=0, description="After a command exits, how long to wait for "
+                                      "background children still holding its output open.")
+
+
+def _default_root() -> Path:
+    return Path(tempfile.gettempdir()) / f"agentcompass-local-{os.getuid()}"
+
+
+class LocalProvider:
+    """Opens :class:`LocalEnvironment` workspaces under ``root_dir``."""
+
+    name = "local"
+    config_class = LocalConfig
+
+    def __init__(self, config: LocalConfig, ctx: ComponentContext | None = None) -> None:
+        self.config = config
+        self.ctx = ctx
+        self.id = "local"
+        self.root = Path(config.root_dir).expanduser() if config.root_dir else _default_root()
+        self._open: set[LocalEnvironment] = set()
+
+    async def open(self, spec: EnvSpec) -> "LocalEnvironment":
+        run_id = spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx else "") or ""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.task_id)[:60] or "task"
+            ws = Path(tempfile.mkdtemp(prefix=f"{slug}-", dir=self.root)).resolve()
+            marker = {"run_id": run_id, "task_id": spec.task_id, "pid": os.getpid(), "created": time.time(),
+                      "kept": False}
+            fs.write_json_atomic(ws.with_name(ws.name + ".json"), marker)
+        except OSError as exc:
+            raise SandboxError(f"local environment: cannot create a workspace under {self.root}: {exc}") from exc
+        env = LocalEnvironment(ws, spec, self.config, on_close=self._open.discard)
+        await asyncio.to_thread(env.make_dirs)
+        self._open.add(env)
+        log.debug("opened local workspace %s for %s", ws, spec.task_id)
+        return env
+
+    async def cleanup(self, run_id: str | None = None) -> int:
+        """Remove workspaces left by killed runs (of ``run_id``, or all when None); kept ones stay."""
+        if not self.root.is_dir():
+            return 0
+        live = {env.root for env in self._open}
+        count = 0
+        for marker in sorted(self.root.glob("*.json")):
+            try:
+                info = json.loads(marker.read_text())
+            except (OSError, ValueError):
+                continue
+            ws = marker.with_suffix("")
+            if info.get("kept") or ws in live or (run_id is not None and info.get("run_id") != run_id):
+                continue
+            await asyncio.to_thread(fs.kill_workspace_processes, ws)
+            await asyncio.to_thread(fs.remove_tree, ws)
+            marker.unlink(missing_ok=True)
+            count += 1
+        return count
+
+    async def aclose(self) -> None:
+        """Close environments the caller left open."""
+        for env in list(self._open):
+            await env.close()
+
+
+class LocalEnvironment:
+    """One workspace. Environment paths are absolute POSIX paths mapped under the workspace."""
+
+    def __init__(self, root: Path, spec: EnvSpec, config: LocalConfig, on_close: Any = None) -> None:
+        self.root = root
+        self.spec = spec
+        self.config = config
+        self.id = str(root)
+        self.workdir = spec.workdir or "/app"
+        self.keep = spec.keep
+        self._on_close = on_close
+        self._pgids: set[int] = set()
+        self._drains: set[asyncio.Task] = set()
+        self._n_exec = 0
+        self._closed = False
+        self._base_env = self._make_base_env()
+
+    # ------------------------------------------------------------------ paths
+    def path(self, p: str) -> str:
+        """Host path of environment path ``p`` (relative paths are relative to the workdir)."""
+        return str(fs.map_path(self.root, p, self.workdir))
+
+    def host_path(self, p: str) -> Path:
+        """Host path of ``p``, refusing paths that escape the workspace (also through symlinks)."""
+        return fs.confined(self.root, fs.map_path(self.root, p, self.workdir), p)
+
+    def make_dirs(self) -> None:
+        for d in (self.workdir, "/logs/agent", "/logs/verifier"):
+            self.host_path(d).mkdir(parents=True, exist_ok=True)
+
+    def _make_base_env(self) -> dict[str, str]:
+        env: dict[str, str] = {}
+        if self.config.inherit_env:
+            drop = [re.compile(p) for p in self.config.drop_env_patterns]
+            env = {k: v for k, v in os.environ.items() if not any(rx.fullmatch(k) for rx in drop)}
+            env = {k: v for k, v in env.items() if not k.startswith("AGENTCOMPASS_")}
+        env.update(self.config.env)
+        env.update(self.spec.env)
+        env.update({
+            "AGENTCOMPASS_ROOT": str(self.root),
+            "AGENTCOMPASS_WORKDIR": self.path(self.workdir),
+            "AGENTCOMPASS_LOGS_DIR": self.path("/logs"),
+            "AGENTCOMPASS_TESTS_DIR": self.path("/tests"),
+            "AGENTCOMPASS_SOLUTION_DIR": self.path("/solution"),
+        })
+        return env
+
+    # ------------------------------------------------------------------ exec
+    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
+                   env: dict[str, str] | None = None) -> ExecResult:
+        """Run ``cmd`` (a string runs under ``bash -c``) in its own process group."""
+        if self._closed:
+            raise SandboxError(f"local environment {self.root} is closed")
+        argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
+        host_cwd = Path(self.path(cwd or self.workdir))
+        if not host_cwd.is_dir():
+            return ExecResult(exit_code=126, stderr=f"cwd {cwd or self.workdir} does not exist\n")
+        full_env = dict(self._base_env)
+        if env:
+            full_env.update(env)
+            full_env.update({k: v for k, v in self._base_env.items() if k.startswith("AGENTCOMPASS_")})
+        self._n_exec += 1
+        start = time.monotonic()
+        pipes = [os.pipe(), os.pipe()]
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *argv, cwd=host_cwd, env=full_env, stdin=asyncio.subprocess.DEVNULL,
+                stdout=pipes[0][1], stderr=pipes[1][1], start_new_session=True)
+        except OSError as exc:
+            for r, w in pipes:
+                os.close(r)
+                os.close(w)
+            return ExecResult(exit_code=127, stderr=f"cannot run {argv[0]!r}: {exc}\n")
+        for _r, w in pipes:
+            os.close(w)
+        self._pgids.add(proc.pid)
+        return await self._collect(proc, [r for r, _w in pipes], timeout, start)
+
+    async def _collect(self, proc: asyncio.subprocess.Process, fds: list[int], timeout: float | None,
+                       start: float) -> ExecResult:
+        limit = self.config.exec_output_limit
+        bufs = (fs.HeadTail(limit), fs.HeadTail(limit))
+        readers = [asyncio.ensure_future(b.drain_fd(fd)) for b, fd in zip(bufs, fds)]
+        timed_out = False
+        try:
+            await asyncio.wait_for(proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            timed_out = True
+            fs.kill_group(proc.pid)
+            await proc.wait()
+        except BaseException:
+            fs.kill_group(proc.pid)
+            for r in readers:
+                r.cancel()
+            raise
+        if fs.group_is_empty(proc.pid):
+            self._pgids.discard(proc.pid)
+        grace = self.config.background_grace_s
+        _done, pending = await asyncio.wait(readers, timeout=grace) if grace > 0 else (set(), set(readers))
+        for task in pending:        # background children hold the pipes: keep draining, stop recording
+            self._drains.add(task)
+            task.add_done_callback(self._drains.discard)
+        for b in bufs:
+            b.frozen = True
+        return ExecResult(exit_code=-1 if timed_out else (proc.returncode or 0),
+                          stdout=bufs[0].text(), stderr=bufs[1].text(), timed_out=timed_out,
+                          duration_s=time.monotonic() - start, truncated=any(b.elided for b in bufs))
+
+    # ------------------------------------------------------------------ files
+    async def upload(self, src: Path, dst: str) -> None:
+        """Copy a host file or directory to ``dst`` (a directory's contents are merged into ``dst``)."""
+        src = Path(src)
+        if not src.exists():
+            raise FileNotFoundError(f"upload source {src} does not exist")
+        await asyncio.to_thread(fs.copy_in, self.root, src, self.host_path(dst), dst)
+
+    async def download(self, src: str, dst: Path) -> None:
+        """Copy an environment file or directory to host path ``dst`` (symlinks are copied as links)."""
+        host = self.host_path(src)
+        if not host.exists():
+            raise FileNotFoundError(f"{src} does not exist in the environment")
+        await asyncio.to_thread(fs.copy_out, host, Path(dst))
+
+    async def read_file(self, path: str) -> bytes:
+        """Bytes of an environment file; FileNotFoundError when it does not exist."""
+        host = self.host_path(path)
+        return await asyncio.to_thread(host.read_bytes)
+
+    async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
+        host = self.host_path(path)
+        payload = data.encode() if isinstance(data, str) else data
+        await asyncio.to_thread(fs.write_atomic, host, payload, mode)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def close(self) -> None:
+        """Kill leftover processes, then remove the workspace unless the spec said keep. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        for pgid in list(self._pgids):
+            fs.kill_group(pgid)
+        if self._n_exec:
+            await asyncio.to_thread(fs.kill_workspace_processes, self.root)
+        for task in list(self._drains):
+            task.cancel()
+        marker = self.root.with_name(self.root.name + ".json")
+        if self.keep:
+            await asyncio.to_thread(fs.mark_kept, marker)
+        else:
+            await asyncio.to_thread(fs.remove_tree, self.root)
+            marker.unlink(missing_ok=True)
+        if self._on_close:
+            self._on_close(self)
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": "local", "workspace": str(self.root)}
+
+    def __repr__(self) -> str:
+        return f"LocalEnvironment({self.root})"
