@@ -41,6 +41,16 @@ def _version() -> str:
         return "0+unknown"
 
 
+def _diff(old: Any, new: Any, prefix: str = "") -> list[str]:
+    """Dotted keys whose values differ, as ``key: old -> new``."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in sorted(set(old) | set(new), key=str):
+            out += _diff(old.get(key), new.get(key), f"{prefix}.{key}" if prefix else str(key))
+        return out
+    return [] if old == new else [f"{prefix}: {old!r} -> {new!r}"]
+
+
 class RequestRun:
     """Prepared once (components, tasks, run dir), executed once, finalized once."""
 
@@ -104,13 +114,13 @@ class RequestRun:
         store, fp = self.store, self._fingerprint(tasks)
         if self.cfg.runtime.reuse:
             old = read_json(store.run_dir / "tasks.json") if (store.run_dir / "tasks.json").is_file() else {}
-            for group in _COMPONENTS:
-                if old.get("components", {}).get(group) != fp["components"][group]:
-                    raise ConfigError(f"reuse of run {store.run_id!r}: the {group} differs from the reused run "
-                                      f"({old.get('components', {}).get(group)} != {fp['components'][group]})")
             if old.get("task_ids") != fp["task_ids"]:
                 raise ConfigError(f"reuse of run {store.run_id!r}: the task set differs "
                                   f"({len(old.get('task_ids', []))} tasks before, {len(fp['task_ids'])} now)")
+            changed = _diff(old.get("components", {}), fp["components"])
+            if changed:
+                raise ConfigError(f"reuse of run {store.run_id!r}: components differ from the reused run: "
+                                  + "; ".join(changed[:5]))
             store.create(exist_ok=True)
         else:
             store.create()

@@ -1,0 +1,15 @@
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _reset_probe_instances():
+    from tests.helpers import ProbeHarness
+
+    ProbeHarness.instances.clear()
+    yield
+    ProbeHarness.instances.clear()
+
+
+@pytest.fixture
+def results_dir(tmp_path):
+    return tmp_path / "results"

@@ -1,0 +1,62 @@
+"""Harnesses used by the core tests: instrumented, and failing on purpose."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from agentcompass.errors import AgentError, SandboxError
+from agentcompass.interfaces import AgentResult
+
+
+class ProbeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sleep_s: float = 0.0
+    fail_times: int = 0              # the first N attempts of every task fail
+    error: str = "agent"             # agent | sandbox (typed retryable)
+    message: str = "flaky failure"
+    solve: bool = True               # submit the reference solution's submission
+
+
+class ProbeHarness:
+    """Counts concurrent runs across all attempts; fails the first ``fail_times`` attempts of each task."""
+
+    requires_model: ClassVar[bool] = False
+    config_class = ProbeConfig
+    instances: ClassVar[list["ProbeHarness"]] = []
+
+    def __init__(self, config: ProbeConfig, ctx) -> None:
+        self.config = config
+        self.running = 0
+        self.max_running = 0
+        self.calls: dict[str, int] = {}
+        ProbeHarness.instances.append(self)
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        self.calls[task.id] = self.calls.get(task.id, 0) + 1
+        self.running += 1
+        self.max_running = max(self.max_running, self.running)
+        try:
+            await asyncio.sleep(self.config.sleep_s)
+            forced = task.id in os.environ.get("PROBE_FAIL_TASKS", "").split(",")
+            if forced or self.calls[task.id] <= self.config.fail_times:
+                cls = SandboxError if self.config.error == "sandbox" else AgentError
+                raise cls(f"{self.config.message} (call {self.calls[task.id]})")
+        finally:
+            self.running -= 1
+        submission = ctx.benchmark.reference_solution(task).submission if self.config.solve else ""
+        return AgentResult(submission=submission, n_turns=1)
+
+
+class KeyboardCrashHarness(ProbeHarness):
+    """Sleeps forever (used with timeouts)."""
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        if task.id.endswith(("-0", "-1")):
+            return await super().run(task, env, model, ctx)
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
