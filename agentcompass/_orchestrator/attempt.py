@@ -117,10 +117,15 @@ class _Attempt:
         self.env = await self._timed("env_open", rt.provider.open(spec), rt.config.execution.timeouts.env_open)
         out.environment = self.env.describe()
         await self._timed("setup", self._setup(), SETUP_TIMEOUT_S)
+        if self.checkpoint is None:
+            await rt.hook("before_agent", self.env, self.ctx)
         agent = self.checkpoint or await self._agent()
         out.agent = _agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         write_json(self.dir / "checkpoint.json", out.agent)
+        if self.checkpoint is None:
+            await rt.hook("after_agent", self.env, self.ctx)
+        await rt.hook("before_verify", self.env, self.ctx)
         grade = await self._timed("verify", rt.benchmark.grade(task, self.env, agent, self.ctx),
                                   _verify_watchdog(task))
         self._apply_grade(out, grade)
@@ -128,6 +133,7 @@ class _Attempt:
             out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
 
     async def _setup(self) -> None:
+        await self.rt.hook("after_open", self.env, self.ctx)
         await self.rt.benchmark.setup(self.task, self.env, self.ctx)
         items = self.rt.config.execution.artifacts.prepare
         if items:

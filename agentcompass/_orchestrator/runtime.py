@@ -30,6 +30,11 @@ class RequestRuntime:
     slot_providers: list[str] = field(default_factory=list)
     recipes: Any = None
 
+    async def hook(self, phase: str, env: Any, ctx: Any) -> None:
+        """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""
+        if self.recipes is not None:
+            await self.recipes.run_hooks(phase, env, ctx)
+
     def labels(self, task_id: str) -> dict[str, str]:
         return {"agentcompass": "1", "agentcompass.run_id": self.run_id,
                 "agentcompass.request": self.name, "agentcompass.task": task_id}
