@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
 from typing import Any
 
 from .log_parsers import ERROR, FAILED, PASSED, SKIPPED, XFAIL, get_parser
@@ -82,14 +83,17 @@ def make_eval_script(row: dict[str, Any], spec: InstanceSpec, workdir: str = "/t
     base, test_patch = row["base_commit"], row["test_patch"]
     reset = _reset_commands(base, test_patch)
     delim = heredoc_delimiter(test_patch)
-    lines = [_CONDA, f"cd {workdir}", *spec.eval_commands,
-             f"git config --global --add safe.directory {workdir}", f"cd {workdir}",
+    wd = shlex.quote(workdir)
+    lines = [_CONDA, f"cd {wd}", *spec.eval_commands,
+             f"git -C {wd} rev-parse >/dev/null 2>&1 || git config --global --add safe.directory {wd}",
+             f"cd {wd}",
              "git status", "git show", f"git -c core.fileMode=false diff {base}", _CONDA]
     if spec.install:
         lines.append(spec.install)
     lines += [*reset, f"git apply -v - <<'{delim}'\n{test_patch}\n{delim}",
-              f": '{START_TEST_OUTPUT}'", spec.test_cmd, f": '{END_TEST_OUTPUT}'", *reset]
-    return "\n".join(["#!/bin/bash", "set -uxo pipefail", *record_exit_code(lines)]) + "\n"
+              f": '{START_TEST_OUTPUT}'", spec.test_cmd, f"{TEST_EXIT_CODE_VAR}=$?", f": '{END_TEST_OUTPUT}'",
+              f'echo "{TEST_EXIT_CODE}: ${TEST_EXIT_CODE_VAR}"', *reset]
+    return "\n".join(["#!/bin/bash", "set -uxo pipefail", *lines]) + "\n"
 
 
 # --------------------------------------------------------------------------- log -> status map
@@ -131,18 +135,18 @@ def _lookup(test: str, status_map: dict[str, str]) -> str | None:
     return None
 
 
-def test_passed(test: str, status_map: dict[str, str]) -> bool:
+def case_passed(test: str, status_map: dict[str, str]) -> bool:
     key = _lookup(test, status_map)
     return key is not None and status_map[key] in (PASSED, XFAIL)
 
 
-def test_maintained(test: str, status_map: dict[str, str]) -> bool:
+def case_maintained(test: str, status_map: dict[str, str]) -> bool:
     """PASS_TO_PASS: a skipped test is not a regression."""
     key = _lookup(test, status_map)
-    return test_passed(test, status_map) or (key is not None and status_map[key] == SKIPPED)
+    return case_passed(test, status_map) or (key is not None and status_map[key] == SKIPPED)
 
 
-def test_failed(test: str, status_map: dict[str, str]) -> bool:
+def case_failed(test: str, status_map: dict[str, str]) -> bool:
     """Missing, FAILED, ERROR or SKIPPED (a skipped FAIL_TO_PASS test is no resolution)."""
     key = _lookup(test, status_map)
     return key is None or status_map[key] in (FAILED, ERROR, SKIPPED)
@@ -154,9 +158,9 @@ def _split(tests: list[str], status_map: dict[str, str], eval_type: str, p2p: bo
     for test in tests:
         if eval_type == "fail_only":
             (failure if status_map.get(test) == FAILED else success).append(test)
-        elif (test_maintained if p2p else test_passed)(test, status_map):
+        elif (case_maintained if p2p else case_passed)(test, status_map):
             success.append(test)
-        elif test_failed(test, status_map):
+        elif case_failed(test, status_map):
             failure.append(test)
     return {"success": success, "failure": failure}
 

@@ -100,7 +100,7 @@ async def apply_patch(env: Environment, job: GradeJob) -> bool:
 
 async def run_eval(env: Environment, job: GradeJob) -> tuple[str, bool]:
     """Run /eval.sh with stdout and stderr merged into one file; (output, timed_out)."""
-    script = grading.make_eval_script(job.row, job.spec, job.workdir)
+    script = grading.make_eval_script(job.row, job.spec, env.path(job.workdir))
     write_atomic(job.attempt_dir / "eval.sh", script)
     await env.write_file(EVAL_PATH, script.encode("utf-8"), mode=0o755)
     out_path = shlex.quote(env.path(OUTPUT_PATH))

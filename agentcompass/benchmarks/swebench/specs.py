@@ -96,14 +96,14 @@ def resolve_spec(row: dict[str, Any], extra: dict[str, RepoSpec] | None = None) 
     return InstanceSpec(
         log_parser=row.get("log_parser") or spec.log_parser,
         eval_type=row.get("eval_type") or spec.eval_type,
-        test_cmd=" ".join([spec.test_cmd, *test_directives(row["repo"], row["test_patch"])]),
+        test_cmd=" ".join([spec.test_cmd, *get_test_directives(row["repo"], row["test_patch"])]),
         install=spec.install,
         eval_commands=list(spec.eval_commands),
         eval_script=row.get("eval_script") or None,
     )
 
 
-def test_directives(repo: str, test_patch: str) -> list[str]:
+def get_test_directives(repo: str, test_patch: str) -> list[str]:
     """Test paths named by ``diff --git a/... b/<path>`` headers, minus non-test files; Django: dotted modules."""
     paths = re.findall(r"diff --git a/.* b/(.*)", test_patch)
     paths = [p for p in paths if not p.endswith(NON_TEST_EXTS)]
