@@ -79,6 +79,11 @@ def _file_choices(files: list[dict[str, Any]]) -> dict[str, str]:
 def _resolve_choices(inp: ComposeInput, files: list[dict[str, Any]]) -> tuple[dict[str, str], dict]:
     chosen = _file_choices(files)
     chosen.update({g: v for g, v in inp.choices.items() if v is not None})
+    for data in files:  # a file section that selected another component than the final one is dropped
+        for group, value in chosen.items():
+            section = data.get(group)
+            if isinstance(section, dict) and "id" in section and section["id"] != value:
+                del data[group]
     extra: dict[str, Any] = {}
     model = chosen.get("model")
     if model is not None and model not in registry.list_ids("model"):
@@ -97,12 +102,11 @@ def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], override
     from omegaconf.errors import OmegaConfBaseException
 
     with tempfile.TemporaryDirectory(prefix="agentcompass-cfg-") as tmp:
-        user_dir = Path(tmp) / "_user_"
-        user_dir.mkdir()
         hydra_overrides = [f"{g}={v}" for g, v in chosen.items()]
-        for i, data in enumerate(files):
-            (user_dir / f"u{i}.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-            hydra_overrides.append(f"+_user_@_global_=u{i}")
+        for i, data in enumerate(files):  # one group per file, appended in order: later files win
+            (Path(tmp) / f"_user{i}_").mkdir()
+            (Path(tmp) / f"_user{i}_" / "file.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+            hydra_overrides.append(f"+_user{i}_@_global_=file")
         if files:
             hydra_overrides.append(f"hydra.searchpath=[file://{tmp}]")
         hydra_overrides.extend(overrides)
@@ -131,6 +135,8 @@ def compose_request(inp: ComposeInput) -> ResolvedRequest:
     from .registry import validate
 
     config = validate(RequestConfig, data, "config")
+    for group in registry.GROUPS:
+        registry.validate_component(group, data[group])
     choices = {g: _choice_of(data, g) for g in registry.GROUPS}
     return ResolvedRequest(data=data, config=config, choices=choices)  # type: ignore[arg-type]
 

@@ -59,6 +59,18 @@ def validate(model: type[BaseModel], data: dict[str, Any], where: str) -> BaseMo
         raise ConfigError(validation_message(exc, where, sorted(model.model_fields))) from None
 
 
+def validate_component(group: str, cfg: dict[str, Any]) -> None:
+    """Validate a component's config against its class without building it (for early, clear errors)."""
+    cfg = dict(cfg)
+    target = cfg.pop("_target_", None)
+    ident = cfg.get("id", group) if group == "model" else cfg.pop("id", group)
+    if target is None:
+        return
+    config_cls = getattr(import_target(target), "config_class", None)
+    if config_cls is not None:
+        validate(config_cls, cfg, f"{group} {ident!r}")
+
+
 def build(group: str, cfg: dict[str, Any], ctx: Any) -> Any:
     """Build a component: ``cls(cls.config_class.model_validate(rest), ctx)``.
 
