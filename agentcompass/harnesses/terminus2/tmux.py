@@ -22,7 +22,7 @@ _NAMED_KEYS = (
     "Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|IC|Insert|DC|Delete|PageUp|PgUp|PPage|"
     "PageDown|PgDn|NPage|F[1-9]|F1[0-2]|KP[0-9]|KPEnter"
 )
-_KEY_RE = re.compile(rf"^(?:(?:[CMS]-)+(?:{_NAMED_KEYS}|[\x21-\x7e])|\^[A-Za-z@\[\]\\^_?]|(?:{_NAMED_KEYS}))$")
+_KEY_RE = re.compile(rf"(?:(?:[CMS]-)+(?:{_NAMED_KEYS}|[\x21-\x7e])|\^[A-Za-z@\[\]\\^_?]|(?:{_NAMED_KEYS}))")
 _INSTALL = (
     "if command -v apt-get >/dev/null 2>&1; then export DEBIAN_FRONTEND=noninteractive; "
     "apt-get update -qq && apt-get install -y -qq tmux; "
@@ -35,7 +35,7 @@ _INSTALL = (
 
 def is_key_name(keys: str) -> bool:
     """True when ``keys`` as a whole is a tmux key name such as ``C-c``, ``M-x``, ``Enter`` or ``^D``."""
-    return bool(_KEY_RE.match(keys))
+    return bool(_KEY_RE.fullmatch(keys))
 
 
 def split_keystrokes(keys: str) -> list[tuple[str, bool]]:

@@ -1,0 +1,2 @@
+#!/bin/bash
+cd "${AGENTCOMPASS_WORKDIR:-/app}" && echo "hi from terminus" > greeting.txt
