@@ -25,3 +25,9 @@ def make_model(tmp_path: Path) -> Callable[..., Any]:
 
     return make
 
+
+
+@pytest.fixture
+def api_key() -> str:
+    """The key every ``make_model`` client sends (tests assert it never leaks)."""
+    return TEST_KEY

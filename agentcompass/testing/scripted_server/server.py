@@ -23,6 +23,13 @@ class _HTTPServer(ThreadingHTTPServer):
     request_queue_size = 1024
     owner: "ScriptedModelServer"
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away (timeout, cancel) is normal here; anything else is printed."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -82,7 +89,8 @@ class ScriptedModelServer:
     code, delay_s}``), a YAML file path, or a callable ``f(request) -> reply``. ``faults`` /
     ``fault_rate`` inject 429/5xx, ``drop``, ``slow`` and ``malformed`` replies without consuming the
     script. ``unsupported_paths`` answers 404 (a list) or the given status (a mapping) on those paths.
-    ``api_key``: when set, requests with another key get 401. Use as a context manager.
+    ``api_key``: when set, requests with another key get 401 (checked after fault injection: faults
+    model the network in front of the API). ``latency_s`` is added to every request. A context manager.
     """
 
     def __init__(self, replies: ReplySource = None, faults: list[dict[str, Any]] | None = None, *,
@@ -186,9 +194,6 @@ class ScriptedModelServer:
         if path not in shapes.PROTOCOL_OF_PATH:
             handler.send_json(404, shapes.error_body(path, 404, f"no route POST {path}"))
             return
-        if self._api_key is not None and _presented_key(handler.headers) != self._api_key:
-            handler.send_json(401, shapes.error_body(path, 401, "Incorrect API key provided."))
-            return
         if self.latency_s:
             time.sleep(self.latency_s)
         if fault is not None and fault["kind"] != "slow":
@@ -196,6 +201,9 @@ class ScriptedModelServer:
             return
         if fault is not None:
             time.sleep(float(fault.get("delay_s", 1.0)))
+        if self._api_key is not None and _presented_key(handler.headers) != self._api_key:
+            handler.send_json(401, shapes.error_body(path, 401, "Incorrect API key provided."))
+            return
         self._reply(handler, path, body, self._script.next(request))
 
     def _inject(self, handler: _Handler, path: str, fault: dict[str, Any]) -> None:
