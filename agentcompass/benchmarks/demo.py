@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import Field
 
 from agentcompass.benchmarks.terminal_bench.benchmark import TerminalBenchBenchmark, TerminalBenchConfig
+from agentcompass.interfaces import ComponentContext
 
 DEMO_TASKS_DIR = Path(__file__).resolve().parent / "demo_tasks"
 
@@ -31,7 +32,7 @@ class DemoBenchmark(TerminalBenchBenchmark):
 
     config_class = DemoConfig
 
-    def __init__(self, config: DemoConfig, ctx=None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, config: DemoConfig, ctx: ComponentContext | None = None) -> None:
         super().__init__(config, ctx)
         self.id = "demo"
 

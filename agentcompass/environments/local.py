@@ -124,7 +124,7 @@ class LocalEnvironment:
         self.spec = spec
         self.config = config
         self.id = str(root)
-        self.workdir = spec.workdir or "/app"
+        self.workdir = "/" + (spec.workdir or "/app").strip("/")
         self.keep = spec.keep
         self._on_close = on_close
         self._pgids: set[int] = set()
@@ -153,7 +153,7 @@ class LocalEnvironment:
             env = {k: v for k, v in os.environ.items() if not any(rx.fullmatch(k) for rx in drop)}
             env = {k: v for k, v in env.items() if not k.startswith("AGENTCOMPASS_")}
         env.update(self.config.env)
-        env.update(self.spec.env)
+        env.update({str(k): str(v) for k, v in self.spec.env.items()})
         env.update({
             "AGENTCOMPASS_ROOT": str(self.root),
             "AGENTCOMPASS_WORKDIR": self.path(self.workdir),
@@ -175,7 +175,7 @@ class LocalEnvironment:
             return ExecResult(exit_code=126, stderr=f"cwd {cwd or self.workdir} does not exist\n")
         full_env = dict(self._base_env)
         if env:
-            full_env.update(env)
+            full_env.update({str(k): str(v) for k, v in env.items()})
             full_env.update({k: v for k, v in self._base_env.items() if k.startswith("AGENTCOMPASS_")})
         self._n_exec += 1
         start = time.monotonic()

@@ -1,0 +1,285 @@
+"""The local environment: real subprocesses in a temporary workspace."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from agentcompass._config.registry import build
+from agentcompass.errors import ConfigError, PathEscapeError, SandboxError
+from agentcompass.interfaces import ComponentContext, EnvSpec
+from tests.environments.conftest import run
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def own_session(pid: int) -> bool:
+    """True once ``pid`` leads its own session (setsid has run)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return int(fields[3]) == pid
+
+
+def wait_dead(pid: int, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_open_creates_layout_and_describe(make_provider, spec):
+    async def body():
+        env = await make_provider().open(spec)
+        ws = Path(env.describe()["workspace"])
+        assert env.describe()["provider"] == "local"
+        assert (ws / "app").is_dir() and (ws / "logs/agent").is_dir() and (ws / "logs/verifier").is_dir()
+        assert env.path("/app/x") == str(ws / "app/x")
+        assert env.path("x") == str(ws / "app/x")                    # relative to the workdir
+        assert env.path(env.path("/app/x")) == str(ws / "app/x")     # mapping is idempotent
+        marker = json.loads(ws.with_name(ws.name + ".json").read_text())
+        assert marker["run_id"] == "run-a" and marker["task_id"] == "demo/task 1"
+        await env.close()
+    run(body())
+
+
+def test_exec_string_list_exit_code_and_streams(make_provider, spec):
+    async def body():
+        env = await make_provider().open(spec)
+        r = await env.exec("echo out; echo err >&2; exit 7")
+        assert (r.exit_code, r.stdout, r.stderr, r.timed_out) == (7, "out\n", "err\n", False)
+        r = await env.exec(["python3", "-c", "import sys; print(sys.argv[1])", "a b; c"])
+        assert r.exit_code == 0 and r.stdout == "a b; c\n"
+        r = await env.exec(["no-such-binary-xyz"])
+        assert r.exit_code == 127
+        await env.close()
+    run(body())
+
+
+def test_exec_cwd_default_explicit_and_missing(make_provider):
+    async def body():
+        env = await make_provider().open(EnvSpec(task_id="t", workdir="/srv/work"))
+        ws = env.describe()["workspace"]
+        assert (await env.exec("pwd")).stdout.strip() == f"{ws}/srv/work"
+        await env.exec(["mkdir", "-p", env.path("/data/sub")])
+        assert (await env.exec("pwd", cwd="/data/sub")).stdout.strip() == f"{ws}/data/sub"
+        missing = await env.exec("pwd", cwd="/nowhere")
+        assert missing.exit_code != 0 and "does not exist" in missing.stderr
+        await env.close()
+    run(body())
+
+
+def test_exec_environment_variables(make_provider, monkeypatch):
+    monkeypatch.setenv("HOST_VISIBLE", "yes")
+    monkeypatch.setenv("SOME_API_KEY", "sk-should-not-leak")
+    spec = EnvSpec(task_id="t", env={"FROM_SPEC": "1", "SHARED": "spec"})
+
+    async def body():
+        env = await make_provider(env={"FROM_CONFIG": "c"}).open(spec)
+        ws = env.describe()["workspace"]
+        cmd = ("echo $AGENTCOMPASS_ROOT $AGENTCOMPASS_WORKDIR $AGENTCOMPASS_LOGS_DIR $AGENTCOMPASS_TESTS_DIR "
+               "$AGENTCOMPASS_SOLUTION_DIR; echo $HOST_VISIBLE $FROM_SPEC $FROM_CONFIG $SHARED "
+               "${SOME_API_KEY:-dropped} $HOME")
+        r = await env.exec(cmd, env={"SHARED": "call", "AGENTCOMPASS_ROOT": "/elsewhere"})
+        lines = r.stdout.splitlines()
+        assert lines[0].split() == [ws, f"{ws}/app", f"{ws}/logs", f"{ws}/tests", f"{ws}/solution"]
+        assert lines[1].split() == ["yes", "1", "c", "call", "dropped", os.environ["HOME"]]
+        await env.close()
+    run(body())
+
+
+def test_timeout_kills_whole_group_and_returns_partial_output(make_provider, spec, tmp_path):
+    pidfile = tmp_path / "bg.pid"
+
+    async def body():
+        env = await make_provider().open(spec)
+        start = time.monotonic()
+        r = await env.exec(f"echo before; sleep 60 & echo $! > {pidfile}; sleep 60; echo never", timeout=1)
+        assert time.monotonic() - start < 5
+        assert r.timed_out and r.exit_code == -1 and r.stdout == "before\n"
+        assert wait_dead(int(pidfile.read_text())), "background child of a timed-out command survived"
+        await env.close()
+    run(body())
+
+
+def test_cancellation_kills_the_group(make_provider, spec, tmp_path):
+    pidfile = tmp_path / "pid"
+
+    async def body():
+        env = await make_provider().open(spec)
+        task = asyncio.ensure_future(env.exec(f"sleep 60 & echo $! > {pidfile}; wait"))
+        while not pidfile.exists() or not pidfile.read_text().strip():
+            await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert wait_dead(int(pidfile.read_text()))
+        await env.close()
+    run(body())
+
+
+def test_background_child_does_not_block_and_close_kills_it(make_provider, spec, tmp_path):
+    pidfile, daemon_pid = tmp_path / "pid", tmp_path / "daemon.pid"
+
+    async def body():
+        env = await make_provider(background_grace_s=0.2).open(spec)
+        start = time.monotonic()
+        r = await env.exec(f"sleep 60 & echo $! > {pidfile}; echo started")
+        assert r.exit_code == 0 and r.stdout == "started\n" and time.monotonic() - start < 3
+        # a daemon that leaves the process group (like a tmux server) is found by its environment
+        await env.exec(f"setsid sleep 61 > /dev/null 2>&1 < /dev/null & echo $! > {daemon_pid}")
+        deadline = time.monotonic() + 5
+        while not own_session(int(daemon_pid.read_text())) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        assert own_session(int(daemon_pid.read_text())), "the daemon never left the process group"
+        assert alive(int(pidfile.read_text()))
+        await env.close()
+    run(body())
+    assert wait_dead(int(pidfile.read_text())) and wait_dead(int(daemon_pid.read_text()))
+
+
+def test_output_head_tail_cap_and_undecodable_bytes(make_provider, spec):
+    async def body():
+        env = await make_provider(exec_output_limit=200).open(spec)
+        r = await env.exec("seq 1 100000")
+        assert r.truncated
+        assert r.stdout.startswith("1\n2\n3\n") and r.stdout.endswith("99999\n100000\n")
+        assert "bytes elided" in r.stdout and len(r.stdout) < 300
+        full = len("\n".join(str(i) for i in range(1, 100001))) + 1
+        assert f"[... {full - 200} bytes elided ...]" in r.stdout
+        r = await env.exec(["python3", "-c", "import sys; sys.stdout.buffer.write(b'ok\\xff\\xfe!')"])
+        assert r.stdout == "ok\ufffd\ufffd!" and not r.truncated
+        await env.close()
+    run(body())
+
+
+def test_file_methods_refuse_paths_escaping_the_workspace(make_provider, spec, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("host file")
+
+    async def body():
+        env = await make_provider().open(spec)
+        for bad in ("/../etc/passwd", "../../x", "/app/../../x"):
+            with pytest.raises(PathEscapeError):
+                await env.read_file(bad)
+        os.symlink(outside / "secret.txt", env.path("/app/link"))
+        os.symlink(outside, env.path("/app/dirlink"))
+        with pytest.raises(PathEscapeError):
+            await env.read_file("/app/link")
+        with pytest.raises(PathEscapeError):
+            await env.write_file("/app/dirlink/new.txt", "x")
+        with pytest.raises(PathEscapeError):
+            await env.upload(outside / "secret.txt", "/app/dirlink/copied.txt")
+        with pytest.raises(PathEscapeError):
+            await env.download("/app/link", tmp_path / "got.txt")
+        await env.close()
+    run(body())
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+    assert (outside / "secret.txt").read_text() == "host file"
+
+
+def test_upload_download_directory_round_trip(make_provider, spec, tmp_path):
+    src = tmp_path / "src"
+    (src / "sub/deeper").mkdir(parents=True)
+    (src / "a.txt").write_text("alpha")
+    (src / "sub/deeper/b.bin").write_bytes(bytes(range(256)))
+    (src / "run.sh").write_text("#!/bin/sh\necho ran\n")
+    (src / "run.sh").chmod(0o755)
+    os.symlink("a.txt", src / "alias")
+
+    async def body():
+        env = await make_provider().open(spec)
+        await env.upload(src, "/data/in")
+        assert (await env.exec(env.path("/data/in/run.sh"))).stdout == "ran\n"
+        assert await env.read_file("/data/in/sub/deeper/b.bin") == bytes(range(256))
+        await env.download("/data/in", tmp_path / "back")
+        await env.upload(src / "a.txt", "/single/file.txt")
+        await env.download("/single/file.txt", tmp_path / "one/file.txt")
+        with pytest.raises(FileNotFoundError):
+            await env.download("/missing", tmp_path / "never")
+        with pytest.raises(FileNotFoundError):
+            await env.read_file("/missing.txt")
+        await env.close()
+    run(body())
+    back = tmp_path / "back"
+    assert (back / "a.txt").read_text() == "alpha"
+    assert (back / "sub/deeper/b.bin").read_bytes() == bytes(range(256))
+    assert os.access(back / "run.sh", os.X_OK) and os.readlink(back / "alias") == "a.txt"
+    assert (tmp_path / "one/file.txt").read_text() == "alpha"
+
+
+def test_write_file_mode_and_replaces_agent_symlink(make_provider, spec):
+    async def body():
+        env = await make_provider().open(spec)
+        await env.write_file("/app/tool.sh", "#!/bin/sh\necho tool\n", mode=0o755)
+        assert (await env.exec("./tool.sh")).stdout == "tool\n"
+        assert (os.stat(env.path("/app/tool.sh")).st_mode & 0o777) == 0o755
+        await env.write_file("/app/bytes.bin", b"\x00\x01")
+        assert await env.read_file("bytes.bin") == b"\x00\x01"
+        await env.close()
+    run(body())
+
+
+def test_close_removes_workspace_and_is_idempotent(make_provider, spec):
+    async def body():
+        env = await make_provider().open(spec)
+        ws = Path(env.describe()["workspace"])
+        await env.exec(["bash", "-c", f"mkdir -p {env.path('/app/ro')} && touch {env.path('/app/ro/f')} && "
+                                      f"chmod a-w {env.path('/app/ro')}"])
+        await env.close()
+        await env.close()
+        assert not ws.exists() and not ws.with_name(ws.name + ".json").exists()
+        with pytest.raises(SandboxError):
+            await env.exec("true")
+    run(body())
+
+
+def test_keep_leaves_workspace_and_cleanup_spares_it(make_provider, local_root):
+    async def body():
+        provider = make_provider()
+        env = await provider.open(EnvSpec(task_id="kept", keep=True, labels={"agentcompass.run_id": "r"}))
+        await env.write_file("/app/result.txt", "stays")
+        await env.close()
+        ws = Path(env.describe()["workspace"])
+        assert (ws / "app/result.txt").read_text() == "stays"
+        assert await provider.cleanup("r") == 0 and await provider.cleanup(None) == 0
+        assert ws.exists()
+    run(body())
+
+
+def test_cleanup_removes_leftovers_of_one_run(make_provider):
+    async def body():
+        first = make_provider()
+        envs = [await first.open(EnvSpec(task_id=f"t{i}", labels={"agentcompass.run_id": run_id}))
+                for i, run_id in enumerate(["r1", "r1", "r2"])]
+        # a new provider (a later process) reaps the workspaces of run r1 that nobody closed
+        later = make_provider()
+        assert await later.cleanup("r1") == 2
+        assert [Path(e.id).exists() for e in envs] == [False, False, True]
+        assert await later.cleanup(None) == 1
+        assert not Path(envs[2].id).exists()
+    run(body())
+
+
+def test_built_from_config_through_the_registry(local_root):
+    cfg = {"_target_": "agentcompass.environments.local.LocalProvider", "id": "local", "root_dir": str(local_root),
+           "exec_output_limit": 4096}
+    provider = build("environment", cfg, ComponentContext(data_dir=local_root))
+    assert provider.name == "local" and provider.id == "local" and provider.config.exec_output_limit == 4096
+    with pytest.raises(ConfigError, match="unknown key 'bogus'"):
+        build("environment", {**cfg, "bogus": 1}, ComponentContext(data_dir=local_root))
