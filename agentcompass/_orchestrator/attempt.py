@@ -6,7 +6,7 @@ import asyncio
 import copy
 import time
 import traceback
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,7 @@ class AttemptOutcome:
 
 
 def _agent_to_dict(res: AgentResult) -> dict[str, Any]:
-    out = asdict(res)
+    out = dict(vars(res))
     out["usage"] = res.usage.to_dict()
     return out
 
@@ -199,7 +199,7 @@ class _Attempt:
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
-        write_json(self.dir / "result.json", asdict(out))
+        write_json(self.dir / "result.json", dict(vars(out)))
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

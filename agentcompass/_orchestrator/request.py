@@ -219,7 +219,7 @@ class RequestRun:
             status = "failed"
         result = {"metadata": self._metadata(status), "metrics": metrics, "summary": build_summary(rows),
                   "paths": self._paths()}
-        write_json(store.run_dir / "summary.json", result)
+        write_json(store.run_dir / "summary.json", result, durable=True)
         self._write_run_json(status, metrics)
         return result
 

@@ -34,24 +34,30 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub("_", text.replace("/", "__")) or "_"
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file in the same directory, fsync, then rename over ``path``."""
+def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> None:
+    """Write to a temporary file in the same directory, then rename it over ``path``.
+
+    A crash of the process never leaves a partial file. ``durable`` also fsyncs before the rename (survives a
+    power loss); per-attempt files skip it, because a blocking fsync per attempt would stall the event loop.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def write_json(path: Path, obj: Any) -> None:
-    write_atomic(path, json.dumps(obj, indent=2, sort_keys=False, default=str) + "\n")
+def write_json(path: Path, obj: Any, *, durable: bool = False, compact: bool = False) -> None:
+    text = json.dumps(obj, default=str) if compact else json.dumps(obj, indent=2, default=str)
+    write_atomic(path, text + "\n", durable=durable)
 
 
 def read_json(path: Path) -> Any:
@@ -109,7 +115,7 @@ class RunStore:
         return rows
 
     def rewrite_results(self, rows: list[dict[str, Any]]) -> None:
-        write_atomic(self.results_path, "".join(json.dumps(r, default=str) + "\n" for r in rows))
+        write_atomic(self.results_path, "".join(json.dumps(r, default=str) + "\n" for r in rows), durable=True)
 
 
 def find_reusable(results_dir: Path, run_name: str, run_id: str | None) -> str:
