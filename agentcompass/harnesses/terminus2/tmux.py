@@ -38,17 +38,55 @@ def is_key_name(keys: str) -> bool:
     return bool(_KEY_RE.fullmatch(keys))
 
 
-def split_keystrokes(keys: str) -> list[tuple[str, bool]]:
-    """``[(chunk, is_key)]``: literal text chunks and ``Enter`` keys for newlines, in order."""
+def split_keystrokes(keys: str, max_chunk_bytes: int = 4000) -> list[tuple[str, bool]]:
+    """``[(chunk, is_key)]``: literal text chunks (at most ``max_chunk_bytes`` each) and ``Enter`` for newlines."""
     if is_key_name(keys):
         return [(keys, True)]
     parts: list[tuple[str, bool]] = []
     for i, line in enumerate(keys.split("\n")):
         if i:
             parts.append(("Enter", True))
-        if line:
-            parts.append((line, False))
+        parts.extend((chunk, False) for chunk in _utf8_chunks(line, max_chunk_bytes))
     return parts
+
+
+def _utf8_chunks(text: str, limit: int) -> list[str]:
+    chunks: list[str] = []
+    current, size = [], 0
+    for ch in text:
+        n = len(ch.encode("utf-8", errors="replace"))
+        if size + n > limit and current:
+            chunks.append("".join(current))
+            current, size = [], 0
+        current.append(ch)
+        size += n
+    if current:
+        chunks.append("".join(current))
+    return chunks
+
+
+def tmux_argument(text: str) -> str:
+    """``text`` as a tmux command-line argument: tmux reads a trailing ``;`` as a command separator (and a
+    trailing ``\\;`` as a literal ``;``), so a final ``;`` gets a backslash in front of it."""
+    return text[:-1] + "\\;" if text.endswith(";") else text
+
+
+def send_keys_commands(target: str, keys: str, budget: int = 8000) -> list[list[str]]:
+    """tmux argument lists (commands joined by ``;``) typing ``keys``, each below tmux's message size limit."""
+    batches: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for chunk, is_key in split_keystrokes(keys):
+        args = ["send-keys", "-t", target] + ([chunk] if is_key else ["-l", "--", tmux_argument(chunk)])
+        n = sum(len(a.encode("utf-8", errors="replace")) + 1 for a in args)
+        if current and size + n > budget:
+            batches.append(current)
+            current, size = [], 0
+        current += ([";"] if current else []) + args
+        size += n + 2
+    if current:
+        batches.append(current)
+    return batches
 
 
 def cap_bytes(text: str, limit: int) -> str:
@@ -154,8 +192,7 @@ class TmuxSession:
     # ------------------------------------------------------------------ keys
     async def send_keys(self, keys: str) -> None:
         """Send ``keys`` as given, without waiting for anything to run."""
-        for chunk, is_key in split_keystrokes(keys):
-            args = ["send-keys", "-t", self.name] + ([chunk] if is_key else ["-l", "--", chunk])
+        for args in send_keys_commands(self.name, keys):
             result = await self._run(self._tmux(*args))
             if result.exit_code != 0:
                 raise SandboxError(f"terminus2: tmux send-keys failed (exit {result.exit_code}): "

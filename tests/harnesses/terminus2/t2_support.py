@@ -53,7 +53,7 @@ def build_model(base_url: str, data_dir: Path, **fields: Any) -> Any:
 
 def load_task(task_id: str) -> tuple[Any, Task]:
     """A Terminal-Bench-format benchmark and one of its tasks: the demo tasks or tests/.../tasks/."""
-    if task_id in ("greeting",):
+    if (TASKS_DIR / task_id).is_dir():
         bench = TerminalBenchBenchmark(TerminalBenchConfig(dataset_path=str(TASKS_DIR), workdir_files="files"))
     else:
         bench = DemoBenchmark(DemoConfig(sample_ids=[task_id]))
@@ -65,7 +65,8 @@ def load_task(task_id: str) -> tuple[Any, Task]:
 async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, Any] | None = None,
                 model: dict[str, Any] | None = None, server: dict[str, Any] | None = None,
                 task_id: str = "greeting", read: tuple[str, ...] = (), grade: bool = True,
-                timeout: float | None = None, auto_install: bool = False) -> Outcome:
+                timeout: float | None = None, auto_install: bool = False,
+                labels: dict[str, str] | None = None) -> Outcome:
     """Open an environment for ``task_id``, run terminus2 against a scripted server, read files, grade."""
     bench, task = load_task(task_id)
     attempt_dir = tmp / "attempt-1"
@@ -75,7 +76,9 @@ async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, An
                               **(harness or {})}, ComponentContext(data_dir=tmp))
         ctx = AttemptContext(task=task, attempt=1, attempt_dir=attempt_dir, benchmark=bench,
                              auto_install_dependencies=auto_install)
-        env = await provider.open(bench.env_spec(task))
+        spec = bench.env_spec(task)
+        spec.labels.update(labels or {})
+        env = await provider.open(spec)
         result = error = graded = None
         files: dict[str, bytes | None] = {}
         try:

@@ -12,7 +12,8 @@ import pytest
 
 from agentcompass.errors import DependencyError
 from agentcompass.interfaces import EnvSpec
-from agentcompass.harnesses.terminus2.tmux import TmuxSession, cap_bytes, is_key_name, split_keystrokes
+from agentcompass.harnesses.terminus2.tmux import (TmuxSession, cap_bytes, is_key_name, send_keys_commands,
+                                                  split_keystrokes, tmux_argument)
 
 requires_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed on this host")
 
@@ -139,6 +140,43 @@ def test_keys_are_sent_as_given(in_local_env):
     interrupted, status, content = in_local_env(scenario)
     assert "status=130" in status
     assert content == b"Enter here is text\n"
+
+
+def test_trailing_semicolons_are_escaped_for_tmux():
+    assert tmux_argument("cd /app;") == "cd /app\\;"
+    assert tmux_argument("find . -exec rm {} \\;") == "find . -exec rm {} \\\\;"
+    assert tmux_argument("a; b") == "a; b"
+
+
+def test_long_keystrokes_are_split_below_the_tmux_message_limit():
+    text = "é" * 10_000 + "\n"
+    batches = send_keys_commands("s", text)
+    assert len(batches) >= 3
+    for args in batches:
+        assert sum(len(a.encode()) + 1 for a in args) < 16_000
+    typed = "".join(args[i + 1] for args in batches for i, a in enumerate(args) if a == "--")
+    assert typed == "é" * 10_000 and batches[-1][-1] == "Enter"
+
+
+@requires_tmux
+def test_special_text_arrives_verbatim(in_local_env):
+    lines = ["echo a;", ";", "find . -exec echo {} \\;", "{ x; }", "-n", "$HOME ~ # 'q' \"dq\"", "C-c "]
+    long_text = "x" * 20_000 + "€" * 3000        # > 16 KiB: several tmux commands; typed into readline
+
+    async def scenario(env):
+        session = await _started(env)
+        try:
+            await _type(session, "cat > typed.txt\n", 0.3)
+            await _type(session, "\n".join(lines) + "\n", 0.5)
+            await _type(session, "C-d", 0.3)
+            await _type(session, f"printf %s '{long_text}' > long.txt\n", 2.0)
+            return [(await env.read_file(p)).decode() for p in ("/app/typed.txt", "/app/long.txt")]
+        finally:
+            await session.stop()
+
+    typed, long_file = in_local_env(scenario)
+    assert typed == "\n".join(lines) + "\n"
+    assert long_file == long_text
 
 
 @requires_tmux

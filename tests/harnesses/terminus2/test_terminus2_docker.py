@@ -1,0 +1,87 @@
+"""terminus2 in a real Docker container built FROM agentcompass/base:bookworm (``scripts/ensure_docker.sh``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from t2_support import drive, reply, user_text
+
+from agentcompass._config.registry import build, conf_dir
+from agentcompass.errors import DependencyError
+from agentcompass.interfaces import ComponentContext
+
+pytestmark = pytest.mark.docker
+TEST_LABELS = {"agentcompass.test": "1"}
+CONFIRM = "Are you sure you want to mark the task as complete?"
+
+
+def _docker_ready() -> str | None:
+    if not (conf_dir() / "environment" / "docker.yaml").is_file():
+        return "the docker environment is not available (conf/environment/docker.yaml)"
+    try:
+        ok = subprocess.run(["docker", "image", "inspect", "agentcompass/base:bookworm"], capture_output=True,
+                            timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return "no docker CLI / engine"
+    return None if ok else "agentcompass/base:bookworm is missing (run scripts/ensure_docker.sh)"
+
+
+@pytest.fixture
+def docker_provider(tmp_path):
+    reason = _docker_ready()
+    if reason:
+        pytest.skip(reason)
+    cfg = yaml.safe_load((conf_dir() / "environment" / "docker.yaml").read_text())
+    provider = build("environment", cfg, ComponentContext(data_dir=tmp_path / "data"))
+    yield provider
+    asyncio.run(provider.aclose())
+    ids = subprocess.run(["docker", "ps", "-aq", "--filter", "label=agentcompass.test=1"], capture_output=True,
+                         text=True).stdout.split()
+    leftovers = [i for i in ids if _created_by_this_test(i, tmp_path)]
+    if leftovers:
+        subprocess.run(["docker", "rm", "-f", *leftovers], capture_output=True)
+
+
+def _created_by_this_test(container: str, tmp_path: Path) -> bool:
+    out = subprocess.run(["docker", "inspect", "--format", "{{json .Config.Labels}}", container],
+                         capture_output=True, text=True).stdout
+    try:
+        return json.loads(out or "{}").get("agentcompass.test.dir") == str(tmp_path)
+    except ValueError:
+        return False
+
+
+def test_solves_the_task_in_a_container_with_double_confirmation(docker_provider, tmp_path):
+    replies = [
+        reply(("ls -la /app\n", 0.5), "cd /app && echo 'hi from terminus' > greeting.txt\n"),
+        reply("cat /app/greeting.txt\n", task_complete=True),
+        reply(task_complete=True),
+    ]
+    labels = {**TEST_LABELS, "agentcompass.test.dir": str(tmp_path)}
+    out = asyncio.run(drive(docker_provider, replies, tmp_path, labels=labels, timeout=300,
+                            read=("/logs/agent/trajectory.json", "/logs/agent/terminus_2.pane")))
+    assert out.error is None, out.error
+    assert out.result.exit_status == "completed" and out.result.n_turns == 3
+    first = user_text(out.requests[0])
+    assert "Current terminal state:\n" in first and "/app#" in first           # the container's shell prompt
+    assert "seed.txt" in user_text(out.requests[1])                            # COPY files/ /app/
+    assert CONFIRM in user_text(out.requests[2])
+    assert out.grade.error is None and out.grade.reward == 1.0
+    assert json.loads(out.files["/logs/agent/trajectory.json"])["schema_version"] == "ATIF-v1.2"
+    assert b"hi from terminus" in out.files["/logs/agent/terminus_2.pane"]
+
+
+def test_missing_tmux_in_the_image_is_a_clear_error(docker_provider, tmp_path):
+    labels = {**TEST_LABELS, "agentcompass.test.dir": str(tmp_path)}
+    out = asyncio.run(drive(docker_provider, [reply(task_complete=True)], tmp_path, task_id="no-tmux",
+                            labels=labels, grade=False, timeout=300))
+    assert isinstance(out.error, DependencyError)
+    message = str(out.error)
+    assert "tmux" in message and "not installed" in message
+    assert "image" in message and "auto_install_dependencies" in message
+    assert out.requests == []                                                  # no model call was made
