@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request
 from agentcompass._config.merge import deep_merge
-from agentcompass.errors import ConfigError, EvaluationFailedError, NotSupportedYetError, RunTimeoutError
+from agentcompass.errors import ConfigError, EvaluationFailedError, RunTimeoutError
 
 _RUNTIME_KEYS = ("task_concurrency", "results_dir", "data_dir", "timeout_seconds", "provider_limits",
                  "env_open_qps", "progress", "log_level", "file_log_level", "log_file",
@@ -74,12 +74,12 @@ def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
 
 
 def check_supported(resolved: ResolvedRequest) -> None:
-    """Parameters whose feature is not built yet fail loudly instead of being ignored."""
-    ex, rt = resolved.config.execution, resolved.config.runtime
-    if ex.enabled_recipes or rt.recipe_dirs:
-        raise NotSupportedYetError("recipes (enabled_recipes / recipe_dirs) are not supported yet")
+    """Checks that need more than the schema: ``analysis_params`` (validated before anything runs)."""
+    ex = resolved.config.execution
     if ex.enable_analysis or ex.analysis_params:
-        raise NotSupportedYetError("post-run analysis (enable_analysis / analysis_params) is not supported yet")
+        from agentcompass._analysis import parse_params
+
+        parse_params(ex.analysis_params)
 
 
 async def async_run_evaluation(

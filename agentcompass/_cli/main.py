@@ -156,6 +156,23 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from agentcompass.errors import NotSupportedYetError
+    """Analyse an existing run directory; the judge runs only when --analysis-params names a model."""
+    import asyncio
+    from pathlib import Path
 
-    raise NotSupportedYetError("agentcompass analyze is not supported yet")
+    from agentcompass._analysis import analyze_run, parse_params, update_summary
+    from agentcompass._orchestrator.logs import console_logging
+
+    params = parse_params(args.analysis_params)
+    with console_logging(args.log_level):
+        analysis = asyncio.run(analyze_run(args.run_dir, params))
+    run_dir = Path(analysis["run"]["run_dir"])
+    update_summary(run_dir, analysis)
+    b = analysis["breakdown"]
+    print(", ".join(f"{k}={v}" for k, v in b["outcomes"].items() if v) or "no tasks")
+    if analysis.get("judge"):
+        j = analysis["judge"]
+        print(f"judge: {j['n_judged']} labelled, cost_usd={j['cost_usd']:.6f}: "
+              + ", ".join(f"{k}={v}" for k, v in j["categories"].items()))
+    print(f"analysis: {run_dir / 'analysis.json'}\n          {run_dir / 'analysis.md'}")
+    return EXIT_OK

@@ -1,9 +1,14 @@
 """Compose one request config with Hydra's compose API, under one process-wide lock.
 
 Precedence, lowest first: ``conf/config.yaml`` and the selected group files; ``config_path`` files in the
-order given (appended as ``_global_`` configs); Hydra-style ``key=value`` overrides; explicit arguments.
-Dicts merge recursively; lists are replaced. In a config file, ``<group>: <id>`` or ``<group>.id`` selects
-the component (the last file wins), and the file's other keys merge into it.
+order given (appended as ``_global_`` configs); the ``config`` overlays of the enabled recipes in the order
+given (appended after the files); Hydra-style ``key=value`` overrides; explicit arguments.
+Dicts merge recursively; lists are replaced. In a config file (or a recipe overlay), ``<group>: <id>`` or
+``<group>.id`` selects the component (the last one wins), and the file's other keys merge into it.
+
+Which recipes apply is read from the request composed without them (``execution.enabled_recipes``,
+``runtime.recipe_dirs``; a recipe cannot change them); when there are some, the request is composed again
+with their overlays. The resolved config records the applied recipes under ``recipes``.
 """
 
 from __future__ import annotations
@@ -125,13 +130,43 @@ def _one_line(exc: BaseException) -> str:
     return text if len(lines) < 2 or len(text) > 60 else f"{text} {lines[1]}"
 
 
+def _compose_layers(inp: ComposeInput, files: list[dict[str, Any]], overlays: list[dict[str, Any]]) -> dict:
+    layers = copy.deepcopy(files) + copy.deepcopy(overlays)
+    chosen, model_extra = _resolve_choices(inp, layers)
+    data = _hydra_compose(chosen, layers, inp.overrides)
+    data = deep_merge(data, model_extra)
+    return deep_merge(data, copy.deepcopy(inp.explicit))
+
+
+def _enabled_recipes(data: dict[str, Any]) -> list[Any]:
+    from agentcompass import _recipes
+
+    ids = (data.get("execution") or {}).get("enabled_recipes") or []
+    dirs = (data.get("runtime") or {}).get("recipe_dirs") or []
+    if isinstance(ids, str) or isinstance(dirs, str):
+        raise ConfigError("execution.enabled_recipes and runtime.recipe_dirs must be lists "
+                          f"(got {ids!r} and {dirs!r})")
+    return _recipes.load([str(i) for i in ids], [str(d) for d in dirs])
+
+
 def compose_request(inp: ComposeInput) -> ResolvedRequest:
     """Compose, merge and validate one request. Raises ConfigError with a one-line message."""
     files = [_load_user_file(p) for p in inp.config_paths]
-    chosen, model_extra = _resolve_choices(inp, files)
-    data = _hydra_compose(chosen, files, inp.overrides)
-    data = deep_merge(data, model_extra)
-    data = deep_merge(data, copy.deepcopy(inp.explicit))
+    data = _compose_layers(inp, files, [])
+    recipes = _enabled_recipes(data)
+    if recipes:
+        data = _compose_layers(inp, files, [r.spec.config for r in recipes])
+    data["recipes"] = {r.id: r.record() for r in recipes}
+    try:
+        return _validated(data)
+    except ConfigError as exc:
+        if not recipes:
+            raise
+        applied = ", ".join(f"{r.id} ({r.path})" for r in recipes)
+        raise ConfigError(f"{exc} [recipes applied: {applied}]") from None
+
+
+def _validated(data: dict[str, Any]) -> ResolvedRequest:
     from .registry import validate
 
     config = validate(RequestConfig, data, "config")

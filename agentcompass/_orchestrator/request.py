@@ -13,6 +13,8 @@ from typing import Any
 from agentcompass._config import registry
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.redact import redact, register_secret
+from agentcompass._deps import auto_install_scope
+from agentcompass._recipes import RecipeRunner
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import ComponentContext, Task
 
@@ -83,13 +85,15 @@ class RequestRun:
         ctx = ComponentContext(data_dir=Path(runtime.data_dir).expanduser() if runtime.data_dir else default_data_dir(),
                                run_id=run_id, request=self.name, benchmark_id=self.resolved.choices["benchmark"],
                                auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
-        built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
-        self._check_model(built)
-        tasks = built["benchmark"].load()
+        recipes = RecipeRunner.from_config(self.cfg.recipes, logger=self.logger)   # host variables read now
+        with auto_install_scope(runtime.auto_install_dependencies):
+            built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
+            self._check_model(built)
+            tasks = built["benchmark"].load()
         self._open_store(tasks)
         self.rt = RequestRuntime(self.name, run_id, self.cfg, built["benchmark"], built["harness"], built["model"],
                                  built["environment"], self.store, self.pool, self.progress, self.logger,
-                                 slot_providers=[built["environment"].name])
+                                 slot_providers=[built["environment"].name], recipes=recipes)
         self._apply_limits()
         self._plan(tasks)
 
@@ -221,6 +225,17 @@ class RequestRun:
                   "paths": self._paths()}
         write_json(store.run_dir / "summary.json", result, durable=True)
         self._write_run_json(status, metrics)
+        return result
+
+    async def afinalize(self, status: str) -> dict[str, Any]:
+        """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
+        timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
+        result = self.finalize(status)
+        if self.cfg.execution.enable_analysis:
+            from agentcompass._analysis import attach_analysis
+
+            result = await attach_analysis(result, self.cfg.execution.analysis_params, logger=self.logger,
+                                           judge=result["metadata"]["status"] in ("completed", "failed"))
         return result
 
     def _metadata(self, status: str) -> dict[str, Any]:

@@ -26,7 +26,7 @@ async def run_single(resolved: ResolvedRequest, *, on_progress: Callable[[Any], 
             progress.add_total(len(run.pending))
             with file_logging(run.log_path, runtime.file_log_level, run.name):
                 status = await _execute(run, runtime.timeout_seconds)
-                result = run.finalize(status)
+                result = await run.afinalize(status)
         finally:
             progress.close()
             await run.aclose()

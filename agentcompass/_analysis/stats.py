@@ -1,0 +1,134 @@
+"""Outcome breakdown, distributions, grouped error messages and the slowest / costliest tasks."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from typing import Any
+
+from .collect import OUTCOMES, TaskRecord
+
+DIST_FIELDS = ("turns", "input_tokens", "output_tokens", "total_tokens", "cost_usd", "duration_s")
+_NORMALIZERS = (
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I), "<id>"),
+    (re.compile(r"(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:/[\w.@+~-]+)+/?"), "<path>"),
+    (re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b", re.I), "<id>"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b"), "<time>"),
+    (re.compile(r"\b0x[0-9a-f]+\b", re.I), "<id>"),
+    (re.compile(r"(?<![A-Za-z])\d+(?:\.\d+)?"), "<n>"),
+)
+
+
+def normalize_message(message: str) -> str:
+    """The message with ids, paths, times and numbers replaced, so similar messages group together."""
+    text = " ".join((message or "").split())
+    for rx, repl in _NORMALIZERS:
+        text = rx.sub(repl, text)
+    return text[:300]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), 6)
+
+
+def task_values(rec: TaskRecord) -> dict[str, float]:
+    """Per task: tokens, cost and duration summed over its attempts; turns of the final attempt."""
+    attempts = rec.attempts or [rec.final]
+    usage = [a.get("usage") or {} for a in attempts]
+    n_in = sum(int(u.get("input", 0) or 0) for u in usage)
+    n_out = sum(int(u.get("output", 0) or 0) for u in usage)
+    return {"turns": float((rec.final.get("agent") or {}).get("n_turns") or 0),
+            "input_tokens": float(n_in), "output_tokens": float(n_out), "total_tokens": float(n_in + n_out),
+            "cost_usd": round(sum(float(u.get("cost_usd", 0) or 0) for u in usage), 8),
+            "duration_s": round(sum(float(a.get("duration_s", 0) or 0) for a in attempts), 4)}
+
+
+def describe(values: list[float]) -> dict[str, float]:
+    return {"n": len(values), "mean": round(sum(values) / len(values), 6) if values else 0.0,
+            "p50": percentile(values, 0.5), "p90": percentile(values, 0.9),
+            "max": round(max(values), 6) if values else 0.0}
+
+
+def distributions(records: list[TaskRecord]) -> dict[str, Any]:
+    """``{"overall": {field: stats}, "by_outcome": {outcome: {field: stats}}}`` over tasks."""
+    values = [(rec.final["outcome"], task_values(rec)) for rec in records]
+    overall = {f: describe([v[f] for _, v in values]) for f in DIST_FIELDS}
+    by_outcome: dict[str, Any] = {}
+    for outcome in OUTCOMES:
+        group = [v for o, v in values if o == outcome]
+        if group:
+            by_outcome[outcome] = {f: describe([v[f] for v in group]) for f in DIST_FIELDS}
+    return {"overall": overall, "by_outcome": by_outcome}
+
+
+def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
+    """Outcome counts of the tasks (final attempts) and of all attempts, limits, timeouts, format errors."""
+    finals = [rec.final for rec in records]
+    all_attempts = [a for rec in records for a in (rec.attempts or [rec.final])]
+    by_class: dict[str, Counter] = defaultdict(Counter)
+    for att in finals:
+        if att.get("status") != "completed":
+            by_class[att.get("error_class") or "agent"][att.get("error_type") or "Error"] += 1
+    agents = [a.get("agent") or {} for a in finals]
+    limits = Counter(ag.get("limit_hit") for ag in agents if ag.get("limit_hit"))
+    timeouts = sum(1 for ag in agents if "agent_timeout" in (ag.get("limit_hit"), ag.get("exit_status")))
+    fmt = [int(ag.get("n_format_errors") or 0) for ag in agents]
+    task_counts = Counter(a["outcome"] for a in finals)
+    attempt_counts = Counter(a["outcome"] for a in all_attempts)
+    return {
+        "n_tasks": len(records), "n_attempts": len(all_attempts),
+        "outcomes": {o: task_counts.get(o, 0) for o in OUTCOMES},
+        "attempt_outcomes": {o: attempt_counts.get(o, 0) for o in OUTCOMES},
+        "errors_by_class": {c: dict(sorted(t.items())) for c, t in sorted(by_class.items())},
+        "limits_hit": dict(sorted(limits.items())),
+        "agent_timeouts": timeouts,
+        "format_errors": {"tasks": sum(1 for n in fmt if n > 0), "total": sum(fmt)},
+        "exit_status": dict(sorted(Counter(str(ag.get("exit_status")) for ag in agents
+                                           if ag.get("exit_status")).items())),
+        "tasks_retried": sum(1 for rec in records if len(rec.attempts) > 1),
+    }
+
+
+def _message_of(att: dict[str, Any]) -> str | None:
+    if att.get("error"):
+        return str(att["error"])
+    grade_error = (att.get("grade") or {}).get("error")
+    return f"VerifierError: {grade_error}" if grade_error else None
+
+
+def error_groups(records: list[TaskRecord], top_n: int) -> list[dict[str, Any]]:
+    """The most frequent error messages of all failed attempts, grouped by normalized text."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for rec in records:
+        for att in rec.attempts or [rec.final]:
+            message = _message_of(att) if att.get("status") != "completed" else None
+            if not message:
+                continue
+            key = (str(att.get("error_class") or "agent"), normalize_message(message))
+            g = groups.setdefault(key, {"pattern": key[1], "error_class": key[0], "count": 0,
+                                        "example": message[:500], "tasks": []})
+            g["count"] += 1
+            if rec.task_id not in g["tasks"]:
+                g["tasks"].append(rec.task_id)
+    ordered = sorted(groups.values(), key=lambda g: (-g["count"], g["pattern"]))[:top_n]
+    for g in ordered:
+        g["n_tasks"] = len(g["tasks"])
+        g["tasks"] = g["tasks"][:10]
+    return ordered
+
+
+def top_tasks(records: list[TaskRecord], field: str, top_n: int) -> list[dict[str, Any]]:
+    """The ``top_n`` tasks with the largest ``field`` (zero values left out)."""
+    rows = []
+    for rec in records:
+        v = task_values(rec)
+        if v[field] > 0:
+            rows.append({"task_id": rec.task_id, field: v[field], "outcome": rec.final["outcome"],
+                         "attempts": len(rec.attempts) or 1, "turns": int(v["turns"])})
+    return sorted(rows, key=lambda r: (-r[field], r["task_id"]))[:top_n]
