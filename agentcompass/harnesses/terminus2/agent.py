@@ -146,7 +146,7 @@ class _Run:
     # ------------------------------------------------------------------ one episode
     async def _turn(self) -> bool:
         """One episode; True when the run is over (second consecutive task_complete)."""
-        if self.cfg.enable_summarize and self.context.needs_summary(self.chat, self.prompt):
+        if self.cfg.enable_summarize and self.chat and self.context.needs_summary(self.chat, self.prompt):
             await self._summarize("proactive", self.chat)
         reply = await self._query()
         step = self.traj.agent_step(reply.text, reply.usage)
@@ -229,6 +229,8 @@ class _Run:
         result = await self.context.summarize(chat, self.first_prompt)
         self.summarizations += 1
         self.chat, self.prompt = result.chat, result.prompt
+        if self.pending:            # the confirmation question must survive the handoff
+            self.prompt += "\n\n" + self._render("confirm_question.j2")
         self.traj.system(f"Context summarization ({trigger}, {result.mode}): the conversation was replaced "
                          "by a summary handoff.", usage=result.usage, trigger=trigger, mode=result.mode,
                          errors=result.errors or None, **result.texts)

@@ -161,12 +161,13 @@ class TmuxSession:
         await self.ensure_tmux()
         log_path = self.env.path(PANE_LOG)
         workdir = self.env.path(self.workdir)
-        setup = await self._run(f"mkdir -p {shlex.quote(log_path.rsplit('/', 1)[0])} {shlex.quote(workdir)}")
+        setup = await self._run(f"mkdir -p {shlex.quote(log_path.rsplit('/', 1)[0])} {shlex.quote(workdir)} && "
+                                "{ command -v bash >/dev/null 2>&1 && echo 'bash --login' || echo 'sh -l'; }")
         if setup.exit_code != 0:
             raise SandboxError(f"terminus2: cannot create {PANE_LOG} / {self.workdir}: {setup.output.strip()}")
         argv = self._tmux("start-server", ";", "set-option", "-g", "history-limit", str(self.history_limit),
                           ";", "new-session", "-x", str(self.width), "-y", str(self.height), "-d",
-                          "-s", self.name, "-c", workdir, "bash --login",
+                          "-s", self.name, "-c", workdir, setup.stdout.strip() or "bash --login",
                           ";", "pipe-pane", "-t", self.name, f"cat > {shlex.quote(log_path)}")
         cmd = "export TERM=xterm-256color SHELL=/bin/bash; unset TMUX; " + shlex.join(argv)
         result = await self._run(cmd)

@@ -12,6 +12,7 @@ from agentcompass.harnesses.terminus2.context import ContextManager, estimate_to
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed on this host")
 
+CONFIRM = "Are you sure you want to mark the task as complete?"
 BIG = "x" * 60_000                 # ~15,000 tokens by the chars/4 estimate
 SMALL_CONTEXT = {"context_limit": 20_000, "proactive_summarization_threshold": 8000}
 
@@ -111,3 +112,22 @@ def test_estimate_and_unwind_rules():
     assert estimate_tokens(chat) == 800 + 16
     assert cm.unwind(chat) == chat[:2]                              # the first pair always stays
     assert cm.needs_summary(chat, "e" * 400) and not cm.needs_summary(chat[:2], "e")
+
+
+def test_tiny_context_limit_summarizes_every_turn_and_keeps_the_confirmation(terminus_local):
+    script = Dispatcher([reply("echo 'hi from terminus' > greeting.txt\n"), reply(task_complete=True),
+                         reply(task_complete=True)])
+    out = terminus_local(script, harness={"context_limit": 1500})
+    assert out.error is None, out.error
+    assert script.kinds == ["main"] + ["summary", "questions", "answers", "main"] * 2
+    last = user_text(out.requests[-1])
+    assert "ANSWERS-TEXT" in last and CONFIRM in last         # the pending question survives the handoff
+    assert out.result.exit_status == "completed" and out.result.info["summarization_count"] == 2
+    assert out.grade.reward == 1.0
+
+
+def test_first_prompt_alone_over_the_limit_does_not_summarize_an_empty_chat(terminus_local):
+    script = Dispatcher([reply(task_complete=True), reply(task_complete=True)])
+    out = terminus_local(script, harness={"context_limit": 100, "enable_summarize": True}, grade=False)
+    assert script.kinds[0] == "main"                           # nothing to summarize before the first reply
+    assert out.result.exit_status == "completed"
