@@ -52,6 +52,9 @@ class SWEBenchConfig(BaseModel):
     model_name_or_path: str | None = Field(None, description="model_name_or_path written to preds.jsonl and "
                                            "report names; default: the model id reported by the harness.")
     include_hints: bool = Field(False, description="Append hints_text to the problem statement.")
+    agent_env: dict[str, str] = Field(default_factory=lambda: {"BASH_ENV": "/root/.bashrc"}, description=(
+        "Variables for the agent's commands (Task.env); BASH_ENV makes non-interactive bash activate the "
+        "images' conda env. Set {} with the local environment, whose ~/.bashrc is the host's."))
     repo_specs: dict[str, RepoSpecConfig] = Field(default_factory=dict, description="repo -> how to test it, "
                                                   "added to / replacing the built-in table.")
 
@@ -110,6 +113,7 @@ class SWEBenchBenchmark:
         meta = {k: row.get(k) for k in ("repo", "version", "base_commit", "created_at", "difficulty") if k in row}
         return Task(id=row["instance_id"], instruction=instruction, image=self.image_for(row),
                     workdir=self.config.workdir, verifier_timeout_s=self.config.eval_timeout_s,
+                    env=dict(self.config.agent_env),
                     metadata=meta, data=row)
 
     def _select(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
