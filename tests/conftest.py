@@ -6,6 +6,7 @@ def _reset_probe_instances():
     from tests.helpers import ProbeHarness
 
     ProbeHarness.instances.clear()
+    ProbeHarness.global_running = ProbeHarness.global_max = 0
     yield
     ProbeHarness.instances.clear()
 

@@ -28,6 +28,8 @@ class ProbeHarness:
     requires_model: ClassVar[bool] = False
     config_class = ProbeConfig
     instances: ClassVar[list["ProbeHarness"]] = []
+    global_running: ClassVar[int] = 0          # across every instance (all requests of an orchestration)
+    global_max: ClassVar[int] = 0
 
     def __init__(self, config: ProbeConfig, ctx) -> None:
         self.config = config
@@ -40,6 +42,8 @@ class ProbeHarness:
         self.calls[task.id] = self.calls.get(task.id, 0) + 1
         self.running += 1
         self.max_running = max(self.max_running, self.running)
+        ProbeHarness.global_running += 1
+        ProbeHarness.global_max = max(ProbeHarness.global_max, ProbeHarness.global_running)
         try:
             await asyncio.sleep(self.config.sleep_s)
             forced = task.id in os.environ.get("PROBE_FAIL_TASKS", "").split(",")
@@ -48,7 +52,12 @@ class ProbeHarness:
                 raise cls(f"{self.config.message} (call {self.calls[task.id]})")
         finally:
             self.running -= 1
+            ProbeHarness.global_running -= 1
         submission = ctx.benchmark.reference_solution(task).submission if self.config.solve else ""
+        if self.config.solve and submission is None:   # a command-style solution (Terminal-Bench format)
+            from agentcompass.harnesses.oracle import OracleHarness, OracleConfig
+
+            return await OracleHarness(OracleConfig(), None).run(task, env, model, ctx)
         return AgentResult(submission=submission, n_turns=1)
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import copy
 import tempfile
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from agentcompass.errors import ConfigError
 
@@ -28,6 +29,27 @@ from .schema import RequestConfig
 
 _HYDRA_LOCK = threading.RLock()
 GENERIC_MODEL = "generic"
+
+
+@contextmanager
+def hydra_lock() -> Iterator[None]:
+    """The process-wide lock around every use of Hydra's global state (re-entrant)."""
+    with _HYDRA_LOCK:
+        yield
+
+
+@contextmanager
+def _own_global_hydra() -> Iterator[None]:
+    """Compose even inside a running Hydra context (the launcher composes jobs during a multirun)."""
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.core.singleton import Singleton
+
+    saved = Singleton._instances.pop(GlobalHydra, None)  # noqa: SLF001 (Hydra keeps its state there)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            Singleton._instances[GlobalHydra] = saved  # noqa: SLF001
 
 
 @dataclass
@@ -116,8 +138,8 @@ def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], override
             hydra_overrides.append(f"hydra.searchpath=[file://{tmp}]")
         hydra_overrides.extend(overrides)
         try:
-            with _HYDRA_LOCK, initialize_config_dir(str(registry.conf_dir()), version_base=None,
-                                                    job_name="agentcompass"):
+            with _HYDRA_LOCK, _own_global_hydra(), initialize_config_dir(
+                    str(registry.conf_dir()), version_base=None, job_name="agentcompass"):
                 cfg = compose(config_name="config", overrides=hydra_overrides)
                 return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
         except (HydraException, OmegaConfBaseException) as exc:

@@ -42,7 +42,7 @@ class Pool:
         self.max_running = 0
         self._busy_integral = 0.0
         self._last_change = time.monotonic()
-        self._started = self._last_change
+        self._started: float | None = None     # the first attempt's start
 
     def limit_provider(self, name: str, limit: int | None) -> None:
         """Add a provider's own limit (the smaller of it and ``provider_limits[name]`` applies)."""
@@ -59,6 +59,10 @@ class Pool:
 
     def _account(self, delta: int) -> None:
         now = time.monotonic()
+        if self._started is None:
+            if delta <= 0:
+                return
+            self._started = self._last_change = now
         self._busy_integral += self.running * (now - self._last_change)
         self._last_change = now
         self.running += delta
@@ -90,7 +94,8 @@ class Pool:
             await limiter.acquire()
 
     def utilisation(self) -> float:
-        """Mean busy slots / pool size since the pool was created."""
-        self._account(0)
+        """Mean busy slots / pool size, from the first attempt's start to the last change."""
+        if self._started is None:
+            return 0.0
         elapsed = self._last_change - self._started
         return self._busy_integral / (elapsed * self.size) if elapsed > 0 else 0.0

@@ -57,8 +57,10 @@ class RequestRun:
     """Prepared once (components, tasks, run dir), executed once, finalized once."""
 
     def __init__(self, resolved: ResolvedRequest, name: str, pool: Pool, progress: Progress) -> None:
-        self.resolved, self.name, self.pool, self.progress = resolved, name, pool, progress
+        self.resolved, self.pool, self.progress = resolved, pool, progress
         self.cfg = resolved.config
+        self.name = name or self.run_name
+        self.built: tuple[Any, ...] = ()
         self.rows: dict[str, dict[str, Any]] = {}
         self.pending: list[tuple[Task, int, Any]] = []
         self.started_at = datetime.now(timezone.utc)
@@ -76,7 +78,17 @@ class RequestRun:
         return self.cfg.output.run_name or f"{c['benchmark']}__{c['harness']}__{model}"
 
     def prepare(self) -> None:
-        """Build components and load tasks (blocking; call in a worker thread)."""
+        """Build components, load tasks, open the run directory and plan the attempts (blocking)."""
+        recipes = RecipeRunner.from_config(self.cfg.recipes, logger=self.logger)   # host variables read now
+        tasks = self.build()
+        self._open_store(tasks)
+        self.rt = RequestRuntime(self.name, self.store.run_id, self.cfg, *self.built, self.store, self.pool,
+                                 self.progress, self.logger, slot_providers=[self.built[3].name], recipes=recipes)
+        self._apply_limits()
+        self._plan(tasks)
+
+    def build(self) -> list[Task]:
+        """Build the components and load the tasks; creates nothing on disk (used by dry runs too)."""
         data, runtime = self.resolved.data, self.cfg.runtime
         register_secret(data["model"].get("api_key"))
         results_dir = Path(runtime.results_dir).expanduser()
@@ -85,17 +97,11 @@ class RequestRun:
         ctx = ComponentContext(data_dir=Path(runtime.data_dir).expanduser() if runtime.data_dir else default_data_dir(),
                                run_id=run_id, request=self.name, benchmark_id=self.resolved.choices["benchmark"],
                                auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
-        recipes = RecipeRunner.from_config(self.cfg.recipes, logger=self.logger)   # host variables read now
         with auto_install_scope(runtime.auto_install_dependencies):
             built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
             self._check_model(built)
-            tasks = built["benchmark"].load()
-        self._open_store(tasks)
-        self.rt = RequestRuntime(self.name, run_id, self.cfg, built["benchmark"], built["harness"], built["model"],
-                                 built["environment"], self.store, self.pool, self.progress, self.logger,
-                                 slot_providers=[built["environment"].name], recipes=recipes)
-        self._apply_limits()
-        self._plan(tasks)
+            self.built = tuple(built[g] for g in _COMPONENTS)
+            return built["benchmark"].load()
 
     def _pick_run_id(self, results_dir: Path) -> str:
         runtime, output = self.cfg.runtime, self.cfg.output

@@ -1,0 +1,75 @@
+"""Orchestration files and specs -> a resolved Orchestration (every request composed through the sweep)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+from pydantic import ValidationError
+
+from agentcompass._config.registry import validation_message
+from agentcompass._orchestrator.store import safe_name
+from agentcompass.errors import ConfigError
+
+from .run import Orchestration
+from .spec import OrchestrationSpec, compose_input
+from .sweep import JOB_KEY, Job, SweepHandle, run_sweep
+
+
+def load_spec_file(path: str | Path) -> OrchestrationSpec:
+    """Read a YAML or JSON orchestration file; any problem is a ConfigError naming the file."""
+    import yaml
+
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"orchestration file {str(path)!r} does not exist")
+    text = p.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text) if p.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise ConfigError(f"orchestration file {str(path)!r} cannot be parsed: {first}") from None
+    return validate_spec(data, str(path))
+
+
+def validate_spec(data: Any, where: str = "orchestration") -> OrchestrationSpec:
+    if isinstance(data, OrchestrationSpec):
+        return data
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping with version, requests..., got {type(data).__name__}")
+    try:
+        return OrchestrationSpec.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(validation_message(exc, where, sorted(OrchestrationSpec.model_fields))) from None
+
+
+def resolve_orchestration(spec: OrchestrationSpec | dict[str, Any], *,
+                          config_path: str | Path | Sequence[str | Path] | None = None,
+                          shared: dict[str, Any] | None = None) -> Orchestration:
+    """Compose every request (as one Hydra multirun through the agentcompass launcher); run nothing."""
+    spec = validate_spec(spec)
+    shared = dict(shared or {})
+    if "task_concurrency" in shared:
+        spec = spec.model_copy(update={"task_concurrency": shared.pop("task_concurrency")})
+    paths = [str(config_path)] if isinstance(config_path, (str, Path)) else [str(p) for p in config_path or ()]
+    names = [r.name for r in spec.requests]
+
+    def to_job(overrides: list[str]) -> Job:
+        index = int(next(o for o in overrides if o.lstrip("+").startswith(JOB_KEY)).split("=", 1)[1])
+        req = spec.requests[index]
+        inp = compose_input(spec, req, config_paths=paths, shared=shared)
+        inp.explicit.setdefault("output", {}).setdefault("run_name", safe_name(req.name))
+        return Job(name=req.name, inp=inp)
+
+    handle = SweepHandle(to_job=to_job, check=_check_supported)
+    jobs = run_sweep(handle, [f"+{JOB_KEY}={','.join(str(i) for i in range(len(names)))}"])
+    runtime = spec.runtime.model_dump(exclude_none=True)
+    runtime.update(shared)
+    return Orchestration(spec.name, spec.task_concurrency, sorted(jobs, key=lambda j: names.index(j.name)), runtime)
+
+
+def _check_supported(resolved: Any) -> None:
+    from agentcompass._sdk import check_supported
+
+    check_supported(resolved)

@@ -1,0 +1,150 @@
+"""Run every request of an orchestration on ONE attempt pool; a failing request never discards the others."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from agentcompass.errors import one_line
+from agentcompass._orchestrator.logs import console_logging, file_logging
+from agentcompass._orchestrator.pool import Pool
+from agentcompass._orchestrator.progress import Progress, RequestFinished
+from agentcompass._orchestrator.request import RequestRun
+
+from .sweep import Job
+
+log = logging.getLogger("agentcompass")
+
+
+@dataclass
+class RequestOutcome:
+    """One named request's outcome inside an orchestration."""
+
+    name: str
+    status: str                              # completed | failed | timeout | cancelled
+    result: dict[str, Any] | None = None     # what run_evaluation would have returned
+    error: str | None = None                 # "<ErrorType>: <message>"
+    paths: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class OrchestrationResult:
+    status: str                              # completed (every request completed) | failed | timeout | cancelled
+    requests: dict[str, RequestOutcome] = field(default_factory=dict)
+    name: str = "orchestration"
+    duration_s: float = 0.0
+    pool: dict[str, Any] = field(default_factory=dict)   # size, max_running, utilisation
+
+
+@dataclass
+class Orchestration:
+    """A resolved orchestration: every request composed and validated, nothing run yet."""
+
+    name: str
+    task_concurrency: int
+    jobs: list[Job]
+    runtime: dict[str, Any] = field(default_factory=dict)   # timeout_seconds, progress, log levels, limits...
+
+
+def _runtime_value(orch: Orchestration, key: str, default: Any) -> Any:
+    if orch.runtime.get(key) is not None:
+        return orch.runtime[key]
+    for job in orch.jobs:
+        if job.resolved is not None:
+            return getattr(job.resolved.config.runtime, key)
+    return default
+
+
+class _Runner:
+    def __init__(self, orch: Orchestration, on_progress: Callable | None, on_request_finished: Callable | None):
+        self.orch, self.on_request_finished = orch, on_request_finished
+        self.pool = Pool(orch.task_concurrency, _runtime_value(orch, "provider_limits", {}),
+                         _runtime_value(orch, "env_open_qps", {}))
+        self.progress = Progress(_runtime_value(orch, "progress", "auto"), 0, on_progress, desc=orch.name)
+        self.outcomes: dict[str, RequestOutcome] = {}
+        self.runs: list[RequestRun] = []
+
+    def _done(self, outcome: RequestOutcome) -> None:
+        self.outcomes[outcome.name] = outcome
+        if outcome.result is not None:
+            self.progress.emit(RequestFinished(outcome.name, status=outcome.status,
+                                               metrics=outcome.result.get("metrics", {})))
+        if self.on_request_finished is not None:
+            try:
+                out = self.on_request_finished(outcome)
+                if inspect.isawaitable(out):
+                    asyncio.ensure_future(out)
+            except Exception as exc:  # a broken callback never kills the orchestration
+                log.warning("on_request_finished callback raised %s", one_line(exc))
+
+    async def prepare(self) -> None:
+        for job in self.orch.jobs:
+            if job.error is not None:
+                self._done(RequestOutcome(job.name, "failed", error=one_line(job.error)))
+                continue
+            run = RequestRun(job.resolved, job.name, self.pool, self.progress)
+            try:
+                await asyncio.to_thread(run.prepare)
+            except Exception as exc:
+                self._done(RequestOutcome(job.name, "failed", error=one_line(exc)))
+                continue
+            self.runs.append(run)
+            self.progress.add_total(len(run.pending))
+
+    async def run_one(self, run: RequestRun) -> None:
+        runtime = run.cfg.runtime
+        try:
+            with file_logging(run.log_path, runtime.file_log_level, run.name):
+                await run.execute()
+            self._finish(run, "completed")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("request %s failed: %s", run.name, one_line(exc))
+            self._finish(run, "failed", error=one_line(exc))
+        finally:
+            await run.aclose()
+
+    def _finish(self, run: RequestRun, status: str, error: str | None = None) -> None:
+        result = run.finalize(status)
+        final = result["metadata"]["status"]
+        if final == "failed" and error is None:
+            error = f"EvaluationFailedError: every task ended in an error ({result['metrics']['n_errors']})"
+        self._done(RequestOutcome(run.name, final, result=result, error=error, paths=result["paths"]))
+
+    def cancel_rest(self, status: str) -> None:
+        for run in self.runs:
+            if run.name not in self.outcomes:
+                self._finish(run, status, error=f"the orchestration {status}")
+                asyncio.ensure_future(run.aclose())
+
+
+async def run_orchestration(orch: Orchestration, *, on_progress: Callable | None = None,
+                            on_request_finished: Callable | None = None) -> OrchestrationResult:
+    start = time.monotonic()
+    runner = _Runner(orch, on_progress, on_request_finished)
+    status = "completed"
+    with console_logging(_runtime_value(orch, "log_level", "INFO")):
+        try:
+            await runner.prepare()
+            async with asyncio.timeout(_runtime_value(orch, "timeout_seconds", None)):
+                await asyncio.gather(*(runner.run_one(run) for run in runner.runs))
+        except TimeoutError:
+            status = "timeout"
+            runner.cancel_rest("timeout")
+        except asyncio.CancelledError:
+            runner.cancel_rest("cancelled")
+            raise
+        finally:
+            runner.progress.close()
+    if status == "completed" and any(o.status != "completed" for o in runner.outcomes.values()):
+        status = "failed"
+    ordered = {job.name: runner.outcomes[job.name] for job in orch.jobs if job.name in runner.outcomes}
+    return OrchestrationResult(status, ordered, orch.name, round(time.monotonic() - start, 3),
+                               {"size": runner.pool.size, "max_running": runner.pool.max_running,
+                                "utilisation": round(runner.pool.utilisation(), 4)})
+

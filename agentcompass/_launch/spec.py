@@ -1,0 +1,149 @@
+"""The orchestration types and the inheritance rules (defaults deep-merged under each request's own fields)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+
+from agentcompass._config.compose import ComposeInput
+from agentcompass._config.merge import deep_merge
+
+_GROUPS = ("benchmark", "harness", "model", "environment")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ExecutionSpec(_Strict):
+    max_retries: int | None = Field(None, ge=0)
+    retry_pattern_list: list[str] | None = None
+    enabled_recipes: list[str] | None = None
+    keep_environment: bool | None = None
+    enable_analysis: bool | None = None
+    analysis_params: dict[str, Any] | None = None
+    timeouts: dict[str, Any] | None = None
+    artifacts: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_concurrency(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "task_concurrency" in data:
+            raise ValueError("task_concurrency is orchestration-level only: set OrchestrationSpec.task_concurrency "
+                             "(top-level `task_concurrency` in the file), not execution.task_concurrency")
+        return data
+
+
+class RequestRuntimeSpec(_Strict):
+    reuse: bool | None = None
+    reuse_run_id: str | None = None
+    checkpoint_resume: bool | None = None
+
+
+class OutputSpec(_Strict):
+    run_name: str | None = None
+    run_id: str | None = None
+
+
+class OrchestrationRuntime(_Strict):
+    """Orchestration-wide settings (the file's top-level ``runtime``)."""
+
+    results_dir: str | None = None
+    data_dir: str | None = None
+    timeout_seconds: float | None = Field(None, gt=0)
+    provider_limits: dict[str, int] | None = None
+    env_open_qps: dict[str, float] | None = None
+    progress: Literal["auto", "plain", "none"] | None = None
+    log_level: str | None = None
+    file_log_level: str | None = None
+    log_file: str | None = None
+    auto_install_dependencies: bool | None = None
+    recipe_dirs: list[str] | None = None
+    cleanup_grace_seconds: float | None = Field(None, ge=0)
+
+
+class OrchestrationDefaults(_Strict):
+    """Components and settings shared by every request."""
+
+    benchmark: dict[str, Any] | None = None
+    harness: dict[str, Any] | None = None
+    model: dict[str, Any] | None = None
+    environment: dict[str, Any] | None = None
+    execution: ExecutionSpec = Field(default_factory=ExecutionSpec)
+    runtime: RequestRuntimeSpec = Field(default_factory=RequestRuntimeSpec)
+    output: OutputSpec = Field(default_factory=OutputSpec)
+
+    @field_validator(*_GROUPS, mode="before")
+    @classmethod
+    def _component(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            return {"id": v}
+        if isinstance(v, dict) and "id" in v and not isinstance(v["id"], str):
+            raise ValueError(f"id must be a string, got {v['id']!r}")
+        if isinstance(v, dict) and isinstance(v.get("api_key"), SecretStr):
+            v = {**v, "api_key": v["api_key"].get_secret_value()}
+        return v
+
+    def layer(self) -> dict[str, Any]:
+        """This level's fields as a nested dict (unset fields omitted)."""
+        out = {g: copy.deepcopy(getattr(self, g)) for g in _GROUPS if getattr(self, g) is not None}
+        for part in ("execution", "runtime", "output"):
+            values = getattr(self, part).model_dump(exclude_none=True)
+            if values:
+                out[part] = values
+        return out
+
+
+class RunRequestSpec(OrchestrationDefaults):
+    """One named request; its fields override the defaults'."""
+
+    name: str = Field(min_length=1)
+
+
+class OrchestrationSpec(_Strict):
+    version: Literal[1] = 1
+    name: str = "orchestration"
+    task_concurrency: int = Field(4, ge=1)
+    runtime: OrchestrationRuntime = Field(default_factory=OrchestrationRuntime)
+    defaults: OrchestrationDefaults = Field(default_factory=OrchestrationDefaults)
+    requests: list[RunRequestSpec] = Field(min_length=1)
+
+    @field_validator("requests")
+    @classmethod
+    def _unique(cls, v: list[RunRequestSpec]) -> list[RunRequestSpec]:
+        seen: set[str] = set()
+        for req in v:
+            if req.name in seen:
+                raise ValueError(f"request name {req.name!r} is used twice; names must be unique")
+            seen.add(req.name)
+        return v
+
+
+def merged_request(spec: OrchestrationSpec, req: RunRequestSpec) -> dict[str, Any]:
+    """Inheritance: the defaults deep-merged under the request's own fields (dicts merge, other values
+    and lists are replaced, so a request's ``benchmark.id`` replaces the default's choice)."""
+    return deep_merge(spec.defaults.layer(), req.layer())
+
+
+def compose_input(spec: OrchestrationSpec, req: RunRequestSpec, *, config_paths: list[str] | None = None,
+                  shared: dict[str, Any] | None = None) -> ComposeInput:
+    """The compose input of one request: component ids as choices, everything else explicit."""
+    merged = merged_request(spec, req)
+    choices: dict[str, str | None] = {}
+    explicit: dict[str, Any] = {}
+    for group in _GROUPS:
+        section = dict(merged.get(group) or {})
+        choices[group] = section.pop("id", None)
+        if section:
+            explicit[group] = section
+    for part in ("execution", "output"):
+        if part in merged:
+            explicit[part] = merged[part]
+    runtime = spec.runtime.model_dump(exclude_none=True)
+    runtime.update(shared or {})
+    runtime.update(merged.get("runtime", {}))
+    runtime["task_concurrency"] = spec.task_concurrency
+    explicit["runtime"] = runtime
+    return ComposeInput(choices=choices, config_paths=list(config_paths or ()), explicit=explicit)

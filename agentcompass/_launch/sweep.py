@@ -1,0 +1,129 @@
+"""Hydra multirun through the agentcompass launcher.
+
+Jobs are described in memory (``ComposeInput``s, which may hold secrets) and registered under a token; the
+Hydra sweep only carries job indices (``+agentcompass_job=0,1,...``) or index-encoded overrides of a ``run -m``
+sweep, so no secret ever enters Hydra's config (whose ``multirun.yaml`` goes to a temporary directory that is
+removed). The launcher composes every job first, then hands the batch to the handle; execution starts after
+the sweep returns, outside Hydra's global lock.
+"""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import tempfile
+import threading
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request, hydra_lock
+from agentcompass._config.registry import GROUPS, conf_dir
+from agentcompass.errors import ConfigError
+
+JOB_KEY = "agentcompass_job"
+OVERRIDE_KEY = "agentcompass_ov"
+
+
+@dataclass
+class Job:
+    name: str
+    inp: ComposeInput
+    resolved: ResolvedRequest | None = None
+    error: BaseException | None = None
+
+
+@dataclass
+class SweepHandle:
+    """What the caller registers: how to turn a Hydra job's overrides into a named compose input."""
+
+    to_job: Callable[[list[str]], Job]
+    check: Callable[[ResolvedRequest], None] = lambda r: None
+    jobs: list[Job] = field(default_factory=list)
+
+
+_handles: dict[str, SweepHandle] = {}
+_handles_lock = threading.Lock()
+
+
+def launch_jobs(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> list[Any]:
+    """Called by the Hydra launcher: compose every job, record it on the handle, return Hydra JobReturns."""
+    from hydra.core.utils import JobReturn, JobStatus
+
+    handle = _handles[launcher.token]
+    returns = []
+    for overrides in job_overrides:
+        job = handle.to_job(list(overrides))
+        try:
+            job.resolved = compose_request(job.inp)
+            handle.check(job.resolved)
+        except Exception as exc:  # recorded in the job's own outcome, never raised through the sweep
+            job.error = exc
+        handle.jobs.append(job)
+        ret = JobReturn(overrides=list(overrides), status=JobStatus.COMPLETED, task_name=job.name)
+        ret.return_value = job
+        returns.append(ret)
+    return returns
+
+
+def run_sweep(handle: SweepHandle, sweep_overrides: list[str]) -> list[Job]:
+    """One Hydra multirun over ``sweep_overrides`` with ``hydra/launcher=agentcompass``; returns the jobs."""
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.errors import HydraException
+    from hydra.types import RunMode  # noqa: F401  (imported to fail early on an incompatible Hydra)
+
+    token = uuid.uuid4().hex
+    tmp = tempfile.mkdtemp(prefix="agentcompass-sweep-")
+    with _handles_lock:
+        _handles[token] = handle
+    overrides = [*sweep_overrides, "hydra/launcher=agentcompass", f"hydra.launcher.token={token}",
+                 f"hydra.sweep.dir={tmp}", "hydra/job_logging=none", "hydra/hydra_logging=none",
+                 "hydra.output_subdir=null"]
+    try:
+        with hydra_lock(), initialize_config_dir(str(conf_dir()), version_base=None, job_name="agentcompass"):
+            GlobalHydra.instance().hydra.multirun(config_name=None, task_function=_never_called,
+                                                  overrides=overrides, with_log_configuration=False)
+    except HydraException as exc:
+        raise ConfigError(f"sweep: {str(exc).strip().splitlines()[0]}") from None
+    finally:
+        with _handles_lock:
+            _handles.pop(token, None)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return handle.jobs
+
+
+def _never_called(cfg: Any) -> None:  # the agentcompass launcher never runs Hydra's task function
+    raise AssertionError("the agentcompass launcher does not call the task function")
+
+
+# --------------------------------------------------------------------------------------- run -m sweeps
+
+
+def encode_sweep(overrides: list[str]) -> tuple[list[str], list[str]]:
+    """``key=v1,v2`` overrides -> index-encoded Hydra sweep overrides, and the list of keys by index."""
+    keys, encoded = [], []
+    for i, item in enumerate(overrides):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"override {item!r} is not key=value")
+        keys.append(key)
+        encoded.append(f"+{OVERRIDE_KEY}.o{i}={value}")
+    return encoded, keys
+
+
+def decode_job(base: ComposeInput, keys: list[str], job_overrides: list[str]) -> Job:
+    """A ``run -m`` job: group keys become component choices, other keys Hydra-style overrides."""
+    inp = copy.deepcopy(base)
+    inp.overrides = list(inp.overrides)
+    parts = []
+    for item in job_overrides:
+        key, _, value = item.partition("=")
+        index = int(key.rsplit(".o", 1)[1])
+        real = keys[index]
+        parts.append(f"{real.lstrip('+~')}={value}")
+        if real in GROUPS:
+            inp.choices = {**inp.choices, real: value}
+        else:
+            inp.overrides.append(f"{real}={value}")
+    return Job(name=",".join(parts) or "job", inp=inp)

@@ -1,0 +1,1 @@
+"""The ``agentcompass`` Hydra launcher (select with ``hydra/launcher=agentcompass``)."""
