@@ -1,0 +1,189 @@
+"""One container for one attempt: exec through the Docker API, files through tar archives, instant close."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from agentcompass.environments.docker import tarsafe
+from agentcompass.environments.docker.execstream import KILL_SCRIPT, TOKEN_VAR, WRAPPER, FrameReader, HeadTail
+from agentcompass.errors import SandboxError
+from agentcompass.interfaces import ExecResult
+
+log = logging.getLogger("agentcompass.environments.docker")
+KILL_GRACE_S = 5.0      # after a kill, how long the output stream may take to end before it is cut
+
+
+class DockerEnvironment:
+    """A running container. Environment paths are the container's own paths (``path`` is the identity)."""
+
+    def __init__(self, provider: Any, container_id: str, name: str, image: str, workdir: str,
+                 keep: bool, output_limit: int) -> None:
+        self.provider = provider
+        self.api = provider.api
+        self._run: Callable[..., Awaitable[Any]] = provider.run
+        self.id = container_id
+        self.name = name
+        self.image = image
+        self.workdir = workdir
+        self.keep = keep
+        self.output_limit = output_limit
+        self._closed = False
+
+    def path(self, p: str) -> str:
+        return p
+
+    def describe(self) -> dict[str, Any]:
+        return {"provider": "docker", "container_id": self.id, "container_name": self.name, "image": self.image}
+
+    def __repr__(self) -> str:
+        return f"DockerEnvironment({self.name}, {self.id[:12]})"
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SandboxError(f"docker environment {self.name} is closed")
+
+    def _abs(self, p: str) -> str:
+        return tarsafe.env_abspath(p, self.workdir)
+
+    # ------------------------------------------------------------------ exec
+    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
+                   env: dict[str, str] | None = None) -> ExecResult:
+        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed."""
+        self._check_open()
+        argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
+        token = uuid.uuid4().hex
+        environment = {**{str(k): str(v) for k, v in (env or {}).items()}, TOKEN_VAR: token}
+        full = ["sh", "-c", WRAPPER, "ac", self._abs(cwd or self.workdir), *argv]
+        start = time.monotonic()
+        try:
+            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment))["Id"]
+            sock = await self._run(self.api.exec_start, exec_id, socket=True)
+        except Exception as exc:
+            raise self._sandbox_error("exec", exc) from exc
+        out, err = HeadTail(self.output_limit), HeadTail(self.output_limit)
+        reader = FrameReader(sock, self.provider.pool)
+        timed_out = False
+        try:
+            try:
+                await asyncio.wait_for(reader.pump(out, err), timeout)
+            except asyncio.TimeoutError:
+                timed_out = True
+                await self._kill_tree(token)
+                await self._drain(reader, out, err)
+        except BaseException:           # cancelled (agent timeout, Ctrl-C): the tree must not outlive us
+            reader.close()
+            await asyncio.shield(self._kill_tree(token))
+            raise
+        reader.close()
+        code = -1 if timed_out else await self._exit_code(exec_id)
+        return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
+                          duration_s=time.monotonic() - start, truncated=bool(out.elided or err.elided))
+
+    async def _drain(self, reader: FrameReader, out: HeadTail, err: HeadTail) -> None:
+        try:
+            await asyncio.wait_for(reader.pump(out, err), KILL_GRACE_S)
+        except (asyncio.TimeoutError, OSError):
+            pass
+
+    async def _kill_tree(self, token: str) -> None:
+        try:
+            exec_id = (await self._run(self.api.exec_create, self.id,
+                                       ["sh", "-c", KILL_SCRIPT, "ac-kill", token]))["Id"]
+            await self._run(self.api.exec_start, exec_id)      # returns when the script has finished
+        except Exception as exc:  # noqa: BLE001 - a vanished container has nothing left to kill
+            level = logging.DEBUG if self._closed else logging.WARNING
+            log.log(level, "%s: killing a timed-out command failed: %s", self.name, exc)
+
+    async def _exit_code(self, exec_id: str) -> int:
+        for _ in range(50):
+            info = await self._run(self.api.exec_inspect, exec_id)
+            if not info.get("Running") and info.get("ExitCode") is not None:
+                return int(info["ExitCode"])
+            await asyncio.sleep(0.02)
+        return -1
+
+    def _sandbox_error(self, what: str, exc: BaseException) -> SandboxError:
+        if isinstance(exc, SandboxError):
+            return exc
+        return SandboxError(f"docker environment {self.name}: {what} failed: {exc}")
+
+    # ------------------------------------------------------------------ files
+    async def upload(self, src: Path, dst: str) -> None:
+        """Copy a host file or directory to ``dst`` (a directory's contents are merged into ``dst``)."""
+        self._check_open()
+        src = Path(src)
+        if not src.exists():
+            raise FileNotFoundError(f"upload source {src} does not exist")
+        target = self._abs(dst)
+        archive = await self._run(tarsafe.tar_of_path, src, target)
+        try:
+            await self._run(self._put, archive)
+        finally:
+            archive.close()
+
+    def _put(self, data: Any) -> None:
+        if not self.api.put_archive(self.id, "/", data):
+            raise SandboxError(f"docker environment {self.name}: the engine refused an archive")
+
+    async def download(self, src: str, dst: Path) -> None:
+        """Copy an environment file or directory to host path ``dst``; escaping archive members are refused."""
+        self._check_open()
+        spool = await self._run(self._fetch, self._abs(src))
+        try:
+            await self._run(tarsafe.extract_to, spool, Path(dst))
+        finally:
+            spool.close()
+
+    def _fetch(self, path: str) -> Any:
+        """The archive of ``path`` (a symlink in its last component is followed) as a rewound spooled file."""
+        import docker.errors
+
+        for _ in range(40):
+            try:
+                stream, stat = self.api.get_archive(self.id, path)
+            except docker.errors.NotFound:
+                raise FileNotFoundError(f"{path} does not exist in the environment") from None
+            target = (stat or {}).get("linkTarget") or ""
+            if not target or target == path:
+                return tarsafe.spool_chunks(stream)
+            getattr(stream, "close", lambda: None)()
+            path = target
+        raise SandboxError(f"docker environment {self.name}: too many levels of symbolic links at {path}")
+
+    async def read_file(self, path: str) -> bytes:
+        """Bytes of an environment file (symlinks followed); FileNotFoundError when it does not exist."""
+        self._check_open()
+        spool = await self._run(self._fetch, self._abs(path))
+        try:
+            member, data = await self._run(tarsafe.single_file, spool, path)
+        finally:
+            spool.close()
+        if data is None:
+            if member.isdir():
+                raise IsADirectoryError(f"{path} is a directory in the environment")
+            raise FileNotFoundError(f"{path} is not a regular file in the environment")
+        return data
+
+    async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
+        """Write ``data`` to ``path`` (parents created)."""
+        self._check_open()
+        payload = data.encode() if isinstance(data, str) else data
+        archive = tarsafe.tar_of_bytes(self._abs(path), payload, mode)
+        await self._run(self._put, archive)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def close(self) -> None:
+        """Kill and remove the container and its anonymous volumes (a no-op under ``keep``). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self.provider.forget(self)
+        if self.keep:
+            log.info("keeping container %s (%s)", self.name, self.id[:12])
+            return
+        await self.provider.remove_container(self.id)

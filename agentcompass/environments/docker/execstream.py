@@ -1,0 +1,113 @@
+"""Pieces of ``exec`` in a container: the wrapper, the process-tree kill, and the multiplexed output stream.
+
+Every command runs as ``sh -c WRAPPER ac <cwd> <argv...>`` with ``AGENTCOMPASS_EXEC=<token>`` in its
+environment. Docker starts an exec process as a session and process-group leader, so the command and
+everything it starts in the background share its process group. On timeout or cancellation
+:data:`KILL_SCRIPT` (a second exec) SIGKILLs the process group of every process carrying the token, and
+every such process itself (that also catches children that left the group with ``setsid``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+import struct
+from concurrent.futures import Executor
+from typing import Any
+
+TOKEN_VAR = "AGENTCOMPASS_EXEC"
+
+WRAPPER = 'cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; exit 126; }; shift; exec "$@"'
+
+KILL_SCRIPT = r"""
+t="AGENTCOMPASS_EXEC=$1"
+for round in 1 2; do
+  for d in /proc/[0-9]*; do
+    p=${d#/proc/}
+    tr '\0' '\n' < "$d/environ" 2>/dev/null | grep -qx -- "$t" || continue
+    read -r s < "$d/stat" 2>/dev/null || continue
+    s=${s##*) }
+    set -- $s
+    kill -9 "-$3" "$p" 2>/dev/null
+  done
+done
+exit 0
+"""
+
+
+class HeadTail:
+    """Keeps the first and last ``limit // 2`` bytes of a stream and counts what lies between."""
+
+    def __init__(self, limit: int) -> None:
+        self.half = max(1, limit // 2)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def feed(self, data: bytes) -> None:
+        self.total += len(data)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if data:
+            self.tail += data
+            if len(self.tail) > 2 * self.half:          # trim in batches, not on every frame
+                del self.tail[: len(self.tail) - self.half]
+
+    @property
+    def elided(self) -> int:
+        return max(0, self.total - len(self.head) - min(len(self.tail), self.half))
+
+    def text(self) -> str:
+        tail = bytes(self.tail[-self.half:]) if len(self.tail) > self.half else bytes(self.tail)
+        head = self.head.decode("utf-8", errors="replace")
+        if not self.elided:
+            return (bytes(self.head) + tail).decode("utf-8", errors="replace")
+        return head + f"\n[... {self.elided} bytes elided ...]\n" + tail.decode("utf-8", errors="replace")
+
+
+class FrameReader:
+    """Reads Docker's multiplexed stream (8-byte headers: stream id, 3 zero bytes, big-endian size).
+
+    Unix and plain TCP sockets are read by the event loop; other transports (TLS, ssh) by a thread.
+    """
+
+    def __init__(self, sock: Any, pool: Executor) -> None:
+        self.sock = sock
+        self.raw = getattr(sock, "_sock", sock)
+        self.pool = pool
+        self.native = isinstance(self.raw, socket.socket) and not isinstance(self.raw, ssl.SSLSocket)
+        if self.native:
+            self.raw.setblocking(False)
+        self.buf = bytearray()
+
+    async def _recv(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        if self.native:
+            return await loop.sock_recv(self.raw, 65536)
+        reader = getattr(self.sock, "recv", None) or self.sock.read
+        return await loop.run_in_executor(self.pool, reader, 65536)
+
+    async def pump(self, out: HeadTail, err: HeadTail) -> None:
+        """Read frames until the stream ends, feeding stdout (1) and stderr (2)."""
+        while True:
+            chunk = await self._recv()
+            if not chunk:
+                return
+            self.buf += chunk
+            while len(self.buf) >= 8:
+                kind, size = struct.unpack(">BxxxL", self.buf[:8])
+                if len(self.buf) < 8 + size:
+                    break
+                payload = bytes(self.buf[8:8 + size])
+                del self.buf[:8 + size]
+                (err if kind == 2 else out).feed(payload)
+
+    def close(self) -> None:
+        for obj in (self.raw, self.sock):
+            try:
+                obj.close()
+            except Exception:  # noqa: BLE001 - closing a dead socket must never fail the caller
+                pass

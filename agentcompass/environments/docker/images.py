@@ -1,0 +1,194 @@
+"""Images for tasks: a named image (pulled when missing and the policy allows) or a Dockerfile build.
+
+Built images are tagged ``agentcompass/<benchmark>/<task>:<hash>`` where the hash covers the build context
+(names, modes, contents), the build arguments, the platform and the id of the ``BASE_IMAGE`` when it is
+present locally. An image with that tag is never rebuilt. Builds of the same hash run once per process
+(one future per hash), and a task whose context equals an already built one gets a new tag on the same
+image instead of a build. Failures raise :class:`ImageError` (not retried) naming the image and why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from agentcompass.errors import ImageError
+
+log = logging.getLogger("agentcompass.environments.docker")
+HASH_LABEL = "agentcompass.context_hash"
+
+
+def repo_component(text: str) -> str:
+    """A valid lowercase Docker repository path component made from ``text``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug[:100] or "x"
+
+
+def context_hash(context: Path, build_args: dict[str, str], extra: str = "") -> str:
+    """sha256 (first 16 hex digits) of the build context's files, the build arguments and ``extra``."""
+    h = hashlib.sha256()
+    for key in sorted(build_args):
+        h.update(f"arg\0{key}\0{build_args[key]}\0".encode())
+    h.update(f"extra\0{extra}\0".encode())
+    for dirpath, dirnames, filenames in os.walk(context):
+        dirnames.sort()
+        for name in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, context)
+            st = os.lstat(path)
+            h.update(f"file\0{rel}\0{st.st_mode & 0o777 | (st.st_mode & 0o170000)}\0".encode())
+            if os.path.islink(path):
+                h.update(os.readlink(path).encode())
+            else:
+                with open(path, "rb") as fh:
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(block)
+    return h.hexdigest()[:16]
+
+
+def _last_error(lines: list[str]) -> str:
+    return next((ln for ln in reversed(lines) if ln.strip()), "no output").strip()[:500]
+
+
+class ImageManager:
+    """Resolves the image of an EnvSpec; every blocking call goes through ``run`` (a thread pool)."""
+
+    def __init__(self, api: Any, run: Callable[..., Awaitable[Any]], platform: str | None) -> None:
+        self.api = api
+        self.run = run
+        self.platform = platform
+        self._builds: dict[str, asyncio.Future[str]] = {}     # context hash -> build (failures stay)
+        self._present: set[str] = set()
+
+    async def exists(self, ref: str) -> bool:
+        import docker.errors
+
+        if ref in self._present:
+            return True
+        try:
+            await self.run(self.api.inspect_image, ref)
+        except docker.errors.ImageNotFound:
+            return False
+        except docker.errors.APIError as exc:
+            if exc.status_code == 404:
+                return False
+            raise
+        self._present.add(ref)
+        return True
+
+    async def pull(self, ref: str) -> str | None:
+        """Pull ``ref``; None on success, else the reason."""
+        import docker.errors
+
+        try:
+            out = await self.run(self._pull_blocking, ref)
+        except docker.errors.DockerException as exc:
+            return str(exc).strip().splitlines()[0][:500] if str(exc).strip() else type(exc).__name__
+        if out:
+            return out
+        self._present.add(ref)
+        return None
+
+    def _pull_blocking(self, ref: str) -> str | None:
+        for line in self.api.pull(ref, stream=True, decode=True, platform=self.platform):
+            if isinstance(line, dict) and line.get("error"):
+                return str(line["error"])[:500]
+        return None
+
+    async def resolve(self, spec: Any, policy: str, base_image: str, timeout_s: float) -> str:
+        """The image reference to start ``spec`` from (pulled or built as needed; default the base image)."""
+        reasons: list[str] = []
+        if spec.image or not spec.dockerfile_dir:
+            image = spec.image or base_image
+            if policy != "always" and await self.exists(image):
+                return image
+            if policy == "never":
+                reasons.append(f"{image} is not present locally and pull_policy is 'never'")
+            else:
+                why = await self.pull(image)
+                if why is None or (policy == "always" and await self.exists(image)):
+                    if why:
+                        log.warning("pull of %s failed (%s); using the local image", image, why)
+                    return image
+                reasons.append(f"pull of {image} failed: {why}")
+            if not spec.dockerfile_dir:
+                raise ImageError(f"image {image}: cannot be used: {'; '.join(reasons)}")
+        return await self.build(spec, base_image, timeout_s, reasons)
+
+    async def build(self, spec: Any, base_image: str, timeout_s: float, reasons: list[str]) -> str:
+        context = Path(spec.dockerfile_dir)
+        if not (context / "Dockerfile").is_file():
+            raise ImageError(f"task {spec.task_id}: no Dockerfile in {context}" + "".join(f"; {r}" for r in reasons))
+        args = {"BASE_IMAGE": base_image, **{str(k): str(v) for k, v in spec.build_args.items()}}
+        base_id = await self._image_id(args["BASE_IMAGE"])
+        digest = await self.run(context_hash, context, args, f"{self.platform}|{base_id}")
+        tag = f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
+        if await self.exists(tag):
+            return tag
+        fut = self._builds.get(digest)
+        if fut is None or fut.cancelled() or (not fut.done() and fut.get_loop() is not asyncio.get_running_loop()):
+            fut = asyncio.ensure_future(self._build_or_tag(context, tag, args, digest, timeout_s))
+            self._builds[digest] = fut
+        built = await asyncio.shield(fut)
+        if built != tag:
+            await self._tag(built, tag)
+        return tag
+
+    async def _image_id(self, ref: str) -> str:
+        try:
+            return (await self.run(self.api.inspect_image, ref))["Id"]
+        except Exception:  # noqa: BLE001 - a missing base only means the build will pull it
+            return ""
+
+    async def _tag(self, source: str, tag: str) -> None:
+        repo, _, version = tag.rpartition(":")
+        await self.run(self.api.tag, source, repo, version)
+        self._present.add(tag)
+
+    async def _build_or_tag(self, context: Path, tag: str, args: dict[str, str], digest: str,
+                            timeout_s: float) -> str:
+        same = await self.run(self.api.images, filters={"label": f"{HASH_LABEL}={digest}"})
+        if same:
+            return same[0]["Id"]
+        log.info("building %s from %s", tag, context)
+        start, stop = time.monotonic(), threading.Event()
+        try:
+            lines = await asyncio.wait_for(self.run(self._build_blocking, context, tag, args, digest,
+                                                    timeout_s, stop), timeout_s)
+        except asyncio.TimeoutError:
+            stop.set()
+            raise ImageError(f"image {tag}: build of {context} timed out after {timeout_s:.0f}s") from None
+        except Exception as exc:
+            stop.set()
+            raise ImageError(f"image {tag}: build of {context} failed: {exc}") from exc
+        if not await self.exists(tag):
+            raise ImageError(f"image {tag}: build of {context} failed: {_last_error(lines)}")
+        log.info("built %s in %.1fs", tag, time.monotonic() - start)
+        return tag
+
+    def _build_blocking(self, context: Path, tag: str, args: dict[str, str], digest: str, timeout_s: float,
+                        stop: threading.Event) -> list[str]:
+        lines: list[str] = []
+        stream = self.api.build(path=str(context), tag=tag, buildargs=args, rm=True, forcerm=True, decode=True,
+                                labels={HASH_LABEL: digest, "agentcompass": "1"}, platform=self.platform,
+                                timeout=timeout_s)
+        try:
+            for item in stream:
+                if stop.is_set():
+                    break
+                if item.get("error"):
+                    lines.append(str(item["error"]))
+                    raise ImageError(_last_error(lines))
+                if item.get("stream"):
+                    lines.extend(str(item["stream"]).splitlines()[-5:])
+                    del lines[:-50]
+        finally:
+            stream.close()
+        return lines

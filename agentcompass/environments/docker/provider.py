@@ -1,0 +1,215 @@
+"""The ``docker`` environment provider: images, container start, cleanup of leftovers.
+
+Every blocking Docker SDK call runs in the provider's own thread pool, so the event loop never blocks and
+long commands never starve other calls (command output is read from the socket by the event loop itself).
+Containers run ``sleep infinity`` under Docker's init process and are removed with SIGKILL, so closing is
+instant. Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
+(host:pid:start time of this process), so ``cleanup`` can tell leftovers from live environments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import re
+import socket
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from agentcompass.environments.docker.config import DEFAULT_BUILD_TIMEOUT_S, DockerConfig
+from agentcompass.environments.docker.environment import DockerEnvironment
+from agentcompass.environments.docker.images import ImageManager
+from agentcompass.errors import SandboxError
+from agentcompass.interfaces import ComponentContext, EnvSpec
+
+log = logging.getLogger("agentcompass.environments.docker")
+KEEP_ALIVE = ["sh", "-c", "exec sleep infinity 2>/dev/null || while :; do sleep 86400; done"]
+POOL_THREADS = 32
+
+
+def _start_time(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return ""
+
+
+def owner_label() -> str:
+    """``host:pid:start time`` of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+
+
+def owner_alive(owner: str) -> bool:
+    """True when ``owner`` is another process that still runs on this host."""
+    host, _, rest = owner.partition(":")
+    pid_text, _, started = rest.partition(":")
+    if host != socket.gethostname() or not pid_text.isdigit() or int(pid_text) == os.getpid():
+        return False
+    return bool(started) and _start_time(int(pid_text)) == started
+
+
+class DockerProvider:
+    """Opens :class:`DockerEnvironment` containers through the Docker SDK (``docker.from_env()``)."""
+
+    name = "docker"
+    config_class = DockerConfig
+
+    def __init__(self, config: DockerConfig | None = None, ctx: ComponentContext | None = None) -> None:
+        self.config = config or DockerConfig()
+        self.ctx = ctx
+        self.id = "docker"
+        self.max_concurrent: int | None = self.config.max_concurrent
+        self._client: Any = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._images: ImageManager | None = None
+        self._open: dict[str, DockerEnvironment] = {}
+        self._owner = owner_label()
+
+    # ------------------------------------------------------------------ plumbing
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(POOL_THREADS, thread_name_prefix="agentcompass-docker")
+        return self._pool
+
+    @property
+    def api(self) -> Any:
+        if self._client is None:
+            raise SandboxError("docker provider: not connected (call open/cleanup first)")
+        return self._client.api
+
+    async def run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking call in the provider's thread pool."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+
+    async def connect(self) -> Any:
+        """The low-level Docker API client (created on first use)."""
+        if self._client is None:
+            self._client = await self.run(self._make_client)
+            self._images = ImageManager(self._client.api, self.run, self.config.platform)
+        return self._client.api
+
+    @staticmethod
+    def _make_client() -> Any:
+        try:
+            import docker
+        except ImportError as exc:
+            raise SandboxError(f"the docker Python package is missing ({exc}); pip install docker") from exc
+        try:
+            return docker.from_env(max_pool_size=POOL_THREADS, timeout=300)
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"cannot reach the Docker engine: {exc}; start it (scripts/ensure_docker.sh) "
+                               "or set DOCKER_HOST") from exc
+
+    # ------------------------------------------------------------------ open
+    async def open(self, spec: EnvSpec) -> DockerEnvironment:
+        """Resolve the image (pull or build), then create and start a container for ``spec``."""
+        await self.connect()
+        assert self._images is not None
+        cfg = self.config
+        timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
+        image = await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
+        params = self._create_params(spec, image)
+        try:
+            cid = await asyncio.wait_for(self._start(params), cfg.open_timeout_s)
+        except asyncio.TimeoutError:
+            raise SandboxError(f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
+                               f"it is removed by cleanup(run_id)") from None
+        env = DockerEnvironment(self, cid, params["name"], image, params["working_dir"], spec.keep,
+                                cfg.exec_output_limit)
+        self._open[cid] = env
+        log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
+        return env
+
+    async def _start(self, params: dict[str, Any]) -> str:
+        import docker.errors
+
+        try:
+            cid = (await self.run(self.api.create_container, **params))["Id"]
+        except docker.errors.APIError as exc:
+            raise SandboxError(f"docker: cannot create a container of {params['image']}: {exc}") from exc
+        try:
+            await self.run(self.api.start, cid)
+        except BaseException as exc:
+            await asyncio.shield(self.remove_container(cid))
+            if isinstance(exc, docker.errors.APIError):
+                raise SandboxError(f"docker: cannot start a container of {params['image']}: {exc}") from exc
+            raise
+        return cid
+
+    def _create_params(self, spec: EnvSpec, image: str) -> dict[str, Any]:
+        cfg = self.config
+        labels = {str(k): str(v) for k, v in spec.labels.items()}
+        if self.ctx is not None and self.ctx.run_id:
+            labels.setdefault("agentcompass.run_id", self.ctx.run_id)
+        labels.update({"agentcompass": "1", "agentcompass.owner": self._owner})
+        if spec.keep:
+            labels["agentcompass.keep"] = "1"
+        memory = cfg.memory_mb or spec.memory_mb
+        cpus = cfg.cpus or spec.cpus
+        host_config = self.api.create_host_config(
+            init=True, network_mode=cfg.network or spec.network or "bridge",
+            nano_cpus=int(cpus * 1e9) if cpus else None,
+            mem_limit=f"{memory}m" if memory else None, memswap_limit=f"{memory}m" if memory else None)
+        slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", spec.task_id).strip("-.")[:40] or "task"
+        params: dict[str, Any] = {
+            "image": image, "command": KEEP_ALIVE, "name": f"ac-{slug}-{uuid.uuid4().hex[:8]}",
+            "labels": labels, "host_config": host_config, "detach": True,
+            "working_dir": cfg.workdir or spec.workdir or "/app",
+            "environment": {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env},
+        }
+        if cfg.platform:
+            params["platform"] = cfg.platform
+        return params
+
+    # ------------------------------------------------------------------ close / cleanup
+    def forget(self, env: DockerEnvironment) -> None:
+        self._open.pop(env.id, None)
+
+    async def remove_container(self, cid: str) -> bool:
+        """Kill and remove a container and its anonymous volumes; False when it was already gone."""
+        import docker.errors
+
+        try:
+            await self.run(self.api.remove_container, cid, v=True, force=True)
+        except docker.errors.NotFound:
+            return False
+        except docker.errors.APIError as exc:
+            if exc.status_code == 409 and "already in progress" in str(exc):
+                return False
+            log.warning("docker: removing container %s failed: %s", cid[:12], exc)
+            return False
+        return True
+
+    async def cleanup(self, run_id: str | None = None) -> int:
+        """Remove containers left by killed runs (of ``run_id``, or all agentcompass ones when None).
+
+        Kept containers (keep_environment), this provider's open ones and those of a process that still
+        runs on this host are left alone. Returns how many were removed.
+        """
+        await self.connect()
+        wanted = ["agentcompass=1"] + ([f"agentcompass.run_id={run_id}"] if run_id is not None else [])
+        found = await self.run(self.api.containers, all=True, filters={"label": wanted})
+        doomed = [c["Id"] for c in found if c["Id"] not in self._open
+                  and (c.get("Labels") or {}).get("agentcompass.keep") != "1"
+                  and not owner_alive((c.get("Labels") or {}).get("agentcompass.owner", ""))]
+        removed = await asyncio.gather(*(self.remove_container(cid) for cid in doomed))
+        if doomed:
+            log.info("docker cleanup%s: removed %d container(s)", f" of run {run_id}" if run_id else "",
+                     sum(removed))
+        return sum(removed)
+
+    async def aclose(self) -> None:
+        """Close the environments the caller left open, then the client and the thread pool."""
+        for env in list(self._open.values()):
+            await env.close()
+        if self._client is not None:
+            client, self._client, self._images = self._client, None, None
+            await self.run(client.close)
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=False, cancel_futures=True)
