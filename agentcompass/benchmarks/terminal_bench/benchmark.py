@@ -117,7 +117,7 @@ class TerminalBenchBenchmark:
         if self.config.workdir_files:
             files = self.task_dir(task).environment_dir / self.config.workdir_files
             if files.is_dir():
-                await env.upload(files, task.workdir)
+                await _upload_clean(env, files, task.workdir)
 
     async def grade(self, task: Task, env: Any, agent: AgentResult | None = None,
                     ctx: AttemptContext | None = None) -> Grade:
@@ -148,3 +148,14 @@ class TerminalBenchBenchmark:
         tmp.write_text(json.dumps([p.to_dict() for p in self.problems], indent=2) + "\n", encoding="utf-8")
         os.replace(tmp, path)
         return {"task_problems": str(path)}
+
+
+async def _upload_clean(env: Any, src: Path, dst: str) -> None:
+    """Upload a task's input files without Python byte-code caches (an installed package compiles its .py files)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="agentcompass-files-") as tmp:
+        staged = Path(tmp) / "files"
+        shutil.copytree(src, staged, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), symlinks=True)
+        await env.upload(staged, dst)
