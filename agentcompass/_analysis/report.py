@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .judge import TAXONOMY
-from .stats import DIST_FIELDS
+_SHOWN = ("turns", "total_tokens", "cost_usd", "duration_s")
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
@@ -40,12 +40,13 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
 
 def _distributions(a: dict[str, Any]) -> list[str]:
     d = a["distributions"]
-    lines = ["## Distributions (per task)", "", "Tokens, cost and duration are summed over a task's attempts; "
-             "turns are the final attempt's.", ""]
-    rows = [["all", f] + [_num(d["overall"][f][k]) for k in ("p50", "p90", "mean", "max")] for f in DIST_FIELDS]
-    for outcome, stats in (d["by_outcome"].items() if len(d["by_outcome"]) > 1 else ()):
-        rows += [[outcome, f] + [_num(stats[f][k]) for k in ("p50", "p90", "mean", "max")] for f in DIST_FIELDS]
-    return lines + _table(["outcome", "measure", "p50", "p90", "mean", "max"], rows)
+    lines = ["## Distributions (per task, p50 / p90)", "", "Tokens (input + output), cost and duration are summed "
+             "over a task's attempts; turns are the final attempt's. analysis.json also has mean, max and "
+             "input / output tokens separately.", ""]
+    groups = [("all", d["overall"])] + list(d["by_outcome"].items())
+    rows = [[name, stats["turns"]["n"]] + [f"{_num(stats[f]['p50'])} / {_num(stats[f]['p90'])}" for f in _SHOWN]
+            for name, stats in groups]
+    return lines + _table(["outcome", "tasks", "turns", "tokens", "cost_usd", "duration_s"], rows)
 
 
 def _errors(a: dict[str, Any]) -> list[str]:
@@ -83,7 +84,9 @@ def _judge(a: dict[str, Any]) -> list[str]:
                     [[c, j["categories"].get(c, 0), TAXONOMY[c]] for c in TAXONOMY if j["categories"].get(c)])
     lines += _table(["task", "attempt", "outcome", "category", "reason"],
                     [[lb["task_id"], lb["attempt"], lb["outcome"], lb.get("category") or "-",
-                      lb.get("reason") or lb.get("judge_error") or ""] for lb in j["labels"]])
+                      lb.get("reason") or lb.get("judge_error") or
+                      ("(not judged: max_judge_attempts reached)" if lb.get("not_judged") else "")]
+                     for lb in j["labels"]])
     return lines
 
 

@@ -11,6 +11,7 @@ from .collect import OUTCOMES, TaskRecord
 
 DIST_FIELDS = ("turns", "input_tokens", "output_tokens", "total_tokens", "cost_usd", "duration_s")
 _NORMALIZERS = (
+    (re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>]*[^\s'\"<>:,.;)]", re.I), "<url>"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I), "<id>"),
     (re.compile(r"(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:/[\w.@+~-]+)+/?"), "<path>"),
     (re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b", re.I), "<id>"),
