@@ -1,0 +1,187 @@
+"""End to end in Docker, no network: the generated calc instance in an image FROM the local base image.
+
+Each test does what the orchestrator does for one attempt: open the environment from the benchmark's
+EnvSpec, setup, run the harness, grade, close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentcompass._config.registry import build
+from agentcompass.harnesses.mini_swe_agent import MiniSweAgentConfig, MiniSweAgentHarness
+from agentcompass.harnesses.oracle import OracleConfig, OracleHarness
+from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext
+from agentcompass.testing.scripted_server import ScriptedModelServer
+from tests.benchmarks.swebench import fixture
+from tests.benchmarks.swebench.conftest import make_bench, read_report
+
+pytestmark = pytest.mark.docker
+
+
+class _Submit:
+    """A harness that submits a fixed patch (what an agent's final diff would be)."""
+
+    requires_model = False
+
+    def __init__(self, patch: str | None) -> None:
+        self.patch = patch
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        return AgentResult(exit_status="submitted", submission=self.patch, info={"model_name": "fixed"})
+
+
+def attempt(tmp_path: Path, bench, harness, model=None, name: str = "a") -> tuple[Any, Path, dict]:
+    from agentcompass.environments.docker import DockerProvider
+    from agentcompass.environments.docker.config import DockerConfig
+
+    task = bench.load()[0]
+    adir = tmp_path / name
+    adir.mkdir()
+
+    async def go():
+        provider = DockerProvider(DockerConfig(pull_policy="never"), ComponentContext(data_dir=tmp_path))
+        spec = bench.env_spec(task)
+        spec.labels.update({"agentcompass.test": "1", "agentcompass.run_id": "swebench-e2e"})
+        env = await provider.open(spec)
+        try:
+            ctx = AttemptContext(task=task, attempt=1, attempt_dir=adir, benchmark=bench)
+            await bench.setup(task, env, ctx)
+            agent = await harness.run(task, env, model, ctx)
+            grade = await bench.grade(task, env, agent, ctx)
+            return grade, agent
+        finally:
+            await env.close()
+            await provider.aclose()
+
+    grade, agent = asyncio.run(go())
+    return grade, adir, {"agent": agent}
+
+
+@pytest.fixture
+def docker_bench(tmp_path, calc, calc_image):
+    return make_bench(tmp_path / "data", dataset_path=str(calc.jsonl), image_template=calc_image, agent_env={})
+
+
+def test_oracle_resolves(tmp_path, docker_bench):
+    grade, adir, _ = attempt(tmp_path, docker_bench, OracleHarness(OracleConfig(), None))
+    assert (grade.reward, grade.resolved, grade.details["status"]) == (1.0, True, "RESOLVED_FULL")
+    assert read_report(adir)["patch_successfully_applied"] is True
+    out = (adir / "test_output.txt").read_text()
+    assert "+ : '>>>>> Start Test Output'" in out and ">>>>> Test Exit Code: 0" in out
+
+
+def test_instance_image_field_wins_over_the_template(tmp_path, calc, calc_image):
+    row = dict(calc.row, image=calc_image)
+    path = fixture.write_jsonl([row], tmp_path / "img.jsonl")
+    bench = make_bench(tmp_path / "data", dataset_path=str(path), image_template="nowhere/{instance_id}:x")
+    assert bench.env_spec(bench.load()[0]).image == calc_image
+    grade, _, _ = attempt(tmp_path, bench, _Submit(calc.row["patch"]))
+    assert grade.resolved is True
+
+
+def test_empty_patch(tmp_path, docker_bench):
+    grade, adir, _ = attempt(tmp_path, docker_bench, _Submit(""))
+    assert (grade.reward, grade.resolved, grade.details) == (0.0, False, {"status": "empty_patch"})
+    assert not (adir / "report.json").exists()
+
+
+def test_wrong_patch_is_unresolved(tmp_path, calc, docker_bench):
+    grade, adir, _ = attempt(tmp_path, docker_bench, _Submit(fixture.patch_for(calc.repo, fixture.WRONG_OPS)))
+    assert (grade.reward, grade.resolved, grade.details["status"]) == (0.0, False, "RESOLVED_NO")
+    rep = read_report(adir)
+    assert rep["patch_successfully_applied"] is True
+    assert rep["tests_status"]["FAIL_TO_PASS"]["failure"] == json.loads(calc.row["FAIL_TO_PASS"])
+    assert rep["tests_status"]["PASS_TO_PASS"]["failure"] == []
+
+
+def test_patch_that_does_not_apply(tmp_path, calc, docker_bench):
+    bad = calc.row["patch"].replace("-    return a - b", "-    return a / b / c")
+    grade, adir, _ = attempt(tmp_path, docker_bench, _Submit(bad))
+    assert (grade.reward, grade.resolved) == (0.0, False)
+    rep = read_report(adir)
+    assert rep["patch_successfully_applied"] is False and rep["resolved"] is False
+    assert ">>>>> Patch Apply Failed" in (adir / "run_instance.log").read_text()
+
+
+def scripted_model(srv, tmp_path):
+    cfg = {"_target_": "agentcompass.models.client.Model", "id": "scripted-m", "base_url": srv.base_url,
+           "api_key": "sk-test", "api_protocol": "openai-chat", "max_retries": 0}
+    return build("model", cfg, ComponentContext(data_dir=tmp_path)).fork()
+
+
+def bash(cmd: str) -> str:
+    return f"THOUGHT: next.\n\n```bash\n{cmd}\n```\n"
+
+
+def run_agent(tmp_path, bench, replies, **cfg):
+    harness = MiniSweAgentHarness(MiniSweAgentConfig(**cfg))
+
+    async def with_server():
+        with ScriptedModelServer(replies=replies) as srv:
+            model = scripted_model(srv, tmp_path)
+            try:
+                return await asyncio.to_thread(attempt, tmp_path, bench, harness, model), srv.requests
+            finally:
+                await model.aclose()
+
+    return asyncio.run(with_server())
+
+
+FIX = "sed -i '0,/return a - b/s//return a + b/' calc/ops.py && git diff"
+
+
+def test_mini_swe_agent_inspects_edits_submits_and_resolves(tmp_path, docker_bench):
+    replies = [bash("pwd && cat calc/ops.py"), bash("grep -n 'def add' -A 3 calc/ops.py"), bash(FIX),
+               bash("python3 -c 'from calc.ops import add; print(add(2, 3))'"),
+               bash("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached")]
+    (grade, adir, extra), requests = run_agent(tmp_path, docker_bench, replies)
+    agent = extra["agent"]
+    assert agent.exit_status == "submitted" and agent.n_turns == 5
+    assert "+    return a + b" in agent.submission
+    assert (grade.reward, grade.resolved) == (1.0, True)
+    traj = json.loads(Path(agent.trajectory_path).read_text())
+    obs = [m["content"] for m in traj["messages"] if m["role"] == "user"][1:]
+    assert obs[0].startswith("<returncode>0</returncode>") and "/testbed" in obs[0] and "def add" in obs[0]
+    assert "\n5\n" in obs[3]
+    assert json.loads((adir / "prediction.json").read_text())["model_name_or_path"] == "scripted-m"
+
+
+def test_mini_swe_agent_format_errors_timeout_and_step_limit_still_graded(tmp_path, docker_bench):
+    replies = ["```bash\nls\n```\n```bash\npwd\n```", "no command here", bash("sleep 5"), bash(FIX),
+               bash("echo never reached")]
+    (grade, adir, extra), requests = run_agent(tmp_path, docker_bench, replies, step_limit=4,
+                                               command_timeout_s=1)
+    agent = extra["agent"]
+    assert (agent.exit_status, agent.limit_hit, agent.submission) == ("limits_exceeded", "step_limit", "")
+    assert len(requests) == 4 and agent.n_format_errors == 2
+    assert (grade.reward, grade.resolved, grade.details["status"]) == (0.0, False, "empty_patch")
+    traj = json.loads((adir / f"{fixture.INSTANCE_ID}.traj.json").read_text())
+    assert traj["info"]["exit_status"] == "LimitsExceeded" and traj["info"]["model_stats"]["api_calls"] == 4
+    timeout_msg = traj["messages"][7]["content"]
+    assert "did not finish within 1 seconds" in timeout_msg
+
+
+def test_run_evaluation_oracle_on_docker(tmp_path, calc, calc_image):
+    from agentcompass import run_evaluation
+
+    result = run_evaluation(
+        benchmark="swebench", harness="oracle", model="none", environment="docker",
+        benchmark_params={"dataset_path": str(calc.parquet_dir), "image_template": calc_image, "agent_env": {},
+                          "model_name_or_path": "gold"},
+        environment_params={"pull_policy": "never"},
+        results_dir=str(tmp_path / "results"), data_dir=str(tmp_path / "data"), progress="none")
+    assert result["metadata"]["status"] == "completed"
+    assert result["metrics"]["n_tasks"] == 1 and result["metrics"]["resolved_rate"] == 1.0
+    preds = Path(result["paths"]["predictions"])
+    assert preds.is_file() and preds.parent == Path(result["paths"]["run_dir"])
+    pred = json.loads(preds.read_text().splitlines()[0])
+    assert pred == {"instance_id": fixture.INSTANCE_ID, "model_name_or_path": "gold", "model_patch": calc.row["patch"]}
+    report = json.loads(Path(result["paths"]["report"]).read_text())
+    assert Path(result["paths"]["report"]).name == f"gold.{result['metadata']['run_id']}.json"
+    assert report["resolved_ids"] == [fixture.INSTANCE_ID] and report["completed_instances"] == 1
