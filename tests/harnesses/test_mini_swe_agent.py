@@ -129,9 +129,24 @@ def test_marker_must_be_the_first_line_and_exit_code_zero(tmp_path):
 
 
 def test_repeated_format_errors_end_the_run(tmp_path):
-    res, traj, _ = drive(tmp_path, ["no block", "```bash\nls\n```\n```bash\nls\n```", "still none"])
+    replies = [{"text": "THOUGHT: a very long", "finish_reason": "length"}, "```bash\nls\n```\n```bash\nls\n```",
+               "still none"]
+    res, traj, _ = drive(tmp_path, replies)
     assert res.exit_status == "repeated_format_error" and res.submission == "" and res.n_format_errors == 3
     assert traj["info"]["exit_status"] == "RepeatedFormatError"
+    assert "cut off because it was too long" in traj["messages"][3]["content"]
+    assert "cut off" not in traj["messages"][5]["content"]
+
+
+def test_a_clean_step_resets_the_format_error_count(tmp_path):
+    replies = ["none", "none", bash("echo ok"), "none", "none", bash(SUBMIT)]
+    res, _, _ = drive(tmp_path, replies)
+    assert res.exit_status == "submitted" and res.n_format_errors == 4
+
+
+def test_undecodable_bytes_are_replaced(tmp_path):
+    res, traj, _ = drive(tmp_path, [bash("printf 'ok\\377\\376end\\n'"), bash(SUBMIT)])
+    assert "ok\ufffd\ufffdend" in traj["messages"][3]["content"]
 
 
 def test_step_limit(tmp_path):
