@@ -55,6 +55,13 @@ def base_url_for(protocol: str, base_url: str | None) -> str:
     return url
 
 
+def display_url(url: str) -> str:
+    """``url`` without user info, query or fragment: safe for messages and results."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    return f"{parts.scheme}://{netloc}{parts.path}" if parts.scheme else url.split("?", 1)[0]
+
+
 def default_provider(base_url: str | None, protocols: list[str]) -> str:
     """``host[:port]`` of the endpoint the first protocol talks to."""
     return host_of(base_url_for(protocols[0], base_url))

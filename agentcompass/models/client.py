@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import itertools
 import logging
 import os
 from typing import Any
@@ -18,7 +19,8 @@ from pydantic import SecretStr
 from agentcompass.errors import ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
-from ._auto import DEFAULT_BASE_URL, FAMILY, KEY_ENV, auto_protocols, base_url_for, default_provider, host_of
+from ._auto import (DEFAULT_BASE_URL, FAMILY, KEY_ENV, auto_protocols, base_url_for, default_provider,
+                    display_url, host_of)
 from ._errors import EndpointUnsupportedError
 from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
@@ -26,26 +28,40 @@ from .config import ModelConfig
 
 _MODULES = {"openai-chat": "openai_chat", "openai-responses": "openai_responses",
             "anthropic-messages": "anthropic_messages"}
+CONNECTIONS_PER_SHARD = 8
 
 
 class _Shared:
-    """What a client and its forks share: SDK clients, the protocol choice, the provider semaphore."""
+    """What a client and its forks share: SDK clients, the protocol choice, the provider semaphore.
+
+    Each SDK family gets ``shards`` SDK clients used in turn: the HTTP pool of one client scans all its
+    connections on every request, so several small pools cost less CPU than one large one.
+    """
 
     def __init__(self, candidates: list[str], limit: int | None) -> None:
         self.candidates, self.chosen, self.limit = candidates, None, limit
         self.total = Usage()
-        self._clients: dict[str, tuple[Any, Any]] = {}
+        self._clients: dict[str, tuple[Any, list[Any]]] = {}
+        self._turn = itertools.count()
         self._sem: asyncio.Semaphore | None = None
         self._sem_loop: Any = None
 
+    @property
+    def shards(self) -> int:
+        return max(1, min(16, -(-(self.limit or 32) // CONNECTIONS_PER_SHARD)))
+
     def client(self, family: str, factory: Any) -> Any:
-        """The SDK client of ``family`` for the running event loop (made on first use)."""
+        """An SDK client of ``family`` for the running event loop (made on first use), in turn."""
         loop = asyncio.get_running_loop()
         held = self._clients.get(family)
         if held is None or held[0] is not loop:
-            held = (loop, factory())
+            held = (loop, [])
             self._clients[family] = held
-        return held[1]
+        pool = held[1]
+        i = next(self._turn) % self.shards
+        while len(pool) <= i:
+            pool.append(factory())
+        return pool[i]
 
     def slot(self) -> Any:
         """An async context holding one of ``limit`` provider slots (no-op without a limit)."""
@@ -61,9 +77,10 @@ class _Shared:
 
     async def aclose(self) -> None:
         loop = asyncio.get_running_loop()
-        for family, (owner, client) in list(self._clients.items()):
+        for family, (owner, clients) in list(self._clients.items()):
             if owner is loop:
-                await client.close()
+                for client in clients:
+                    await client.close()
             del self._clients[family]
 
 
@@ -104,8 +121,8 @@ class Model:
 
     def describe(self) -> dict[str, Any]:
         """What results may record about the model (never the key)."""
-        return {"id": self.model_id, "protocol": self.protocol, "base_url": base_url_for(self.protocol,
-                self.config.base_url), "provider": self.provider}
+        base = display_url(base_url_for(self.protocol, self.config.base_url))
+        return {"id": self.model_id, "protocol": self.protocol, "base_url": base, "provider": self.provider}
 
     def fork(self) -> "Model":
         """A client sharing connections, protocol choice and provider limit, with its own ``usage``."""
@@ -182,8 +199,9 @@ class Model:
             async with self._shared.slot():
                 return await module.call(client, self.model_id, messages, params, self.config.prices)
 
-        response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=base + module.PATH,
-                                           secret=key, log=self._log, on_retry=on_retry)
+        endpoint = display_url(base + module.PATH)
+        response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=endpoint, secret=key,
+                                           log=self._log, on_retry=on_retry)
         self.usage.add(response.usage)
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries

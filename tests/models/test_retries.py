@@ -159,3 +159,21 @@ def test_malformed_body_is_retried(make_model) -> None:
         model = make_model(srv.base_url, api_protocol="openai-responses")
         assert run(model.complete(USER)).text == "ok"
     assert model.usage.n_retries == 1 and srv.n_requests == 2
+
+
+def test_exhausted_script_is_not_retried(make_model) -> None:
+    with ScriptedModelServer(replies=["only one"]) as srv:
+        model = make_model(srv.base_url)
+        assert run(model.complete(USER)).text == "only one"
+        with pytest.raises(ModelError, match="script exhausted") as info:
+            run(model.complete(USER))
+    assert info.value.status == 500 and not info.value.retryable and srv.n_requests == 2
+
+
+def test_credentials_in_the_base_url_stay_out_of_errors(make_model) -> None:
+    with ScriptedModelServer(replies=[{"status": 403, "error": "forbidden"}]) as srv:
+        url = srv.base_url.replace("http://", "http://user:pw-secret@")
+        model = make_model(url)
+        with pytest.raises(ModelError) as info:
+            run(model.complete(USER))
+    assert info.value.status == 403 and "secret" not in str(info.value) and "secret" not in str(model.describe())
