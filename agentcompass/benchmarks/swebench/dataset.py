@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from agentcompass._deps import require
 from agentcompass.errors import DatasetError, DependencyError
 
 from .log_parsers import PARSER_REGISTRY
@@ -33,11 +34,7 @@ def layout_help(dataset_name: str, split: str, data_dir: Path) -> str:
 
 
 def _read_parquet(paths: list[Path]) -> list[dict[str, Any]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise DependencyError("reading parquet datasets needs pyarrow: pip install 'agentcompass[swebench]' "
-                              "(or pip install pyarrow)") from None
+    pq = require("pyarrow.parquet", "swebench", purpose="reading parquet datasets")
     rows: list[dict[str, Any]] = []
     for path in paths:
         try:
@@ -49,8 +46,7 @@ def _read_parquet(paths: list[Path]) -> list[dict[str, Any]]:
 
 def _read_arrow_dir(folder: Path) -> list[dict[str, Any]]:
     """A ``datasets.save_to_disk`` split directory (arrow stream files)."""
-    import pyarrow as pa
-
+    pa = require("pyarrow", "swebench", purpose="reading arrow datasets")
     rows: list[dict[str, Any]] = []
     for path in sorted(folder.glob("*.arrow")):
         with pa.memory_map(str(path)) as source:
@@ -129,10 +125,7 @@ def read_source(path: Path, split: str) -> tuple[list[dict[str, Any]], str]:
 
 def download(dataset_name: str, split: str, target: Path) -> Path:
     """Fetch the hub dataset's ``split`` files into ``target`` (needs huggingface_hub and network)."""
-    try:
-        from huggingface_hub import snapshot_download
-    except ImportError:
-        raise DependencyError("huggingface_hub is not installed (pip install 'agentcompass[hub]')") from None
+    snapshot_download = require("huggingface_hub", "hub", purpose="downloading the dataset").snapshot_download
     if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
         raise DatasetError("HF_HUB_OFFLINE is set, so nothing can be downloaded")
     snapshot_download(repo_id=dataset_name, repo_type="dataset", local_dir=str(target),
