@@ -73,7 +73,8 @@ def test_the_judge_labels_failed_attempts_and_its_cost_is_counted(results_dir, j
     labels = {lb["task_id"]: lb for lb in j["labels"]}
     assert set(labels) == {"syn-1", "syn-2", "syn-3", "syn-4", "syn-5", "syn-7", "syn-8"}
     assert labels["syn-1"]["category"] == "wrong_solution" and labels["syn-1"]["outcome"] == "unresolved"
-    assert labels["syn-2"]["category"] == "infra_failure" and labels["syn-2"]["reason"] == "because syn-2 failed that way"
+    assert labels["syn-2"]["category"] == "infra_failure"
+    assert labels["syn-2"]["reason"] == "because syn-2 failed that way"          # one line
     assert labels["syn-3"]["category"] == "other" and "unknown category 'banana'" in labels["syn-3"]["reason"]
     assert labels["syn-7"]["category"] == "verifier_problem"
     assert labels["syn-8"].get("not_judged") is True and labels["syn-8"]["category"] is None

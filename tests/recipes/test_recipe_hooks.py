@@ -118,3 +118,35 @@ def test_recipe_tools_are_checked_when_the_environment_opens(dirs, local_env, tm
     err = info.value.result["summary"]["tasks"][0]["error"]
     assert err["type"] == "DependencyError" and ": definitely-not-a-tool-xyz;" in err["message"]  # bash is there
     assert "missing tools in environment" in err["message"] and "--auto-install-dependencies" in err["message"]
+
+
+def test_builtin_git_snapshot_records_the_agents_changes(tmp_path):
+    import asyncio
+
+    from agentcompass._recipes import RecipeRunner
+    from agentcompass._sdk import compose_from_kwargs
+    from agentcompass.environments.local import LocalConfig, LocalProvider
+    from agentcompass.interfaces import AttemptContext, EnvSpec, Task
+
+    recipes = compose_from_kwargs({"enabled_recipes": ["git_snapshot"]}).data["recipes"]
+    runner = RecipeRunner.from_config(recipes)
+    git = 'git -c user.name=t -c user.email=t@t'
+
+    async def go():
+        env = await LocalProvider(LocalConfig(root_dir=str(tmp_path / "ws")), None).open(EnvSpec(task_id="g"))
+        ctx = AttemptContext(task=Task(id="g", instruction=""), attempt=1, attempt_dir=tmp_path / "attempt",
+                             benchmark=None)
+        try:
+            setup = f"git init -q && echo a > a.txt && git add a.txt && {git} commit -qm base"
+            assert (await env.exec(setup)).exit_code == 0
+            await runner.run_hooks("after_open", env, ctx)                    # git is there: no error
+            assert (await env.exec("echo b >> a.txt && echo new > new.txt")).exit_code == 0
+            await runner.run_hooks("after_agent", env, ctx)
+            out = Path(env.path("/logs/agent/git_snapshot"))
+            assert (out / "status.txt").read_text().split("\n")[:2] == [" M a.txt", "?? new.txt"]
+            assert "+b" in (out / "tracked.diff").read_text()
+            assert (out / "untracked.txt").read_text() == "new.txt\n"
+            assert (await env.exec("git status --porcelain")).stdout == " M a.txt\n?? new.txt\n"  # untouched
+        finally:
+            await env.close()
+    asyncio.run(go())
