@@ -152,9 +152,8 @@ class TmuxSession:
             raise DependencyError(f"terminus2 needs tmux, which is not installed in {where}; {hint}")
         result = await self._run(_INSTALL, timeout=600)
         if result.exit_code != 0 or (await self._run("command -v tmux")).exit_code != 0:
-            tail = result.output.strip().splitlines()[-3:]
-            raise DependencyError(f"terminus2: installing tmux in {where} failed "
-                                  f"(exit {result.exit_code}): {' | '.join(tail)}")
+            tail = " | ".join(result.output.strip().splitlines()[-3:]) or "tmux is still not on PATH"
+            raise DependencyError(f"terminus2: installing tmux in {where} failed (exit {result.exit_code}): {tail}")
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:

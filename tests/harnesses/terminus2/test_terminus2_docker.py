@@ -85,3 +85,17 @@ def test_missing_tmux_in_the_image_is_a_clear_error(docker_provider, tmp_path):
     assert "tmux" in message and "not installed" in message
     assert "image" in message and "auto_install_dependencies" in message
     assert out.requests == []                                                  # no model call was made
+
+
+@pytest.mark.slow
+def test_auto_install_puts_tmux_into_the_container(docker_provider, tmp_path):
+    labels = {**TEST_LABELS, "agentcompass.test.dir": str(tmp_path)}
+    replies = [reply("tmux -V > /app/tmux-version.txt\n"), reply(task_complete=True), reply(task_complete=True)]
+    out = asyncio.run(drive(docker_provider, replies, tmp_path, task_id="no-tmux", labels=labels, grade=False,
+                            timeout=600, auto_install=True, read=("/app/tmux-version.txt",)))
+    if isinstance(out.error, DependencyError) and any(
+            s in str(out.error) for s in ("resolve", "Failed to fetch", "Unable to locate", "unreachable")):
+        pytest.skip(f"no package repository reachable from the container: {out.error}")
+    assert out.error is None, out.error
+    assert out.result.exit_status == "completed"
+    assert out.files["/app/tmux-version.txt"].startswith(b"tmux ")
