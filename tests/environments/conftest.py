@@ -30,3 +30,25 @@ def make_provider(local_root):
 @pytest.fixture
 def spec():
     return EnvSpec(task_id="demo/task 1", labels={"agentcompass.run_id": "run-a"})
+
+
+# --------------------------------------------------------------------------- docker (tests marked `docker`)
+
+
+@pytest.fixture(scope="session")
+def docker_engine():
+    """A running Docker engine with the base image (scripts/ensure_docker.sh); skip, or fail under CI."""
+    from tests.environments.docker_support import require_engine
+
+    require_engine()
+
+
+@pytest.fixture(autouse=True)
+def _docker_test_containers(request):
+    """After each docker test, remove the containers this test session labelled agentcompass.test=1."""
+    yield
+    if request.node.get_closest_marker("docker") is not None:
+        from tests.environments.docker_support import engine_problem, remove_session_containers
+
+        if engine_problem() is None:
+            remove_session_containers()

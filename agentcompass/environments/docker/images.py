@@ -136,7 +136,12 @@ class ImageManager:
         if fut is None or fut.cancelled() or (not fut.done() and fut.get_loop() is not asyncio.get_running_loop()):
             fut = asyncio.ensure_future(self._build_or_tag(context, tag, args, digest, timeout_s))
             self._builds[digest] = fut
-        built = await asyncio.shield(fut)
+        try:
+            built = await asyncio.shield(fut)
+        except ImageError as exc:
+            if not reasons:
+                raise
+            raise ImageError(f"{exc}; and before that: {'; '.join(reasons)}") from exc
         if built != tag:
             await self._tag(built, tag)
         return tag

@@ -1,0 +1,446 @@
+"""The docker environment against a real engine (scripts/ensure_docker.sh starts it and builds the base image)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import io
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import textwrap
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from agentcompass.environments.docker import DockerConfig, DockerProvider
+from agentcompass.environments.docker.provider import owner_alive
+from agentcompass.environments.docker.tarsafe import extract_to
+from agentcompass.errors import ConfigError, ImageError, PathEscapeError, SandboxError
+from agentcompass.interfaces import EnvSpec
+from tests.environments.docker_support import BASE_IMAGE, REPO, SESSION, TEST_LABELS, api, session_containers
+
+pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("docker_engine")]
+BENCH = f"test-{SESSION}"
+
+
+def spec(task: str = "t", **kw) -> EnvSpec:
+    labels = {**TEST_LABELS, **kw.pop("labels", {})}
+    return EnvSpec(task_id=task, benchmark=BENCH, labels=labels, **kw)
+
+
+def with_provider(body, **config):
+    """Run ``body(provider)`` in a fresh event loop with a provider that is closed afterwards."""
+    async def main():
+        provider = DockerProvider(DockerConfig(**config))
+        try:
+            return await body(provider)
+        finally:
+            await provider.aclose()
+    return asyncio.run(main())
+
+
+def container_exists(cid: str) -> bool:
+    import docker.errors
+
+    try:
+        api().inspect_container(cid)
+    except docker.errors.NotFound:
+        return False
+    return True
+
+
+@pytest.fixture
+def built_images():
+    """Removes the images this test session built (tagged agentcompass/test-<session>/...)."""
+    yield
+    client = api()
+    for image in client.images(filters={"label": "agentcompass=1"}):
+        for tag in image.get("RepoTags") or []:
+            if tag.startswith(f"agentcompass/{BENCH}/"):
+                client.remove_image(tag, force=True)
+
+
+def make_context(tmp_path: Path, name: str = "ctx", extra: str = "") -> Path:
+    ctx = tmp_path / name
+    ctx.mkdir()
+    (ctx / "Dockerfile").write_text(textwrap.dedent(f"""\
+        ARG BASE_IMAGE
+        FROM ${{BASE_IMAGE}}
+        COPY hello.txt /opt/hello.txt
+        RUN od -An -N8 -tx8 /dev/urandom > /opt/stamp {extra}
+        """))
+    (ctx / "hello.txt").write_text(f"hello {uuid.uuid4().hex}\n")
+    return ctx
+
+
+# --------------------------------------------------------------------------- lifecycle and exec
+
+
+def test_open_exec_close_on_the_base_image():
+    async def body(p):
+        env = await p.open(spec("open-exec", env={"FROM_TASK": "task"}))
+        info = api().inspect_container(env.id)
+        assert info["State"]["Running"] and info["HostConfig"]["Init"] is True
+        labels = info["Config"]["Labels"]
+        assert labels["agentcompass"] == "1" and labels["agentcompass.test.session"] == SESSION
+        assert env.describe() == {"provider": "docker", "container_id": env.id, "container_name": env.name,
+                                  "image": BASE_IMAGE}
+        res = await env.exec("echo out; echo err >&2; pwd; echo $FROM_TASK $EXTRA; exit 3", env={"EXTRA": "x"})
+        assert (res.exit_code, res.stdout, res.stderr) == (3, "out\n/app\ntask x\n", "err\n")
+        assert not res.timed_out and res.duration_s > 0
+        res = await env.exec(["ls", "-d", "."], cwd="/tmp")
+        assert (res.exit_code, res.stdout) == (0, ".\n")
+        res = await env.exec("true", cwd="/does/not/exist")
+        assert res.exit_code == 126 and "does not exist" in res.stderr
+        assert env.path("/app/x") == "/app/x"
+        start = time.monotonic()
+        await env.close()
+        assert time.monotonic() - start < 5, "close must not wait for a stop timeout"
+        await env.close()                                      # idempotent
+        assert not container_exists(env.id)
+        with pytest.raises(SandboxError):
+            await env.exec("true")
+    with_provider(body)
+
+
+def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
+    async def body(p):
+        env = await p.open(spec("output-cap"))
+        res = await env.exec("printf 'HEAD'; head -c 100000 /dev/zero | tr '\\0' a; printf 'TAIL'; "
+                             "printf '\\xff\\xfe' >&2")
+        assert res.truncated and res.stdout.startswith("HEAD") and res.stdout.endswith("TAIL")
+        assert "bytes elided" in res.stdout and len(res.stdout) < 1200
+        assert res.stderr == "\ufffd\ufffd"
+        await env.close()
+    with_provider(body, exec_output_limit=1000)
+
+
+def test_exec_timeout_kills_the_whole_process_tree():
+    async def body(p):
+        env = await p.open(spec("timeout"))
+        start = time.monotonic()
+        res = await env.exec("sleep 101 & (setsid sleep 102 &) ; sleep 103", timeout=1)
+        assert res.timed_out and res.exit_code == -1
+        assert time.monotonic() - start < 8
+        ps = await env.exec("ps -eo args")
+        assert "sleep 10" not in ps.stdout, ps.stdout
+        # a cancelled exec (e.g. the agent's time is up) takes its tree down too
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(env.exec("sleep 104 & sleep 105"), 1)
+        ps = await env.exec("ps -eo args")
+        assert "sleep 10" not in ps.stdout, ps.stdout
+        assert (await env.exec("echo still usable")).stdout == "still usable\n"
+        await env.close()
+    with_provider(body)
+
+
+def test_memory_limit_is_enforced():
+    async def body(p):
+        env = await p.open(spec("oom", memory_mb=512))          # the config value (64M) wins over the task's
+        assert api().inspect_container(env.id)["HostConfig"]["Memory"] == 64 * 2**20
+        res = await env.exec("python3 -c \"b = bytearray(256 * 2**20); b[::4096] = b'x' * len(b[::4096]); "
+                             "print('survived')\"", timeout=60)
+        assert res.exit_code == 137 and "survived" not in res.stdout, res
+        small = await env.exec("python3 -c \"b = bytearray(8 * 2**20); print('ok')\"", timeout=60)
+        assert small.stdout == "ok\n"
+        await env.close()
+        env = await DockerProvider(DockerConfig()).open(spec("task-memory", memory_mb=200, cpus=0.5))
+        host = api().inspect_container(env.id)["HostConfig"]
+        assert host["Memory"] == 200 * 2**20 and host["NanoCpus"] == 5 * 10**8
+        await env.close()
+    with_provider(body, memory="64M")
+
+
+class _Hello(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"hello from the host")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_network_none_cannot_reach_a_server_on_the_host():
+    server = http.server.ThreadingHTTPServer(("0.0.0.0", 0), _Hello)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    gateway = api().inspect_network("bridge")["IPAM"]["Config"][0]["Gateway"]
+    url = f"http://{gateway}:{server.server_address[1]}/"
+    fetch = f"python3 -c \"import urllib.request; print(urllib.request.urlopen('{url}', timeout=5).read().decode())\""
+
+    async def body(p):
+        bridge = await p.open(spec("net-bridge"))
+        none = await p.open(spec("net-none", network="none"))
+        ok, blocked = await asyncio.gather(bridge.exec(fetch, timeout=30), none.exec(fetch, timeout=30))
+        assert ok.exit_code == 0 and ok.stdout == "hello from the host\n", ok
+        assert blocked.exit_code != 0 and "hello" not in blocked.stdout
+        assert "unreachable" in blocked.stderr.lower() or "URLError" in blocked.stderr
+        assert api().inspect_container(none.id)["HostConfig"]["NetworkMode"] == "none"
+        await bridge.close()
+        await none.close()
+    try:
+        with_provider(body)
+    finally:
+        server.shutdown()
+
+
+# --------------------------------------------------------------------------- images
+
+
+def test_dockerfile_build_then_cache_hit(tmp_path, built_images):
+    ctx = make_context(tmp_path)
+
+    async def first(p):
+        start = time.monotonic()
+        env = await p.open(spec("Build Me/1", dockerfile_dir=ctx))
+        built_s = time.monotonic() - start
+        stamp, hello = await env.read_file("/opt/stamp"), await env.read_file("/opt/hello.txt")
+        await env.close()
+        return env.image, stamp, hello, built_s
+
+    image, stamp, hello, _ = with_provider(first)
+    assert image.startswith(f"agentcompass/{BENCH}/build-me-1:") and len(image.rsplit(":", 1)[1]) == 16
+    assert hello == (ctx / "hello.txt").read_bytes()
+    image2, stamp2, _, reopen_s = with_provider(first)             # a new provider: the engine has the tag
+    assert (image2, stamp2) == (image, stamp), "an image with the same tag must not be rebuilt"
+    assert reopen_s < 5
+    (ctx / "hello.txt").write_text("changed\n")
+    image3, stamp3, hello3, _ = with_provider(first)
+    assert image3 != image and stamp3 != stamp and hello3 == b"changed\n"
+
+
+def test_concurrent_opens_of_one_dockerfile_build_once(tmp_path, built_images):
+    ctx = make_context(tmp_path)
+
+    async def body(p):
+        await p.connect()
+        calls = []
+        real = p._images._build_blocking
+        p._images._build_blocking = lambda *a, **k: calls.append(a[1]) or real(*a, **k)
+        envs = await asyncio.gather(*(p.open(spec("same-task", dockerfile_dir=ctx)) for _ in range(4)))
+        stamps = {await e.read_file("/opt/stamp") for e in envs}
+        # a second task with the same context gets a tag on the same image, not a build
+        other = await p.open(spec("other-task", dockerfile_dir=ctx))
+        same = api().inspect_image(other.image)["Id"] == api().inspect_image(envs[0].image)["Id"]
+        for env in [*envs, other]:
+            await env.close()
+        return calls, stamps, {e.image for e in envs}, same
+
+    calls, stamps, images, same = with_provider(body)
+    assert len(calls) == 1 and len(stamps) == 1 and len(images) == 1 and same
+
+
+def test_an_image_that_can_be_neither_pulled_nor_built_is_an_image_error(tmp_path, built_images):
+    missing = f"agentcompass-test/does-not-exist-{SESSION}:1"
+
+    async def body(p):
+        with pytest.raises(ImageError) as pulled:
+            await p.open(spec("no-image", image=missing))
+        broken = tmp_path / "broken"
+        broken.mkdir()
+        (broken / "Dockerfile").write_text("ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo boom && exit 3\n")
+        with pytest.raises(ImageError) as built:
+            await p.open(spec("broken-build", image=missing, dockerfile_dir=broken))
+        return pulled.value, built.value
+
+    pulled, built = with_provider(body)
+    assert missing in str(pulled) and "pull" in str(pulled) and pulled.retryable is False
+    assert f"agentcompass/{BENCH}/broken-build:" in str(built) and "non-zero code" in str(built)
+    assert missing in str(built) and built.retryable is False
+
+    async def never(p):
+        with pytest.raises(ImageError, match="pull_policy is 'never'"):
+            await p.open(spec("never", image=missing))
+        env = await p.open(spec("local-base", image=BASE_IMAGE))        # present locally: fine under never
+        await env.close()
+    with_provider(never, pull_policy="never")
+    assert not session_containers()
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _tree(root: Path) -> dict[str, tuple]:
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.is_symlink():
+            out[rel] = ("link", os.readlink(p))
+        elif p.is_dir():
+            out[rel] = ("dir",)
+        else:
+            out[rel] = ("file", p.read_bytes(), os.access(p, os.X_OK))
+    return out
+
+
+def test_upload_and_download_of_a_directory_round_trip(tmp_path):
+    src = tmp_path / "src"
+    (src / "sub" / "deeper").mkdir(parents=True)
+    (src / "empty").mkdir()
+    (src / "a.txt").write_text("alpha\n")
+    (src / "sub" / "bin.dat").write_bytes(bytes(range(256)) * 100)
+    (src / "sub" / "deeper" / "run.sh").write_text("#!/bin/sh\necho run\n")
+    (src / "sub" / "deeper" / "run.sh").chmod(0o755)
+    (src / "link").symlink_to("sub/bin.dat")
+
+    async def body(p):
+        env = await p.open(spec("files"))
+        await env.upload(src, "/data/in")
+        assert (await env.exec("/data/in/sub/deeper/run.sh")).stdout == "run\n"
+        assert (await env.exec("readlink /data/in/link")).stdout == "sub/bin.dat\n"
+        await env.download("/data/in", tmp_path / "back")
+        await env.upload(src / "a.txt", "rel/a-copy.txt")                  # relative: under the workdir
+        assert await env.read_file("/app/rel/a-copy.txt") == b"alpha\n"
+        assert await env.read_file("/data/in/link") == (src / "sub" / "bin.dat").read_bytes()
+        await env.write_file("/opt/new/dir/tool", "#!/bin/sh\necho tool\n", mode=0o755)
+        assert (await env.exec("/opt/new/dir/tool && stat -c %a /opt/new/dir/tool")).stdout == "tool\n755\n"
+        with pytest.raises(FileNotFoundError):
+            await env.read_file("/nope")
+        with pytest.raises(IsADirectoryError):
+            await env.read_file("/data/in")
+        await env.download("/data/in/a.txt", tmp_path / "single.txt")
+        await env.close()
+
+    with_provider(body)
+    assert _tree(tmp_path / "back") == _tree(src)
+    assert (tmp_path / "single.txt").read_text() == "alpha\n"
+
+
+def _tar(*members: tuple[str, str, str]) -> io.BytesIO:
+    """Members as (type, name, payload-or-link-target)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for kind, name, value in members:
+            info = tarfile.TarInfo(name)
+            if kind == "file":
+                info.size = len(value)
+                tar.addfile(info, io.BytesIO(value.encode()))
+            else:
+                info.type = tarfile.SYMTYPE if kind == "sym" else tarfile.LNKTYPE
+                info.linkname = value
+                tar.addfile(info)
+    buf.seek(0)
+    return buf
+
+
+@pytest.mark.parametrize("members", [
+    [("file", "/etc/evil", "x")],
+    [("file", "out", ""), ("file", "out/../../evil", "x")],
+    [("file", "out/a", "a"), ("sym", "out/link", "/etc")],
+    [("file", "out/a", "a"), ("sym", "out/link", "../../..")],
+    [("file", "out/a", "a"), ("lnk", "out/hard", "../../evil")],
+    [("file", "out/a", "a"), ("sym", "out/here", "."), ("sym", "out/l2", "here/../../evil")],
+    [("file", "out/a", "a"), ("file", "other/evil", "x")],
+], ids=["absolute", "dotdot", "abs-symlink", "rel-symlink-out", "hardlink-out", "symlink-chain", "second-top"])
+def test_tar_members_escaping_their_destination_are_refused(tmp_path, members):
+    dest = tmp_path / "dest" / "out"
+    with pytest.raises(PathEscapeError):
+        extract_to(_tar(*members), dest)
+    assert not (tmp_path / "evil").exists() and not (tmp_path / "dest" / "evil").exists()
+    assert not dest.exists()
+    extract_to(_tar(("file", "out/ok.txt", "fine"), ("sym", "out/in", "ok.txt")), dest)   # the control
+    assert (dest / "ok.txt").read_text() == "fine" and os.readlink(dest / "in") == "ok.txt"
+
+
+def test_download_refuses_a_symlink_out_of_the_tree(tmp_path):
+    async def body(p):
+        env = await p.open(spec("escape"))
+        await env.exec("mkdir -p /app/out && echo ok > /app/out/a && ln -s /etc/passwd /app/out/pw")
+        with pytest.raises(PathEscapeError, match="pw"):
+            await env.download("/app/out", tmp_path / "out")
+        await env.close()
+    with_provider(body)
+    assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------- keep and cleanup
+
+
+def test_keep_leaves_the_container_running(tmp_path):
+    run_id = f"keep-{uuid.uuid4().hex[:8]}"
+
+    async def body(p):
+        env = await p.open(spec("kept", keep=True, labels={"agentcompass.run_id": run_id}))
+        await env.write_file("/app/state", "x")
+        await env.close()
+        assert api().inspect_container(env.id)["State"]["Running"]
+        assert await p.cleanup(run_id) == 0                     # kept containers are not leftovers
+        assert container_exists(env.id)
+        assert await p.remove_container(env.id)
+        return env.id
+    cid = with_provider(body)
+    assert not container_exists(cid)
+
+
+def test_cleanup_of_a_run_removes_its_leftovers_only():
+    run_a, run_b = (f"run-{uuid.uuid4().hex[:8]}" for _ in range(2))
+
+    async def leave(p):                     # like a process that died without closing its environments
+        ids = [(await p.open(spec(f"left-{i}", labels={"agentcompass.run_id": run}))).id
+               for i, run in enumerate([run_a, run_a, run_b])]
+        p._open.clear()
+        return ids
+
+    ids = with_provider(leave)
+    assert with_provider(lambda p: p.cleanup(run_a)) == 2
+    assert [container_exists(i) for i in ids] == [False, False, True]
+    assert with_provider(lambda p: p.cleanup(run_b)) == 1
+    assert not any(container_exists(i) for i in ids)
+
+
+def test_cleanup_after_sigkill_and_live_owners_are_spared(tmp_path):
+    run_id = f"killed-{uuid.uuid4().hex[:8]}"
+    script = textwrap.dedent(f"""
+        import asyncio, sys
+        sys.path.insert(0, {str(REPO)!r})
+        from agentcompass.environments.docker import DockerProvider
+        from agentcompass.interfaces import EnvSpec
+        async def main():
+            p = DockerProvider()
+            for i in range(2):
+                await p.open(EnvSpec(task_id=f"victim-{{i}}", labels={{**{TEST_LABELS!r},
+                                     "agentcompass.run_id": {run_id!r}}}))
+            print("ready", flush=True)
+            await asyncio.sleep(600)
+        asyncio.run(main())
+        """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        assert len(session_containers({"agentcompass.run_id": run_id})) == 2
+        assert with_provider(lambda p: p.cleanup(run_id)) == 0          # its owner still runs
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert with_provider(lambda p: p.cleanup(run_id)) == 2
+    assert session_containers({"agentcompass.run_id": run_id}) == []
+    assert owner_alive("otherhost:1:1") is False
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+def test_config_from_yaml_and_bad_values():
+    import yaml
+
+    from agentcompass._config.registry import build, conf_dir
+    from agentcompass.interfaces import ComponentContext
+
+    cfg = yaml.safe_load((conf_dir() / "environment" / "docker.yaml").read_text())
+    provider = build("environment", cfg, ComponentContext(data_dir=Path("/tmp")))
+    assert (provider.id, provider.name, provider.max_concurrent) == ("docker", "docker", None)
+    assert DockerConfig(memory="2G").memory_mb == 2048 and DockerConfig(memory=300).memory_mb == 300
+    with pytest.raises(ConfigError, match="memory"):
+        build("environment", {**cfg, "memory": "lots"}, ComponentContext(data_dir=Path("/tmp")))
+    with pytest.raises(ConfigError, match="pull_policy"):
+        build("environment", {**cfg, "pull_policy": "sometimes"}, ComponentContext(data_dir=Path("/tmp")))
+    with pytest.raises(ConfigError, match="valid keys"):
+        build("environment", {**cfg, "mem": "1G"}, ComponentContext(data_dir=Path("/tmp")))
+    limited = build("environment", {**cfg, "max_concurrent": 3}, ComponentContext(data_dir=Path("/tmp")))
+    assert limited.max_concurrent == 3
