@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-from pathlib import Path
 
 import pytest
 import yaml
@@ -14,46 +12,21 @@ from t2_support import drive, reply, user_text
 from agentcompass._config.registry import build, conf_dir
 from agentcompass.errors import DependencyError
 from agentcompass.interfaces import ComponentContext
+from tests.environments.docker_support import TEST_LABELS, remove_session_containers, require_engine
 
 pytestmark = pytest.mark.docker
-TEST_LABELS = {"agentcompass.test": "1"}
 CONFIRM = "Are you sure you want to mark the task as complete?"
-
-
-def _docker_ready() -> str | None:
-    if not (conf_dir() / "environment" / "docker.yaml").is_file():
-        return "the docker environment is not available (conf/environment/docker.yaml)"
-    try:
-        ok = subprocess.run(["docker", "image", "inspect", "agentcompass/base:bookworm"], capture_output=True,
-                            timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return "no docker CLI / engine"
-    return None if ok else "agentcompass/base:bookworm is missing (run scripts/ensure_docker.sh)"
 
 
 @pytest.fixture
 def docker_provider(tmp_path):
-    reason = _docker_ready()
-    if reason:
-        pytest.skip(reason)
+    """The ``docker`` environment as configured in conf/environment/docker.yaml (engine started when needed)."""
+    require_engine()
     cfg = yaml.safe_load((conf_dir() / "environment" / "docker.yaml").read_text())
     provider = build("environment", cfg, ComponentContext(data_dir=tmp_path / "data"))
     yield provider
     asyncio.run(provider.aclose())
-    ids = subprocess.run(["docker", "ps", "-aq", "--filter", "label=agentcompass.test=1"], capture_output=True,
-                         text=True).stdout.split()
-    leftovers = [i for i in ids if _created_by_this_test(i, tmp_path)]
-    if leftovers:
-        subprocess.run(["docker", "rm", "-f", *leftovers], capture_output=True)
-
-
-def _created_by_this_test(container: str, tmp_path: Path) -> bool:
-    out = subprocess.run(["docker", "inspect", "--format", "{{json .Config.Labels}}", container],
-                         capture_output=True, text=True).stdout
-    try:
-        return json.loads(out or "{}").get("agentcompass.test.dir") == str(tmp_path)
-    except ValueError:
-        return False
+    remove_session_containers()
 
 
 def test_solves_the_task_in_a_container_with_double_confirmation(docker_provider, tmp_path):
@@ -62,7 +35,7 @@ def test_solves_the_task_in_a_container_with_double_confirmation(docker_provider
         reply("cat /app/greeting.txt\n", task_complete=True),
         reply(task_complete=True),
     ]
-    labels = {**TEST_LABELS, "agentcompass.test.dir": str(tmp_path)}
+    labels = dict(TEST_LABELS)
     out = asyncio.run(drive(docker_provider, replies, tmp_path, labels=labels, timeout=300,
                             read=("/logs/agent/trajectory.json", "/logs/agent/terminus_2.pane")))
     assert out.error is None, out.error
@@ -77,7 +50,7 @@ def test_solves_the_task_in_a_container_with_double_confirmation(docker_provider
 
 
 def test_missing_tmux_in_the_image_is_a_clear_error(docker_provider, tmp_path):
-    labels = {**TEST_LABELS, "agentcompass.test.dir": str(tmp_path)}
+    labels = dict(TEST_LABELS)
     out = asyncio.run(drive(docker_provider, [reply(task_complete=True)], tmp_path, task_id="no-tmux",
                             labels=labels, grade=False, timeout=300))
     assert isinstance(out.error, DependencyError)
@@ -89,7 +62,7 @@ def test_missing_tmux_in_the_image_is_a_clear_error(docker_provider, tmp_path):
 
 @pytest.mark.slow
 def test_auto_install_puts_tmux_into_the_container(docker_provider, tmp_path):
-    labels = {**TEST_LABELS, "agentcompass.test.dir": str(tmp_path)}
+    labels = dict(TEST_LABELS)
     replies = [reply("tmux -V > /app/tmux-version.txt\n"), reply(task_complete=True), reply(task_complete=True)]
     out = asyncio.run(drive(docker_provider, replies, tmp_path, task_id="no-tmux", labels=labels, grade=False,
                             timeout=600, auto_install=True, read=("/app/tmux-version.txt",)))
