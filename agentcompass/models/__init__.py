@@ -1,1 +1,10 @@
-"""Model clients."""
+"""Model clients: ``client.Model`` (built from ``conf/model/*.yaml``) over three protocols.
+
+- ``openai_chat`` / ``openai_responses`` / ``anthropic_messages``: one module per API, on the official SDKs
+  (their own retries off);
+- ``_auto``: the rule behind ``api_protocol: auto`` and the default base URLs;
+- ``_retry`` / ``_errors``: backoff with jitter and Retry-After, bounded by count and time; typed errors;
+- ``_usage``: token counts and cost; ``_params``: checking and translating ``params``.
+
+Nothing here imports ``openai`` or ``anthropic`` until a first call is made.
+"""
