@@ -64,7 +64,7 @@ class _Attempt:
     def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None) -> None:
         self.rt, self.n, self.checkpoint = rt, n, checkpoint
         self.task = _with_overrides(task, rt)
-        self.dir = rt.store.attempt_dir(task.id, n)
+        self.dir = rt.store.task_dir(task.id) / f"attempt-{n}"
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
         self.model = rt.model.fork() if rt.model is not None else None
@@ -92,20 +92,23 @@ class _Attempt:
         rt, start = self.rt, time.monotonic()
         out = AttemptOutcome(self.task.id, self.n, "completed", str(self.dir),
                              resumed_from_checkpoint=self.checkpoint is not None)
+        # file-system work runs in worker threads: a slow disk must not stall every other attempt
+        await asyncio.to_thread(self.dir.mkdir, parents=True, exist_ok=True)
         try:
             async with rt.pool.slot(rt.slot_providers):
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n))
                 try:
-                    await self._body(out)
-                finally:
-                    await self._close(out)
+                    try:
+                        await self._body(out)
+                    finally:
+                        await self._close(out)
+                except Exception as exc:
+                    self._fail(out, exc)
+                await asyncio.to_thread(self._finish, out, start)
         except asyncio.CancelledError:
             self._fail(out, asyncio.CancelledError("attempt cancelled"))
             self._finish(out, start)
             raise
-        except Exception as exc:
-            self._fail(out, exc)
-        self._finish(out, start)
         return out
 
     async def _body(self, out: AttemptOutcome) -> None:
@@ -122,7 +125,7 @@ class _Attempt:
         agent = self.checkpoint or await self._agent()
         out.agent = _agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
-        write_json(self.dir / "checkpoint.json", out.agent)
+        await asyncio.to_thread(write_json, self.dir / "checkpoint.json", out.agent, compact=True)
         if self.checkpoint is None:
             await rt.hook("after_agent", self.env, self.ctx)
         await rt.hook("before_verify", self.env, self.ctx)
@@ -199,7 +202,7 @@ class _Attempt:
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
-        write_json(self.dir / "result.json", dict(vars(out)))
+        write_json(self.dir / "result.json", dict(vars(out)), compact=True)
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

@@ -203,7 +203,7 @@ class RequestRun:
             n += 1
         row = task_row(out, attempts)
         self.rows[task.id] = row
-        self.store.append_result(row)
+        await asyncio.to_thread(self.store.append_result, row)
 
     # ------------------------------------------------------------------ record
     def _write_run_json(self, status: str, metrics: dict[str, Any] | None = None) -> None:
