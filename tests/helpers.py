@@ -69,3 +69,22 @@ class KeyboardCrashHarness(ProbeHarness):
             return await super().run(task, env, model, ctx)
         await asyncio.sleep(3600)
         raise AssertionError("unreachable")
+
+
+class EchoConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelEchoHarness:
+    """Asks the model once with the task's instruction and submits its reply (model-layer run tests)."""
+
+    requires_model: ClassVar[bool] = True
+    config_class = EchoConfig
+
+    def __init__(self, config: EchoConfig, ctx) -> None:
+        self.config = config
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        reply = await model.complete([{"role": "system", "content": "Answer exactly."},
+                                      {"role": "user", "content": task.instruction}])
+        return AgentResult(submission=reply.text.strip(), n_turns=1, usage=model.usage)

@@ -91,6 +91,8 @@ class RequestRun:
         """Build the components and load the tasks; creates nothing on disk (used by dry runs too)."""
         data, runtime = self.resolved.data, self.cfg.runtime
         register_secret(data["model"].get("api_key"))
+        for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):  # keys the model layer may read from the environment
+            register_secret(os.environ.get(var))
         results_dir = Path(runtime.results_dir).expanduser()
         run_id = self._pick_run_id(results_dir)
         self.store = RunStore(results_dir, self.run_name, run_id)
