@@ -39,7 +39,14 @@ def run_launch(args: argparse.Namespace) -> int:
         return dry_run(orch)
     import asyncio
 
-    result = asyncio.run(async_launch(orch))
+    from agentcompass.errors import RunTimeoutError
+
+    try:
+        result = asyncio.run(async_launch(orch))
+    except RunTimeoutError as exc:
+        report(exc.result)
+        print(f"agentcompass: error: {exc}", file=sys.stderr)
+        return EXIT_TIMEOUT
     return report(result)
 
 
