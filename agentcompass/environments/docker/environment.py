@@ -66,23 +66,30 @@ class DockerEnvironment:
         except Exception as exc:
             raise self._sandbox_error("exec", exc) from exc
         out, err = HeadTail(self.output_limit), HeadTail(self.output_limit)
-        reader = FrameReader(sock, self.provider.pool)
-        timed_out = False
+        timed_out = await self._collect(FrameReader(sock, self.provider.pool), token, timeout, out, err)
+        code = -1 if timed_out else await self._exit_code(exec_id)
+        return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
+                          duration_s=time.monotonic() - start, truncated=bool(out.elided or err.elided))
+
+    async def _collect(self, reader: FrameReader, token: str, timeout: float | None, out: HeadTail,
+                       err: HeadTail) -> bool:
+        """Read the command's output to its end; True when the timeout killed it."""
         try:
-            try:
-                await asyncio.wait_for(reader.pump(out, err), timeout)
-            except asyncio.TimeoutError:
-                timed_out = True
-                await self._kill_tree(token)
-                await self._drain(reader, out, err)
+            await asyncio.wait_for(reader.pump(out, err), timeout)
+            return False
+        except asyncio.TimeoutError:
+            await self._kill_tree(token)
+            await self._drain(reader, out, err)
+            return True
+        except OSError as exc:
+            await self._kill_tree(token)
+            raise SandboxError(f"docker environment {self.name}: exec output stream failed: {exc}") from exc
         except BaseException:           # cancelled (agent timeout, Ctrl-C): the tree must not outlive us
             reader.close()
             await asyncio.shield(self._kill_tree(token))
             raise
-        reader.close()
-        code = -1 if timed_out else await self._exit_code(exec_id)
-        return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
-                          duration_s=time.monotonic() - start, truncated=bool(out.elided or err.elided))
+        finally:
+            reader.close()
 
     async def _drain(self, reader: FrameReader, out: HeadTail, err: HeadTail) -> None:
         try:
@@ -101,7 +108,10 @@ class DockerEnvironment:
 
     async def _exit_code(self, exec_id: str) -> int:
         for _ in range(50):
-            info = await self._run(self.api.exec_inspect, exec_id)
+            try:
+                info = await self._run(self.api.exec_inspect, exec_id)
+            except Exception as exc:
+                raise self._sandbox_error("exec inspect", exc) from exc
             if not info.get("Running") and info.get("ExitCode") is not None:
                 return int(info["ExitCode"])
             await asyncio.sleep(0.02)

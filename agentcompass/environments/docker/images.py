@@ -66,6 +66,7 @@ class ImageManager:
         self.platform = platform
         self._builds: dict[str, asyncio.Future[str]] = {}     # context hash -> build (failures stay)
         self._present: set[str] = set()
+        self._digests: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
 
     async def exists(self, ref: str) -> bool:
         import docker.errors
@@ -127,8 +128,11 @@ class ImageManager:
         if not (context / "Dockerfile").is_file():
             raise ImageError(f"task {spec.task_id}: no Dockerfile in {context}" + "".join(f"; {r}" for r in reasons))
         args = {"BASE_IMAGE": base_image, **{str(k): str(v) for k, v in spec.build_args.items()}}
-        base_id = await self._image_id(args["BASE_IMAGE"])
-        digest = await self.run(context_hash, context, args, f"{self.platform}|{base_id}")
+        key = (str(context.resolve()), tuple(sorted(args.items())))
+        digest = self._digests.get(key)
+        if digest is None:           # once per provider: contexts do not change during a request
+            base_id = await self._image_id(args["BASE_IMAGE"])
+            digest = self._digests[key] = await self.run(context_hash, context, args, f"{self.platform}|{base_id}")
         tag = f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
         if await self.exists(tag):
             return tag

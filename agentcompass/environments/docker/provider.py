@@ -132,6 +132,9 @@ class DockerProvider:
             cid = (await self.run(self.api.create_container, **params))["Id"]
         except docker.errors.APIError as exc:
             raise SandboxError(f"docker: cannot create a container of {params['image']}: {exc}") from exc
+        except BaseException:        # cancelled while the engine creates it: remove it by name
+            await asyncio.shield(self.remove_container(params["name"]))
+            raise
         try:
             await self.run(self.api.start, cid)
         except BaseException as exc:
