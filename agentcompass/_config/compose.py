@@ -171,11 +171,43 @@ def _enabled_recipes(data: dict[str, Any]) -> list[Any]:
     return _recipes.load([str(i) for i in ids], [str(d) for d in dirs])
 
 
+_SELECTION_KEYS = {"execution.enabled_recipes": ("execution", "enabled_recipes"),
+                   "runtime.recipe_dirs": ("runtime", "recipe_dirs")}
+
+
+def _without_recipes(inp: ComposeInput, files: list[dict[str, Any]]) -> tuple[dict, ConfigError | None]:
+    """The request without recipe overlays, to learn which recipes apply. An override may name a key that only
+    a recipe adds (``environment.network=...``): then compose without the overrides, apply the ones that select
+    recipes, and return the original error too (re-raised when no recipe applies)."""
+    try:
+        return _compose_layers(inp, files, []), None
+    except ConfigError as exc:
+        if not inp.overrides:
+            raise
+        error = exc
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    try:
+        parsed = OverridesParser.create().parse_overrides(list(inp.overrides))
+    except HydraException:
+        raise error from None
+    data = _compose_layers(ComposeInput(inp.choices, inp.config_paths, (), inp.explicit), files, [])
+    for override in parsed:
+        where = _SELECTION_KEYS.get(override.key_or_group)
+        if where is not None and not override.is_delete():
+            data.setdefault(where[0], {})[where[1]] = override.value()
+    deep_merge(data, copy.deepcopy(inp.explicit))
+    return data, error
+
+
 def compose_request(inp: ComposeInput) -> ResolvedRequest:
     """Compose, merge and validate one request. Raises ConfigError with a one-line message."""
     files = [_load_user_file(p) for p in inp.config_paths]
-    data = _compose_layers(inp, files, [])
+    data, error = _without_recipes(inp, files)
     recipes = _enabled_recipes(data)
+    if error is not None and not recipes:
+        raise error
     if recipes:
         data = _compose_layers(inp, files, [r.spec.config for r in recipes])
     data["recipes"] = {r.id: r.record() for r in recipes}

@@ -129,3 +129,26 @@ def test_builtin_recipes_load_and_no_network_is_refused_by_the_local_environment
     if "docker" in list_ids("environment"):
         r = compose(environment="docker", enabled_recipes=["no_network"])
         assert r.data["environment"]["network"] == "none"
+
+
+def test_an_override_may_name_a_key_that_only_a_recipe_adds(dirs):
+    d1, _ = dirs
+    write_recipe(d1, "extra", {"config": {"benchmark": {"n_tasks": 3}, "output": {"run_name": "from-recipe"}}})
+    write_recipe(d1, "adds_key", {"config": {"harness": {"fail_on_error": True}}})
+    write_recipe(d1, "use_oracle", {"config": {"harness": "oracle"}})
+    # harness.fail_on_error is not in the harness YAML: only the adds_key overlay brings it in
+    with pytest.raises(ConfigError, match="fail_on_error"):
+        compose(harness="oracle", overrides=["harness.fail_on_error=false"])
+    r = compose(harness=None, enabled_recipes=["use_oracle", "adds_key"], recipe_dirs=[str(d1)],
+                overrides=["harness.fail_on_error=false"])
+    assert r.choices["harness"] == "oracle" and r.data["harness"]["fail_on_error"] is False
+    # recipes selected by an override, together with such an override
+    r = compose(harness=None, recipe_dirs=[str(d1)],
+                overrides=["execution.enabled_recipes=[use_oracle,adds_key,extra]", "harness.fail_on_error=false"])
+    assert list(r.data["recipes"]) == ["use_oracle", "adds_key", "extra"] and r.data["benchmark"]["n_tasks"] == 3
+    assert r.data["harness"]["fail_on_error"] is False
+    # a genuinely bad override is still reported as such
+    with pytest.raises(ConfigError, match="no_such_key"):
+        compose(recipe_dirs=[str(d1)], overrides=["execution.enabled_recipes=[extra]", "harness.no_such_key=1"])
+    with pytest.raises(ConfigError, match="no_such_key"):
+        compose(overrides=["harness.no_such_key=1"])
