@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import http.server
 import io
+import json
 import os
 import signal
 import subprocess
@@ -89,6 +90,7 @@ def test_open_exec_close_on_the_base_image():
         assert info["State"]["Running"] and info["HostConfig"]["Init"] is True
         labels = info["Config"]["Labels"]
         assert labels["agentcompass"] == "1" and labels["agentcompass.test.session"] == SESSION
+        assert labels["extra.label"] == "from-config"
         assert env.describe() == {"provider": "docker", "container_id": env.id, "container_name": env.name,
                                   "image": BASE_IMAGE}
         res = await env.exec("echo out; echo err >&2; pwd; echo $FROM_TASK $EXTRA; exit 3", env={"EXTRA": "x"})
@@ -106,7 +108,7 @@ def test_open_exec_close_on_the_base_image():
         assert not container_exists(env.id)
         with pytest.raises(SandboxError):
             await env.exec("true")
-    with_provider(body)
+    with_provider(body, labels={"extra.label": "from-config"})
 
 
 def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
@@ -261,6 +263,19 @@ def test_an_image_that_can_be_neither_pulled_nor_built_is_an_image_error(tmp_pat
         await env.close()
     with_provider(never, pull_policy="never")
     assert not session_containers()
+
+
+def test_a_build_that_takes_too_long_is_stopped(tmp_path, built_images):
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "Dockerfile").write_text(f"ARG BASE_IMAGE\nFROM ${{BASE_IMAGE}}\nRUN echo {uuid.uuid4().hex} && sleep 60\n")
+
+    async def body(p):
+        start = time.monotonic()
+        with pytest.raises(ImageError, match="timed out after 3s"):
+            await p.open(spec("slow-build", dockerfile_dir=slow, build_timeout_s=600))   # the config wins
+        return time.monotonic() - start
+    assert with_provider(body, build_timeout_s=3) < 15
 
 
 # --------------------------------------------------------------------------- files
@@ -444,3 +459,27 @@ def test_config_from_yaml_and_bad_values():
         build("environment", {**cfg, "mem": "1G"}, ComponentContext(data_dir=Path("/tmp")))
     limited = build("environment", {**cfg, "max_concurrent": 3}, ComponentContext(data_dir=Path("/tmp")))
     assert limited.max_concurrent == 3
+
+
+# --------------------------------------------------------------------------- end to end
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("harness,reward", [("oracle", 1.0), ("nop", 0.0)])
+def test_demo_benchmark_in_docker(tmp_path, harness, reward):
+    from agentcompass import run_evaluation
+
+    result = run_evaluation(benchmark="demo", harness=harness, model="none", environment="docker",
+                            environment_params={"memory": "1G", "labels": TEST_LABELS}, task_concurrency=4, progress="none",
+                            log_level="WARNING", results_dir=str(tmp_path / "results"),
+                            execution_params={"artifacts": {"save": ["/logs/verifier"], "max_files": 5}})
+    rows = result["summary"]["tasks"]
+    assert len(rows) == 7 and {row["reward"] for row in rows} == {reward}, rows
+    assert result["metrics"]["n_errors"] == 0
+    run_dir = Path(result["paths"]["run_dir"])
+    manifests = sorted(run_dir.glob("tasks/*/attempt-*/artifacts/manifest.json"))
+    assert len(manifests) == 7
+    assert all(f["path"].startswith("/logs/verifier/") for m in manifests for f in json.loads(m.read_text())["files"])
+    run_id = result["metadata"]["run_id"]
+    assert session_containers() == []                   # the run's containers carried the test labels
+    assert api().containers(all=True, filters={"label": f"agentcompass.run_id={run_id}"}) == []

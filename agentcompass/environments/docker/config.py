@@ -50,6 +50,8 @@ class DockerConfig(BaseModel):
         None, description="Network mode (overrides the task's); default: the task's, else bridge.")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables of every "
                                 "container (win over the task's).")
+    labels: dict[str, str] = Field(default_factory=dict, description="Extra labels of every container "
+                                   "(the agentcompass.* labels of the run are always set).")
     workdir: str | None = Field(None, description="Working directory in the container (overrides the task's).")
     platform: str | None = Field(None, description="Image platform, e.g. linux/amd64 (pull, build, create).")
     max_concurrent: int | None = Field(None, ge=1, description="At most this many docker environments at "

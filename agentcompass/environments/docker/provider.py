@@ -146,7 +146,7 @@ class DockerProvider:
 
     def _create_params(self, spec: EnvSpec, image: str) -> dict[str, Any]:
         cfg = self.config
-        labels = {str(k): str(v) for k, v in spec.labels.items()}
+        labels = {**cfg.labels, **{str(k): str(v) for k, v in spec.labels.items()}}
         if self.ctx is not None and self.ctx.run_id:
             labels.setdefault("agentcompass.run_id", self.ctx.run_id)
         labels.update({"agentcompass": "1", "agentcompass.owner": self._owner})
