@@ -303,12 +303,15 @@ def test_upload_and_download_of_a_directory_round_trip(tmp_path):
     (src / "sub" / "deeper" / "run.sh").write_text("#!/bin/sh\necho run\n")
     (src / "sub" / "deeper" / "run.sh").chmod(0o755)
     (src / "link").symlink_to("sub/bin.dat")
+    if os.geteuid() == 0:
+        os.chown(src / "a.txt", 65534, 65534)
 
     async def body(p):
         env = await p.open(spec("files"))
         await env.upload(src, "/data/in")
         assert (await env.exec("/data/in/sub/deeper/run.sh")).stdout == "run\n"
         assert (await env.exec("readlink /data/in/link")).stdout == "sub/bin.dat\n"
+        assert (await env.exec("stat -c %u:%g /data/in/a.txt")).stdout == "0:0\n"      # root-owned inside
         await env.download("/data/in", tmp_path / "back")
         await env.upload(src / "a.txt", "rel/a-copy.txt")                  # relative: under the workdir
         assert await env.read_file("/app/rel/a-copy.txt") == b"alpha\n"

@@ -89,8 +89,12 @@ class DockerProvider:
     async def connect(self) -> Any:
         """The low-level Docker API client (created on first use)."""
         if self._client is None:
-            self._client = await self.run(self._make_client)
-            self._images = ImageManager(self._client.api, self.run, self.config.platform)
+            client = await self.run(self._make_client)
+            if self._client is None:
+                self._client = client
+                self._images = ImageManager(client.api, self.run, self.config.platform)
+            else:                                   # another open connected meanwhile
+                await self.run(client.close)
         return self._client.api
 
     @staticmethod

@@ -36,9 +36,16 @@ def tar_of_path(src: Path, dst: str) -> IO[bytes]:
     arcname = dst.strip("/") or "."
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
     with tarfile.open(fileobj=spool, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        tar.add(str(src), arcname=arcname, recursive=True)
+        tar.add(str(src), arcname=arcname, recursive=True, filter=_root_owned)
     spool.seek(0)
     return spool
+
+
+def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    """Uploaded files belong to root in the container, whoever owns them on the host."""
+    info.uid = info.gid = 0
+    info.uname = info.gname = "root"
+    return info
 
 
 def tar_of_bytes(dst: str, data: bytes, mode: int) -> bytes:
