@@ -100,17 +100,17 @@ class _Runner:
         try:
             with file_logging(run.log_path, runtime.file_log_level, run.name):
                 await run.execute()
-            self._finish(run, "completed")
+                result = await run.afinalize("completed")
+            self._record(run, result)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             log.error("request %s failed: %s", run.name, one_line(exc))
-            self._finish(run, "failed", error=one_line(exc))
+            self._record(run, run.finalize("failed"), error=one_line(exc))
         finally:
             await run.aclose()
 
-    def _finish(self, run: RequestRun, status: str, error: str | None = None) -> None:
-        result = run.finalize(status)
+    def _record(self, run: RequestRun, result: dict[str, Any], error: str | None = None) -> None:
         final = result["metadata"]["status"]
         if final == "failed" and error is None:
             error = f"EvaluationFailedError: every task ended in an error ({result['metrics']['n_errors']})"
@@ -119,7 +119,7 @@ class _Runner:
     def cancel_rest(self, status: str) -> None:
         for run in self.runs:
             if run.name not in self.outcomes:
-                self._finish(run, status, error=f"the orchestration {status}")
+                self._record(run, run.finalize(status), error=f"the orchestration {status}")
                 asyncio.ensure_future(run.aclose())
 
 

@@ -181,3 +181,15 @@ def test_run_multirun_sweeps_through_the_launcher(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("=== ") == 4 and "harness=nop" in proc.stdout
     assert len(list((tmp_path / "synthetic__nop__none").iterdir())) == 2
+
+
+def test_analysis_is_written_for_each_request(tmp_path):
+    spec = OrchestrationSpec(defaults=OrchestrationDefaults(environment="memory", harness="oracle",
+                                                            benchmark={"id": "synthetic", "n_tasks": 2},
+                                                            execution={"enable_analysis": True}),
+                             requests=[RunRequestSpec(name="p"), RunRequestSpec(name="q", harness="nop")])
+    result = launch(spec, results_dir=str(tmp_path), progress="none")
+    for outcome in result.requests.values():
+        assert outcome.status == "completed"
+        assert (tmp_path / outcome.name).is_dir() and "analysis" in outcome.paths
+        assert json.load(open(outcome.paths["analysis"]))
