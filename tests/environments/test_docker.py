@@ -123,6 +123,18 @@ def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
     with_provider(body, exec_output_limit=1000)
 
 
+def test_concurrent_execs_in_one_container_keep_their_outputs_apart():
+    async def body(p):
+        env = await p.open(spec("concurrent-exec"))
+        results = await asyncio.gather(*(env.exec(f"for i in $(seq 1 300); do echo {n}-$i; done; echo E{n} >&2; "
+                                                  f"exit {n}") for n in range(8)))
+        for n, res in enumerate(results):
+            assert res.stdout == "".join(f"{n}-{i}\n" for i in range(1, 301)) and res.stderr == f"E{n}\n"
+            assert res.exit_code == n
+        await env.close()
+    with_provider(body)
+
+
 def test_exec_timeout_kills_the_whole_process_tree():
     async def body(p):
         env = await p.open(spec("timeout"))
