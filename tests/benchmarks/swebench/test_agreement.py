@@ -150,3 +150,7 @@ def test_run_report_matches_swebench_make_run_report(tmp_path, monkeypatch):
         assert theirs[key] == value, key
     assert ours["resolved_ids"] == ["r1"] and ours["error_ids"] == ["r3"] and ours["empty_patch_ids"] == ["r4"]
     assert ours["incomplete_ids"] == ["r5"]
+    from swebench.harness.utils import get_predictions_from_file
+
+    loaded = get_predictions_from_file(paths["predictions"], "unused", "test")
+    assert {p["instance_id"]: p for p in loaded} == preds
