@@ -195,3 +195,34 @@ def test_config_validation():
     assert (cfg.step_limit, cfg.cost_limit, cfg.command_timeout_s, cfg.max_consecutive_format_errors) == \
         (250, 3.0, 60.0, 3)
     assert cfg.submit_command == SUBMIT and cfg.env["PAGER"] == "cat"
+
+
+def test_cancellation_keeps_the_trajectory(tmp_path):
+    """An agent timeout cancels the run: the trajectory says so and the cancellation propagates."""
+    harness = MiniSweAgentHarness(MiniSweAgentConfig())
+    task = Task(id="demo__repo-1", instruction="x", workdir="/work")
+    (tmp_path / "attempt").mkdir()
+
+    async def go():
+        provider = LocalProvider(LocalConfig(root_dir=str(tmp_path / "ws")), None)
+        env = await provider.open(EnvSpec(task_id=task.id, workdir="/work"))
+        with ScriptedModelServer(replies=[bash("touch started && sleep 60")]) as srv:
+            model = make_model(srv, tmp_path)
+            ctx = AttemptContext(task=task, attempt=1, attempt_dir=tmp_path / "attempt", benchmark=None)
+            running = asyncio.ensure_future(harness.run(task, env, model, ctx))
+            try:
+                for _ in range(600):                      # until the command runs
+                    if Path(env.path("/work/started")).exists() or running.done():
+                        break
+                    await asyncio.sleep(0.1)
+                running.cancel()
+                await running
+            finally:
+                await model.aclose()
+                await env.close()
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(go())
+    traj = json.loads((tmp_path / "attempt" / "demo__repo-1.traj.json").read_text())
+    assert traj["info"]["exit_status"] == "AgentTimeout" and traj["info"]["model_stats"]["api_calls"] == 1
+    assert [m["role"] for m in traj["messages"]] == ["system", "user", "assistant"]
