@@ -137,7 +137,13 @@ class DockerEnvironment:
             archive.close()
 
     def _put(self, data: Any) -> None:
-        if not self.api.put_archive(self.id, "/", data):
+        import docker.errors
+
+        try:
+            ok = self.api.put_archive(self.id, "/", data)
+        except docker.errors.APIError as exc:
+            raise self._sandbox_error("upload", exc) from exc
+        if not ok:
             raise SandboxError(f"docker environment {self.name}: the engine refused an archive")
 
     async def download(self, src: str, dst: Path) -> None:
@@ -158,6 +164,8 @@ class DockerEnvironment:
                 stream, stat = self.api.get_archive(self.id, path)
             except docker.errors.NotFound:
                 raise FileNotFoundError(f"{path} does not exist in the environment") from None
+            except docker.errors.APIError as exc:
+                raise self._sandbox_error(f"copy of {path}", exc) from exc
             target = (stat or {}).get("linkTarget") or ""
             if not target or target == path:
                 return tarsafe.spool_chunks(stream)
