@@ -1,0 +1,65 @@
+"""Whole runs in docker: a run killed with SIGKILL leaves containers that reuse and `agentcompass cleanup` remove."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.environments.docker_support import TEST_LABELS, api
+
+pytestmark = pytest.mark.docker
+
+
+def containers_of(run_id: str) -> set[str]:
+    found = api().containers(all=True, filters={"label": [f"agentcompass.run_id={run_id}"]})
+    return {c["Id"] for c in found}
+
+
+def wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def start_run(tmp_path, *extra):
+    args = [sys.executable, "-m", "agentcompass", "run", "demo", "nop", "none", "--env", "docker",
+            "--env-params", json.dumps({"labels": TEST_LABELS}), "--results-dir", str(tmp_path),
+            "--run-name", "killed", "--task-concurrency", "3", "--progress", "none",
+            "harness._target_=agentcompass.testing.sleep_harness.SleepHarness", "+harness.sleep_s=600", *extra]
+    return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_sigkill_then_reuse_and_cleanup_leave_no_container(docker_engine, tmp_path):
+    run_id = f"kill-{os.getpid()}-{int(time.time())}"
+    proc = start_run(tmp_path, "--run-id", run_id)
+    try:
+        first = wait_for(lambda: containers_of(run_id) if len(containers_of(run_id)) >= 3 else None, 600,
+                         "three containers of the run")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert containers_of(run_id) >= first                       # left behind by the killed process
+    # a reuse of the same run removes the leftovers before it starts its own attempts
+    proc = start_run(tmp_path, "--reuse", run_id)
+    try:
+        wait_for(lambda: not (containers_of(run_id) & first), 300, "the leftovers to be removed by reuse")
+        wait_for(lambda: containers_of(run_id), 300, "the reused run's own containers")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert containers_of(run_id)
+    out = subprocess.run([sys.executable, "-m", "agentcompass", "cleanup", "--run-id", run_id],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and "removed" in out.stdout, out.stderr
+    assert containers_of(run_id) == set()
+    assert api().containers(all=True, filters={"label": [f"agentcompass.run_id={run_id}"]}) == []
