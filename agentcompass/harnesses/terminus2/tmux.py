@@ -207,14 +207,20 @@ class TmuxSession:
                                f"{result.output.strip()[:300]}")
         return result.stdout
 
-    async def initial_screen(self) -> str:
-        """The visible screen, waiting briefly for the shell prompt; sets the baseline of the diff."""
-        screen = ""
-        for _ in range(20):
+    async def initial_screen(self, timeout: float = 15.0) -> str:
+        """The visible screen once the shell is ready; sets the baseline of the diff.
+
+        Keys typed before the shell reads its terminal may be flushed by its startup, so this waits for a
+        non-empty screen (the prompt) that stays the same for a moment, up to ``timeout`` seconds.
+        """
+        loop = asyncio.get_running_loop()
+        deadline, last = loop.time() + timeout, None
+        while True:
             screen = (await self.capture(full=False)).strip()
-            if screen:
+            if (screen and screen == last) or loop.time() > deadline:
                 break
-            await asyncio.sleep(0.1)
+            last = screen
+            await asyncio.sleep(0.2)
         self._previous = (await self.capture(full=True)).rstrip()
         return cap_bytes(screen, self.max_output_bytes)
 
@@ -224,7 +230,7 @@ class TmuxSession:
     def _new_content(self, current: str) -> str | None:
         """Output since the previous capture, from the start of its last line; None when not a continuation."""
         previous = (self._previous or "").rstrip()
-        if not previous or not current.startswith(previous):
+        if not current.startswith(previous):
             return None
         line_start = previous.rfind("\n") + 1
         return current[line_start:]

@@ -20,7 +20,7 @@ TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 def reply(*commands: str | tuple[str, float], task_complete: bool | str | None = None,
           analysis: str = "looking", plan: str = "type commands") -> str:
     """A well-formed Terminus-2 JSON reply with the given keystrokes (``(keys, duration)`` or keys)."""
-    cmds = [{"keystrokes": c, "duration": 0.3} if isinstance(c, str) else {"keystrokes": c[0], "duration": c[1]}
+    cmds = [{"keystrokes": c, "duration": 0.8} if isinstance(c, str) else {"keystrokes": c[0], "duration": c[1]}
             for c in commands]
     data: dict[str, Any] = {"analysis": analysis, "plan": plan, "commands": cmds}
     if task_complete is not None:

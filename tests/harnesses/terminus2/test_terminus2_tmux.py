@@ -74,10 +74,31 @@ async def _started(env, **kw) -> TmuxSession:
     return session
 
 
-async def _type(session: TmuxSession, keys: str, wait: float = 0.6) -> str:
+async def _type(session: TmuxSession, keys: str, wait: float = 0.3, expect: str | None = None) -> str:
+    """Send ``keys``, wait (until ``expect`` shows up in the scrollback, up to 15 s), return the observation."""
     await session.send_keys(keys)
     await asyncio.sleep(wait)
+    deadline = asyncio.get_running_loop().time() + 15
+    while expect is not None and expect not in await session.capture(full=True):
+        if asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)
     return await session.incremental_output()
+
+
+async def _read_when(env, path: str, done: bytes, timeout: float = 20) -> bytes:
+    """The content of ``path`` once it ends with ``done`` (or whatever it holds after ``timeout``)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    data = b""
+    while asyncio.get_running_loop().time() < deadline:
+        try:
+            data = await env.read_file(path)
+        except FileNotFoundError:
+            data = b""
+        if data.endswith(done):
+            break
+        await asyncio.sleep(0.1)
+    return data
 
 
 @requires_tmux
@@ -85,10 +106,10 @@ def test_incremental_output_and_clear_fallback(in_local_env):
     async def scenario(env):
         session = await _started(env)
         try:
-            first = await _type(session, "echo FIRST-$((6*7))\n")
-            second = await _type(session, "echo SECOND-$((7*8))\n")
-            cleared = await _type(session, "clear\n")
-            after = await _type(session, "echo THIRD\n")
+            first = await _type(session, "echo FIRST-$((6*7))\n", expect="FIRST-42")
+            second = await _type(session, "echo SECOND-$((7*8))\n", expect="SECOND-56")
+            cleared = await _type(session, "clear\n", 1.0)
+            after = await _type(session, "echo THIRD\n", expect="\nTHIRD")
             return first, second, cleared, after
         finally:
             await session.stop()
@@ -108,7 +129,8 @@ def test_output_cap_in_terminal(in_local_env):
     async def scenario(env):
         session = await _started(env, max_output_bytes=2000)
         try:
-            return await _type(session, "for i in $(seq 1 400); do echo \"line $i é€😀\"; done\n", 1.5)
+            return await _type(session, "for i in $(seq 1 400); do echo \"line $i é€😀\"; done\n",
+                               expect="line 400 é€😀\n")
         finally:
             await session.stop()
 
@@ -128,11 +150,11 @@ def test_keys_are_sent_as_given(in_local_env):
         try:
             await _type(session, "sleep 30\n", 0.3)
             interrupted = await _type(session, "C-c", 0.3)
-            status = await _type(session, "echo status=$?\n")
+            status = await _type(session, "echo status=$?\n", expect="status=1")
             await _type(session, "cat > typed.txt\n", 0.3)
             await _type(session, "Enter here is text\n", 0.2)   # not a key name: typed literally
             await _type(session, "C-d", 0.3)
-            content = await env.read_file("/app/typed.txt")
+            content = await _read_when(env, "/app/typed.txt", b"text\n")
             return interrupted, status, content
         finally:
             await session.stop()
@@ -170,7 +192,8 @@ def test_special_text_arrives_verbatim(in_local_env):
             await _type(session, "\n".join(lines) + "\n", 0.5)
             await _type(session, "C-d", 0.3)
             await _type(session, f"printf %s '{long_text}' > long.txt\n", 2.0)
-            return [(await env.read_file(p)).decode() for p in ("/app/typed.txt", "/app/long.txt")]
+            typed = await _read_when(env, "/app/typed.txt", b"C-c \n")
+            return [typed.decode(), (await _read_when(env, "/app/long.txt", "€€".encode())).decode()]
         finally:
             await session.stop()
 
@@ -185,11 +208,11 @@ def test_session_is_isolated_logged_and_killed(in_local_env):
         a = await _started(env)
         b = await _started(env)          # same session name, separate tmux servers
         try:
-            await _type(a, "echo from-a\n")
-            out_b = await _type(b, "echo from-b\n")
+            await _type(a, "echo from-a\n", expect="\nfrom-a")
+            out_b = await _type(b, "echo from-b\n", expect="\nfrom-b")
             alive = (await a.is_alive(), await b.is_alive())
             pane_log = Path(env.path("/logs/agent/terminus_2.pane")).read_bytes()
-            cwd = await _type(a, "pwd\n")
+            cwd = await _type(a, "pwd\n", expect="/app\n")
         finally:
             await a.stop()
             await b.stop()
