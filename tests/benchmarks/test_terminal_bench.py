@@ -194,8 +194,9 @@ def test_malformed_task_reported_while_others_load(tmp_path, caplog):
     assert str(tmp_path / "bad-toml" / "task.toml") in logged and "no-tests" in logged
     (tmp_path / "run").mkdir()
     paths = b.finalize(tmp_path / "run", [])
-    written = json.loads(Path(paths["task_problems"]).read_text())
+    written = json.loads(Path(paths["skipped_tasks"]).read_text())
     assert {p["task_id"] for p in written} == set(problems)
+    assert all(p["path"] and p["field"] and p["reason"] for p in written)
 
 
 def test_sample_ids_keep_order_and_limit_applies_after(tmp_path):

@@ -1,5 +1,10 @@
 """``TerminalBenchBenchmark``: any directory of tasks in the Terminal-Bench 2 format (FORMATS.md C).
 
+Sources (see docs/terminal_bench.md): ``dataset_path`` (a local directory, wins when given), else ``repo_url`` at
+``revision`` checked out once into ``<data_dir>/terminal_bench/<name>@<revision>`` (:mod:`.source`), tasks in
+``subdir`` of it (or its ``tasks/`` folder when the root holds no task). Terminal-Bench 1 task directories
+(``task.yaml``) load too and are graded by their pytest summary (:mod:`.tb1`).
+
 Environment contract: ``/logs/agent`` and ``/logs/verifier`` exist when the agent starts; ``/tests`` and
 ``/solution`` do not (``/tests`` is uploaded by :meth:`grade` after the agent, ``/solution`` only by the oracle
 through :meth:`reference_solution`). Subclasses extend it by overriding :meth:`dataset_root` (e.g. a cloned
@@ -21,8 +26,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks
-from agentcompass.benchmarks.terminal_bench.verifier import run_verifier
+from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
+from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checkout
+from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_solution
+from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
 from agentcompass.errors import ConfigError, DatasetError, SandboxError
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, EnvSpec, Grade, Solution, Task
 
@@ -34,7 +41,13 @@ class TerminalBenchConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    dataset_path: str | None = Field(None, description="Directory of task directories (or one task directory).")
+    dataset_path: str | None = Field(None, description="Directory of task directories (or one task directory); "
+                                      "wins over repo_url.")
+    repo_url: str | None = Field(None, description="Git repository holding the tasks (used without dataset_path).")
+    revision: str = Field("main", description="Commit, tag or branch of repo_url to check out.")
+    subdir: str | None = Field(None, description="Folder of the checkout holding the task directories (None: the "
+                               "root, or its tasks/ folder when the root holds no task).")
+    clone_timeout_s: float = Field(1800, gt=0, description="Timeout of each git command fetching repo_url.")
     sample_ids: list[str] | None = Field(None, description="Task ids to run (directory names), in this order.")
     limit: int | None = Field(None, ge=0, description="Run at most this many tasks (after sample_ids).")
     base_image: str = Field("agentcompass/base:bookworm", description="Build arg BASE_IMAGE for Dockerfiles.")
@@ -64,13 +77,31 @@ class TerminalBenchBenchmark:
         self.ctx = ctx
         self.id = "terminal_bench"
         self.problems: list[TaskProblem] = []
+        self.checkout: Checkout | None = None
 
     # ------------------------------------------------------------------ loading
     def dataset_root(self) -> Path:
-        """Where the task directories are."""
-        if not self.config.dataset_path:
-            raise ConfigError(f"benchmark {self.id!r}: dataset_path is required (a directory of task directories)")
-        return Path(os.path.expandvars(self.config.dataset_path)).expanduser()
+        """Where the task directories are: ``dataset_path``, else the checkout of ``repo_url`` at ``revision``."""
+        if self.config.dataset_path:
+            return Path(os.path.expandvars(self.config.dataset_path)).expanduser()
+        if not self.config.repo_url:
+            raise ConfigError(f"benchmark {self.id!r}: dataset_path is required (a directory of task directories), "
+                              f"or repo_url (+ revision) of a git repository holding them")
+        self.checkout = fetch_checkout(self.config.repo_url, self.config.revision, self._data_dir(),
+                                       timeout_s=self.config.clone_timeout_s)
+        root = self.checkout.path
+        if self.config.subdir:
+            root = root / self.config.subdir
+            if not root.is_dir():
+                raise DatasetError(f"subdir={self.config.subdir!r}: no such folder in {self.config.repo_url} at "
+                                   f"revision {self.config.revision!r} (checkout {self.checkout.path})")
+            return root
+        return tasks_root(root)
+
+    def _data_dir(self) -> Path:
+        if self.ctx is not None and getattr(self.ctx, "data_dir", None):
+            return Path(self.ctx.data_dir)
+        return Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache" / "agentcompass")
 
     def load(self) -> list[Task]:
         result = load_tasks(self.dataset_root(), sample_ids=self.config.sample_ids, limit=self.config.limit)
@@ -124,30 +155,51 @@ class TerminalBenchBenchmark:
         """Run tests/test.sh and read its reward. No valid reward: ``reward=None`` and ``error`` set."""
         td = self.task_dir(task)
         timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
-        out = await run_verifier(env, td.tests_dir, workdir=task.workdir, timeout_s=timeout,
-                                 env_vars=td.spec.verifier_env)
-        if out.error is not None:
-            return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log,
-                         details=out.details())
-        return Grade(reward=out.reward, rewards=out.rewards, resolved=bool(out.reward is not None and out.reward >= 1),
-                     log=out.log, details=out.details())
+        details: dict[str, Any] = {}
+        if td.layout == "tb1":
+            out, results = await run_tb1_verifier(env, td.path, workdir=task.workdir, timeout_s=timeout,
+                                                  env_vars=td.spec.verifier_env)
+            details = {"tests": results, "n_tests": len(results)}
+        else:
+            out = await run_verifier(env, td.tests_dir, workdir=task.workdir, timeout_s=timeout,
+                                     env_vars=td.spec.verifier_env)
+        return _grade(out, details)
 
     def reference_solution(self, task: Task) -> Solution:
         """Upload ``solution/`` to ``/solution`` and run ``solve.sh`` (with ``[solution].env``) from the workdir."""
         td = self.task_dir(task)
+        if td.layout == "tb1":
+            return tb1_solution(td.path)
         if not (td.solution_dir / "solve.sh").is_file():
             raise DatasetError(f"{td.solution_dir / 'solve.sh'}: missing; task {task.id!r} has no reference solution")
         return Solution(files={"/solution": td.solution_dir}, command=SOLUTION_COMMAND, env=dict(td.spec.solution_env))
 
     def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
-        """Write ``task_problems.json`` when some task directories were malformed; else nothing."""
-        if not self.problems:
-            return {}
-        path = Path(run_dir) / "task_problems.json"
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps([p.to_dict() for p in self.problems], indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-        return {"task_problems": str(path)}
+        """``skipped_tasks.json`` (malformed task directories: task_id, path, field, reason) when there are any;
+        ``dataset_source.json`` (repo_url, revision, commit, path) when the tasks came from a git checkout."""
+        paths: dict[str, str] = {}
+        if self.problems:
+            skipped = [{"task_id": p.task_id, "path": p.path, "field": p.field, "reason": p.message}
+                       for p in self.problems]
+            paths["skipped_tasks"] = _write_json(Path(run_dir) / "skipped_tasks.json", skipped)
+        if self.checkout is not None:
+            paths["dataset_source"] = _write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
+        return paths
+
+
+def _grade(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:
+    details = {**out.details(), **extra}
+    if out.error is not None:
+        return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log, details=details)
+    return Grade(reward=out.reward, rewards=out.rewards, resolved=bool(out.reward is not None and out.reward >= 1),
+                 log=out.log, details=details)
+
+
+def _write_json(path: Path, data: Any) -> str:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return str(path)
 
 
 async def _upload_clean(env: Any, src: Path, dst: str) -> None:

@@ -1,9 +1,11 @@
-"""Load a directory of Terminal-Bench 2 task directories (FORMATS.md C1). The directory name is the task id.
+"""Load a directory of Terminal-Bench task directories (FORMATS.md C1, C6). The directory name is the task id.
 
-A task directory holds ``instruction.md``, ``task.toml``, ``environment/Dockerfile`` (optional when
-``task.toml`` names a ``docker_image``), ``tests/test.sh`` and usually ``solution/solve.sh``. A malformed task
-directory does not stop the load: it becomes a :class:`TaskProblem` (logged as a warning with path and field)
-and the other tasks still load. ``dataset_path`` may also point at a single task directory.
+A Terminal-Bench 2 task directory holds ``instruction.md``, ``task.toml``, ``environment/Dockerfile`` (optional
+when ``task.toml`` names a ``docker_image``), ``tests/test.sh`` and usually ``solution/solve.sh``. A directory
+with ``task.yaml`` and no ``task.toml`` is a Terminal-Bench 1 task (:mod:`.tb1`: root ``Dockerfile``,
+``run-tests.sh``, ``solution.sh``/``solution.yaml``). A malformed task directory does not stop the load: it
+becomes a :class:`TaskProblem` (logged as a warning with path and field) and the other tasks still load.
+``dataset_path`` may also point at a single task directory.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.benchmarks.terminal_bench.task_toml import TaskSpec, parse_task_toml
+from agentcompass.benchmarks.terminal_bench.tb1 import parse_task_yaml
 from agentcompass.errors import DatasetError
 
 log = logging.getLogger("agentcompass.benchmarks.terminal_bench")
@@ -35,10 +38,12 @@ class TaskDir:
     spec: TaskSpec
     instruction: str
     workdir: str = DEFAULT_WORKDIR
+    layout: str = "tb2"                    # "tb2" (task.toml) | "tb1" (task.yaml)
 
     @property
     def environment_dir(self) -> Path:
-        return self.path / "environment"
+        """The Docker build context: ``environment/`` (TB2) or the task directory itself (TB1)."""
+        return self.path if self.layout == "tb1" else self.path / "environment"
 
     @property
     def dockerfile(self) -> Path | None:
@@ -51,7 +56,7 @@ class TaskDir:
 
     @property
     def solution_dir(self) -> Path:
-        return self.path / "solution"
+        return self.path if self.layout == "tb1" else self.path / "solution"
 
 
 @dataclass
@@ -100,12 +105,27 @@ def _check_files(task_id: str, path: Path, spec: TaskSpec) -> TaskProblem | None
     return None
 
 
+def load_tb1_task_dir(path: Path) -> TaskDir | TaskProblem:
+    """A Terminal-Bench 1 task directory (``task.yaml``), or what is wrong with it."""
+    task_id = path.name
+    try:
+        spec, instruction = parse_task_yaml(path / "task.yaml")
+    except DatasetError as exc:
+        return _problem(task_id, path / "task.yaml", "task.yaml", str(exc))
+    for name, what in (("Dockerfile", "missing (a Terminal-Bench 1 task builds its root Dockerfile)"),
+                       ("run-tests.sh", "missing test runner")):
+        if not (path / name).is_file():
+            return _problem(task_id, path / name, name, what)
+    return TaskDir(id=task_id, path=path, spec=spec, instruction=instruction,
+                   workdir=dockerfile_workdir(path / "Dockerfile"), layout="tb1")
+
+
 def load_task_dir(path: Path) -> TaskDir | TaskProblem:
     """Load one task directory, or describe what is wrong with it."""
     task_id = path.name
     if not (path / "task.toml").is_file():
         if (path / "task.yaml").is_file():
-            return _problem(task_id, path / "task.yaml", "task.yaml", "Terminal-Bench 1 task.yaml is not supported")
+            return load_tb1_task_dir(path)
         return _problem(task_id, path / "task.toml", "task.toml", "missing")
     try:
         spec = parse_task_toml(path / "task.toml")
@@ -125,8 +145,16 @@ def load_task_dir(path: Path) -> TaskDir | TaskProblem:
     return TaskDir(id=task_id, path=path, spec=spec, instruction=instruction, workdir=workdir)
 
 
+def tasks_root(root: Path) -> Path:
+    """``root``, or ``root/tasks`` when ``root`` holds no task directory but has a ``tasks/`` folder (the layout
+    of repositories that keep their tasks under ``tasks/``)."""
+    if (root / "tasks").is_dir() and not _candidates(root):
+        return root / "tasks"
+    return root
+
+
 def _candidates(root: Path) -> list[Path]:
-    if (root / "task.toml").is_file():
+    if (root / "task.toml").is_file() or (root / "task.yaml").is_file():
         return [root]
     found = []
     for child in sorted(root.iterdir()):
@@ -162,6 +190,7 @@ def load_tasks(dataset_path: str | Path, *, sample_ids: list[str] | None = None,
     root = Path(dataset_path).expanduser()
     if not root.is_dir():
         raise DatasetError(f"dataset_path {str(dataset_path)!r}: not a directory")
+    root = tasks_root(root)
     tasks: dict[str, TaskDir] = {}
     problems: dict[str, TaskProblem] = {}
     for path in _candidates(root):
