@@ -32,6 +32,9 @@ log = logging.getLogger("agentcompass.benchmarks.terminal_bench")
 
 MARKER = ".agentcompass-source.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+# a shallow fetch of this revision was refused, but a full fetch may still find it (a short commit id, a server
+# that does not serve unadvertised commits, no shallow support)
+_REFUSED = re.compile(r"couldn't find remote ref|not our ref|unadvertised|no such remote ref|shallow", re.I)
 
 
 @dataclass
@@ -102,6 +105,8 @@ def _fetch_into(tmp: Path, repo_url: str, revision: str, timeout_s: float) -> st
         _git(["fetch", "-q", "--depth", "1", "origin", revision], tmp, timeout_s)
         target = "FETCH_HEAD"
     except DatasetError as shallow:
+        if not _REFUSED.search(str(shallow)):          # offline, no access, no such repository: give up now
+            raise
         log.info("shallow fetch of %s@%s refused (%s); fetching the whole repository", repo_url, revision, shallow)
         _git(["fetch", "-q", "--tags", "origin", "+refs/heads/*:refs/remotes/origin/*"], tmp, timeout_s)
         target = revision if revision.startswith("refs/") else _resolve(tmp, revision, timeout_s)

@@ -1,0 +1,8 @@
+#!/bin/bash
+# the canonical shape: pytest with -rA, then 1 or 0 from its exit code
+python3 -m pytest /tests/test_outputs.py -rA -p no:cacheprovider
+if [ $? -eq 0 ]; then
+  echo 1 > /logs/verifier/reward.txt
+else
+  echo 0 > /logs/verifier/reward.txt
+fi

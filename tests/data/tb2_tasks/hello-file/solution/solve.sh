@@ -1,0 +1,3 @@
+#!/bin/bash
+# runs from the workdir (/app)
+echo "Hello, world!" > hello.txt

@@ -1,0 +1,3 @@
+#!/bin/bash
+mkdir -p /app/out
+printf '{"count": %d}\n' "$(wc -l < /app/data.txt)" > /app/out/report.json
