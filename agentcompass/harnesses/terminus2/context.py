@@ -9,8 +9,9 @@ first prompt rebuilt from the instruction and the screen, with no model call.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from agentcompass.interfaces import ModelResponse, Usage
 

@@ -10,8 +10,10 @@ turns into an ``AUTO-CORRECTED`` warning.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 REQUIRED_FIELDS = ("analysis", "plan", "commands")
 FIELD_ORDER = ("analysis", "plan", "commands", "task_complete")
@@ -111,7 +113,7 @@ def _duration(i: int, cmd: dict[str, Any], warnings: list[str], cap: float) -> f
         warnings.append(f"Command {i}: missing 'duration', using {DEFAULT_DURATION}")
         return DEFAULT_DURATION
     value = cmd["duration"]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or value < 0:
         warnings.append(f"Command {i}: invalid 'duration' {value!r}, using {DEFAULT_DURATION}")
         return DEFAULT_DURATION
     if value > cap:

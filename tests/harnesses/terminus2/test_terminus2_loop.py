@@ -3,6 +3,7 @@ a Terminal-Bench-format task graded by its own test.sh (FORMATS.md D4, D6, E-D).
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 
@@ -54,7 +55,7 @@ def test_trajectory_is_atif_and_copied_into_the_environment(terminus_local):
     assert t["agent"]["model_name"] == "m"
     assert [s["source"] for s in t["steps"]] == ["user", "agent", "agent", "agent", "agent"]
     assert [s["step_id"] for s in t["steps"]] == [1, 2, 3, 4, 5]
-    ls_step, broken_step, done_step, confirm_step = t["steps"][1:]
+    ls_step, broken_step, done_step, _confirm_step = t["steps"][1:]
     assert ls_step["tool_calls"] == [{"tool_call_id": "call_2_1", "function_name": "bash_command",
                                       "arguments": {"keystrokes": "ls -la\n", "duration": 1.0}}]
     assert "seed.txt" in ls_step["observation"]["results"][0]["content"]
@@ -155,7 +156,7 @@ def test_retryable_model_error_is_retried_by_the_harness(terminus_local):
 
 
 def test_cancellation_mid_turn_leaves_a_valid_trajectory(terminus_local):
-    import agentcompass.models.openai_chat  # noqa: F401 - import the SDK now, not inside the timed window
+    importlib.import_module("agentcompass.models.openai_chat")   # import the SDK now, not in the timed window
     replies = [reply("echo first\n"), {"text": reply("echo late\n"), "delay_s": 30}]
     out = terminus_local(replies, timeout=8, grade=False)
     assert isinstance(out.error, TimeoutError)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from agentcompass.errors import DependencyError
-from agentcompass.interfaces import EnvSpec
 from agentcompass.harnesses.terminus2.tmux import (TmuxSession, cap_bytes, is_key_name, send_keys_commands,
                                                   split_keystrokes, tmux_argument)
+from agentcompass.interfaces import EnvSpec
 
 requires_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed on this host")
 
@@ -159,7 +159,7 @@ def test_keys_are_sent_as_given(in_local_env):
         finally:
             await session.stop()
 
-    interrupted, status, content = in_local_env(scenario)
+    _interrupted, status, content = in_local_env(scenario)
     assert "status=130" in status
     assert content == b"Enter here is text\n"
 
