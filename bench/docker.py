@@ -2,6 +2,9 @@
 
     python bench/docker.py [--tasks 20] [--concurrency 4] [--repeats 3]
 
+Headline side (``side_orchestrator``): the full flow, ``run_evaluation`` of the oracle harness on a
+Terminal-Bench-format copy of the task (open, setup, solution upload + run, /tests upload + verifier, reward
+read, close, result files), with per-phase medians from each attempt's result.json.
 Measured side (``side_provider``): per task, DockerProvider.open (image resolved from the task's Dockerfile,
 container created and started), exec of a command that writes a file, read_file of it, close.
 Baseline (``side_baseline``): a plain loop of Docker SDK calls with the same parallelism: create + start +
@@ -125,7 +128,50 @@ async def side_baseline(tasks: list[Task], concurrency: int, image: str = "") ->
     return result
 
 
-SIDES = {"agentcompass": side_provider, "baseline": side_baseline}
+def make_tb_tasks(root: Path, tasks: list[Task]) -> Path:
+    """The same copies as Terminal-Bench-format task directories (for the full-flow side)."""
+    base = root / "tb"
+    for task in tasks:
+        d = base / task.id
+        (d / "environment").mkdir(parents=True)
+        (d / "tests").mkdir()
+        (d / "solution").mkdir()
+        (d / "environment" / "Dockerfile").write_text(DOCKERFILE)
+        (d / "environment" / "task.txt").write_text("one-file task\n")
+        (d / "instruction.md").write_text("Copy /app/task.txt to /app/out.txt and append a line 'done'.\n")
+        (d / "task.toml").write_text('version = "1.0"\n[agent]\ntimeout_sec = 60\n[verifier]\ntimeout_sec = 60\n')
+        (d / "solution" / "solve.sh").write_text("#!/bin/bash\n" + COMMAND + "\n")
+        (d / "tests" / "test.sh").write_text(
+            "#!/bin/bash\nif [ \"$(cat /app/out.txt)\" = \"$(printf 'one-file task\\ndone')\" ]; then echo 1; "
+            "else echo 0; fi > /logs/verifier/reward.txt\n")
+    return base
+
+
+async def side_orchestrator(tasks: list[Task], concurrency: int, dataset: Path | None = None) -> SideResult:
+    """run_evaluation(terminal_bench, oracle, docker): the whole attempt flow, every reward must be 1."""
+    import json
+
+    from agentcompass import async_run_evaluation
+
+    result = SideResult(0.0)
+    with tempfile.TemporaryDirectory(prefix="ac-bench-runs-") as out:
+        start = time.perf_counter()
+        r = await async_run_evaluation(benchmark="terminal_bench", harness="oracle", model="none",
+                                       environment="docker", benchmark_params={"dataset_path": str(dataset)},
+                                       environment_params={"labels": LABELS}, task_concurrency=concurrency,
+                                       results_dir=out, progress="none", log_level="WARNING")
+        result.wall_s = time.perf_counter() - start
+        assert r["metrics"]["pass_rate"] == 1.0 and r["metrics"]["n_tasks"] == len(tasks), r["metrics"]
+        for row in r["summary"]["tasks"]:
+            phases = json.loads((Path(r["paths"]["tasks"]) / row["task_id"] / "attempt-1" / "result.json")
+                                .read_text())["phases"]
+            result.phases["open"].append(phases.get("env_open", 0.0) + phases.get("setup", 0.0))
+            result.phases["exec"].append(phases.get("agent", 0.0) + phases.get("verify", 0.0))
+            result.phases["close"].append(phases.get("close", 0.0))
+    return result
+
+
+SIDES = {"orchestrator": side_orchestrator, "agentcompass": side_provider, "baseline": side_baseline}
 
 
 def _median_ms(values: list[float]) -> str:
@@ -139,8 +185,11 @@ def report(results: dict[str, list[SideResult]]) -> None:
         phases = {k: [v for r in runs for v in r.phases[k]] for k in ("open", "exec", "close")}
         print(f"{name:<14}{statistics.median(walls):16.2f}{' '.join(f'{w:.2f}' for w in walls):>22}   "
               f"{_median_ms(phases['open'])}  {_median_ms(phases['exec'])}  {_median_ms(phases['close'])}")
-    a, b = (statistics.median(r.wall_s for r in results[k]) for k in ("agentcompass", "baseline"))
-    print(f"ratio agentcompass / baseline: {a / b:.2f}x (aim: <= 1.3x)")
+    base = statistics.median(r.wall_s for r in results["baseline"])
+    for name in ("orchestrator", "agentcompass"):
+        ratio = statistics.median(r.wall_s for r in results[name]) / base
+        print(f"ratio {name} / baseline: {ratio:.2f}x" + (" (aim: <= 1.3x)" if name == "orchestrator" else ""))
+    print("orchestrator phases: open = env_open + setup, exec = agent + verify (oracle run, /tests upload, test.sh)")
 
 
 async def main() -> None:
@@ -151,6 +200,7 @@ async def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="ac-bench-docker-") as tmp:
         tasks = make_tasks(Path(tmp), args.tasks)
+        dataset = make_tb_tasks(Path(tmp), tasks)
         t0 = time.perf_counter()
         warm = await side_provider(tasks, args.concurrency)     # builds the image once, tags the copies
         print(f"warm-up (image build + {args.tasks} tasks): {time.perf_counter() - t0:.2f}s, image {warm.image}")
@@ -158,6 +208,7 @@ async def main() -> None:
         for _ in range(args.repeats):
             results["baseline"].append(await side_baseline(tasks, args.concurrency, warm.image))
             results["agentcompass"].append(await side_provider(tasks, args.concurrency))
+            results["orchestrator"].append(await side_orchestrator(tasks, args.concurrency, dataset))
     print(f"{args.tasks} tasks, concurrency {args.concurrency}, {args.repeats} runs per side")
     report(results)
 
