@@ -44,7 +44,8 @@ _SUITE_RAN = re.compile(
     re.M,
 )
 _EXIT_CODE = re.compile(rf"{re.escape(TEST_EXIT_CODE)}:\s*(-?\d+)")
-_CONDA = "if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && conda activate testbed; fi"
+_CONDA = ("if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && "
+          "conda activate testbed; fi")
 
 
 # --------------------------------------------------------------------------- eval script

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,6 @@ def docker_ready() -> None:
 
 @pytest.fixture(scope="session")
 def calc_image(docker_ready, calc) -> str:
-    tag = fixture.build_image(calc.repo)
+    tag = fixture.build_image(calc.repo, f"{fixture.IMAGE_REPO}:{uuid.uuid4().hex[:12]}")   # unique per session
     yield tag
     subprocess.run(["docker", "rmi", "-f", tag], capture_output=True)

@@ -15,7 +15,8 @@ from typing import Any
 
 BASE_IMAGE = "agentcompass/base:bookworm"
 INSTANCE_ID = "calc__calc-1"
-IMAGE_TAG = "agentcompass-test/swebench-calc:1"
+IMAGE_REPO = "agentcompass-test/swebench-calc"
+IMAGE_TAG = f"{IMAGE_REPO}:1"
 
 OPS = '''"""Arithmetic operations."""
 

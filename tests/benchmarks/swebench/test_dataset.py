@@ -67,12 +67,14 @@ def test_hub_layout_shards_are_concatenated(tmp_path):
 def test_split_parquet_and_hf_cache_snapshot_dirs(tmp_path):
     fixture.write_parquet(rows(mixed=False), tmp_path / "flat" / "test.parquet")
     check(load_instances(str(tmp_path / "flat"), "x", "test", tmp_path))
-    fixture.write_parquet(rows(mixed=False), tmp_path / "cache" / "snapshots" / "abc" / "data" / "test-00000-of-00001.parquet")
+    shard = "data/test-00000-of-00001.parquet"
+    fixture.write_parquet(rows(mixed=False), tmp_path / "cache" / "snapshots" / "abc" / shard)
     check(load_instances(str(tmp_path / "cache"), "x", "test", tmp_path))
 
 
 def test_data_dir_copy_is_found_by_dataset_name(tmp_path):
-    fixture.write_parquet(rows(mixed=False), tmp_path / "data" / "swebench" / "Org" / "Set" / "data" / "test-00000-of-00001.parquet")
+    shard = "data/test-00000-of-00001.parquet"
+    fixture.write_parquet(rows(mixed=False), tmp_path / "data" / "swebench" / "Org" / "Set" / shard)
     tasks = bench(tmp_path, dataset_name="Org/Set", allow_download=False).load()
     assert [t.id for t in tasks] == ["o__r-0", "o__r-1", "o__r-2"]
 

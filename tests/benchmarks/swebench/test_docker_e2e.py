@@ -176,8 +176,9 @@ def test_run_evaluation_oracle_on_docker(tmp_path, calc, calc_image):
                           "model_name_or_path": "gold"},
         environment_params={"pull_policy": "never"},
         results_dir=str(tmp_path / "results"), data_dir=str(tmp_path / "data"), progress="none")
-    assert result["metadata"]["status"] == "completed"
-    assert result["metrics"]["n_tasks"] == 1 and result["metrics"]["resolved_rate"] == 1.0
+    rows = result["summary"].get("tasks", result["summary"])
+    assert result["metadata"]["status"] == "completed", rows
+    assert result["metrics"]["n_tasks"] == 1 and result["metrics"]["resolved_rate"] == 1.0, rows
     preds = Path(result["paths"]["predictions"])
     assert preds.is_file() and preds.parent == Path(result["paths"]["run_dir"])
     pred = json.loads(preds.read_text().splitlines()[0])

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from agentcompass.benchmarks.swebench import grading as g
-from agentcompass.benchmarks.swebench.specs import patch_files, repo_spec, resolve_spec, get_test_directives
+from agentcompass.benchmarks.swebench.specs import get_test_directives, patch_files, repo_spec, resolve_spec
 
 F2P = ["t.py::test_f1", "t.py::test_f2"]
 P2P = ["t.py::test_p1", "t.py::test_p2"]

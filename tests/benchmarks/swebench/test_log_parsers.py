@@ -1,7 +1,6 @@
 import pytest
 
 from agentcompass.benchmarks.swebench import log_parsers as lp
-
 from tests.benchmarks.swebench import canned_logs as logs
 
 
