@@ -34,7 +34,7 @@ MARKER = ".agentcompass-source.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 # a shallow fetch of this revision was refused, but a full fetch may still find it (a short commit id, a server
 # that does not serve unadvertised commits, no shallow support)
-_REFUSED = re.compile(r"couldn't find remote ref|not our ref|unadvertised|no such remote ref|shallow", re.I)
+_REFUSED = re.compile(r"couldn't find remote ref|not our ref|unadvertised|no such remote ref|shallow", re.IGNORECASE)
 
 
 @dataclass
@@ -55,7 +55,7 @@ class Checkout:
 def repo_name(repo_url: str) -> str:
     """``https://host/org/terminal-bench-2.git`` -> ``terminal-bench-2``."""
     tail = repo_url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
-    tail = tail[:-4] if tail.endswith(".git") else tail
+    tail = tail.removesuffix(".git")
     return _UNSAFE.sub("_", tail) or "repository"
 
 
@@ -66,7 +66,8 @@ def checkout_dir(data_dir: Path, repo_url: str, revision: str) -> Path:
 def _git(args: list[str], cwd: Path | None, timeout_s: float) -> str:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C"}
     try:
-        res = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout_s)
+        res = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout_s,
+                             check=False)
     except FileNotFoundError:
         raise DatasetError("the git command is not installed; install git or give a local dataset_path") from None
     except subprocess.TimeoutExpired:

@@ -144,7 +144,9 @@ def _stage_tests(task_path: Path, staging: Path) -> Path:
 
 
 async def _upload_tests(env: Any, task_path: Path) -> None:
-    q = lambda p: shlex.quote(env.path(p))  # noqa: E731
+    def q(path: str) -> str:
+        return shlex.quote(env.path(path))
+
     res = await env.exec(f"rm -f {q(VERIFIER_LOGS)}/reward.txt {q(VERIFIER_LOGS)}/reward.json && "
                          f"rm -rf {q(TESTS_PATH)} && mkdir -p {q(VERIFIER_LOGS)}", timeout=120)
     if res.exit_code != 0:

@@ -20,7 +20,8 @@ LOADED_TB2 = ["fix-script", "hello-file", "multi-reward", "no-reward"]   # broke
 
 def git(*args: str, cwd: Path | None = None) -> str:
     res = subprocess.run(["git", "-c", "user.name=tests", "-c", "user.email=tests@example.invalid",
-                          "-c", "init.defaultBranch=main", *args], cwd=cwd, capture_output=True, text=True)
+                          "-c", "init.defaultBranch=main", *args], cwd=cwd, capture_output=True, text=True,
+                         check=False)
     assert res.returncode == 0, res.stderr
     return res.stdout.strip()
 

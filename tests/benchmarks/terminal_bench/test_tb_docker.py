@@ -137,8 +137,7 @@ def test_agent_sees_logs_but_no_tests_or_solution_and_the_task_resources(tmp_pat
     result = evaluate(tmp_path, "nop", overrides=[f"harness._target_={HARNESSES}.EnvProbeHarness"],
                       benchmark_params={"sample_ids": ["hello-file", "fix-script"]})
     by_id = rows(result)
-    for tid, (memory_mb, row) in {"hello-file": (1024, by_id["hello-file"]),
-                                  "fix-script": (512, by_id["fix-script"])}.items():
+    for memory_mb, row in ((1024, by_id["hello-file"]), (512, by_id["fix-script"])):
         seen = agent_info(row)["info"]["seen"]
         assert (seen["/tests"], seen["/solution"]) == ("0", "0"), seen
         assert (seen["/logs/agent"], seen["/logs/verifier"], seen["cwd"]) == ("1", "1", "/app"), seen
