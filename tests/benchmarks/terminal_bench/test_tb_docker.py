@@ -147,15 +147,27 @@ def test_agent_sees_logs_but_no_tests_or_solution_and_the_task_resources(tmp_pat
         assert (row["status"], row["reward"]) == ("completed", 0.0)              # graded after the probe
 
 
+def test_prebuilt_docker_image_without_dockerfile(tmp_path):
+    for harness, reward in (("oracle", 1.0), ("nop", 0.0)):
+        result = evaluate(tmp_path / harness, harness, dataset=TB2_SPECIAL,
+                          benchmark_params={"sample_ids": ["prebuilt-image"]})
+        row = rows(result)["prebuilt-image"]
+        assert (row["status"], row["reward"]) == ("completed", reward), row
+        environment = json.loads((Path(row["attempt_dir"]) / "result.json").read_text())["environment"]
+        assert "agentcompass/base:bookworm" in json.dumps(environment)
+
+
 def test_agent_timeout_is_still_verified(tmp_path):
-    result = evaluate(tmp_path, "nop", dataset=TB2_SPECIAL, overrides=[f"harness._target_={HARNESSES}.SleepHarness"])
+    result = evaluate(tmp_path, "nop", dataset=TB2_SPECIAL, overrides=[f"harness._target_={HARNESSES}.SleepHarness"],
+                      benchmark_params={"sample_ids": ["already-done"]})
     row = rows(result)["already-done"]
     assert (row["exit_status"], row["limit_hit"]) == ("agent_timeout", "agent_timeout")
     assert (row["status"], row["reward"]) == ("completed", 1.0)
     phases = json.loads((Path(row["attempt_dir"]) / "result.json").read_text())["phases"]
     assert 1.5 <= phases["agent"] < 15                                           # task.toml [agent] timeout_sec=2
     overridden = evaluate(tmp_path / "override", "nop", dataset=TB2_SPECIAL, overrides=[
-        f"harness._target_={HARNESSES}.SleepHarness", "+harness.sleep_s=3", "execution.timeouts.agent=10"])
+        f"harness._target_={HARNESSES}.SleepHarness", "+harness.sleep_s=3", "execution.timeouts.agent=10"],
+        benchmark_params={"sample_ids": ["already-done"]})
     row = rows(overridden)["already-done"]
     assert (row["exit_status"], row["reward"]) == ("completed", 1.0)             # 10 s overrides the 2 s
 
