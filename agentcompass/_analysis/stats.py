@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter, defaultdict
 from typing import Any
+
+from agentcompass._orchestrator.metrics import percentile as _percentile
 
 from .collect import OUTCOMES, TaskRecord
 
@@ -30,12 +31,7 @@ def normalize_message(message: str) -> str:
 
 
 def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), 6)
+    return _percentile(values, q, digits=6)
 
 
 def task_values(rec: TaskRecord) -> dict[str, float]:

@@ -35,13 +35,14 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome]) -> dict[str,
     }
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float, digits: int = 4) -> float:
+    """Linear-interpolation percentile (``q`` in 0..1); 0.0 for no values."""
     if not values:
         return 0.0
     ordered = sorted(values)
     pos = (len(ordered) - 1) * q
     lo, hi = math.floor(pos), math.ceil(pos)
-    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), 4)
+    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), digits)
 
 
 def _pass_at_k(rows: list[dict[str, Any]]) -> dict[str, float]:
@@ -81,7 +82,7 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "pass_rate": round(sum(1 for v in valid if v >= 1) / n, 6) if n else 0.0,
         "tokens": tokens,
         "cost_usd": round(sum(r.get("cost_usd", 0.0) for r in rows), 6),
-        "duration_s": {"p50": _percentile(durations, 0.5), "p90": _percentile(durations, 0.9),
+        "duration_s": {"p50": percentile(durations, 0.5), "p90": percentile(durations, 0.9),
                        "max": round(max(durations), 4) if durations else 0.0},
     }
     pass_at_k = _pass_at_k(rows)

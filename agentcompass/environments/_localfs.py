@@ -9,9 +9,11 @@ import posixpath
 import shutil
 import signal
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
+from agentcompass.environments import _capture
 from agentcompass.errors import PathEscapeError
 
 # --------------------------------------------------------------------------- paths
@@ -138,32 +140,8 @@ def remove_tree(path: Path) -> None:
 # --------------------------------------------------------------------------- output capture
 
 
-class HeadTail:
-    """Keeps the first and last ``limit // 2`` bytes of a stream and counts what lies between."""
-
-    def __init__(self, limit: int) -> None:
-        self.half = max(1, limit // 2)
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
-        self.frozen = False
-
-    def feed(self, data: bytes) -> None:
-        if self.frozen:
-            return
-        self.total += len(data)
-        room = self.half - len(self.head)
-        if room > 0:
-            self.head += data[:room]
-            data = data[room:]
-        if data:
-            self.tail += data
-            if len(self.tail) > self.half:
-                del self.tail[: len(self.tail) - self.half]
-
-    @property
-    def elided(self) -> int:
-        return self.total - len(self.head) - len(self.tail)
+class HeadTail(_capture.HeadTail):
+    """:class:`_capture.HeadTail` fed from a pipe."""
 
     async def drain_fd(self, fd: int) -> None:
         """Read pipe ``fd`` to its end (or until cancelled), then close it."""
@@ -176,13 +154,6 @@ class HeadTail:
                 self.feed(chunk)
         finally:
             transport.close()
-
-    def text(self) -> str:
-        head = self.head.decode("utf-8", errors="replace")
-        if not self.elided:
-            return head + self.tail.decode("utf-8", errors="replace")
-        marker = f"\n[... {self.elided} bytes elided ...]\n"
-        return head + marker + self.tail.decode("utf-8", errors="replace")
 
 
 # --------------------------------------------------------------------------- processes
@@ -205,23 +176,55 @@ def group_is_empty(pgid: int) -> bool:
     return False
 
 
-def kill_workspace_processes(root: Path) -> int:
-    """SIGKILL every process whose environment carries ``AGENTCOMPASS_ROOT=<root>`` (Linux /proc)."""
-    proc = Path("/proc")
-    if not proc.is_dir():
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def boot_ticks() -> int:
+    """Now, in the clock of ``/proc/<pid>/stat`` start times (clock ticks since boot)."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * _CLK_TCK)
+
+
+def _read(path: str, size: int) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _started_before(pid: int, ticks: int) -> bool:
+    stat = _read(f"/proc/{pid}/stat", 4096)
+    try:
+        return stat is None or int(stat.rsplit(b")", 1)[1].split()[19]) < ticks
+    except (IndexError, ValueError):
+        return False
+
+
+def kill_workspace_processes(root: Path, since_ticks: int | None = None) -> int:
+    """SIGKILL every process whose environment carries ``AGENTCOMPASS_ROOT=<root>`` (Linux /proc).
+
+    With ``since_ticks`` (see :func:`boot_ticks`) only processes started since then are examined: reading a
+    process's start time is cheap, reading its environment is not (busy machines run thousands of processes).
+    """
+    if not os.path.isdir("/proc"):
         return 0
     needle = b"\0AGENTCOMPASS_ROOT=" + str(root).encode() + b"\0"
     killed, me = 0, os.getpid()
-    for entry in proc.iterdir():
+    for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) == me:
             continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:
+        pid = int(entry.name)
+        if since_ticks is not None and _started_before(pid, since_ticks):
             continue
-        if needle in b"\0" + environ:
+        environ = _read(f"/proc/{pid}/environ", 1 << 22)
+        if environ and needle in b"\0" + environ:
             try:
-                os.kill(int(entry.name), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
                 killed += 1
             except (ProcessLookupError, PermissionError):
                 pass

@@ -130,6 +130,7 @@ class LocalEnvironment:
         self._pgids: set[int] = set()
         self._drains: set[asyncio.Task] = set()
         self._n_exec = 0
+        self._opened_ticks = fs.boot_ticks() - 2
         self._closed = False
         self._base_env = self._make_base_env()
 
@@ -258,7 +259,7 @@ class LocalEnvironment:
         for pgid in list(self._pgids):
             fs.kill_group(pgid)
         if self._n_exec:
-            await asyncio.to_thread(fs.kill_workspace_processes, self.root)
+            await asyncio.to_thread(fs.kill_workspace_processes, self.root, self._opened_ticks)
         for task in list(self._drains):
             task.cancel()
         marker = self.root.with_name(self.root.name + ".json")

@@ -9,6 +9,8 @@ every such process itself (that also catches children that left the group with `
 
 from __future__ import annotations
 
+from agentcompass.environments._capture import HeadTail  # noqa: F401 (re-exported)
+
 import asyncio
 import socket
 import ssl
@@ -34,38 +36,6 @@ for round in 1 2; do
 done
 exit 0
 """
-
-
-class HeadTail:
-    """Keeps the first and last ``limit // 2`` bytes of a stream and counts what lies between."""
-
-    def __init__(self, limit: int) -> None:
-        self.half = max(1, limit // 2)
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
-
-    def feed(self, data: bytes) -> None:
-        self.total += len(data)
-        room = self.half - len(self.head)
-        if room > 0:
-            self.head += data[:room]
-            data = data[room:]
-        if data:
-            self.tail += data
-            if len(self.tail) > 2 * self.half:          # trim in batches, not on every frame
-                del self.tail[: len(self.tail) - self.half]
-
-    @property
-    def elided(self) -> int:
-        return max(0, self.total - len(self.head) - min(len(self.tail), self.half))
-
-    def text(self) -> str:
-        tail = bytes(self.tail[-self.half:]) if len(self.tail) > self.half else bytes(self.tail)
-        head = self.head.decode("utf-8", errors="replace")
-        if not self.elided:
-            return (bytes(self.head) + tail).decode("utf-8", errors="replace")
-        return head + f"\n[... {self.elided} bytes elided ...]\n" + tail.decode("utf-8", errors="replace")
 
 
 class FrameReader:
