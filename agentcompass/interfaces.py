@@ -23,6 +23,8 @@ class ComponentContext:
     run_id: str = ""
     request: str = ""
     benchmark_id: str = ""
+    model_id: str = ""                 # the request's model name ("none" without a model)
+    harness_id: str = ""
     auto_install_dependencies: bool = False
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
 

@@ -13,7 +13,7 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test]'
+python3 -m pip install -q --disable-pip-version-check -e '.[test,agreement]'
 
 bash scripts/ensure_docker.sh
 

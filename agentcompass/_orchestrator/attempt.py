@@ -173,7 +173,8 @@ class _Attempt:
         if grade.log:
             (self.dir / "verifier.log").write_text(grade.log, encoding="utf-8", errors="replace")
         if grade.reward is None:
-            self._fail(out, VerifierError(grade.error or "the verifier produced no valid reward"))
+            message = (grade.error or "the verifier produced no valid reward").removeprefix("VerifierError: ")
+            self._fail(out, VerifierError(message))
 
     async def _close(self, out: AttemptOutcome) -> None:
         if self.env is None:

@@ -98,6 +98,8 @@ class RequestRun:
         self.store = RunStore(results_dir, self.run_name, run_id)
         ctx = ComponentContext(data_dir=Path(runtime.data_dir).expanduser() if runtime.data_dir else default_data_dir(),
                                run_id=run_id, request=self.name, benchmark_id=self.resolved.choices["benchmark"],
+                               model_id=str(data["model"].get("id") or "none"),
+                               harness_id=self.resolved.choices["harness"],
                                auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
         with auto_install_scope(runtime.auto_install_dependencies):
             built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}

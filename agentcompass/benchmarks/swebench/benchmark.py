@@ -142,9 +142,15 @@ class SWEBenchBenchmark:
     async def setup(self, task: Task, env: Environment, ctx: AttemptContext) -> None:
         await runner.record_setup(env, task.workdir, Path(ctx.attempt_dir))
 
+    def _default_model_name(self) -> str:
+        """SWE-bench's name for gold patches under the oracle harness, else the request's model name."""
+        if self.ctx.harness_id == "oracle":
+            return "gold"
+        return self.ctx.model_id if self.ctx.model_id not in ("", "none") else "agentcompass"
+
     def _model_name(self, agent: AgentResult) -> str:
         return (self.config.model_name_or_path or agent.info.get("model_name_or_path")
-                or agent.info.get("model_name") or "agentcompass")
+                or agent.info.get("model_name") or self._default_model_name())
 
     async def grade(self, task: Task, env: Environment, agent: AgentResult, ctx: AttemptContext) -> Grade:
         row = task.data
@@ -159,4 +165,5 @@ class SWEBenchBenchmark:
 
     def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
         run_id = self.ctx.run_id or Path(run_dir).name
-        return reports.write_run_outputs(Path(run_dir), rows, run_id, self.config.model_name_or_path or "agentcompass")
+        return reports.write_run_outputs(Path(run_dir), rows, run_id,
+                                         self.config.model_name_or_path or self._default_model_name())
