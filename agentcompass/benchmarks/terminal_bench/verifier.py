@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.terminal_bench.reward import primary_reward, read_rewards
+from agentcompass.benchmarks.terminal_bench.reward import (REWARD_JSON, REWARD_TXT, parse_rewards, primary_reward,
+                                                           read_rewards)
 from agentcompass.errors import SandboxError, VerifierError
 
 TESTS_PATH = "/tests"
@@ -57,7 +58,12 @@ async def _prepare(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) ->
     await env.upload(tests_dir, tests_path)
 
 
+_MARK = "@@agentcompass-verifier@@"
+
+
 def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> str:
+    """Run test.sh, then report (in the same round trip) its exit code, the reward files (base64) and the
+    tail of its output, each behind a marker line."""
     script = _q(env, f"{tests_path}/test.sh")
     out = _q(env, f"{logs_dir}/test-stdout.txt")
     try:
@@ -65,7 +71,29 @@ def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> s
     except OSError:
         has_shebang = False
     runner = script if has_shebang else f"bash {script}"
-    return f"chmod +x {script} && {runner} > {out} 2>&1"
+    return (f"chmod +x {script} && {runner} > {out} 2>&1; echo; echo \"{_MARK} rc $?\"; "
+            f"cd {_q(env, logs_dir)} 2>/dev/null || exit 0; "
+            f"if command -v base64 >/dev/null 2>&1; then for f in reward.json reward.txt; do "
+            f"[ -f \"$f\" ] && printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
+            f"else echo \"{_MARK} nobase64\"; fi; echo \"{_MARK} tail\"; "
+            f"tail -c {LOG_TAIL_BYTES} test-stdout.txt 2>/dev/null; exit 0")
+
+
+def _parse_report(stdout: str) -> tuple[int | None, dict[str, bytes], str | None, bool]:
+    """(test.sh exit code, reward files' bytes, log tail, base64 available) from the run command's output."""
+    import base64
+
+    head, sep, tail = stdout.partition(f"{_MARK} tail\n")
+    rc, files, has_b64 = None, {}, True
+    for line in head.splitlines():
+        if line.startswith(f"{_MARK} rc "):
+            rc = int(line.split()[-1]) if line.split()[-1].lstrip("-").isdigit() else None
+        elif line.startswith(f"{_MARK} file "):
+            _, _, name, *data = line.split(" ", 3)
+            files[name] = base64.b64decode(data[0] if data else "")
+        elif line == f"{_MARK} nobase64":
+            has_b64 = False
+    return rc, files, (tail if sep else None), has_b64
 
 
 async def _log_tail(env: Any, logs_dir: str) -> str:
@@ -85,14 +113,19 @@ async def run_verifier(env: Any, tests_dir: Path, *, workdir: str, timeout_s: fl
     start = time.monotonic()
     res = await env.exec(_run_command(env, tests_dir, tests_path, logs_dir), timeout=timeout_s,
                          cwd=workdir, env=dict(env_vars or {}))
-    outcome = VerifierOutcome(exit_code=None if res.timed_out else res.exit_code, timed_out=res.timed_out,
+    rc, files, tail, has_b64 = _parse_report(res.stdout)
+    outcome = VerifierOutcome(exit_code=None if res.timed_out else rc, timed_out=res.timed_out,
                               duration_s=time.monotonic() - start)
-    outcome.log = await _log_tail(env, logs_dir)
+    outcome.log = tail if tail is not None else await _log_tail(env, logs_dir)
     if res.timed_out:
         outcome.error = f"VerifierError: verifier timed out after {timeout_s:g}s"
         return outcome
     try:
-        outcome.rewards, outcome.source = await read_rewards(env, logs_dir)
+        if tail is not None and has_b64:
+            outcome.rewards = parse_rewards(files.get(REWARD_JSON), files.get(REWARD_TXT), logs_dir)
+            outcome.source = REWARD_JSON if REWARD_JSON in files else REWARD_TXT
+        else:  # an image without base64: ask for the files one by one
+            outcome.rewards, outcome.source = await read_rewards(env, logs_dir)
         outcome.reward = primary_reward(outcome.rewards)
     except VerifierError as exc:
         outcome.error = f"VerifierError: {exc}"
