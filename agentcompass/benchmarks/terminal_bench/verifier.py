@@ -1,16 +1,19 @@
 """Run a Terminal-Bench 2 verifier inside an environment (FORMATS.md C4).
 
-1. delete stale ``/logs/verifier/reward.{txt,json}`` and any ``/tests`` left by the agent;
-2. upload the task's ``tests/`` to ``/tests`` (only now, after the agent);
-3. ``chmod +x /tests/test.sh`` and run it (directly when it has a shebang, else with ``bash``) from the workdir,
-   output to ``/logs/verifier/test-stdout.txt``, with the task's ``[verifier].env``, under the verifier timeout;
-4. read the reward (:mod:`.reward`). test.sh's exit code is ignored; a timeout makes the reward invalid.
+1. upload the task's ``tests/`` to a fresh random path (only now, after the agent); then, in one command:
+   delete stale ``/logs/verifier/reward.{txt,json}`` and any ``/tests`` left by the agent, move the upload to
+   ``/tests``;
+2. in the same command, ``chmod +x /tests/test.sh`` and run it (directly when it has a shebang, else with
+   ``bash``) from the workdir, output to ``/logs/verifier/test-stdout.txt``, with the task's ``[verifier].env``,
+   under the verifier timeout, then print its exit code, the reward files and the log tail;
+3. read the reward (:mod:`.reward`). test.sh's exit code is ignored; a timeout makes the reward invalid.
 
 Paths go through ``env.path`` so the same code drives the local environment and containers.
 """
 
 from __future__ import annotations
 
+import posixpath
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -24,7 +27,6 @@ from agentcompass.errors import SandboxError, VerifierError
 TESTS_PATH = "/tests"
 VERIFIER_LOGS = "/logs/verifier"
 LOG_TAIL_BYTES = 64 * 1024
-_PREPARE_TIMEOUT_S = 120.0
 
 
 @dataclass
@@ -49,21 +51,26 @@ def _q(env: Any, path: str) -> str:
     return shlex.quote(env.path(path))
 
 
-async def _prepare(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> None:
-    logs, tests = _q(env, logs_dir), _q(env, tests_path)
-    res = await env.exec(f"rm -f {logs}/reward.txt {logs}/reward.json && rm -rf {tests} && mkdir -p {logs}",
-                         timeout=_PREPARE_TIMEOUT_S)
-    if res.exit_code != 0:
-        raise SandboxError(f"verifier: cannot clear {logs_dir} / {tests_path}: {res.output.strip()[:300]}")
-    await env.upload(tests_dir, tests_path)
+async def _stage(env: Any, tests_dir: Path) -> str:
+    """Upload ``tests/`` to a fresh, unguessable path; the run command moves it to ``/tests`` (so files an agent
+    planted under ``/tests`` are gone, and clearing + running cost one round trip)."""
+    import secrets
+
+    staging = f"/tmp/.agentcompass-tests-{secrets.token_hex(8)}"
+    await env.upload(tests_dir, staging)
+    return staging
 
 
 _MARK = "@@agentcompass-verifier@@"
 
 
-def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> str:
-    """Run test.sh, then report (in the same round trip) its exit code, the reward files (base64) and the
-    tail of its output, each behind a marker line."""
+def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, staging: str) -> str:
+    """Clear stale rewards, move the staged tests to ``tests_path``, run test.sh, then report (in the same round
+    trip) its exit code, the reward files (base64) and the tail of its output, each behind a marker line."""
+    logs, tests = _q(env, logs_dir), _q(env, tests_path)
+    prepare = (f"rm -f {logs}/reward.txt {logs}/reward.json && rm -rf {tests} && mkdir -p {logs} "
+               f"{_q(env, posixpath.dirname(tests_path) or '/')} && mv {_q(env, staging)} {tests} "
+               f"|| {{ echo \"{_MARK} prepare-failed\"; exit 0; }}; ")
     script = _q(env, f"{tests_path}/test.sh")
     out = _q(env, f"{logs_dir}/test-stdout.txt")
     try:
@@ -71,7 +78,7 @@ def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str) -> s
     except OSError:
         has_shebang = False
     runner = script if has_shebang else f"bash {script}"
-    return (f"chmod +x {script} && {runner} > {out} 2>&1; echo; echo \"{_MARK} rc $?\"; "
+    return (prepare + f"chmod +x {script} && {runner} > {out} 2>&1; echo; echo \"{_MARK} rc $?\"; "
             f"cd {_q(env, logs_dir)} 2>/dev/null || exit 0; "
             f"if command -v base64 >/dev/null 2>&1; then for f in reward.json reward.txt; do "
             f"[ -f \"$f\" ] && printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
@@ -83,6 +90,8 @@ def _parse_report(stdout: str) -> tuple[int | None, dict[str, bytes], str | None
     """(test.sh exit code, reward files' bytes, log tail, base64 available) from the run command's output."""
     import base64
 
+    if f"{_MARK} prepare-failed" in stdout:
+        raise SandboxError(f"verifier: cannot clear the logs or move the tests into place: {stdout.strip()[-300:]}")
     head, sep, tail = stdout.partition(f"{_MARK} tail\n")
     rc, files, has_b64 = None, {}, True
     for line in head.splitlines():
@@ -109,9 +118,9 @@ async def run_verifier(env: Any, tests_dir: Path, *, workdir: str, timeout_s: fl
     tests_dir = Path(tests_dir)
     if not (tests_dir / "test.sh").is_file():
         return VerifierOutcome(error=f"verifier script {tests_dir / 'test.sh'} does not exist")
-    await _prepare(env, tests_dir, tests_path, logs_dir)
+    staging = await _stage(env, tests_dir)
     start = time.monotonic()
-    res = await env.exec(_run_command(env, tests_dir, tests_path, logs_dir), timeout=timeout_s,
+    res = await env.exec(_run_command(env, tests_dir, tests_path, logs_dir, staging), timeout=timeout_s,
                          cwd=workdir, env=dict(env_vars or {}))
     rc, files, tail, has_b64 = _parse_report(res.stdout)
     outcome = VerifierOutcome(exit_code=None if res.timed_out else rc, timed_out=res.timed_out,
