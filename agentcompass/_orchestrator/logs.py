@@ -35,29 +35,9 @@ def _lower_level(level: int) -> None:
 
 
 @contextmanager
-def console_logging(level: str) -> Iterator[None]:
-    """Attach a stderr handler for the duration of an SDK / CLI call."""
-    handler = logging.StreamHandler(sys.stderr)
+def _attached(handler: logging.Handler, level: str) -> Iterator[None]:
+    """Attach ``handler`` (scrubbing secrets) to the agentcompass logger, lowering its level if needed."""
     handler.setLevel(level)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-    handler.addFilter(RedactingFilter())
-    previous = LOGGER.level
-    _lower_level(logging.getLevelName(level))
-    LOGGER.addHandler(handler)
-    try:
-        yield
-    finally:
-        LOGGER.removeHandler(handler)
-        LOGGER.setLevel(previous)
-
-
-@contextmanager
-def file_logging(path: Path, level: str, request: str) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setLevel(level)
-    handler.setFormatter(logging.Formatter(_FORMAT))
-    handler.addFilter(_RequestFilter(request))
     handler.addFilter(RedactingFilter())
     previous = LOGGER.level
     _lower_level(logging.getLevelName(level))
@@ -68,3 +48,22 @@ def file_logging(path: Path, level: str, request: str) -> Iterator[None]:
         LOGGER.removeHandler(handler)
         handler.close()
         LOGGER.setLevel(previous)
+
+
+@contextmanager
+def console_logging(level: str) -> Iterator[None]:
+    """Attach a stderr handler for the duration of an SDK / CLI call."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    with _attached(handler, level):
+        yield
+
+
+@contextmanager
+def file_logging(path: Path, level: str, request: str) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter(_FORMAT))
+    handler.addFilter(_RequestFilter(request))
+    with _attached(handler, level):
+        yield
