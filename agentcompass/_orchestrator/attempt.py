@@ -179,13 +179,17 @@ class _Attempt:
     async def _close(self, out: AttemptOutcome) -> None:
         if self.env is None:
             return
-        start = time.monotonic()
+        start, limit = time.monotonic(), self.rt.config.execution.timeouts.close
+        closing = asyncio.ensure_future(self.env.close())
         try:
-            async with asyncio.timeout(self.rt.config.execution.timeouts.close):
-                await asyncio.shield(self.env.close())
-        except Exception as exc:  # a failed close is logged, the outcome stands
+            await asyncio.wait_for(asyncio.shield(closing), limit)
+        except asyncio.CancelledError:  # cancelled (again) while closing: still finish, within the limit
+            await asyncio.wait({closing}, timeout=limit)
+            raise
+        except Exception as exc:  # a failed or slow close is logged, the outcome stands
             self.rt.logger.warning("closing environment of %s failed: %s", self.task.id, one_line(exc))
-        self.phases["close"] = round(time.monotonic() - start, 4)
+        finally:
+            self.phases["close"] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
         out.status = "error"

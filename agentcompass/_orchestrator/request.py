@@ -61,6 +61,7 @@ class RequestRun:
         self.cfg = resolved.config
         self.name = name or self.run_name
         self.built: tuple[Any, ...] = ()
+        self.n_tasks = 0
         self.rows: dict[str, dict[str, Any]] = {}
         self.pending: list[tuple[Task, int, Any]] = []
         self.started_at = datetime.now(timezone.utc)
@@ -81,6 +82,7 @@ class RequestRun:
         """Build components, load tasks, open the run directory and plan the attempts (blocking)."""
         recipes = RecipeRunner.from_config(self.cfg.recipes, logger=self.logger)   # host variables read now
         tasks = self.build()
+        self.n_tasks = len(tasks)
         self._open_store(tasks)
         self.rt = RequestRuntime(self.name, self.store.run_id, self.cfg, *self.built, self.store, self.pool,
                                  self.progress, self.logger, slot_providers=[self.built[3].name], recipes=recipes)
@@ -185,9 +187,11 @@ class RequestRun:
         try:
             await asyncio.gather(*jobs)
         except BaseException:
-            for job in jobs:
-                job.cancel()
-            await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
+            for job in jobs:  # gather already cancelled them when it was cancelled itself: never twice
+                if not job.done() and not job.cancelling():
+                    job.cancel()
+            if jobs:
+                await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
             raise
 
     async def _run_task(self, task: Task, n: int, checkpoint: Any) -> None:
@@ -214,7 +218,7 @@ class RequestRun:
         write_json(self.store.run_dir / "run.json", {
             "run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
             "started_at": self.started_at.isoformat(), "updated_at": datetime.now(timezone.utc).isoformat(),
-            "n_tasks": len(self.rows) + len(self.pending), "n_finished": len(self.rows),
+            "n_tasks": self.n_tasks, "n_finished": len(self.rows),
             "agentcompass_version": _version(), "counts": (metrics or {}).get("errors_by_class"),
         })
 

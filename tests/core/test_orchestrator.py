@@ -159,3 +159,31 @@ def test_run_ids_are_unique_and_sortable():
     ids = [new_run_id() for _ in range(200)]
     assert len(set(ids)) == 200
     assert [i.split("-")[0] for i in ids] == sorted(i.split("-")[0] for i in ids)
+
+
+def test_cancellation_closes_every_environment(tmp_path):
+    """Ctrl-C / task cancellation: in-flight attempts are cancelled and their environments closed."""
+    import asyncio
+
+    from agentcompass import async_run_evaluation
+
+    root = tmp_path / "workspaces"
+
+    async def main():
+        job = asyncio.ensure_future(async_run_evaluation(
+            benchmark="demo", harness="nop", model="none", environment="local", results_dir=str(tmp_path / "r"),
+            environment_params={"root_dir": str(root)}, task_concurrency=7, progress="none",
+            overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", "+harness.sleep_s=60"]))
+        for _ in range(200):                      # until every attempt has its workspace
+            await asyncio.sleep(0.1)
+            if root.is_dir() and len([p for p in root.iterdir() if p.is_dir()]) == 7:
+                break
+        assert len([p for p in root.iterdir() if p.is_dir()]) == 7
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await job
+
+    asyncio.run(main())
+    assert [p for p in root.iterdir() if p.is_dir()] == []
+    run_json = json.loads(next((tmp_path / "r").rglob("run.json")).read_text())
+    assert run_json["status"] == "cancelled" and run_json["n_tasks"] == 7
