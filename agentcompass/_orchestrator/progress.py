@@ -42,6 +42,7 @@ class AttemptFinished(ProgressEvent):
     error: str | None = None
     duration_s: float = 0.0
     final: bool = True
+    model_retries: int = 0             # retried model calls inside this attempt
     kind: str = "attempt_finished"
 
 
@@ -65,7 +66,7 @@ class Progress:
                  desc: str = "agentcompass") -> None:
         self.mode = "bar" if mode == "auto" and sys.stderr.isatty() else ("none" if mode == "none" else "plain")
         self.callback, self.total, self.desc = callback, total, desc
-        self.done = self.running = self.errors = self.retries = 0
+        self.done = self.running = self.errors = self.retries = self.model_retries = 0
         self._reward_sum = 0.0
         self.per_request: dict[str, list[int]] = {}
         self._bar = None
@@ -91,6 +92,7 @@ class Progress:
             self.running += 1
         elif isinstance(e, AttemptFinished):
             self.running -= 1
+            self.model_retries += e.model_retries
             if e.final:
                 self.done += 1
                 self._reward_sum += e.reward or 0.0
@@ -104,6 +106,8 @@ class Progress:
     def postfix(self) -> str:
         mean = self._reward_sum / self.done if self.done else 0.0
         text = f"run={self.running} reward={mean:.3f} err={self.errors} retry={self.retries}"
+        if self.model_retries:
+            text += f" api_retry={self.model_retries}"
         if len(self.per_request) > 1:
             text += " " + " ".join(f"{k}:{v[0]}" for k, v in sorted(self.per_request.items()))
         return text

@@ -204,7 +204,8 @@ class RequestRun:
             retry = (out.status == "error" and len(attempts) <= ex.max_retries
                      and should_retry(out.error or "", out.retryable, ex.retry_pattern_list))
             self.progress.emit(AttemptFinished(self.name, task.id, n, status=out.status, reward=out.reward,
-                                               error=out.error, duration_s=out.duration_s, final=not retry))
+                                               error=out.error, duration_s=out.duration_s, final=not retry,
+                                               model_retries=int((out.usage or {}).get("retries", 0))))
             if not retry:
                 break
             self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or ""))

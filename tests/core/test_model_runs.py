@@ -20,6 +20,24 @@ def answer(request):
     return {"text": f"answer-{n}", "delay_s": 0.05}
 
 
+def test_model_retries_are_counted_in_results_and_progress(tmp_path):
+    events = []
+    faults = [{"at": 1, "kind": "429", "retry_after": 0.05}, {"at": 3, "kind": "500"}]
+    with ScriptedModelServer(replies=answer, faults=faults) as srv:
+        result = run_evaluation(
+            benchmark="synthetic", harness="nop", environment="memory", model="echo-model",
+            overrides=["harness._target_=tests.helpers.ModelEchoHarness", "model.backoff_base_s=0.01"],
+            benchmark_params={"n_tasks": 2, "sample_ids": ["syn-0", "syn-1"]}, model_base_url=srv.base_url,
+            model_api_key=KEY, model_api_protocol="openai-chat", task_concurrency=1, results_dir=str(tmp_path),
+            progress="none", on_progress=events.append)
+        injected = srv.n_faults_injected
+    assert injected == 2 and result["metrics"]["n_errors"] == 0
+    finished = [e for e in events if e.kind == "attempt_finished"]
+    assert sum(e.model_retries for e in finished) == 2
+    attempts = [json.loads(p.read_text()) for p in tmp_path.rglob("result.json")]
+    assert sum(a["usage"]["retries"] for a in attempts) == 2
+
+
 def test_a_401_ends_one_attempt_and_the_run_goes_on(tmp_path, caplog, capfd):
     caplog.set_level(logging.DEBUG, logger="agentcompass")
     with ScriptedModelServer(replies=answer) as srv:
