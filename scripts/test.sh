@@ -13,7 +13,20 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test,agreement]'
+# pyenv installs: make sure its shims exist (an interrupted `pyenv rehash` can leave them empty), so python3
+# is the interpreter the user chose and not the system one.
+if command -v pyenv >/dev/null 2>&1; then pyenv rehash >/dev/null 2>&1 || true; hash -r; fi
+python3 -c 'import sys; assert sys.version_info >= (3, 11), sys.version' \
+    || { echo "test.sh: Python 3.11+ is required, python3 is $(python3 --version 2>&1)" >&2; exit 1; }
+pip_install() {
+    python3 -m pip install -q --disable-pip-version-check "$@" 2>/tmp/agentcompass-pip.err && return 0
+    if grep -q externally-managed /tmp/agentcompass-pip.err; then   # a distribution's Python (PEP 668)
+        python3 -m pip install -q --disable-pip-version-check --break-system-packages "$@" && return 0
+    fi
+    cat /tmp/agentcompass-pip.err >&2
+    return 1
+}
+pip_install -e '.[test,agreement]'
 
 bash scripts/ensure_docker.sh
 
