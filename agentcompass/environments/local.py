@@ -50,6 +50,8 @@ class LocalConfig(BaseModel):
                                    "(the first and last half; the middle is elided with a marker).")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables for every command.")
     inherit_env: bool = Field(True, description="Start commands from the host's environment variables.")
+    allow_shell_startup_env: bool = Field(False, description=(
+        "Keep BASH_ENV / ENV in commands' environments (they would source the host's shell start-up files)."))
     drop_env_patterns: list[str] = Field(default_factory=lambda: list(_SECRET_NAMES), description=(
         "Regexes (full match) of host variable names NOT passed to commands (API keys, tokens...)."))
     background_grace_s: float = Field(1.0, ge=0, description="After a command exits, how long to wait for "
@@ -132,6 +134,7 @@ class LocalEnvironment:
         self._n_exec = 0
         self._opened_ticks = fs.boot_ticks() - 2
         self._closed = False
+        self._warned_startup = False
         self._base_env = self._make_base_env()
 
     # ------------------------------------------------------------------ paths
@@ -164,6 +167,18 @@ class LocalEnvironment:
         })
         return env
 
+    def _drop_startup_hooks(self, env: dict[str, str]) -> None:
+        """``BASH_ENV`` / ``ENV`` name shell start-up files. A benchmark sets them for its images (SWE-bench's
+        conda activation); on the host they would source the user's own rc files (which may start shells
+        that source them again), so they are dropped unless ``allow_shell_startup_env``."""
+        if self.config.allow_shell_startup_env:
+            return
+        dropped = [k for k in ("BASH_ENV", "ENV") if env.pop(k, None) is not None]
+        if dropped and not self._warned_startup:
+            self._warned_startup = True
+            log.warning("local environment: ignoring %s (shell start-up files of the host); set "
+                        "allow_shell_startup_env to keep them", ", ".join(dropped))
+
     # ------------------------------------------------------------------ exec
     async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
                    env: dict[str, str] | None = None) -> ExecResult:
@@ -178,6 +193,7 @@ class LocalEnvironment:
         if env:
             full_env.update({str(k): str(v) for k, v in env.items()})
             full_env.update({k: v for k, v in self._base_env.items() if k.startswith("AGENTCOMPASS_")})
+        self._drop_startup_hooks(full_env)
         self._n_exec += 1
         start = time.monotonic()
         pipes = [os.pipe(), os.pipe()]

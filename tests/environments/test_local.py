@@ -283,3 +283,22 @@ def test_built_from_config_through_the_registry(local_root):
     assert provider.name == "local" and provider.id == "local" and provider.config.exec_output_limit == 4096
     with pytest.raises(ConfigError, match="unknown key 'bogus'"):
         build("environment", {**cfg, "bogus": 1}, ComponentContext(data_dir=local_root))
+
+
+def test_shell_startup_variables_are_not_passed_to_host_commands(make_provider, spec, tmp_path):
+    """BASH_ENV names a start-up file *inside an image*; on the host it would source the user's rc files."""
+    import asyncio as _asyncio
+
+    rc = tmp_path / "rc.sh"
+    rc.write_text("echo SOURCED\n")
+
+    async def go(**cfg):
+        provider = make_provider(**cfg)
+        env = await provider.open(spec)
+        try:
+            return (await env.exec("echo body", env={"BASH_ENV": str(rc)})).stdout
+        finally:
+            await env.close()
+
+    assert _asyncio.run(go()).split() == ["body"]
+    assert _asyncio.run(go(allow_shell_startup_env=True)).split() == ["SOURCED", "body"]
