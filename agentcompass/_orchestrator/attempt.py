@@ -117,7 +117,7 @@ class _Attempt:
         spec.labels.update(rt.labels(task.id))
         spec.keep = rt.config.execution.keep_environment
         await rt.pool.before_open(rt.provider.name)
-        self.env = await self._timed("env_open", rt.provider.open(spec), rt.config.execution.timeouts.env_open)
+        await self._open(spec)
         out.environment = self.env.describe()
         await self._timed("setup", self._setup(), SETUP_TIMEOUT_S)
         if self.checkpoint is None:
@@ -134,6 +134,25 @@ class _Attempt:
         self._apply_grade(out, grade)
         if rt.config.execution.artifacts.save:
             out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
+
+    async def _open(self, spec: Any) -> None:
+        """Open the environment. Cancelled mid-open, the open still completes (within the close timeout) so that
+        what it created is closed by :meth:`run` instead of leaking; timed out, the open is cancelled."""
+        timeouts = self.rt.config.execution.timeouts
+        opening = asyncio.ensure_future(self.rt.provider.open(spec))
+        try:
+            self.env = await self._timed("env_open", asyncio.shield(opening), timeouts.env_open)
+        except asyncio.CancelledError:
+            if not opening.done():
+                await asyncio.wait({opening}, timeout=timeouts.close)
+            if opening.done() and not opening.cancelled() and opening.exception() is None:
+                self.env = opening.result()
+            else:
+                opening.cancel()
+            raise
+        except BaseException:
+            opening.cancel()
+            raise
 
     async def _setup(self) -> None:
         await self.rt.hook("after_open", self.env, self.ctx)
