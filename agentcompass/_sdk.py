@@ -121,8 +121,7 @@ async def run_resolved(resolved: ResolvedRequest, *, on_progress: Callable[[Any]
                        name: str = "") -> dict[str, Any]:
     from agentcompass._orchestrator.single import run_single
 
-    result = await run_single(resolved, on_progress=on_progress, name=name)
-    return result
+    return await run_single(resolved, on_progress=on_progress, name=name)
 
 
 def run_evaluation(**kwargs: Any) -> dict[str, Any]:

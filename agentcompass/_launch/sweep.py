@@ -71,7 +71,6 @@ def run_sweep(handle: SweepHandle, sweep_overrides: list[str]) -> list[Job]:
     from hydra import initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
     from hydra.errors import HydraException
-    from hydra.types import RunMode  # noqa: F401  (imported to fail early on an incompatible Hydra)
 
     token = uuid.uuid4().hex
     tmp = tempfile.mkdtemp(prefix="agentcompass-sweep-")

@@ -13,7 +13,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 REQUIRED_FIELDS = ("analysis", "plan", "commands")
 FIELD_ORDER = ("analysis", "plan", "commands", "task_complete")
@@ -45,38 +45,11 @@ class ParseResult:
         return "\n".join(f"- {w}" for w in self.warnings)
 
 
-def find_object(text: str) -> tuple[int, int]:
-    """``(start, end)`` of the first balanced ``{...}`` in ``text``; ``(start, -1)`` when it never closes.
-
-    Quotes only delimit strings inside an object, so an apostrophe or a quote in the prose before the
-    JSON does not confuse the scan. ``(-1, -1)`` when there is no ``{`` at all.
-    """
-    start, depth, in_string, escaped = -1, 0, False, False
-    for i, ch in enumerate(text):
-        if depth and in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"' and depth:
-            in_string = True
-        elif ch == "{":
-            start = i if depth == 0 else start
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                return start, i + 1
-    return start, -1
-
-
-def _unclosed_braces(text: str) -> int:
-    """How many ``{`` are still open at the end of ``text`` (string literals skipped)."""
+def _brace_depths(text: str) -> Iterator[tuple[int, int]]:
+    """``(index, depth after it)`` for every ``{`` / ``}`` outside string literals. Quotes only delimit strings
+    inside an object, so an apostrophe or a quote in the prose before the JSON does not confuse the scan."""
     depth, in_string, escaped = 0, False, False
-    for ch in text:
+    for i, ch in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -84,12 +57,33 @@ def _unclosed_braces(text: str) -> int:
                 escaped = True
             elif ch == '"':
                 in_string = False
-        elif ch == '"':
+        elif ch == '"' and depth:
             in_string = True
         elif ch == "{":
             depth += 1
+            yield i, depth
         elif ch == "}" and depth:
             depth -= 1
+            yield i, depth
+
+
+def find_object(text: str) -> tuple[int, int]:
+    """``(start, end)`` of the first balanced ``{...}`` in ``text``; ``(start, -1)`` when it never closes;
+    ``(-1, -1)`` when there is no ``{`` at all."""
+    start = -1
+    for i, depth in _brace_depths(text):
+        if depth == 0:
+            return start, i + 1
+        if depth == 1 and text[i] == "{":
+            start = i
+    return start, -1
+
+
+def _unclosed_braces(text: str) -> int:
+    """How many ``{`` are still open at the end of ``text`` (string literals skipped)."""
+    depth = 0
+    for _, depth in _brace_depths(text):
+        pass
     return depth
 
 
