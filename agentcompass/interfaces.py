@@ -147,7 +147,10 @@ class Environment(Protocol):
 
 @runtime_checkable
 class EnvironmentProvider(Protocol):
-    """Opens environments. ``name`` is the provider key used by ``provider_limits`` / ``env_open_qps``."""
+    """Opens environments. ``name`` is the provider key used by ``provider_limits`` / ``env_open_qps``.
+
+    Optional: ``async def prebuild(spec: EnvSpec) -> str``: pull or build what ``open(spec)`` would start from,
+    without starting it, and return the image (``agentcompass images prebuild``; absent: nothing to build)."""
 
     name: str
 
