@@ -49,6 +49,31 @@ class Nodes:
     def _refresh(self) -> None:
         self.ids = [self.cluster.head_node.node_id, self.worker.node_id]
 
+    def worker_pids(self) -> set[int]:
+        """The processes of the worker node: its raylet and every process below it (Ray's worker processes)."""
+        roots = {info.process.pid for info in self.worker.all_processes.get("raylet", [])}
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        found, grew = set(roots), True
+        while grew:
+            new = {pid for pid, ppid in parents.items() if ppid in found} - found
+            found, grew = found | new, bool(new)
+        return found
+
+    def wait_for_an_attempt_on_the_worker(self, calls_log: Path, within_s: float, timeout: float = 120) -> None:
+        """Until a line of the coin harness's ``calls_log`` says that an attempt started on the worker node less
+        than ``within_s`` seconds ago (so it is still in its sleep)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pids, now = self.worker_pids(), time.time()
+            lines = [ln.split() for ln in (calls_log.read_text().splitlines() if calls_log.exists() else [])]
+            if any(int(ln[3]) in pids and now - float(ln[4]) < within_s for ln in lines if ln[-1] != "cancelled"):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"no attempt started on the worker node within {timeout}s")
+
     def kill_worker(self) -> None:
         """Kill the worker node (its raylet and every worker process on it), as a machine that dies."""
         self.cluster.remove_node(self.worker, allow_graceful=False)

@@ -197,6 +197,7 @@ def test_killing_a_worker_node_mid_run_loses_nothing(cluster, tmp_path):
     thread = threading.Thread(target=go)
     thread.start()
     before = cluster.wait_for_results(tmp_path / "ray", at_least=3)
+    cluster.wait_for_an_attempt_on_the_worker(calls, within_s=1.0)       # one is in its 1.5 s sleep there
     cluster.kill_worker()
     thread.join(timeout=300)
     assert "error" not in box, box.get("error")
