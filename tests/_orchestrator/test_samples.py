@@ -164,6 +164,17 @@ def test_requests_of_one_orchestration_share_one_executor(tmp_path):
     assert not (tmp_path / "here").exists()                  # nothing ran
 
 
+def test_the_local_executor_never_imports_ray(tmp_path):
+    code = ("import sys\n"
+            "from agentcompass._cli.main import main\n"
+            f"code = main(['run', 'synthetic', 'oracle', 'none', '--env', 'memory', '--results-dir', {str(tmp_path)!r}, "
+            "'--progress', 'none', '-k', '2'])\n"
+            "print(code, sorted(m for m in sys.modules if m == 'ray' or m.startswith(('ray.', 'agentcompass._ray'))))")
+    res = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)},
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip().splitlines()[-1] == "0 []", res.stdout + res.stderr
+
+
 def test_executor_ray_without_ray_names_the_install_command(tmp_path):
     code = ("import sys; sys.modules['ray'] = None\n"
             "from agentcompass._cli.main import main\n"
