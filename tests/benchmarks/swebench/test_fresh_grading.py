@@ -155,6 +155,6 @@ def test_killed_run_is_regraded_from_the_saved_patch_alone(tmp_path, calc, calc_
     assert (tmp_path / "agent_runs.txt").read_text().splitlines() == ["calc__calc-1"]    # the agent never reran
     assert "env_open" not in res["phases"] and "agent" not in res["phases"] and "setup" not in res["phases"]
     assert set(res["environment"]) == {"grading"}
-    report = json.loads((adir.parents[2] / f"agentcompass.{run_id}.json").read_text())
+    report = json.loads((adir.parents[3] / f"agentcompass.{run_id}.json").read_text())
     assert report["resolved_ids"] == ["calc__calc-1"]
     assert containers_of(run_id) == []
