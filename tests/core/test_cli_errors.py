@@ -69,7 +69,7 @@ def test_bad_input_exits_2_with_one_line(args, expected, bad_yaml, tmp_path):
              and not ln.startswith("  ")]
     assert len(lines) == 1, proc.stderr
     assert expected in lines[0], lines[0]
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("result.json"))
+    assert not (tmp_path / "out").exists(), sorted(str(p) for p in (tmp_path / "out").rglob("*"))   # nothing written
 
 
 def test_debug_log_level_shows_the_traceback(tmp_path):
