@@ -55,6 +55,16 @@ def test_refused_connections_open_the_circuit_for_every_fork(make_model):
     assert out[0].stops_request and out[0].error_class == "model"
 
 
+def test_a_name_that_does_not_resolve_opens_it_too(make_model):
+    # .invalid never resolves (RFC 6761): a DNS failure is a failure to connect
+    model = make_model("http://agentcompass-test.invalid/v1", max_retries=8, backoff_base_s=0.05, fail_fast_after=2)
+    start = time.monotonic()
+    (error,) = _complete(model)
+    assert isinstance(error, ModelEndpointDownError), error
+    assert "model endpoint http://agentcompass-test.invalid/v1/chat/completions is unreachable" in str(error)
+    assert time.monotonic() - start < 10
+
+
 def test_zero_turns_it_off(make_model):
     model = make_model(f"http://127.0.0.1:{closed_port()}/v1", max_retries=4, fail_fast_after=0)
     (error,) = _complete(model)
