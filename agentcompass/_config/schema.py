@@ -90,6 +90,15 @@ class RuntimeConfig(_Strict):
                 raise ValueError(f"env_open_qps for {key!r} must be > 0, got {q}")
         return v
 
+    @field_validator("data_dir")
+    @classmethod
+    def _data_dir(cls, v: str | None) -> str | None:
+        blocker = next((p for p in (Path(v).expanduser(), *Path(v).expanduser().parents) if p.exists()), None) \
+            if v else None
+        if blocker is not None and not blocker.is_dir():
+            raise ValueError(f"{str(blocker)!r} is a file, not a directory")
+        return v
+
 
 class TimeoutsConfig(_Strict):
     env_open: float | None = Field(900, gt=0)

@@ -32,6 +32,9 @@ CASES = [
     (["run", "--benchmark-params", '{"foo": 1}'], "benchmark 'demo': unknown key 'foo'; valid keys:"),
     (["run", "--config", "/nonexistent/x.yaml"], "config file '/nonexistent/x.yaml' does not exist"),
     (["run", "--config", "BAD_YAML"], "is not valid YAML"),
+    (["run", "--config", "/"], "config file '/' is a directory, not a YAML file"),
+    (["run", "--data-dir", "/etc/hostname/cache"], "data_dir='/etc/hostname/cache': Value error, '/etc/hostname' is "
+     "a file, not a directory"),
     (["run", "--provider-limit", "docker"], "--provider-limit: expected PROVIDER=VALUE"),
     (["run", "--provider-limit", "docker=0"], "provider limit for 'docker' must be >= 1"),
     (["run", "--env-open-qps", "local=-1"], "env_open_qps for 'local' must be > 0"),
