@@ -174,3 +174,41 @@ def test_the_end_of_run_table_shows_whole_error_messages():
     text = format_result({"metadata": {"run_name": "r", "run_id": "i", "status": "failed", "duration_s": 1.0},
                           "metrics": metrics, "summary": {"tasks": [row]}, "paths": {"run_dir": "/x"}})
     assert message + "\n" in text + "\n" and text.count("the part that matters") == 1
+
+
+SDK_CASES = {
+    "recipe dir": ({"recipe_dirs": ["/nonexistent/recipes"]}, "runtime.recipe_dirs: '/nonexistent/recipes' does not"),
+    "prepare": ({"execution_params": {"artifacts": {"prepare": [{"src": "/nonexistent/src", "dst": "/app/x"}]}}},
+                "prepare.0.src='/nonexistent/src': Value error, does not exist on this host"),
+    "results dir": ({"results_dir": "BLOCKER"}, "cannot hold run directories: 'BLOCKER' is a file, not a directory"),
+    "data dir": ({"data_dir": "BLOCKER/sub"}, "data_dir='BLOCKER/sub': Value error, 'BLOCKER' is a file"),
+    "n_tasks": ({"benchmark": "synthetic", "harness": "nop", "model": "none", "environment": "memory",
+                 "overrides": ["benchmark.n_tasks=1e9"]}, "n_tasks=1000000000.0: Input should be less than"),
+    "base url": ({"harness": "oracle", "model": "some-model", "model_base_url": "not a url"}, "base_url='not a url'"),
+}
+
+
+@pytest.mark.parametrize("what", list(SDK_CASES))
+def test_the_sdk_raises_one_line_config_errors_for_the_same_input(what, tmp_path):
+    from agentcompass import ConfigError, run_evaluation
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    kw, expected = SDK_CASES[what]
+    kw = dict(kw)
+    for key in ("results_dir", "data_dir"):
+        if key in kw:
+            kw[key] = kw[key].replace("BLOCKER", str(blocker))
+    with pytest.raises(ConfigError) as info:
+        run_evaluation(**{"results_dir": str(tmp_path / "out"), "progress": "none", **kw})
+    assert expected.replace("BLOCKER", str(blocker)) in str(info.value) and "\n" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]      # nothing written
+
+
+def test_the_sdk_refuses_an_invalid_request_name(tmp_path):
+    from agentcompass import ConfigError, launch
+
+    with pytest.raises(ConfigError, match=r"requests\.0\.name='\.\./escape'"):
+        launch({"version": 1, "requests": [{"name": "../escape", "benchmark": {"id": "demo"}}]},
+               results_dir=str(tmp_path / "out"))
+    assert list(tmp_path.iterdir()) == []
