@@ -1,5 +1,5 @@
 """Whole runs in docker: a run killed with SIGKILL leaves containers that reuse and `agentcompass cleanup` remove;
-a run stopped with SIGTERM removes its own."""
+a run or a launch stopped with SIGTERM removes its own."""
 
 from __future__ import annotations
 
@@ -88,3 +88,35 @@ def test_sigterm_stops_a_docker_run_and_removes_its_containers(docker_engine, tm
     check_cancelled(tmp_path / "demo__nop__none" / run_id)
     assert containers() == []
     assert err.strip().splitlines()[-1].endswith(f" --reuse {run_id}")
+
+
+def test_sigterm_stops_a_docker_launch_and_removes_its_containers(docker_engine, tmp_path):
+    import yaml
+
+    run_id = f"lterm-{os.getpid()}-{int(time.time())}"
+
+    def containers():
+        return api().containers(all=True, filters={"label": [f"agentcompass.run_id={run_id}"]})
+
+    spec = {"version": 1, "name": "dterm", "task_concurrency": 2,
+            "runtime": {"results_dir": str(tmp_path / "out"), "progress": "none"},
+            "defaults": {"benchmark": {"id": "demo", "sample_ids": ["count-words"]},
+                         "environment": {"id": "docker", "labels": TEST_LABELS},
+                         "harness": {"id": "nop", "_target_": EXEC, "command": "sleep 321"}},
+            "requests": [{"name": "a"}, {"name": "b"}]}
+    path = tmp_path / "orch.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    proc = start_cli("launch", str(path), "--run-id", run_id)
+    try:
+        wait_for(lambda: len(containers()) == 2, 600, "a container per request")
+        time.sleep(1.0)
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    code, err = terminate(proc, timeout=120)
+    assert code == 143, err
+    for name in ("a", "b"):
+        check_cancelled(tmp_path / "out" / name / run_id)
+    assert containers() == []
+    resume = f"agentcompass: resume with: agentcompass launch {path} --run-id {run_id} --reuse"
+    assert err.strip().splitlines()[-1] == resume
