@@ -57,7 +57,8 @@ CASES = [
      "execution.artifacts.prepare.0.src='/nonexistent/src': Value error, does not exist on this host"),
     (["run", "synthetic", "nop", "none", "--env", "memory", "benchmark.n_tasks=1e9"],
      "n_tasks=1000000000.0: Input should be less than or equal to 100000"),
-    (["run", "demo", "oracle", "some-model", "--model-base-url", "not a url"], "base_url='not a url': Value error, not"),
+    (["run", "demo", "oracle", "some-model", "--model-base-url", "not a url"],
+     "base_url='not a url': Value error, not"),
     (["run", "demo", "oracle", "some-model", "--model-base-url", "http://h:99999/v1"], "the port is not a number"),
 ]
 
