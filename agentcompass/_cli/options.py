@@ -96,7 +96,14 @@ def add_table_arguments(p: argparse.ArgumentParser, entry: str) -> None:
     for row in options.for_entry(entry):
         if row.cli:
             flags = (row.cli, row.short) if row.short else (row.cli,)
-            p.add_argument(*flags, dest=row.name, default=None, help=row.help, **_argparse_kwargs(row))
+            p.add_argument(*flags, dest=row.name, default=None, help=_help(row), **_argparse_kwargs(row))
+
+
+def _help(row: Any) -> str:
+    """The row's description, with the schema's default when it has a plain one (argparse's own is None)."""
+    default = getattr(row.field, "default", None)
+    plain = isinstance(default, (int, float, str)) and not isinstance(default, bool)
+    return f"{row.help} (default: {default})" if plain and default != "" else row.help
 
 
 def table_kwargs(args: argparse.Namespace, entry: str) -> dict[str, Any]:

@@ -57,12 +57,18 @@ class _Attempt:
             self.phases[name] = round(time.monotonic() - start, 4)
 
     async def run(self) -> AttemptOutcome:
-        rt, start = self.rt, time.monotonic()
+        """The attempt exists from the moment it holds its slot: its directory is made then, ``duration_s``
+        counts from then, and the wait before it is ``queue_s`` (a cancelled wait leaves nothing on disk)."""
+        rt, queued, start = self.rt, time.monotonic(), None
         out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
-        # file-system work runs in worker threads: a slow disk must not stall every other attempt
-        await asyncio.to_thread(self.record.mkdir)
         try:
             async with rt.pool.slot(rt.slot_providers):
+                if rt.stopped is not None:     # the request is stopping: this attempt never starts
+                    raise asyncio.CancelledError()
+                start = time.monotonic()
+                out.queue_s = round(start - queued, 4)
+                # file-system work runs in worker threads: a slow disk must not stall every other attempt
+                await asyncio.to_thread(self.record.mkdir)
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
                 try:
                     try:
@@ -73,8 +79,9 @@ class _Attempt:
                     self._fail(out, exc)
                 await asyncio.to_thread(self._finish, out, start)
         except asyncio.CancelledError:
-            self._fail(out, asyncio.CancelledError("attempt cancelled"))
-            self._finish(out, start)
+            if start is not None:      # cancelled while running: recorded; while queued: never started
+                self._fail(out, asyncio.CancelledError("attempt cancelled"))
+                self._finish(out, start)
             raise
         return out
 
@@ -182,7 +189,7 @@ class _Attempt:
             return await self._agent()
         except Exception as exc:
             policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
-            if not policy.verify:
+            if not policy.verify or getattr(exc, "stops_request", False):
                 raise
             self._fail(out, exc)
             self.after_error = policy
@@ -231,6 +238,8 @@ class _Attempt:
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
         record_failure(out, exc, self.record, self.rt.logger)
+        if getattr(exc, "stops_request", False):
+            self.rt.stopped = exc
 
     def _finish(self, out: AttemptOutcome, start: float) -> None:
         out.duration_s = round(time.monotonic() - start, 4)
@@ -263,7 +272,9 @@ def _verify_watchdog(task: Task) -> float:
 
 async def run_attempt(rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None = None,
                       sample: int = 1) -> AttemptOutcome:
-    """Attempt ``n`` of sample ``sample`` of ``task``: here, or on the request's executor (``executor: ray``)."""
+    """Attempt ``n`` of sample ``sample`` of ``task``, here or on the request's executor (``executor: ray``); its
+    result is on disk. An error that stops the request (``stops_request``, e.g. a dead model endpoint) is kept in
+    ``rt.stopped``: no attempt starts after it."""
     if rt.executor is not None:
         return await rt.executor.run_attempt(rt, task, n, checkpoint, sample)
     return await _Attempt(rt, task, n, checkpoint, sample).run()

@@ -30,7 +30,8 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int 
         "attempts": len(attempts),
         "error": {"type": final.error_type, "message": final.error} if final.error else None,
         "error_class": final.error_class,
-        "duration_s": final.duration_s,
+        "duration_s": final.duration_s,       # the attempt itself, from the moment it held its slot
+        "queue_s": final.queue_s,             # its wait for the slot (not in duration_s nor its percentiles)
         "tokens": {k: usage.get(k, 0) for k in ("input", "output", "cached")},
         "cost_usd": sum((a.usage or {}).get("cost_usd", 0.0) for a in attempts),
         "exit_status": agent.get("exit_status"),

@@ -29,7 +29,8 @@ class AttemptOutcome:
     error: str | None = None          # "<Type>: <message>"
     error_class: str | None = None
     retryable: bool = False
-    duration_s: float = 0.0
+    duration_s: float = 0.0           # from the moment the attempt holds its slot
+    queue_s: float = 0.0              # the wait for the slot before that
     phases: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)
     agent: dict[str, Any] = field(default_factory=dict)

@@ -58,7 +58,7 @@ def _task_line(row: dict[str, Any]) -> str:
     samples = row.get("n_samples", 1)
     passes = f"{row.get('n_passed', 0)}/{samples}" if samples > 1 else ""
     return (f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {passes:>7} {row['attempts']:>5} "
-            f"{row['duration_s']:>8.2f}  {err[:60]}")
+            f"{row['duration_s']:>8.2f}  {err}")     # whole: the end of a message is what matters
 
 
 def format_table(result: dict[str, Any]) -> str:

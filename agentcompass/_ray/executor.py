@@ -20,6 +20,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from agentcompass import errors
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope, require
 from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
@@ -101,19 +102,23 @@ class RayExecutor:
         record = rt.store.attempt(task.id, n, sample)
         out = new_outcome(task.id, n, sample, record, checkpoint is not None)
         key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{uuid.uuid4().hex[:8]}"
-        start = time.monotonic()
-        await asyncio.to_thread(record.mkdir)
+        queued, start = time.monotonic(), None
         try:
             async with rt.pool.slot(rt.slot_providers):
+                if rt.stopped is not None:     # the request is stopping: this attempt never starts
+                    raise asyncio.CancelledError()
+                start = time.monotonic()       # as locally: the attempt exists from the moment it holds its slot
+                out.queue_s = round(start - queued, 4)
+                await asyncio.to_thread(record.mkdir)
                 rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
-                held = time.monotonic()
                 await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
                 if "remote" in out.phases:     # the time in the slot that the attempt did not spend running
-                    out.phases["dispatch"] = round(max(0.0, time.monotonic() - held - out.phases.pop("remote")), 4)
+                    out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - out.phases.pop("remote")), 4)
                 await asyncio.to_thread(self._finish, record, out, start)
         except asyncio.CancelledError:
-            record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
-            self._finish(record, out, start)
+            if start is not None:              # cancelled while running: recorded; while queued: never started
+                record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
+                self._finish(record, out, start)
             raise
         finally:
             self.services.drop.remote(key)
@@ -144,6 +149,9 @@ class RayExecutor:
                            rt.logger)
             return
         self._merge(out, result, record)
+        stopped = _stops_request(out)
+        if stopped is not None:                # e.g. a dead model endpoint on the worker: the request ends
+            rt.stopped = stopped
 
     def _payload(self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None,
                  key: str) -> dict[str, Any]:
@@ -204,7 +212,7 @@ class RayExecutor:
     def _merge(self, out: AttemptOutcome, result: dict[str, Any], record: AttemptRecord) -> None:
         remote = _rebase(result["outcome"], result["staging"], str(record.dir))
         for key, value in remote.items():
-            if key not in ("attempt_dir", "duration_s") and hasattr(out, key):
+            if key not in ("attempt_dir", "duration_s", "queue_s") and hasattr(out, key):
                 setattr(out, key, value)
         out.phases = {**out.phases, "remote": result["duration_s"]}
 
@@ -219,6 +227,16 @@ class RayExecutor:
 
         counts = await on_every_node(self.ray, "cleanup", rt.config.model_dump(mode="json"), rt.run_id)
         return sum(int(c) for c in counts.values())
+
+
+def _stops_request(out: AttemptOutcome) -> BaseException | None:
+    """The error that ended a remote attempt, rebuilt from its type name, when its class stops the request."""
+    cls = getattr(errors, out.error_type or "", None)
+    if not (isinstance(cls, type) and issubclass(cls, errors.AgentCompassError) and cls.stops_request):
+        return None
+    prefix = f"{out.error_type}: "
+    text = out.error or ""
+    return cls(text[len(prefix):] if text.startswith(prefix) else text)
 
 
 def _rebase(value: Any, old: str, new: str) -> Any:

@@ -28,6 +28,7 @@ _EXPORTS = {
     "check_supported": "hooks", "default_hooks": "hooks",
     "serve_view": "viewing", "write_report": "viewing",
     "prebuild_images": "prebuild", "format_prebuild": "prebuild",
+    "sigterm_as_interrupt": "signals", "new_run_id": "evaluate",
 }
 
 __all__ = list(_EXPORTS)
