@@ -93,6 +93,27 @@ def test_a_model_endpoint_limit_holds_across_nodes(cluster, tmp_path):
     assert key not in text
 
 
+def test_a_dead_model_endpoint_on_a_worker_stops_the_request(cluster, tmp_path):
+    """The fail-fast circuit opens on a worker node: the driver starts no attempt and no retry after it, and the
+    run fails with the error's one line, as a local run does."""
+    from agentcompass.errors import EvaluationFailedError
+    from tests.models.test_fail_fast import closed_port
+
+    port, start = closed_port(), time.monotonic()
+    with pytest.raises(EvaluationFailedError, match=f"model endpoint http://127.0.0.1:{port}/v1/chat/completions "
+                                                    "is unreachable") as info:
+        _run(tmp_path, cluster, benchmark="synthetic", harness="nop", environment="memory", model="dead-model",
+             benchmark_params={"n_tasks": 20}, model_base_url=f"http://127.0.0.1:{port}/v1", task_concurrency=3,
+             max_retries=2, overrides=["harness._target_=tests.helpers.ModelEchoHarness"])
+    assert time.monotonic() - start < 60
+    results = [json.loads(p.read_text()) for p in tmp_path.rglob("result.json")]
+    assert 1 <= len(results) <= 3 and all(r["attempt"] == 1 for r in results)       # nothing after it
+    down = [r for r in results if r["error_type"] == "ModelEndpointDownError"]
+    assert down and all(r["node"]["executor"] == "ray" and r["node"]["node_id"] in cluster.ids for r in down)
+    assert all(r["error_type"] in ("ModelEndpointDownError", "CancelledError") for r in results)  # others cut
+    assert info.value.result["metadata"]["status"] == "failed"
+
+
 def test_a_timeout_cancels_remote_attempts_and_closes_their_environments(cluster, tmp_path):
     calls = tmp_path / "calls.log"
     start = time.monotonic()
