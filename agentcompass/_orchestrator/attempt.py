@@ -10,8 +10,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, classify, one_line
-from agentcompass.interfaces import (AgentResult, AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus,
-                                     Grade, Task, Usage, error_policy)
+from agentcompass.interfaces import (GRADE_WITHOUT_ENV, GRADING_ENV_SPEC, NEEDS_ENVIRONMENT, AgentResult,
+                                     AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus, Grade, Task,
+                                     Usage, error_policy)
 
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -118,7 +119,7 @@ class _Attempt:
     async def _body(self, out: AttemptOutcome) -> None:
         rt, task = self.rt, self.task
         fresh = _grading_env_spec(rt.benchmark, task)
-        if fresh is None or (self.checkpoint is None and getattr(rt.harness, "needs_environment", True)):
+        if fresh is None or (self.checkpoint is None and NEEDS_ENVIRONMENT.of(rt.harness)):
             spec = rt.benchmark.env_spec(task)
             spec.labels.update(rt.labels(task.id))
             spec.keep = rt.config.execution.keep_environment
@@ -271,7 +272,7 @@ class _Attempt:
         out.error_type = type(exc).__name__
         out.error = one_line(exc)
         out.error_class = classify(exc)
-        out.retryable = bool(getattr(exc, "retryable", False)) if isinstance(exc, AgentCompassError) else False
+        out.retryable = bool(exc.retryable) if isinstance(exc, AgentCompassError) else False
         if not isinstance(exc, asyncio.CancelledError):
             tb = "".join(traceback.format_exception(exc))
             self.record.write_error(tb)
@@ -293,12 +294,13 @@ def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
 
 def _grading_env_spec(benchmark: Any, task: Task) -> EnvSpec | None:
     """The benchmark's fresh grading environment (optional capability; None: grade in the agent's)."""
-    method = getattr(benchmark, "grading_env_spec", None)
+    method = GRADING_ENV_SPEC.of(benchmark)
     return method(task) if method is not None else None
 
 
 def _grade_without_env(benchmark: Any, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
-    method = getattr(benchmark, "grade_without_env", None)
+    """The grade that needs no environment (optional capability; None: grade normally)."""
+    method = GRADE_WITHOUT_ENV.of(benchmark)
     return method(task, agent, ctx) if method is not None else None
 
 

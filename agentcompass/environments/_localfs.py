@@ -15,6 +15,7 @@ from typing import Any
 
 from agentcompass.environments import _capture
 from agentcompass.errors import PathEscapeError
+from agentcompass.kit import write_json
 
 # --------------------------------------------------------------------------- paths
 
@@ -96,17 +97,8 @@ def copy_out(src: Path, dst: Path) -> None:
         shutil.copy2(src, dst)
 
 
-def write_atomic(path: Path, data: bytes, mode: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
-
-
 def write_json_atomic(path: Path, obj: Any) -> None:
-    write_atomic(path, json.dumps(obj, indent=1).encode(), 0o644)
+    write_json(path, obj, indent=1)
 
 
 def mark_kept(marker: Path) -> None:

@@ -23,7 +23,6 @@ import fnmatch
 import json
 import logging
 import os
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -35,6 +34,7 @@ from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
+from agentcompass.kit import slug
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -101,8 +101,8 @@ class LocalProvider:
         run_id = spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx else "") or ""
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.task_id)[:60] or "task"
-            ws = Path(tempfile.mkdtemp(prefix=f"{slug}-", dir=self.root)).resolve()
+            name = slug(spec.task_id, sep="_", limit=60, default="task")
+            ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
             marker = {"run_id": run_id, "task_id": spec.task_id, "pid": os.getpid(),
                       "pid_start_ticks": fs.start_ticks(os.getpid()), "created": time.time(), "kept": False}
             fs.write_json_atomic(ws.with_name(ws.name + ".json"), marker)
@@ -152,6 +152,8 @@ class LocalProvider:
 
 class LocalEnvironment:
     """One workspace. Environment paths are absolute POSIX paths mapped under the workspace."""
+
+    on_host = True        # interfaces.ON_HOST: commands run on this host
 
     def __init__(self, root: Path, spec: EnvSpec, config: LocalConfig, on_close: Any = None) -> None:
         self.root = root

@@ -25,7 +25,8 @@ from agentcompass.harnesses.terminus2.query import Conversation
 from agentcompass.harnesses.terminus2.tmux import TmuxSession, limit_output
 from agentcompass.harnesses.terminus2.tokens import TokenCounter, load_litellm
 from agentcompass.harnesses.terminus2.trajectory import Trajectory
-from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task, Usage
+from agentcompass.interfaces import (CONTEXT_LIMIT, AgentResult, AttemptContext, ComponentContext, Environment,
+                                     ModelClient, Task, Usage)
 
 TRAJECTORY_IN_ENV = "/logs/agent/trajectory.json"
 TEARDOWN_TIMEOUT_S = 20.0
@@ -99,7 +100,7 @@ class _Run:
                                    auto_install=auto_install, image=task.image, logger=ctx.logger)
         model_id = str(getattr(model, "model_id", "unknown"))
         tokens = TokenCounter(model_id, auto_install)
-        self.limit = int(cfg.context_limit or getattr(model, "context_limit", None) or tokens.context_limit()
+        self.limit = int(cfg.context_limit or CONTEXT_LIMIT.of(model) or tokens.context_limit()
                          or FALLBACK_CONTEXT_LIMIT)
         output_limit = cfg.output_limit or tokens.output_limit()
         self.conv = Conversation(model, h.prompts, h.parser, attempts=cfg.model_query_attempts,

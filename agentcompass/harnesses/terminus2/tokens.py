@@ -22,7 +22,7 @@ def load_litellm(auto_install: bool) -> Any:
     """``litellm``, imported once (installed first with ``auto_install``); DependencyError names the extra."""
     with _lock:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        from agentcompass._deps import require
+        from agentcompass.kit import require
 
         litellm = require("litellm", "terminus2", auto_install=auto_install,
                           purpose="terminus2 (token counting and model limits as Harbor's Terminus-2)")
