@@ -182,7 +182,9 @@ class LocalEnvironment:
         return fs.confined(self.root, fs.map_path(self.root, p, self.workdir), p)
 
     def _rel(self, p: str) -> str:
-        """``p`` relative to the workspace root (``..`` climbing above the root refused)."""
+        """``p`` relative to the workspace root (``..`` climbing above the root refused); SandboxError once closed."""
+        if self._closed:
+            raise SandboxError(f"local environment {self.root} is closed")
         return str(fs.map_path(self.root, p, self.workdir))[len(str(self.root)):].lstrip("/")
 
     def make_dirs(self) -> None:
@@ -289,11 +291,19 @@ class LocalEnvironment:
         await asyncio.to_thread(beneath.copy_in, self.root, src, self._rel(dst), dst)
 
     async def download(self, src: str, dst: Path) -> None:
-        """Copy an environment file or directory to host path ``dst`` (symlinks are copied as links)."""
+        """Copy an environment file or directory to host path ``dst``. Symlinks are copied as links, and only
+        while they stay inside the copied tree (else PathEscapeError, and nothing is written)."""
         try:
-            await asyncio.to_thread(beneath.copy_out, self.root, self._rel(src), Path(dst), src)
+            await asyncio.to_thread(self._download, self._rel(src), Path(dst), src)
         except FileNotFoundError:
             raise FileNotFoundError(f"{src} does not exist in the environment") from None
+
+    def _download(self, rel: str, dst: Path, original: str) -> None:
+        with fs.staging(dst) as stage:
+            top = stage / (dst.name or "top")
+            beneath.copy_out(self.root, rel, top, original)
+            fs.check_links_inside(top, original)
+            fs.place(top, dst)
 
     async def read_file(self, path: str) -> bytes:
         """Bytes of an environment file; FileNotFoundError when it does not exist."""

@@ -1,0 +1,30 @@
+"""One event loop per test class, so a class can reuse one environment (or client) across its tests."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Awaitable, Iterator
+
+import pytest
+
+DEFAULT_TIMEOUT_S = 120.0
+
+
+class Loop:
+    """An :class:`asyncio.Runner` whose loop lives as long as the test class."""
+
+    def __init__(self, runner: asyncio.Runner) -> None:
+        self.runner = runner
+
+    def run(self, coro: Awaitable[Any], timeout: float = DEFAULT_TIMEOUT_S) -> Any:
+        """Run ``coro`` to completion on the class's loop, bounded by ``timeout`` seconds."""
+        return self.runner.run(asyncio.wait_for(coro, timeout))
+
+
+class AsyncClass:
+    """Base of the suites: the class-scoped ``aio`` fixture."""
+
+    @pytest.fixture(scope="class")
+    def aio(self) -> Iterator[Loop]:
+        with asyncio.Runner() as runner:
+            yield Loop(runner)
