@@ -15,6 +15,7 @@ import enum
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Awaitable, Callable, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy
@@ -469,21 +470,30 @@ class Capability(Generic[T]):
     name: str          # the attribute's name on the component
     default: T
     doc: str
+    accepts: tuple[type, ...] = ()     # the types of a value capability; () for a method
 
     def of(self, component: Any) -> T:
         """The component's value (a method comes back bound), or the default when it has none (or is None)."""
         value = getattr(component, self.name, None) if component is not None else None
         return self.default if value is None else value
 
+    def problem(self, component: Any) -> str | None:
+        """Why the component's value is not of the declared form (a method, or one of ``accepts``), else None."""
+        value = getattr(component, self.name, None)
+        if value is None or (callable(value) if not self.accepts else isinstance(value, self.accepts)):
+            return None
+        wanted = "a method" if not self.accepts else " or ".join(t.__name__ for t in self.accepts)
+        return f"{self.kind} capability {self.name!r} is {value!r}; declared: {wanted}"
+
 
 RESUMABLE_FROM_SUBMISSION: Capability[bool] = Capability(
     "benchmark", "resumable_from_submission", False,
     "grading needs only the agent's result: under reuse with checkpoint_resume, an attempt whose agent phase "
-    "finished is verified again without running the agent again")
+    "finished is verified again without running the agent again", (bool,))
 ERROR_POLICY: Capability[ErrorPolicy] = Capability(
     "benchmark", "error_policy", NEVER_VERIFY_AFTER_ERROR,
     "the verify-after-error table of agentcompass.errors (e.g. HARBOR_ERROR_POLICY): which failed attempts are "
-    "still verified and whether that reward counts; default: an error ends the attempt")
+    "still verified and whether that reward counts; default: an error ends the attempt", (Mapping,))
 GRADING_ENV_SPEC: Capability[Callable[[Task], EnvSpec | None] | None] = Capability(
     "benchmark", "grading_env_spec", None,
     "grading_env_spec(task) -> EnvSpec | None (FreshGrading): grade in a NEW environment from this spec; "
@@ -497,28 +507,31 @@ SUPPLIED_SOLUTION: Capability[Callable[[Task], Solution | None] | None] = Capabi
     "supplied_solution(task) -> Solution | None (SuppliedSolutions): the solution given with the inputs (a "
     "predictions file), read by the predictions harness; absent: the benchmark supplies none")
 REQUIRES_MODEL: Capability[bool] = Capability(
-    "harness", "requires_model", False, "True: the request must name a model (model 'none' is a ConfigError)")
+    "harness", "requires_model", False, "True: the request must name a model (model 'none' is a ConfigError)",
+    (bool,))
 NEEDS_ENVIRONMENT: Capability[bool] = Capability(
     "harness", "needs_environment", True,
     "False: the harness never touches the environment; with a FreshGrading benchmark it runs with env=None and "
-    "no agent environment opens")
+    "no agent environment opens", (bool,))
 HARNESS_DESCRIBE: Capability[Callable[[], dict[str, Any]] | None] = Capability(
     "harness", "describe", None,
     "describe() -> dict: what the harness is made of (e.g. the prompts it uses), recorded redacted as "
     "harness_info in run.json and the summary's metadata")
 CONTEXT_LIMIT: Capability[int | None] = Capability(
-    "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown")
+    "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown",
+    (int,))
 SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capability(
     "model", "set_concurrency_limit", None,
     "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
     "absent: such a limit is reported as not applicable")
 MAX_CONCURRENT: Capability[int | None] = Capability(
     "provider", "max_concurrent", None,
-    "at most this many environments of the provider open at once (a slot limit of the pool); None: no limit")
+    "at most this many environments of the provider open at once (a slot limit of the pool); None: no limit",
+    (int,))
 ON_HOST: Capability[bool] = Capability(
     "environment", "on_host", False,
     "True: commands run on this host (the local environment), so nothing is installed with a system package "
-    "manager and messages say 'this host' rather than an image")
+    "manager and messages say 'this host' rather than an image", (bool,))
 READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
     "environment", "read_head", None,
     "read_head(path, n) -> bytes: the first n bytes of a file, confined like read_file; absent: cut inside the "

@@ -127,8 +127,6 @@ def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
     with_provider(body, exec_output_limit=1000)
 
 
-
-
 def test_exec_timeout_kills_the_whole_process_tree():
     async def body(p):
         env = await p.open(spec("timeout"))
@@ -347,8 +345,6 @@ def test_tar_members_escaping_their_destination_are_refused(tmp_path, members):
     assert not dest.exists()
     extract_to(_tar(("file", "out/ok.txt", "fine"), ("sym", "out/in", "ok.txt")), dest)   # the control
     assert (dest / "ok.txt").read_text() == "fine" and os.readlink(dest / "in") == "ok.txt"
-
-
 
 
 # --------------------------------------------------------------------------- keep and cleanup

@@ -63,10 +63,6 @@ def test_open_creates_layout_and_describe(make_provider, spec):
     run(body())
 
 
-
-
-
-
 def test_exec_environment_variables(make_provider, monkeypatch):
     monkeypatch.setenv("HOST_VISIBLE", "yes")
     monkeypatch.setenv("SOME_API_KEY", "sk-should-not-leak")
@@ -106,10 +102,6 @@ def test_host_variables_are_passed_by_allow_list_only(make_provider, spec, monke
     assert seen["PATH"] == os.environ["PATH"] and seen["HOME"] == os.environ["HOME"]
     assert seen["LC_TESTING"] == "C"      # a pattern of the default list (LC_*)
     assert not any("value-of-" in v for v in seen.values())
-
-
-
-
 
 
 def test_background_child_does_not_block_and_close_kills_it(make_provider, spec, tmp_path):
@@ -171,10 +163,6 @@ def test_file_methods_refuse_paths_escaping_the_workspace(make_provider, spec, t
     run(body())
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
     assert (outside / "secret.txt").read_text() == "host file"
-
-
-
-
 
 
 def test_close_removes_workspace_and_is_idempotent(make_provider, spec):

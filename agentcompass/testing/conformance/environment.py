@@ -20,7 +20,7 @@ import pytest
 from agentcompass.errors import PathEscapeError, SandboxError
 from agentcompass.interfaces import EnvironmentProvider, EnvSpec
 
-from ._aio import AsyncClass, Loop
+from ._common import AsyncClass, Loop, check_capabilities
 
 SPEC_ENV = {"AC_SPEC_VAR": "spec", "AC_SHARED": "spec"}
 
@@ -85,6 +85,8 @@ class EnvironmentSuite(AsyncClass):
         info = env.describe()
         assert isinstance(info, dict) and info.get("provider") == provider.name, info
         assert isinstance(env.id, str) and env.id
+        check_capabilities(env, "environment")
+        check_capabilities(provider, "provider")
 
     def test_paths_are_environment_paths(self, env: Any) -> None:
         assert env.workdir == self.WORKDIR

@@ -1,4 +1,5 @@
-"""One event loop per test class, so a class can reuse one environment (or client) across its tests."""
+"""What the suites share: one event loop per test class (so a class can reuse one environment or client across
+its tests), and the check of declared capabilities."""
 
 from __future__ import annotations
 
@@ -28,3 +29,11 @@ class AsyncClass:
     def aio(self) -> Iterator[Loop]:
         with asyncio.Runner() as runner:
             yield Loop(runner)
+
+
+def check_capabilities(component: Any, kind: str) -> None:
+    """Every optional capability of ``kind`` that the component has is of its declared form."""
+    from agentcompass.interfaces import CAPABILITIES
+
+    problems = [p for p in (c.problem(component) for c in CAPABILITIES if c.kind == kind) if p]
+    assert not problems, "; ".join(problems)
