@@ -128,17 +128,13 @@ def place(top: Path, dst: Path) -> None:
     os.replace(top, dst)
 
 
-def write_json_atomic(path: Path, obj: Any) -> None:
-    write_json(path, obj, indent=1)
-
-
 def mark_kept(marker: Path) -> None:
     try:
         info = json.loads(marker.read_text())
     except (OSError, ValueError):
         info = {}
     info["kept"] = True
-    write_json_atomic(marker, info)
+    write_json(marker, info, indent=1)
 
 
 def remove_tree(path: Path) -> None:

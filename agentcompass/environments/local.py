@@ -34,7 +34,7 @@ from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
-from agentcompass.kit import slug
+from agentcompass.kit import slug, write_json
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -105,7 +105,7 @@ class LocalProvider:
             ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
             marker = {"run_id": run_id, "task_id": spec.task_id, "pid": os.getpid(),
                       "pid_start_ticks": fs.start_ticks(os.getpid()), "created": time.time(), "kept": False}
-            fs.write_json_atomic(ws.with_name(ws.name + ".json"), marker)
+            write_json(ws.with_name(ws.name + ".json"), marker, indent=1)
         except OSError as exc:
             raise SandboxError(f"local environment: cannot create a workspace under {self.root}: {exc}") from exc
         env = LocalEnvironment(ws, spec, self.config, on_close=self._closed)
