@@ -16,17 +16,19 @@ DEMO_TASKS = sorted(p.name for p in DEMO_TASKS_DIR.iterdir() if (p / "task.toml"
 class TestDemoBenchmark(BenchmarkSuite):
     """Every bundled task, in the local environment: the reference solution scores 1, doing nothing 0."""
 
+    BENCHMARK = "demo"
     SUBSET = DEMO_TASKS
 
     @pytest.fixture(scope="class")
     def request_kwargs(self, tmp_path_factory) -> dict[str, Any]:
-        return {"benchmark": "demo", "environment": "local",
+        return {"environment": "local",
                 "environment_params": {"root_dir": str(tmp_path_factory.mktemp("demo-ws"))}}
 
 
 class TestTerminalBenchBenchmark(BenchmarkSuite):
     """Fixture task directories in both task.toml forms, in the local environment."""
 
+    BENCHMARK = "terminal_bench"
     SUBSET = ["published-a", "published-b", "normalized"]
 
     @pytest.fixture(scope="class")
@@ -35,7 +37,7 @@ class TestTerminalBenchBenchmark(BenchmarkSuite):
         make_task(root, "published-a")
         make_task(root, "published-b")
         make_task(root, "normalized", toml=NORMALIZED_TOML)
-        return {"benchmark": "terminal_bench", "benchmark_params": {"dataset_path": str(root)},
+        return {"benchmark_params": {"dataset_path": str(root)},
                 "environment": "local",
                 "environment_params": {"root_dir": str(tmp_path_factory.mktemp("tb-ws"))}}
 
@@ -43,8 +45,9 @@ class TestTerminalBenchBenchmark(BenchmarkSuite):
 class TestSyntheticBenchmark(BenchmarkSuite):
     """The in-process benchmark in the memory environment."""
 
+    BENCHMARK = "synthetic"
     SUBSET = ["syn-0", "syn-3", "syn-7"]
 
     @pytest.fixture(scope="class")
     def request_kwargs(self) -> dict[str, Any]:
-        return {"benchmark": "synthetic", "environment": "memory"}
+        return {"environment": "memory"}

@@ -37,3 +37,27 @@ def check_capabilities(component: Any, kind: str) -> None:
 
     problems = [p for p in (c.problem(component) for c in CAPABILITIES if c.kind == kind) if p]
     assert not problems, "; ".join(problems)
+
+
+def conf_of(group: str, component_id: str) -> dict[str, Any]:
+    """The config of ``conf/<group>/<component_id>.yaml``, a base named by its defaults list merged under it."""
+    import yaml
+
+    from agentcompass._config.registry import check_id, conf_dir
+
+    check_id(group, component_id)
+    data = yaml.safe_load((conf_dir() / group / f"{component_id}.yaml").read_text(encoding="utf-8")) or {}
+    bases = [d for d in data.pop("defaults", []) if isinstance(d, str) and d != "_self_"]
+    return {**(conf_of(group, bases[0]) if bases else {}), **data}
+
+
+def build_from_conf(group: str, component_id: str, data_dir: Any, **params: Any) -> Any:
+    """The component of ``conf/<group>/<component_id>.yaml`` with ``params`` over it, built by the registry as
+    a request builds it (``cls(config, ctx)``)."""
+    from pathlib import Path
+
+    from agentcompass._config.registry import build
+    from agentcompass.interfaces import ComponentContext
+
+    ctx = ComponentContext(data_dir=Path(data_dir), **{f"{group}_id": component_id})
+    return build(group, {**conf_of(group, component_id), **params}, ctx)

@@ -1,9 +1,9 @@
 """The benchmark contract (:class:`agentcompass.interfaces.Benchmark`), as tests an implementation inherits.
 
-Subclass :class:`BenchmarkSuite`, set ``SUBSET`` (task ids that the reference solution passes) and define the
-class-scoped fixture ``request_kwargs``: the :func:`agentcompass.run_evaluation` keywords that select the
-benchmark and where it runs (``benchmark``, ``benchmark_params``, ``environment``, ``environment_params``,
-``execution_params``, ``data_dir``...). The benchmark is built exactly as a request builds it; the ``oracle``
+Subclass :class:`BenchmarkSuite`, set ``BENCHMARK`` (its id in ``conf/benchmark/``) and ``SUBSET`` (task ids that
+the reference solution passes), and define the class-scoped fixture ``request_kwargs``: the other
+:func:`agentcompass.run_evaluation` keywords of where and how it runs (``benchmark_params``, ``environment``,
+``environment_params``, ``execution_params``, ``data_dir``...). The benchmark is built exactly as a request builds it; the ``oracle``
 and ``nop`` harnesses run through :func:`agentcompass.run_evaluation` itself.
 """
 
@@ -23,6 +23,7 @@ from ._common import check_capabilities
 
 
 class BenchmarkSuite:
+    BENCHMARK: ClassVar[str] = ""           # the id in conf/benchmark/
     SUBSET: ClassVar[list[str]] = []        # task ids the oracle passes (and doing nothing fails)
     RESOLVED: ClassVar[bool] = True         # grades say ``resolved`` (False: the benchmark has no such notion)
 
@@ -38,7 +39,8 @@ class BenchmarkSuite:
         from agentcompass._sdk.evaluate import compose_from_kwargs
         from agentcompass._sdk.hooks import default_hooks
 
-        kw = {**kwargs, "harness": harness, "model": "none", "results_dir": str(tmp_dir / "results"),
+        kw = {**kwargs, "benchmark": self.BENCHMARK, "harness": harness, "model": "none",
+              "results_dir": str(tmp_dir / "results"),
               "benchmark_params": {**kwargs.get("benchmark_params", {}), **params}}
         run = RequestRun(compose_from_kwargs(kw), "conformance", Pool(1), Progress("none", 0), default_hooks())
         try:
@@ -58,7 +60,8 @@ class BenchmarkSuite:
         from agentcompass import run_evaluation
 
         params = {**kwargs.get("benchmark_params", {}), "sample_ids": list(self.SUBSET)}
-        result = run_evaluation(**{**kwargs, "benchmark_params": params}, harness=harness, model="none",
+        result = run_evaluation(**{**kwargs, "benchmark_params": params}, benchmark=self.BENCHMARK, harness=harness,
+                                model="none",
                                 results_dir=str(tmp_dir / "results"), progress="none", log_level="WARNING",
                                 task_concurrency=kwargs.get("task_concurrency", 4))
         lines = Path(result["paths"]["results"]).read_text(encoding="utf-8").splitlines()

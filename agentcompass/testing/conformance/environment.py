@@ -1,8 +1,9 @@
 """The environment contract (:class:`agentcompass.interfaces.Environment`), as tests an implementation inherits.
 
-Subclass :class:`EnvironmentSuite` (an environment without commands, such as ``memory``) or
-:class:`CommandEnvironmentSuite` (one that runs commands) and define ``make_provider(tmp_dir)``; override
-:meth:`EnvironmentSuite.spec` to add labels. One environment is opened per class and reused by the tests that
+Subclass :class:`FileEnvironmentSuite` (an environment without commands, such as ``memory``) or
+:class:`CommandEnvironmentSuite` (one that runs commands), set ``ENVIRONMENT`` (its id in ``conf/environment/``)
+and, where needed, ``provider_params(tmp_dir)`` (config keys over the file); override :meth:`EnvironmentSuite.spec`
+to add labels. One environment is opened per class and reused by the tests that
 may share it; the tests that close or reconfigure one open their own.
 """
 
@@ -20,7 +21,7 @@ import pytest
 from agentcompass.errors import PathEscapeError, SandboxError
 from agentcompass.interfaces import EnvironmentProvider, EnvSpec
 
-from ._common import AsyncClass, Loop, check_capabilities
+from ._common import AsyncClass, Loop, build_from_conf, check_capabilities
 
 SPEC_ENV = {"AC_SPEC_VAR": "spec", "AC_SHARED": "spec"}
 
@@ -56,12 +57,18 @@ def make_tree(root: Path, symlinks: bool) -> Path:
 class EnvironmentSuite(AsyncClass):
     """Files, paths, confinement and the lifecycle: what every environment must do."""
 
+    ENVIRONMENT: ClassVar[str] = ""        # the id in conf/environment/
     SYMLINKS: ClassVar[bool] = True        # the environment has symbolic links (upload and download keep them)
     WORKDIR: ClassVar[str] = "/app"
     KILL_WITHIN_S: ClassVar[float] = 8.0   # a timed-out command returns within this many seconds
 
+    def provider_params(self, tmp_dir: Path) -> dict[str, Any]:
+        """Config keys merged over ``conf/environment/<ENVIRONMENT>.yaml``."""
+        return {}
+
     def make_provider(self, tmp_dir: Path) -> EnvironmentProvider:
-        raise NotImplementedError("a conformance subclass defines make_provider(tmp_dir)")
+        """The provider under test, built from its config file as a request builds it."""
+        return build_from_conf("environment", self.ENVIRONMENT, tmp_dir, **self.provider_params(tmp_dir))
 
     def spec(self, task_id: str = "conformance", **fields: Any) -> EnvSpec:
         """The EnvSpec the suite opens environments with (override to add labels)."""

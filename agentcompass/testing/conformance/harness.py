@@ -1,7 +1,7 @@
 """The harness contract (:class:`agentcompass.interfaces.Harness`), as tests an implementation inherits.
 
-Subclass :class:`HarnessSuite` (a harness without a model) or :class:`ModelHarnessSuite` and define
-``make_harness(tmp_dir)``; override :meth:`HarnessSuite.task`, :meth:`HarnessSuite.replies` (the scripted
+Subclass :class:`HarnessSuite` (a harness without a model) or :class:`ModelHarnessSuite`, set ``HARNESS`` (its id
+in ``conf/harness/``) and, where needed, ``harness_params(tmp_dir)`` (config keys over the file); override :meth:`HarnessSuite.task`, :meth:`HarnessSuite.replies` (the scripted
 conversation) and :meth:`HarnessSuite.replay_kwargs` (``benchmark``, ``files``, ``before_run``, ``protocol``... of
 :func:`agentcompass.testing.replay.replay`). The conversation is replayed once per class through the scripted
 model server and a real local environment; the tests check what it left behind.
@@ -18,7 +18,7 @@ import pytest
 from agentcompass.interfaces import REQUIRES_MODEL, AgentResult, ExitStatus, Task, Usage
 from agentcompass.testing.replay import Replay, replay
 
-from ._common import check_capabilities
+from ._common import build_from_conf, check_capabilities
 
 
 def _fragment(reply: Any) -> str | None:
@@ -34,12 +34,18 @@ def _fragment(reply: Any) -> str | None:
 
 
 class HarnessSuite:
+    HARNESS: ClassVar[str] = ""                    # the id in conf/harness/
     EXIT_STATUS: ClassVar[str | None] = None       # the exit status the conversation ends with
     TRAJECTORY: ClassVar[bool] = False             # the harness writes a trajectory file
     READ_BACK: ClassVar[dict[str, bytes]] = {}     # environment files the run must leave, with their contents
 
-    def make_harness(self, tmp_dir: Path) -> Any:
-        raise NotImplementedError("a conformance subclass defines make_harness(tmp_dir)")
+    def harness_params(self, tmp_dir: Path) -> dict[str, Any]:
+        """Config keys merged over ``conf/harness/<HARNESS>.yaml``."""
+        return {}
+
+    def make_harness(self, tmp_dir: Path, **params: Any) -> Any:
+        """The harness under test, built from its config file as a request builds it (``params`` over it)."""
+        return build_from_conf("harness", self.HARNESS, tmp_dir, **{**self.harness_params(tmp_dir), **params})
 
     def task(self) -> Task:
         return Task(id="conformance-1", instruction="Create the file hello.txt holding the word hi.", workdir="/app")
@@ -95,11 +101,13 @@ class ModelHarnessSuite(HarnessSuite):
     """A harness driven by a model: requests carry the conversation, usage counts them, a limit is no error."""
 
     TRAJECTORY = True
-    LIMIT_HIT: ClassVar[str] = "step_limit"          # limit_hit of :meth:`limited`
+    LIMIT_HIT: ClassVar[str] = "step_limit"          # limit_hit under LIMIT_PARAMS
 
-    def limited(self, tmp_dir: Path) -> tuple[Any, Any]:
-        """(a harness configured with a small step limit, a reply it gets forever)."""
-        raise NotImplementedError("a conformance subclass defines limited(tmp_dir)")
+    LIMIT_PARAMS: ClassVar[dict[str, Any]] = {"step_limit": 2}   # config keys setting a limit of two steps
+
+    def forever(self) -> Any:
+        """A reply that never ends the run (the limit must)."""
+        raise NotImplementedError("a conformance subclass defines forever()")
 
     def test_declared_attributes(self, harness: Any) -> None:
         super().test_declared_attributes(harness)
@@ -122,7 +130,7 @@ class ModelHarnessSuite(HarnessSuite):
             assert usage.output_tokens == sum(u["output_tokens"] for u in scripted)
 
     def test_a_limit_ends_the_run_without_an_error(self, tmp_path: Path) -> None:
-        harness, forever = self.limited(tmp_path / "harness")
+        harness, forever = self.make_harness(tmp_path / "harness", **self.LIMIT_PARAMS), self.forever()
         out = replay(harness, self.task(), lambda request: forever, tmp_path / "replay", **self.replay_kwargs(tmp_path))
         if out.error is not None:
             raise out.error

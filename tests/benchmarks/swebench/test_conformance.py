@@ -17,11 +17,12 @@ from tests.benchmarks.swebench.conftest import CALC_SPECS
 
 
 class TestSWEBenchBenchmark(BenchmarkSuite):
+    BENCHMARK = "swebench"
     SUBSET = [fixture.INSTANCE_ID]
 
     @pytest.fixture(scope="class")
     def request_kwargs(self, calc, tmp_path_factory) -> dict[str, Any]:
-        return {"benchmark": "swebench", "environment": "local",
+        return {"environment": "local",
                 "benchmark_params": {"dataset_path": str(calc.jsonl), "agent_env": {}, "allow_download": False,
                                      "grade_in": "agent", "repo_specs": CALC_SPECS},
                 "environment_params": {"root_dir": str(tmp_path_factory.mktemp("swe-ws"))},
