@@ -55,7 +55,7 @@ def test_capabilities_are_declared_once_with_their_meaning():
     declared = {id(v) for v in vars(interfaces).values() if isinstance(v, Capability)}
     assert declared == {id(c) for c in CAPABILITIES}        # every constant is in the table
     doc = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
-    missing = [c.name for c in CAPABILITIES if f"`{c.name}`" not in doc]
+    missing = [c.name for c in CAPABILITIES if f"`{c.name}`" not in doc and f"`{c.name}(" not in doc]
     assert not missing, f"docs/plugins.md does not describe {missing}"
 
 
