@@ -38,7 +38,8 @@ def test_no_plugin_keeps_its_own_copy_of_a_kit_helper(tmp_path):
     found = own_copies(ROOT)
     assert not found, "use agentcompass.kit instead:\n" + "\n".join(found)
     (tmp_path / "agentcompass" / "harnesses").mkdir(parents=True)
-    (tmp_path / "agentcompass" / "harnesses" / "mine.py").write_text("import os\n\n\ndef write_atomic(p, d):\n    pass\n")
+    mine = tmp_path / "agentcompass" / "harnesses" / "mine.py"
+    mine.write_text("import os\n\n\ndef write_atomic(p, d):\n    pass\n")
     for kind in ("benchmarks", "models", "environments"):
         (tmp_path / "agentcompass" / kind).mkdir()
     assert own_copies(tmp_path) == ["agentcompass/harnesses/mine.py:4: def write_atomic"]

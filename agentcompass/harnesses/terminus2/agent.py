@@ -25,8 +25,8 @@ from agentcompass.harnesses.terminus2.query import Conversation
 from agentcompass.harnesses.terminus2.tmux import TmuxSession, limit_output
 from agentcompass.harnesses.terminus2.tokens import TokenCounter, load_litellm
 from agentcompass.harnesses.terminus2.trajectory import Trajectory
-from agentcompass.interfaces import (CONTEXT_LIMIT, AgentResult, AttemptContext, ComponentContext, Environment,
-                                     ModelClient, Task, Usage)
+from agentcompass.interfaces import (CONTEXT_LIMIT, ON_HOST, AgentResult, AttemptContext, ComponentContext,
+                                     Environment, ModelClient, Task, Usage)
 
 TRAJECTORY_IN_ENV = "/logs/agent/trajectory.json"
 TEARDOWN_TIMEOUT_S = 20.0
@@ -162,7 +162,7 @@ class _Run:
     async def _teardown(self) -> None:
         """Copy the trajectory into the environment and stop tmux; bounded, best effort."""
         stop = self.cfg.stop_tmux == "always" or (
-            self.cfg.stop_tmux == "auto" and self.env.path("/") != "/")
+            self.cfg.stop_tmux == "auto" and ON_HOST.of(self.env))
         try:
             await asyncio.wait_for(self._teardown_steps(stop), TEARDOWN_TIMEOUT_S)
         except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001 - a second cancellation must not lose it

@@ -3,8 +3,8 @@
 Subclass :class:`BenchmarkSuite`, set ``BENCHMARK`` (its id in ``conf/benchmark/``) and ``SUBSET`` (task ids that
 the reference solution passes), and define the class-scoped fixture ``request_kwargs``: the other
 :func:`agentcompass.run_evaluation` keywords of where and how it runs (``benchmark_params``, ``environment``,
-``environment_params``, ``execution_params``, ``data_dir``...). The benchmark is built exactly as a request builds it; the ``oracle``
-and ``nop`` harnesses run through :func:`agentcompass.run_evaluation` itself.
+``environment_params``, ``execution_params``, ``data_dir``...). The benchmark is built exactly as a request
+builds it; the ``oracle`` and ``nop`` harnesses run through :func:`agentcompass.run_evaluation` itself.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The harness contract (:class:`agentcompass.interfaces.Harness`), as tests an implementation inherits.
 
 Subclass :class:`HarnessSuite` (a harness without a model) or :class:`ModelHarnessSuite`, set ``HARNESS`` (its id
-in ``conf/harness/``) and, where needed, ``harness_params(tmp_dir)`` (config keys over the file); override :meth:`HarnessSuite.task`, :meth:`HarnessSuite.replies` (the scripted
-conversation) and :meth:`HarnessSuite.replay_kwargs` (``benchmark``, ``files``, ``before_run``, ``protocol``... of
+in ``conf/harness/``) and, where needed, ``harness_params(tmp_dir)`` (config keys over the file); override
+:meth:`HarnessSuite.task`, :meth:`HarnessSuite.replies` (the scripted conversation) and
+:meth:`HarnessSuite.replay_kwargs` (``benchmark``, ``files``, ``before_run``, ``protocol``... of
 :func:`agentcompass.testing.replay.replay`). The conversation is replayed once per class through the scripted
 model server and a real local environment; the tests check what it left behind.
 """

@@ -88,8 +88,8 @@ class ModelClientSuite:
 
     # ------------------------------------------------------------------ tools
     def test_tool_calls_come_back_and_their_results_go_out(self, tmp_path: Path) -> None:
-        replies = [{"text": "Looking.", "tool_calls": [{"id": "call_1", "name": "bash", "arguments": {"command": "ls"}}]},
-                   {"text": "done"}]
+        call = {"id": "call_1", "name": "bash", "arguments": {"command": "ls"}}
+        replies = [{"text": "Looking.", "tool_calls": [call]}, {"text": "done"}]
         with ScriptedModelServer(replies=replies) as srv:
             client = self.make_client(srv.base_url, tmp_path)
 
