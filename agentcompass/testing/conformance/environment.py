@@ -223,8 +223,9 @@ class CommandEnvironmentSuite(EnvironmentSuite):
 
     def test_variables_of_the_spec_and_of_the_call(self, aio: Loop, env: Any) -> None:
         res = aio.run(env.exec('echo "$AC_SPEC_VAR $AC_SHARED $AC_CALL"', env={"AC_SHARED": "call", "AC_CALL": "c"}))
-        assert res.stdout == "spec call c\n"
-        assert aio.run(env.exec('echo "${AC_CALL:-unset}"')).stdout == "unset\n"     # per call only
+        assert res.stdout == "spec call c\n", res
+        again = aio.run(env.exec('echo "${AC_CALL:-unset}"'))
+        assert again.stdout == "unset\n", again     # per call only
 
     def test_a_timeout_returns_the_output_so_far_and_kills_the_tree(self, aio: Loop, env: Any) -> None:
         start = time.monotonic()
