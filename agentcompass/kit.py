@@ -4,7 +4,8 @@ Plug-ins may import this module, :mod:`agentcompass.interfaces` and :mod:`agentc
 else of the package (``docs/plugins.md``).
 
 - Files: :func:`write_atomic` (text or bytes) and :func:`write_json`: a temporary file in the same directory,
-  then a rename, so a reader never sees a partial file and a crash leaves the old one.
+  then a rename, so a reader never sees a partial file and a crash leaves the old one; :func:`replacing` is
+  the same for a file another program writes (``tar -cf``, a download).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
 - Dependencies: :func:`require` imports an optional dependency (a missing one is a DependencyError naming
@@ -19,13 +20,32 @@ import json
 import os
 import re
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["data_dir", "default_data_dir", "ensure_tools", "require", "slug", "write_atomic", "write_json"]
+__all__ = ["data_dir", "default_data_dir", "ensure_tools", "replacing", "require", "slug", "write_atomic",
+           "write_json"]
 
 # --------------------------------------------------------------------------- files
+
+
+@contextmanager
+def replacing(path: str | Path) -> Iterator[Path]:
+    """A temporary path next to ``path`` (parents created) that becomes ``path`` by a rename when the block ends
+    without an error; on an error it is removed and ``path`` is left as it was.
+
+    ``with kit.replacing(tarball) as part: subprocess.run(["tar", "-cf", str(part), "."], check=True)``"""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None, durable: bool = False) -> None:
@@ -33,12 +53,9 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
 
     Parents are created. The file gets ``mode`` when given, else the mode a new file gets (0o666 less the
     umask). ``durable`` also fsyncs before the rename (survives a power loss; costs a blocking disk flush)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
+    with replacing(path) as tmp:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             if mode is not None:
@@ -46,10 +63,6 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def write_json(path: str | Path, obj: Any, *, indent: int | None = 2, ensure_ascii: bool = True,

@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,20 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
         kit.write_json(target, {"new": True})
     monkeypatch.undo()
     assert json.loads(target.read_text()) == {"old": True} and [p.name for p in tmp_path.iterdir()] == ["f.json"]
+
+
+def test_replacing_renames_what_another_program_wrote_and_keeps_the_old_file_on_failure(tmp_path):
+    target = tmp_path / "sub" / "root.tar"
+    with kit.replacing(target) as part:
+        assert part.parent == target.parent and not part.exists()
+        subprocess.run(["tar", "-C", str(tmp_path), "-cf", str(part), "--files-from", "/dev/null"], check=True)
+    assert target.stat().st_size > 0 and [p.name for p in target.parent.iterdir()] == ["root.tar"]
+    before = target.read_bytes()
+    with pytest.raises(RuntimeError, match="tar failed"):
+        with kit.replacing(target) as part:
+            part.write_bytes(b"half")
+            raise RuntimeError("tar failed")
+    assert target.read_bytes() == before and [p.name for p in target.parent.iterdir()] == ["root.tar"]
 
 
 def test_write_json_forms(tmp_path):
