@@ -11,8 +11,10 @@ class TestOpenAIChat(ModelClientSuite):
 
 class TestOpenAIResponses(ModelClientSuite):
     PROTOCOL = "openai-responses"
+    CONTEXT_ERROR = {"status": 400, "error": "Your input exceeds the context window of this model."}
 
 
 class TestAnthropicMessages(ModelClientSuite):
     PROTOCOL = "anthropic-messages"
     MODEL_ID = "claude-conformance"
+    CONTEXT_ERROR = {"status": 400, "error": "prompt is too long: 210000 tokens > 200000 maximum"}

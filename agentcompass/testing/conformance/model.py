@@ -1,7 +1,8 @@
 """The model client contract (:class:`agentcompass.interfaces.ModelClient`), as tests a protocol inherits.
 
-Subclass :class:`ModelClientSuite` and set ``PROTOCOL`` (an ``api_protocol`` value); override
-:meth:`ModelClientSuite.make_client` for a client class other than the bundled ``Model``. Every test talks to a
+Subclass :class:`ModelClientSuite` and set ``PROTOCOL`` (an ``api_protocol`` value) and ``CONTEXT_ERROR`` (how the
+provider says a prompt is too long: a scripted error reply); override :meth:`ModelClientSuite.make_client` for a
+client class other than the bundled ``Model``. Every test talks to a
 :class:`~agentcompass.testing.scripted_server.ScriptedModelServer` on 127.0.0.1 over real HTTP.
 """
 
@@ -14,7 +15,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from agentcompass.errors import ModelError, ModelRetryableError
+from agentcompass.errors import ContextLengthExceededError, ModelError, ModelRetryableError
 from agentcompass.interfaces import ModelClient, ModelResponse, ToolCall
 from agentcompass.testing.scripted_server import ScriptedModelServer
 
@@ -34,6 +35,9 @@ def _run(coro: Any) -> Any:
 class ModelClientSuite:
     PROTOCOL: ClassVar[str] = ""
     MODEL_ID: ClassVar[str] = "conformance-model"
+    CONTEXT_ERROR: ClassVar[dict[str, Any]] = {
+        "status": 400, "code": "context_length_exceeded",
+        "error": "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."}
 
     def make_client(self, base_url: str, tmp_dir: Path, **fields: Any) -> Any:
         """The client under test, built through the registry as a request builds it (fast backoff)."""
@@ -118,6 +122,12 @@ class ModelClientSuite:
         assert isinstance(error, ModelError) and not isinstance(error, ModelRetryableError), error
         assert error.retryable is False and error.status == status and str(status) in str(error)
         assert KEY not in str(error) and len(srv.requests) == 1
+
+    def test_a_prompt_too_long_is_a_context_length_error(self, tmp_path: Path) -> None:
+        with ScriptedModelServer(replies=[dict(self.CONTEXT_ERROR)]) as srv:
+            (error,) = self._calls(self.make_client(srv.base_url, tmp_path, max_retries=3), {})
+        assert isinstance(error, ContextLengthExceededError), error
+        assert error.retryable is False and len(srv.requests) == 1 and KEY not in str(error)
 
     def test_a_server_error_is_retried_then_typed_retryable(self, tmp_path: Path) -> None:
         replies = [{"status": 500, "error": "boom"}, "recovered", {"status": 503, "error": "boom"},
