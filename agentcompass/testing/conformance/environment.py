@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -61,6 +63,8 @@ class EnvironmentSuite(AsyncClass):
     SYMLINKS: ClassVar[bool] = True        # the environment has symbolic links (upload and download keep them)
     WORKDIR: ClassVar[str] = "/app"
     KILL_WITHIN_S: ClassVar[float] = 8.0   # a timed-out command returns within this many seconds
+    BUSY_COMMANDS: ClassVar[int] = 10      # quick commands run while another thread keeps the interpreter busy
+    BUSY_SWITCH_S: ClassVar[float] = 0.1   # the interpreter's thread switch interval meanwhile
 
     def provider_params(self, tmp_dir: Path) -> dict[str, Any]:
         """Config keys merged over ``conf/environment/<ENVIRONMENT>.yaml``."""
@@ -256,6 +260,25 @@ class CommandEnvironmentSuite(EnvironmentSuite):
         for n, res in enumerate(aio.run(many())):
             assert res.stdout == "".join(f"{n}-{i}\n" for i in range(1, 301)) and res.stderr == f"E{n}\n"
             assert res.exit_code == n
+
+    def test_quick_commands_lose_no_output_while_another_thread_is_busy(self, aio: Loop, env: Any) -> None:
+        """A busy thread delays reading each reply, so the answer to a command and its output arrive together."""
+        stop, old = threading.Event(), sys.getswitchinterval()
+
+        def busy() -> None:
+            while not stop.is_set():
+                pass
+        sys.setswitchinterval(self.BUSY_SWITCH_S)
+        thread = threading.Thread(target=busy, daemon=True)
+        thread.start()
+        try:
+            outs = [aio.run(env.exec(["echo", f"line {i}"])).stdout for i in range(self.BUSY_COMMANDS)]
+        finally:
+            stop.set()
+            thread.join()
+            sys.setswitchinterval(old)
+        lost = [i for i, text in enumerate(outs) if text != f"line {i}\n"]
+        assert not lost, f"{len(lost)} of {len(outs)} commands lost their output: {[outs[i] for i in lost[:3]]}"
 
     def test_undecodable_output_is_replaced(self, aio: Loop, env: Any) -> None:
         res = aio.run(env.exec("printf 'ok\\377\\376!'; printf '\\377' >&2"))
