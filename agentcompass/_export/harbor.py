@@ -17,7 +17,6 @@ every k).
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +30,7 @@ from agentcompass._orchestrator.store import (
     TASKS_DIR,
 )
 from agentcompass.errors import ConfigError
+from agentcompass.kit import slug
 
 
 def _read_json(path: Path) -> Any:
@@ -179,7 +179,7 @@ def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
 
 
 def job_name(meta: dict[str, Any]) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{meta['run_name']}__{meta['run_id']}")
+    return slug(f"{meta['run_name']}__{meta['run_id']}", default="")
 
 
 def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:

@@ -70,7 +70,7 @@ def record_failure(out: AttemptOutcome, exc: BaseException, record: AttemptRecor
     out.error_type = type(exc).__name__
     out.error = one_line(exc)
     out.error_class = classify(exc)
-    out.retryable = bool(getattr(exc, "retryable", False)) if isinstance(exc, AgentCompassError) else False
+    out.retryable = isinstance(exc, AgentCompassError) and bool(exc.retryable)
     if not isinstance(exc, asyncio.CancelledError):
         record.write_error("".join(traceback.format_exception(exc)))
         where = f"{out.task_id}" if out.sample == 1 else f"{out.task_id} sample {out.sample}"

@@ -14,6 +14,7 @@ from typing import Any
 from agentcompass._config import registry
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
+from agentcompass.interfaces import PREBUILD
 
 from .parts import component_context
 
@@ -44,7 +45,7 @@ def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
         provider = registry.build("environment", data["environment"], ctx)
         tasks = benchmark.load()
     out: dict[str, Any] = {"host": socket.gethostname(), "provider": provider.name, "tasks": []}
-    prebuild = getattr(provider, "prebuild", None)
+    prebuild = PREBUILD.of(provider)
     if prebuild is None:
         out.update(note=f"environment provider {provider.name!r} has no images to build", built=0, failed=0)
         return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import posixpath
 import time
 import uuid
 from pathlib import Path
@@ -19,7 +20,8 @@ KILL_GRACE_S = 5.0      # after a kill, how long the output stream may take to e
 
 
 class DockerEnvironment:
-    """A running container. Environment paths are the container's own paths (``path`` is the identity)."""
+    """A running container. Environment paths are the container's own paths (``path`` only makes a relative one
+    absolute, under the workdir)."""
 
     def __init__(self, provider: Any, container_id: str, name: str, image: str, workdir: str,
                  keep: bool, output_limit: int) -> None:
@@ -35,7 +37,7 @@ class DockerEnvironment:
         self._closed = False
 
     def path(self, p: str) -> str:
-        return p
+        return p if p.startswith("/") else posixpath.join(self.workdir, p)
 
     def describe(self) -> dict[str, Any]:
         return {"provider": "docker", "container_id": self.id, "container_name": self.name, "image": self.image}
