@@ -5,7 +5,8 @@ else of the package (``docs/plugins.md``).
 
 - Files: :func:`write_atomic` (text or bytes) and :func:`write_json`: a temporary file in the same directory,
   then a rename, so a reader never sees a partial file and a crash leaves the old one; :func:`replacing` is
-  the same for a file another program writes (``tar -cf``, a download).
+  the same for a file another program writes (``tar -cf``, a download); :func:`place` moves a downloaded
+  file or tree to its destination (a directory merges into an existing one).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
 - Dependencies: :func:`require` imports an optional dependency (a missing one is a DependencyError naming
@@ -19,14 +20,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["data_dir", "default_data_dir", "ensure_tools", "replacing", "require", "slug", "write_atomic",
-           "write_json"]
+__all__ = ["data_dir", "default_data_dir", "ensure_tools", "place", "replacing", "require", "slug",
+           "write_atomic", "write_json"]
 
 # --------------------------------------------------------------------------- files
 
@@ -63,6 +65,21 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
+
+
+def place(top: str | Path, dst: str | Path) -> None:
+    """Move ``top`` to ``dst``: a directory merges into an existing directory, anything else replaces ``dst``.
+
+    Symbolic links are moved as links, never followed (check them before, e.g. that they stay inside a tree)."""
+    top, dst = Path(top), Path(dst)
+    if top.is_dir() and not top.is_symlink() and dst.is_dir() and not dst.is_symlink():
+        shutil.copytree(top, dst, symlinks=True, dirs_exist_ok=True)
+        return
+    if dst.is_dir() and not dst.is_symlink():
+        shutil.rmtree(dst)
+    elif dst.exists() or dst.is_symlink():
+        dst.unlink()
+    os.replace(top, dst)
 
 
 def write_json(path: str | Path, obj: Any, *, indent: int | None = 2, ensure_ascii: bool = True,

@@ -116,18 +116,6 @@ def check_links_inside(top: Path, original: str) -> None:
                                   f"the downloaded tree; refused")
 
 
-def place(top: Path, dst: Path) -> None:
-    """Move downloaded ``top`` to ``dst``: a directory merges into an existing one, anything else replaces it."""
-    if top.is_dir() and not top.is_symlink() and dst.is_dir() and not dst.is_symlink():
-        shutil.copytree(top, dst, symlinks=True, dirs_exist_ok=True)
-        return
-    if dst.is_dir() and not dst.is_symlink():
-        shutil.rmtree(dst)
-    elif dst.exists() or dst.is_symlink():
-        dst.unlink()
-    os.replace(top, dst)
-
-
 def mark_kept(marker: Path) -> None:
     try:
         info = json.loads(marker.read_text())

@@ -34,7 +34,7 @@ from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
-from agentcompass.kit import slug, write_json
+from agentcompass.kit import place, slug, write_json
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -303,7 +303,7 @@ class LocalEnvironment:
             top = stage / (dst.name or "top")
             beneath.copy_out(self.root, rel, top, original)
             fs.check_links_inside(top, original)
-            fs.place(top, dst)
+            place(top, dst)
 
     async def read_file(self, path: str) -> bytes:
         """Bytes of an environment file; FileNotFoundError when it does not exist."""

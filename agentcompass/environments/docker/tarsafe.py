@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Iterable
 
 from agentcompass.errors import PathEscapeError
+from agentcompass.kit import place
 
 SPOOL_BYTES = 32 * 1024 * 1024
 
@@ -124,7 +125,7 @@ def extract_to(fileobj: IO[bytes], dst: Path) -> None:
                 raise PathEscapeError(f"archive refused: {exc}") from None
         top = staging / members[0].name.split("/")[0]
         _check_links_real(top)
-        _place(top, dst)
+        place(top, dst)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -144,15 +145,6 @@ def _checked_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
     return members
 
 
-def _place(top: Path, dst: Path) -> None:
-    if top.is_dir() and not top.is_symlink() and dst.is_dir() and not dst.is_symlink():
-        shutil.copytree(top, dst, symlinks=True, dirs_exist_ok=True)
-        return
-    if dst.is_dir() and not dst.is_symlink():
-        shutil.rmtree(dst)
-    elif dst.exists() or dst.is_symlink():
-        dst.unlink()
-    os.replace(top, dst)
 
 
 def single_file(fileobj: IO[bytes], path: str) -> tuple[tarfile.TarInfo, bytes | None]:
