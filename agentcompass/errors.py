@@ -19,11 +19,17 @@
     └── RunTimeoutError(TimeoutError)      ``timeout_seconds`` expired (CLI exit 124)
 
 Harness-internal control flow (submitted, limits exceeded, format errors) never leaves a harness.
+
+The verify-after-error policies (:data:`NEVER_VERIFY_AFTER_ERROR`, :data:`HARBOR_ERROR_POLICY`) say, per error
+class (or error type) and phase, whether an attempt that failed is still verified and whether the reward the
+verifier writes counts; a benchmark picks one (``interfaces.error_policy``).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, Mapping
 
 ErrorClass = Literal["infra", "model", "agent", "verifier", "config"]
 ERROR_CLASSES: tuple[ErrorClass, ...] = ("infra", "model", "agent", "verifier", "config")
@@ -150,3 +156,49 @@ def one_line(exc: BaseException) -> str:
     """``"<ErrorType>: <first line of message>"``, the string retry patterns are matched against."""
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ").rstrip()
+
+
+# --------------------------------------------------------------------------- verify-after-error policy
+
+Phase = Literal["setup", "agent", "verify"]
+"""setup: environment open, benchmark setup, hooks before the agent; agent: the harness; verify: after the agent."""
+PHASES: tuple[Phase, ...] = ("setup", "agent", "verify")
+
+
+@dataclass(frozen=True)
+class AfterError:
+    """What follows an error: run the verifier anyway (``verify``), and whether its reward counts."""
+
+    verify: bool = False
+    reward_counts: bool = False
+
+
+NOT_VERIFIED = AfterError()
+VERIFIED_COUNTED = AfterError(verify=True, reward_counts=True)
+VERIFIED_NOT_COUNTED = AfterError(verify=True, reward_counts=False)
+
+ErrorPolicy = Mapping[tuple[str, Phase], AfterError]
+"""(error class or error type name, phase) -> AfterError; a missing key means NOT_VERIFIED."""
+
+NEVER_VERIFY_AFTER_ERROR: ErrorPolicy = MappingProxyType({})
+"""The default: an error ends the attempt; nothing is verified after it."""
+
+HARBOR_ERROR_POLICY: ErrorPolicy = MappingProxyType({
+    # Harbor 0.26's default trial policy (harbor.models.trial.error_policy), by our error classes. Errors
+    # before the agent ran are never verified (setup: no entry). In the agent phase:
+    ("agent", "agent"): VERIFIED_COUNTED,        # a crashed or failed agent (Harbor: unknown errors, non-zero exit)
+    ("ContextLengthExceededError", "agent"): VERIFIED_COUNTED,   # Harbor: ContextLengthExceededError
+    ("model", "agent"): VERIFIED_NOT_COUNTED,    # Harbor: API errors (rate limits, bad requests, 5xx)
+    ("infra", "agent"): NOT_VERIFIED,            # Harbor: sandbox errors (health check, out of memory)
+    ("config", "agent"): NOT_VERIFIED,           # Harbor: missing extras, unsupported operations
+})
+"""Harbor's defaults, used by the Terminal-Bench benchmarks."""
+
+
+def after_error(policy: ErrorPolicy, exc: BaseException, phase: Phase) -> AfterError:
+    """The policy's entry for ``exc`` in ``phase``: its type (or a base type) by name first, then its class."""
+    for cls in type(exc).__mro__:
+        entry = policy.get((cls.__name__, phase))
+        if entry is not None:
+            return entry
+    return policy.get((classify(exc), phase), NOT_VERIFIED)

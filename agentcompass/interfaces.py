@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, ClassVar, Protocol, runtime_checkable
 
+from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy
+
 # --------------------------------------------------------------------------- shared context
 
 
@@ -25,6 +27,7 @@ class ComponentContext:
     benchmark_id: str = ""
     model_id: str = ""                 # the request's model name ("none" without a model)
     harness_id: str = ""
+    environment_id: str = ""           # the request's environment id ("docker", "local"...)
     auto_install_dependencies: bool = False
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
 
@@ -59,6 +62,7 @@ class EnvSpec:
     benchmark: str = ""
     image: str | None = None                 # an image name to use (pulled if the policy allows)
     dockerfile_dir: Path | None = None       # or a build context holding a Dockerfile
+    compose_file: Path | None = None         # a Docker Compose file: a project whose "main" service is the env
     build_args: dict[str, str] = field(default_factory=dict)   # e.g. BASE_IMAGE for the demo tasks
     workdir: str = "/app"
     cpus: float | None = None
@@ -230,6 +234,7 @@ class Solution:
     command: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     submission: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)     # facts about it (e.g. a prediction's model name)
 
 
 @dataclass
@@ -298,8 +303,43 @@ class Benchmark(Protocol):
         ...
 
 
+# Optional Benchmark capabilities, looked up with getattr; without them a benchmark grades in the agent's environment.
+
+
+@runtime_checkable
+class FreshGrading(Protocol):
+    """``grading_env_spec(task)``: grade in a NEW environment opened from this spec (None, or absent: in the
+    agent's). The agent's environment closes after the agent phase and its checkpoint; the grading one opens through
+    the same provider, slot and ``env_open_qps``. A checkpointed attempt is re-graded without any agent environment."""
+
+    def grading_env_spec(self, task: Task) -> EnvSpec | None: ...
+
+
+@runtime_checkable
+class GradingWithoutEnvironment(Protocol):
+    """``grade_without_env``: the grade when it needs no environment (an empty patch), else None (grade normally)."""
+
+    def grade_without_env(self, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None: ...
+
+
+@runtime_checkable
+class SuppliedSolutions(Protocol):
+    """``supplied_solution(task)``: the solution given with the inputs (a predictions file), None when it has none."""
+
+    def supplied_solution(self, task: Task) -> Solution | None: ...
+
+
+def error_policy(benchmark: Any) -> ErrorPolicy:
+    """The verify-after-error policy of ``benchmark``: its optional ``error_policy`` attribute (a table of
+    :mod:`agentcompass.errors`, e.g. ``HARBOR_ERROR_POLICY``); default ``NEVER_VERIFY_AFTER_ERROR``."""
+    return getattr(benchmark, "error_policy", None) or NEVER_VERIFY_AFTER_ERROR
+
+
 @runtime_checkable
 class Harness(Protocol):
+    """``needs_environment`` (optional, default True): False for a harness that never touches the environment; with
+    a :class:`FreshGrading` benchmark it runs with ``env=None`` and no agent environment opens."""
+
     id: str
     requires_model: ClassVar[bool]
 

@@ -17,6 +17,8 @@ die() { echo "ensure_reference: ERROR: $*" >&2; exit 1; }
 # name | python (a version prefix looked up in pyenv, else on PATH) | pip requirements
 REFERENCES=(
     "harbor|3.12|harbor==0.26.0"
+    "swebench4|3.11|swebench==4.1.0"
+    "terminal-bench|3.12|terminal-bench==0.2.18"
 )
 
 find_python() {  # find_python 3.12 -> an interpreter of that version

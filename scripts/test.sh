@@ -26,7 +26,7 @@ pip_install() {
     cat /tmp/agentcompass-pip.err >&2
     return 1
 }
-pip_install -e '.[test,agreement]'
+pip_install -e '.[test,agreement,compose]'
 
 bash scripts/ensure_reference.sh   # reference packages of the agreement tests, each in its own venv
 

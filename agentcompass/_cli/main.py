@@ -1,4 +1,4 @@
-"""``agentcompass`` command line: run, launch, config, cleanup, analyze. Only argparse is imported at start."""
+"""``agentcompass`` command line: run, launch, config, cleanup, analyze, export. Only argparse is imported at start."""
 
 from __future__ import annotations
 
@@ -32,6 +32,11 @@ def _parser() -> argparse.ArgumentParser:
     cleanup.add_argument("--run-id", default=None, help="only this run's environments")
     cleanup.add_argument("--env", default="docker", help="environment provider id (default: docker)")
     cleanup.add_argument("--log-level", default="INFO", type=options.log_level)
+    export = sub.add_parser("export", help="write a run directory in another tool's layout (harbor: a Harbor job)")
+    export.add_argument("format", choices=["harbor"], help="harbor: Harbor's job layout (harbor view OUT_DIR)")
+    export.add_argument("run_dir", metavar="RUN_DIR")
+    export.add_argument("out_dir", metavar="OUT_DIR")
+    export.add_argument("--log-level", default="INFO", type=options.log_level)
     analyze = sub.add_parser("analyze", help="write analysis.json / analysis.md for an existing run directory")
     analyze.add_argument("run_dir", metavar="RUN_DIR")
     analyze.add_argument("--analysis-params", type=options.json_object("--analysis-params"), default=None)
@@ -152,6 +157,13 @@ def _cmd_cleanup(args: argparse.Namespace) -> int:
 
     removed = asyncio.run(go())
     print(f"removed {removed} {args.env} environment(s)" + (f" of run {args.run_id}" if args.run_id else ""))
+    return EXIT_OK
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from agentcompass._export.harbor import export_harbor
+
+    print(f"harbor job: {export_harbor(args.run_dir, args.out_dir)}")
     return EXIT_OK
 
 

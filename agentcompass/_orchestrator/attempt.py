@@ -10,8 +10,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agentcompass.errors import AgentCompassError, VerifierError, classify, one_line
-from agentcompass.interfaces import AgentResult, AttemptContext, Environment, Grade, Task, Usage
+from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, classify, one_line
+from agentcompass.interfaces import (AgentResult, AttemptContext, EnvSpec, Environment, Grade, Task, Usage,
+                                     error_policy)
 
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -42,6 +43,7 @@ class AttemptOutcome:
     environment: dict[str, Any] = field(default_factory=dict)
     resumed_from_checkpoint: bool = False
     artifacts: dict[str, Any] | None = None
+    reward_valid: bool = False        # the reward counts (no error, or the error's policy counts it)
 
 
 def _agent_to_dict(res: AgentResult) -> dict[str, Any]:
@@ -67,7 +69,9 @@ class _Attempt:
         self.dir = rt.store.task_dir(task.id) / f"attempt-{n}"
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
+        self.grading_env: Environment | None = None      # FreshGrading: the environment verification runs in
         self.model = rt.model.fork() if rt.model is not None else None
+        self.after_error: AfterError | None = None     # set when the agent phase failed and is verified anyway
         self.ctx = AttemptContext(task=self.task, attempt=n, attempt_dir=self.dir, benchmark=rt.benchmark,
                                   time_limit_s=self.task.agent_timeout_s, logger=rt.logger,
                                   emit=self._emit_custom,
@@ -113,21 +117,27 @@ class _Attempt:
 
     async def _body(self, out: AttemptOutcome) -> None:
         rt, task = self.rt, self.task
-        spec = rt.benchmark.env_spec(task)
-        spec.labels.update(rt.labels(task.id))
-        spec.keep = rt.config.execution.keep_environment
-        await rt.pool.before_open(rt.provider.name)
-        await self._open(spec)
-        out.environment = self.env.describe()
-        await self._timed("setup", self._setup(), SETUP_TIMEOUT_S)
-        if self.checkpoint is None:
+        fresh = _grading_env_spec(rt.benchmark, task)
+        if fresh is None or (self.checkpoint is None and getattr(rt.harness, "needs_environment", True)):
+            spec = rt.benchmark.env_spec(task)
+            spec.labels.update(rt.labels(task.id))
+            spec.keep = rt.config.execution.keep_environment
+            await rt.pool.before_open(rt.provider.name)
+            await self._open(spec)
+            out.environment = self.env.describe()
+            await self._timed("setup", self._setup(), SETUP_TIMEOUT_S)
+        if self.checkpoint is None and self.env is not None:
             await rt.hook("before_agent", self.env, self.ctx)
-        agent = self.checkpoint or await self._agent()
+        agent = self.checkpoint or await self._agent_or_error(out)
         out.agent = _agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
-        await asyncio.to_thread(write_json, self.dir / "checkpoint.json", out.agent, compact=True)
-        if self.checkpoint is None:
+        if self.after_error is None:     # a failed agent phase is no checkpoint to resume from
+            await asyncio.to_thread(write_json, self.dir / "checkpoint.json", out.agent, compact=True)
+        if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
+        graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
+        if fresh is not None or graded is not None:
+            return await self._verify_fresh(out, agent, fresh, graded)
         await rt.hook("before_verify", self.env, self.ctx)
         grade = await self._timed("verify", rt.benchmark.grade(task, self.env, agent, self.ctx),
                                   _verify_watchdog(task))
@@ -135,18 +145,41 @@ class _Attempt:
         if rt.config.execution.artifacts.save:
             out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
 
-    async def _open(self, spec: Any) -> None:
-        """Open the environment. Cancelled mid-open, the open still completes (within the close timeout) so that
-        what it created is closed by :meth:`run` instead of leaking; timed out, the open is cancelled."""
+    async def _verify_fresh(self, out: AttemptOutcome, agent: AgentResult, spec: EnvSpec | None,
+                            grade: Grade | None) -> None:
+        """Grade without the agent's environment (:class:`~agentcompass.interfaces.FreshGrading`): its artifacts
+        are saved and it is closed first; then ``grade`` (one that needed no environment) stands, or a new
+        environment opens from ``spec`` (same provider, same slot, ``env_open_qps``), closed by :meth:`_close`."""
+        rt, task = self.rt, self.task
+        if self.env is not None:
+            if rt.config.execution.artifacts.save:
+                out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
+            env, self.env = self.env, None
+            await self._close_env(env, "close")
+        if grade is None:
+            spec.labels.update({**rt.labels(task.id), "agentcompass.role": "grading"})
+            spec.keep = rt.config.execution.keep_environment
+            await rt.pool.before_open(rt.provider.name)
+            await self._open(spec, "grading_env", "grading_env_open")
+            out.environment = {**out.environment, "grading": self.grading_env.describe()}
+            await rt.hook("after_open", self.grading_env, self.ctx)
+            await rt.hook("before_verify", self.grading_env, self.ctx)
+            grade = await self._timed("verify", rt.benchmark.grade(task, self.grading_env, agent, self.ctx),
+                                      _verify_watchdog(task))
+        self._apply_grade(out, grade)
+
+    async def _open(self, spec: Any, attr: str = "env", phase: str = "env_open") -> None:
+        """Open an environment into ``self.<attr>``. Cancelled mid-open, the open still completes (within the close
+        timeout) so that what it created is closed by :meth:`run` instead of leaking; timed out, it is cancelled."""
         timeouts = self.rt.config.execution.timeouts
         opening = asyncio.ensure_future(self.rt.provider.open(spec))
         try:
-            self.env = await self._timed("env_open", asyncio.shield(opening), timeouts.env_open)
+            setattr(self, attr, await self._timed(phase, asyncio.shield(opening), timeouts.env_open))
         except asyncio.CancelledError:
             if not opening.done():
                 await asyncio.wait({opening}, timeout=timeouts.close)
             if opening.done() and not opening.cancelled() and opening.exception() is None:
-                self.env = opening.result()
+                setattr(self, attr, opening.result())
             else:
                 opening.cancel()
             raise
@@ -179,6 +212,20 @@ class _Attempt:
             result.usage = copy.copy(self.model.usage)
         return result
 
+    async def _agent_or_error(self, out: AttemptOutcome) -> AgentResult:
+        """The agent phase. An error after which the benchmark's policy verifies is recorded and the attempt
+        goes on to the verifier (``self.after_error``); any other error ends the attempt."""
+        try:
+            return await self._agent()
+        except Exception as exc:
+            policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
+            if not policy.verify:
+                raise
+            self._fail(out, exc)
+            self.after_error = policy
+            usage = copy.copy(self.model.usage) if self.model is not None else Usage()
+            return AgentResult(exit_status="error", usage=usage, info={"error": one_line(exc)})
+
     async def _save_artifacts(self) -> dict[str, Any]:
         from .artifacts import save_artifacts
 
@@ -189,17 +236,26 @@ class _Attempt:
     def _apply_grade(self, out: AttemptOutcome, grade: Grade) -> None:
         out.reward, out.rewards, out.resolved = grade.reward, dict(grade.rewards), grade.resolved
         out.grade = {"error": grade.error, "details": grade.details}
+        out.reward_valid = grade.reward is not None
         if grade.log:
             (self.dir / "verifier.log").write_text(grade.log, encoding="utf-8", errors="replace")
+        if self.after_error is not None:   # verified after an agent-phase error, which stays the recorded one
+            out.grade.update(after_error=True, reward_counts=self.after_error.reward_counts, reward=grade.reward)
+            if not (self.after_error.reward_counts and out.reward_valid):
+                out.reward, out.resolved, out.reward_valid = None, False, False
+            return
         if grade.reward is None:
             message = (grade.error or "the verifier produced no valid reward").removeprefix("VerifierError: ")
             self._fail(out, VerifierError(message))
 
     async def _close(self, out: AttemptOutcome) -> None:
-        if self.env is None:
-            return
+        for env, phase in ((self.grading_env, "grading_close"), (self.env, "close")):
+            if env is not None:
+                await self._close_env(env, phase)
+
+    async def _close_env(self, env: Environment, phase: str) -> None:
         start, limit = time.monotonic(), self.rt.config.execution.timeouts.close
-        closing = asyncio.ensure_future(self.env.close())
+        closing = asyncio.ensure_future(env.close())
         try:
             await asyncio.wait_for(asyncio.shield(closing), limit)
         except asyncio.CancelledError:  # cancelled (again) while closing: still finish, within the limit
@@ -208,10 +264,10 @@ class _Attempt:
         except Exception as exc:  # a failed or slow close is logged, the outcome stands
             self.rt.logger.warning("closing environment of %s failed: %s", self.task.id, one_line(exc))
         finally:
-            self.phases["close"] = round(time.monotonic() - start, 4)
+            self.phases[phase] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
-        out.status = "error"
+        out.status, out.reward_valid = "error", False
         out.error_type = type(exc).__name__
         out.error = one_line(exc)
         out.error_class = classify(exc)
@@ -233,6 +289,17 @@ def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     t = rt.config.execution.timeouts
     return replace(task, agent_timeout_s=t.agent or task.agent_timeout_s,
                    verifier_timeout_s=t.verifier or task.verifier_timeout_s)
+
+
+def _grading_env_spec(benchmark: Any, task: Task) -> EnvSpec | None:
+    """The benchmark's fresh grading environment (optional capability; None: grade in the agent's)."""
+    method = getattr(benchmark, "grading_env_spec", None)
+    return method(task) if method is not None else None
+
+
+def _grade_without_env(benchmark: Any, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
+    method = getattr(benchmark, "grade_without_env", None)
+    return method(task, agent, ctx) if method is not None else None
 
 
 def _verify_watchdog(task: Task) -> float:

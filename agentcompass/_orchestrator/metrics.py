@@ -30,7 +30,8 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome]) -> dict[str,
         "exit_status": agent.get("exit_status"),
         "limit_hit": agent.get("limit_hit"),
         "n_turns": agent.get("n_turns", 0),
-        "attempt_outcomes": [[a.status, a.reward] for a in attempts],
+        "reward_valid": final.reward_valid,
+        "attempt_outcomes": [[a.status, a.reward if a.reward_valid else None] for a in attempts],
         "attempt_dir": final.attempt_dir,
     }
 
@@ -46,7 +47,7 @@ def percentile(values: list[float], q: float, digits: int = 4) -> float:
 
 
 def _pass_at_k(rows: list[dict[str, Any]]) -> dict[str, float]:
-    samples = [[s == "completed" and (r or 0) >= 1 for s, r in row.get("attempt_outcomes", [])] for row in rows]
+    samples = [[r is not None and r >= 1 for _, r in row.get("attempt_outcomes", [])] for row in rows]
     max_n = max((len(s) for s in samples), default=0)
     if max_n < 2:
         return {}
@@ -57,12 +58,18 @@ def _pass_at_k(rows: list[dict[str, Any]]) -> dict[str, float]:
     return out
 
 
+def reward_counts(row: dict[str, Any]) -> bool:
+    """A task's reward counts when it finished without an error, or its error's policy counts the reward
+    (verified after an agent-phase error); rows of older runs carry no ``reward_valid``."""
+    return row["reward"] is not None and bool(row.get("reward_valid", row["status"] == "completed"))
+
+
 def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     rows = list(rows)
     n = len(rows)
     completed = [r for r in rows if r["status"] == "completed"]
     errors = [r for r in rows if r["status"] != "completed"]
-    valid = [r["reward"] for r in completed if r["reward"] is not None]
+    valid = [r["reward"] for r in rows if reward_counts(r)]
     by_class = Counter(r.get("error_class") or "agent" for r in errors)
     n_attempts = sum(r["attempts"] for r in rows)
     resolved_known = [r for r in rows if r.get("resolved") is not None]

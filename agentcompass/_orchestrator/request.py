@@ -103,6 +103,7 @@ class RequestRun:
                                run_id=run_id, request=self.name, benchmark_id=self.resolved.choices["benchmark"],
                                model_id=str(data["model"].get("id") or "none"),
                                harness_id=self.resolved.choices["harness"],
+                               environment_id=self.resolved.choices["environment"],
                                auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
         with auto_install_scope(runtime.auto_install_dependencies):
             built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}

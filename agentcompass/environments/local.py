@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
-from agentcompass.errors import SandboxError
+from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 
 log = logging.getLogger("agentcompass.environments.local")
@@ -95,6 +95,9 @@ class LocalProvider:
         self._open: set[LocalEnvironment] = set()
 
     async def open(self, spec: EnvSpec) -> "LocalEnvironment":
+        if spec.compose_file is not None:
+            raise NotSupportedYetError(f"task {spec.task_id}: {spec.compose_file.name} defines a multi-container "
+                                       "environment, which only the docker environment runs (--env docker)")
         run_id = spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx else "") or ""
         try:
             self.root.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,8 @@
-"""The ``oracle`` harness: applies the benchmark's reference solution (every task should score 1)."""
+"""The ``oracle`` harness: applies the benchmark's reference solution (every task should score 1).
+
+A task without a reference solution is an agent-phase failure (:class:`AgentError`), as Harbor's oracle raises
+one: under a verify-after-error policy (Terminal-Bench) the verifier still runs and its reward counts.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentcompass.errors import AgentError
+from agentcompass.errors import AgentError, DatasetError
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
 
 
@@ -28,7 +32,10 @@ class OracleHarness:
 
     async def run(self, task: Task, env: Environment, model: ModelClient | None,
                   ctx: AttemptContext) -> AgentResult:
-        solution = ctx.benchmark.reference_solution(task)
+        try:
+            solution = ctx.benchmark.reference_solution(task)
+        except DatasetError as exc:
+            raise AgentError(f"oracle: {exc}") from exc
         for dst, src in solution.files.items():
             await env.upload(src, dst)
         info: dict = {}

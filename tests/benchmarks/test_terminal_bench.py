@@ -314,3 +314,34 @@ def test_oracle_and_nop_on_a_fixture_task(tmp_path, local_provider):  # noqa: F8
     [task] = b.load()
     assert run(attempt(local_provider, b, task, solve=True)).reward == 1.0
     assert run(attempt(local_provider, b, task, solve=False)).reward == 0.0
+
+
+# --------------------------------------------------------------------------- compose tasks
+
+
+def test_compose_tasks_load_and_only_docker_runs_them(tmp_path):
+    from agentcompass.environments.local import LocalConfig, LocalProvider
+    from agentcompass.errors import NotSupportedYetError
+    from tests.benchmarks.terminal_bench.compose_fixtures import compose_tasks
+
+    b = bench(compose_tasks(tmp_path / "ds"))
+    tasks = {t.id: t for t in b.load()}
+    assert sorted(tasks) == ["kv-record", "web-secret"] and b.problems == []
+    web, kv = b.env_spec(tasks["web-secret"]), b.env_spec(tasks["kv-record"])
+    assert web.compose_file == tmp_path / "ds/web-secret/environment/docker-compose.yaml"
+    assert web.dockerfile_dir == tmp_path / "ds/web-secret/environment" and web.image is None
+    assert kv.compose_file.is_file() and kv.dockerfile_dir is None and kv.image == "agentcompass/base:bookworm"
+    assert (web.cpus, web.memory_mb, web.env) == (1.0, 512, {"APP_MODE": "compose"})
+    provider = LocalProvider(LocalConfig(root_dir=str(tmp_path / "ws")), None)
+    with pytest.raises(NotSupportedYetError, match=r"task web-secret: docker-compose.yaml .*\(--env docker\)"):
+        run(provider.open(web))
+
+
+def test_a_compose_file_alone_defines_the_environment(tmp_path):
+    make_task(tmp_path, "only-compose", dockerfile=None,
+              files={"environment/docker-compose.yaml": "services:\n  main:\n    image: x\n"})
+    make_task(tmp_path, "nothing", dockerfile=None)
+    b = bench(tmp_path)
+    assert [t.id for t in b.load()] == ["only-compose"]
+    [problem] = b.problems
+    assert problem.task_id == "nothing" and "environment/docker-compose.yaml" in problem.message

@@ -3,27 +3,29 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agentcompass.errors import ConfigError
+from agentcompass.errors import ConfigError, DatasetError
 from agentcompass.interfaces import (AgentResult, AttemptContext, ComponentContext, EnvSpec, Environment, Grade,
                                      Solution, Task)
 
 from . import dataset, reports, runner
 from .log_parsers import PARSER_REGISTRY
+from .predictions import load_predictions
 from .specs import RepoSpec, resolve_spec
 
 DEFAULT_IMAGE_TEMPLATE = "swebench/sweb.eval.{arch}.{instance_id_1776}:latest"
+PREDICTIONS_HARNESS = "predictions"
+HOST_ENVIRONMENTS = ("local", "memory")      # environments that cannot open an instance image
 
 
 class RepoSpecConfig(BaseModel):
-    """How to test one repository (adds to or replaces the built-in table)."""
+    """How to test one (repository, version): added to, or replacing, the official table."""
 
     model_config = ConfigDict(extra="forbid")
-    test_cmd: str = Field("pytest --no-header -rA --tb=no -p no:cacheprovider",
-                          description="Base test command; the test files of test_patch are appended.")
+    test_cmd: str = Field(description="Base test command; the test files of test_patch are appended.")
     log_parser: str = Field("parse_log_pytest", description="A key of the log-parser registry.")
     install: str | None = Field(None, description="Command run before the tests (e.g. a re-install).")
     eval_commands: list[str] = Field(default_factory=list, description="Preparation commands run first.")
@@ -55,8 +57,14 @@ class SWEBenchConfig(BaseModel):
     agent_env: dict[str, str] = Field(default_factory=lambda: {"BASH_ENV": "/root/.bashrc"}, description=(
         "Variables for the agent's commands (Task.env); BASH_ENV makes non-interactive bash activate the "
         "images' conda env. Set {} with the local environment, whose ~/.bashrc is the host's."))
-    repo_specs: dict[str, RepoSpecConfig] = Field(default_factory=dict, description="repo -> how to test it, "
-                                                  "added to / replacing the built-in table.")
+    repo_specs: dict[str, dict[str, RepoSpecConfig]] = Field(default_factory=dict, description=(
+        "repo -> version ('*': any version) -> how to test it; added to / replacing the official table."))
+    grade_in: Literal["fresh", "agent"] = Field("fresh", description=(
+        "fresh (official): grade in a new environment from the instance image with the saved patch applied; "
+        "agent (not official): grade in the agent's environment after resetting its repository."))
+    predictions_path: str | None = Field(None, description=(
+        "Predictions for the 'predictions' harness: a .jsonl / .json file (list, or dict keyed by instance id) "
+        "of {instance_id, model_name_or_path, model_patch}, or 'gold' for the dataset's own patches."))
 
     @field_validator("sample_ids", mode="before")
     @classmethod
@@ -82,14 +90,19 @@ class SWEBenchBenchmark:
 
     def __init__(self, config: SWEBenchConfig, ctx: ComponentContext) -> None:
         self.config, self.ctx = config, ctx
-        for repo, spec in config.repo_specs.items():
-            if spec.log_parser not in PARSER_REGISTRY:
-                raise ConfigError(f"repo_specs[{repo!r}].log_parser={spec.log_parser!r} is unknown; "
-                                  f"valid: {', '.join(sorted(PARSER_REGISTRY))}")
-            if spec.eval_type not in dataset.EVAL_TYPES:
-                raise ConfigError(f"repo_specs[{repo!r}].eval_type={spec.eval_type!r}; valid: pass_and_fail, fail_only")
-        self._extra_specs = {repo: RepoSpec(s.test_cmd, s.log_parser, s.install, tuple(s.eval_commands),
-                                            s.eval_type) for repo, s in config.repo_specs.items()}
+        self._extra_specs = _user_specs(config.repo_specs)
+        self._predictions: dict[str, dict[str, Any]] | None = None
+        if config.predictions_path and ctx.harness_id not in ("", PREDICTIONS_HARNESS):
+            raise ConfigError(f"benchmark_params.predictions_path is read by the {PREDICTIONS_HARNESS!r} harness "
+                              f"only; the harness is {ctx.harness_id!r} (drop predictions_path or use harness "
+                              f"{PREDICTIONS_HARNESS!r})")
+        if config.grade_in == "fresh" and ctx.environment_id in HOST_ENVIRONMENTS:
+            raise ConfigError(f"benchmark {self.id!r}: grade_in='fresh' grades in a new environment from the instance "
+                              f"image, which environment {ctx.environment_id!r} cannot open; use --env docker, or "
+                              f"benchmark_params.grade_in='agent' (not official)")
+        if ctx.harness_id == PREDICTIONS_HARNESS and not config.predictions_path:
+            raise ConfigError(f"harness {PREDICTIONS_HARNESS!r} needs benchmark_params.predictions_path (a .jsonl "
+                              f"or .json predictions file, or 'gold')")
 
     # ------------------------------------------------------------------ tasks
 
@@ -131,16 +144,38 @@ class SWEBenchBenchmark:
     def load(self) -> list[Task]:
         rows = dataset.load_instances(self.config.dataset_path, self.config.dataset_name, self.config.split,
                                       Path(self.ctx.data_dir), self.config.allow_download)
-        return [self._task(r) for r in self._select(rows)]
+        selected = self._select(rows)
+        for row in selected:             # an unknown (repo, version) stops the run before anything starts
+            try:
+                resolve_spec(row, self._extra_specs)
+            except DatasetError as exc:
+                raise DatasetError(f"instance {row['instance_id']}: {exc}") from None
+        if self.config.predictions_path:
+            self._predictions = load_predictions(self.config.predictions_path, rows, selected)
+        return [self._task(r) for r in selected]
 
     def env_spec(self, task: Task) -> EnvSpec:
         return EnvSpec(task_id=task.id, benchmark=self.id, image=task.image, workdir=task.workdir,
                        cpus=task.cpus, memory_mb=task.memory_mb)
 
+    def grading_env_spec(self, task: Task) -> EnvSpec | None:
+        """``grade_in: fresh``: a new environment from the instance image (FreshGrading capability)."""
+        return self.env_spec(task) if self.config.grade_in == "fresh" else None
+
+    def supplied_solution(self, task: Task) -> Solution | None:
+        """The prediction of ``task`` from ``predictions_path`` (None: the file has none for it)."""
+        if self._predictions is None:
+            raise ConfigError(f"benchmark {self.id!r}: no predictions loaded; set benchmark_params.predictions_path")
+        pred = self._predictions.get(task.id)
+        if pred is None:
+            return None
+        return Solution(submission=pred["model_patch"], info={"model_name_or_path": pred["model_name_or_path"]})
+
     # ------------------------------------------------------------------ attempts
 
     async def setup(self, task: Task, env: Environment, ctx: AttemptContext) -> None:
-        await runner.record_setup(env, task.workdir, Path(ctx.attempt_dir))
+        if self.config.grade_in == "agent":        # remember the start of the tree, to reset it before grading
+            await runner.record_setup(env, task.workdir, Path(ctx.attempt_dir))
 
     def _default_model_name(self) -> str:
         """SWE-bench's name for gold patches under the oracle harness, else the request's model name."""
@@ -152,13 +187,23 @@ class SWEBenchBenchmark:
         return (self.config.model_name_or_path or agent.info.get("model_name_or_path")
                 or agent.info.get("model_name") or self._default_model_name())
 
-    async def grade(self, task: Task, env: Environment, agent: AgentResult, ctx: AttemptContext) -> Grade:
+    def _job(self, task: Task, agent: AgentResult, ctx: AttemptContext) -> runner.GradeJob:
         row = task.data
-        job = runner.GradeJob(row=row, spec=resolve_spec(row, self._extra_specs), patch=agent.submission,
-                              model_name_or_path=self._model_name(agent), attempt_dir=Path(ctx.attempt_dir),
-                              workdir=task.workdir,
-                              eval_timeout_s=task.verifier_timeout_s or self.config.eval_timeout_s)
-        return await runner.grade_instance(env, job)
+        return runner.GradeJob(row=row, spec=resolve_spec(row, self._extra_specs), patch=agent.submission,
+                               model_name_or_path=self._model_name(agent), attempt_dir=Path(ctx.attempt_dir),
+                               workdir=task.workdir, fresh=self.config.grade_in == "fresh",
+                               eval_timeout_s=task.verifier_timeout_s or self.config.eval_timeout_s)
+
+    def grade_without_env(self, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
+        """No prediction for the task (predictions harness): not run, the run report lists it as incomplete;
+        an empty patch: not run, listed as empty_patch. Else None (the patch is graded in an environment)."""
+        if self._predictions is not None and task.id not in self._predictions:
+            return Grade(reward=0.0, rewards={"resolved": 0.0}, resolved=False, details={"status": "incomplete"})
+        job = self._job(task, agent, ctx)
+        return runner.grade_empty(job) if runner.is_empty(job.patch) else None
+
+    async def grade(self, task: Task, env: Environment, agent: AgentResult, ctx: AttemptContext) -> Grade:
+        return await runner.grade_instance(env, self._job(task, agent, ctx))
 
     def reference_solution(self, task: Task) -> Solution:
         return Solution(submission=task.data["patch"])
@@ -166,4 +211,21 @@ class SWEBenchBenchmark:
     def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
         run_id = self.ctx.run_id or Path(run_dir).name
         return reports.write_run_outputs(Path(run_dir), rows, run_id,
-                                         self.config.model_name_or_path or self._default_model_name())
+                                         self.config.model_name_or_path or self._default_model_name(),
+                                         submitted=self._predictions)
+
+
+def _user_specs(repo_specs: dict[str, dict[str, RepoSpecConfig]]) -> dict[str, dict[str, RepoSpec]]:
+    """``repo_specs`` as table entries; an unknown log parser or eval type is an error naming the entry."""
+    out: dict[str, dict[str, RepoSpec]] = {}
+    for repo, versions in repo_specs.items():
+        for version, s in versions.items():
+            where = f"benchmark_params.repo_specs[{repo!r}][{version!r}]"
+            if s.log_parser not in PARSER_REGISTRY:
+                raise ConfigError(f"{where}.log_parser={s.log_parser!r} is unknown; "
+                                  f"valid: {', '.join(sorted(PARSER_REGISTRY))}")
+            if s.eval_type not in dataset.EVAL_TYPES:
+                raise ConfigError(f"{where}.eval_type={s.eval_type!r}; valid: {', '.join(dataset.EVAL_TYPES)}")
+            out.setdefault(repo, {})[version] = RepoSpec(s.test_cmd, s.log_parser, s.install,
+                                                         tuple(s.eval_commands), s.eval_type)
+    return out

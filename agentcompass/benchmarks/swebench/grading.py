@@ -5,13 +5,13 @@ Pure functions (no environment access); :mod:`.runner` drives them against an en
 
 from __future__ import annotations
 
-import hashlib
 import re
-import shlex
 from typing import Any
 
+from .infra_failure import TIER_ENVIRONMENT, classify_text
 from .log_parsers import ERROR, FAILED, PASSED, SKIPPED, XFAIL, get_parser
-from .specs import InstanceSpec, patch_files
+from .patchset import modified_files
+from .specs import InstanceSpec
 
 APPLY_PATCH_FAIL = ">>>>> Patch Apply Failed"
 APPLY_PATCH_PASS = ">>>>> Applied Patch"
@@ -44,31 +44,42 @@ _SUITE_RAN = re.compile(
     re.M,
 )
 _EXIT_CODE = re.compile(rf"{re.escape(TEST_EXIT_CODE)}:\s*(-?\d+)")
-_CONDA = ("if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate && "
-          "conda activate testbed; fi")
+REPO_DIRECTORY = "/testbed"
+CONDA_ENV = "testbed"
+HEREDOC_DELIMITER = "EOF_114329324912"
 
 
 # --------------------------------------------------------------------------- eval script
 
 
-def heredoc_delimiter(content: str) -> str:
-    """A heredoc end word that does not occur in ``content``."""
-    word = "EOF_" + hashlib.blake2b(content.encode()).hexdigest()[:12]
-    while word in content:
-        word = "EOF_" + hashlib.blake2b((content + word).encode()).hexdigest()[:12]
-    return word
+def official_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
+    """The eval script of a classic row, as the official harness builds it: conda env, preparation commands,
+    a record of the tree, the install step, test-file reset, ``test_patch`` from a heredoc, the test command
+    between the markers, reset again; ``set -uxo pipefail`` without ``-e``."""
+    base, test_patch = row["base_commit"], row["test_patch"]
+    reset = f"git checkout {base} {' '.join(modified_files(test_patch))}"
+    activate = ["source /opt/miniconda3/bin/activate", f"conda activate {CONDA_ENV}"]
+    lines = [*activate, f"cd {repo_directory}", *spec.eval_commands,
+             f"git config --global --add safe.directory {repo_directory}", f"cd {repo_directory}",
+             "git status", "git show", f"git -c core.fileMode=false diff {base}", *activate]
+    if spec.install:
+        lines.append(spec.install)
+    lines += [reset, f"git apply -v - <<'{HEREDOC_DELIMITER}'\n{test_patch}\n{HEREDOC_DELIMITER}",
+              f": '{START_TEST_OUTPUT}'", spec.test_cmd, f": '{END_TEST_OUTPUT}'", reset]
+    return script_text(lines)
 
 
-def _reset_commands(base_commit: str, test_patch: str) -> list[str]:
-    modified, created = patch_files(test_patch)
-    cmds = [f"git checkout {base_commit} {' '.join(modified)}"] if modified else []
-    if created:
-        cmds.append(f"rm -f {' '.join(created)}")
-    return cmds
+def script_text(lines: list[str]) -> str:
+    return "\n".join(["#!/bin/bash", "set -uxo pipefail", *lines]) + "\n"
+
+
+def parse_eval_script(script: str) -> list[str]:
+    """A script's commands without the shebang and the ``set`` line (5.x reads dataset scripts this way)."""
+    return [ln for ln in script.strip().split("\n") if ln not in ("#!/bin/bash", "set -uxo pipefail")]
 
 
 def record_exit_code(lines: list[str]) -> list[str]:
-    """Capture the test command's status right before the end marker and echo it after the marker."""
+    """Capture the test command's status right before the end marker and echo it after the marker (5.x)."""
     for i, line in enumerate(lines):
         if END_TEST_OUTPUT in line:
             return [*lines[:i], f"{TEST_EXIT_CODE_VAR}=$?", line,
@@ -76,25 +87,11 @@ def record_exit_code(lines: list[str]) -> list[str]:
     return lines
 
 
-def make_eval_script(row: dict[str, Any], spec: InstanceSpec, workdir: str = "/testbed") -> str:
-    """``/eval.sh``: ``set -uxo pipefail`` (no ``-e``), reset test files, apply test_patch, markers, tests."""
-    if spec.eval_script:
-        body = [ln for ln in spec.eval_script.strip().split("\n") if ln not in ("#!/bin/bash", "set -uxo pipefail")]
-        return "\n".join(["#!/bin/bash", "set -uxo pipefail", *record_exit_code(body)]) + "\n"
-    base, test_patch = row["base_commit"], row["test_patch"]
-    reset = _reset_commands(base, test_patch)
-    delim = heredoc_delimiter(test_patch)
-    wd = shlex.quote(workdir)
-    lines = [_CONDA, f"cd {wd}", *spec.eval_commands,
-             f"git -C {wd} rev-parse >/dev/null 2>&1 || git config --global --add safe.directory {wd}",
-             f"cd {wd}",
-             "git status", "git show", f"git -c core.fileMode=false diff {base}", _CONDA]
-    if spec.install:
-        lines.append(spec.install)
-    lines += [*reset, f"git apply -v - <<'{delim}'\n{test_patch}\n{delim}",
-              f": '{START_TEST_OUTPUT}'", spec.test_cmd, f"{TEST_EXIT_CODE_VAR}=$?", f": '{END_TEST_OUTPUT}'",
-              f'echo "{TEST_EXIT_CODE}: ${TEST_EXIT_CODE_VAR}"', *reset]
-    return "\n".join(["#!/bin/bash", "set -uxo pipefail", *lines]) + "\n"
+def make_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
+    """``/eval.sh`` as swebench 5.x runs it: the row's own ``eval_script`` when it has one, else the official
+    classic script, with the test command's exit status recorded after the end marker."""
+    script = spec.eval_script or official_eval_script(row, spec, repo_directory)
+    return script_text(record_exit_code(parse_eval_script(script)))
 
 
 # --------------------------------------------------------------------------- log -> status map
@@ -192,15 +189,23 @@ def resolution_status(report: dict[str, dict[str, list[str]]]) -> str:
     return RESOLVED_NO
 
 
-def instance_report(instance_id: str, patch: str | None, log: str | None, parser_name: str,
-                    f2p: list[str], p2p: list[str], eval_type: str = "pass_and_fail") -> dict[str, Any]:
-    """report.json content. ``log`` None means the patch did not apply (the tests never ran)."""
-    entry: dict[str, Any] = {"patch_is_None": patch is None, "patch_exists": patch is not None,
-                             "patch_successfully_applied": False, "resolved": False}
-    if patch is None or log is None:
+def instance_report(instance_id: str, patch: str | None, log: str, parser_name: str, f2p: list[str],
+                    p2p: list[str], eval_type: str = "pass_and_fail") -> dict[str, Any]:
+    """report.json content for the test output ``log`` (as swebench 5.x writes it); an invalid log leaves the
+    instance unresolved, tagged ``infra_failure`` / ``infra_failure_reason`` when it looks like a broken
+    environment."""
+    entry: dict[str, Any] = {"patch_is_None": False, "patch_exists": False, "patch_successfully_applied": False,
+                             "resolved": False, "infra_failure": False}
+    if patch is None:
+        entry["patch_is_None"] = True
         return {instance_id: entry}
+    entry["patch_exists"] = True
     status_map, valid = parse_test_log(log, parser_name)
     if not valid:
+        tag = classify_text(log)
+        if tag:
+            entry["infra_failure"] = tag[1] == TIER_ENVIRONMENT
+            entry["infra_failure_reason"] = tag[0]
         return {instance_id: entry}
     entry["patch_successfully_applied"] = True
     report = tests_report(status_map, f2p, p2p, eval_type)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .infra_failure import TIER_ENVIRONMENT, classify_files
 from .runner import write_atomic
 
 
@@ -28,11 +29,14 @@ def _read_json(path: Path) -> Any:
         return None
 
 
-def collect(run_dir: Path, rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, dict], dict[str, Any]]:
-    """(task ids in order, predictions by id, report.json contents by id; None for an unreadable report)."""
+def collect(run_dir: Path, rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, dict], dict[str, Any],
+                                                              dict[str, Path]]:
+    """(task ids in order, predictions by id, report.json contents by id (None when unreadable), the attempt
+    directory of each prediction)."""
     ids: list[str] = []
     preds: dict[str, dict] = {}
     reports: dict[str, Any] = {}
+    folders: dict[str, Path] = {}
     for row in rows:
         task_id = str(row.get("task_id"))
         if task_id not in ids:
@@ -42,11 +46,11 @@ def collect(run_dir: Path, rows: list[dict[str, Any]]) -> tuple[list[str], dict[
             continue
         pred = _read_json(folder / "prediction.json")
         if isinstance(pred, dict) and pred.get("instance_id") == task_id:
-            preds[task_id] = pred
+            preds[task_id], folders[task_id] = pred, folder
             reports.pop(task_id, None)
             if (folder / "report.json").is_file():
                 reports[task_id] = _read_json(folder / "report.json")
-    return ids, preds, reports
+    return ids, preds, reports, folders
 
 
 def classify(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) -> dict[str, set[str]]:
@@ -73,36 +77,61 @@ def classify(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) ->
     return out
 
 
-def run_report(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) -> dict[str, Any]:
+def failure_tags(ids: set[str], folders: dict[str, Path]) -> dict[str, tuple[str, str]]:
+    """Advisory infra-failure tags of unresolved / error instances, from test_output.txt and run_instance.log."""
+    tags = {}
+    for task_id in ids:
+        folder = folders.get(task_id)
+        tag = classify_files(folder / "test_output.txt", folder / "run_instance.log") if folder else None
+        if tag:
+            tags[task_id] = tag
+    return tags
+
+
+def run_report(ids: list[str], preds: dict[str, dict], reports: dict[str, Any], folders: dict[str, Path],
+               submitted: dict[str, dict] | None = None) -> dict[str, Any]:
+    """swebench 5.x's run report (same keys, same order). ``submitted``: every prediction given to the run
+    (a predictions file may hold more than the selected instances), default ``preds``."""
     b = classify(ids, preds, reports)
+    tags = failure_tags(b["unresolved"] | b["error"], folders)
+    infra = {i for i, (_, tier) in tags.items() if tier == TIER_ENVIRONMENT}
+    ambiguous = set(tags) - infra
+    submitted = preds if submitted is None else submitted
     return {
         "total_instances": len(ids),
-        "submitted_instances": len(preds),
+        "submitted_instances": len(submitted),
         "completed_instances": len(b["completed"]),
         "resolved_instances": len(b["resolved"]),
         "unresolved_instances": len(b["unresolved"]),
+        "infra_failure_instances": len(infra),
+        "ambiguous_failure_instances": len(ambiguous),
         "empty_patch_instances": len(b["empty_patch"]),
         "error_instances": len(b["error"]),
         "completed_ids": sorted(b["completed"]),
         "incomplete_ids": sorted(b["incomplete"]),
         "empty_patch_ids": sorted(b["empty_patch"]),
-        "submitted_ids": sorted(preds),
+        "submitted_ids": sorted(submitted),
         "resolved_ids": sorted(b["resolved"]),
         "unresolved_ids": sorted(b["unresolved"]),
+        "infra_failure_ids": sorted(infra),
+        "ambiguous_failure_ids": sorted(ambiguous),
+        "failure_reasons": {i: tags[i][0] for i in sorted(tags)},
         "error_ids": sorted(b["error"]),
         "schema_version": 2,
     }
 
 
-def write_run_outputs(run_dir: Path, rows: list[dict[str, Any]], run_id: str,
-                      default_model: str) -> dict[str, str]:
-    """Write preds.jsonl and the run report into ``run_dir``; return their paths."""
-    ids, preds, reports = collect(run_dir, rows)
+def write_run_outputs(run_dir: Path, rows: list[dict[str, Any]], run_id: str, default_model: str,
+                      submitted: dict[str, dict] | None = None) -> dict[str, str]:
+    """Write preds.jsonl and the run report into ``run_dir``; return their paths. The report is named after
+    the first prediction's model, as SWE-bench names it."""
+    ids, preds, reports, folders = collect(run_dir, rows)
     lines = [json.dumps({"instance_id": p["instance_id"], "model_name_or_path": p.get("model_name_or_path"),
                          "model_patch": p.get("model_patch")}) for p in (preds[i] for i in ids if i in preds)]
     preds_path = run_dir / "preds.jsonl"
     write_atomic(preds_path, "".join(line + "\n" for line in lines))
-    model = next((p.get("model_name_or_path") for p in preds.values() if p.get("model_name_or_path")), default_model)
+    first = next(iter((submitted or preds).values()), {})
+    model = first.get("model_name_or_path") or default_model
     report_path = run_dir / f"{str(model).replace('/', '__')}.{run_id}.json"
-    write_atomic(report_path, json.dumps(run_report(ids, preds, reports), indent=4) + "\n")
+    write_atomic(report_path, json.dumps(run_report(ids, preds, reports, folders, submitted), indent=4) + "\n")
     return {"predictions": str(preds_path), "report": str(report_path)}

@@ -30,7 +30,7 @@ from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, 
 from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checkout
 from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_solution
 from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
-from agentcompass.errors import ConfigError, DatasetError, SandboxError
+from agentcompass.errors import HARBOR_ERROR_POLICY, ConfigError, DatasetError, SandboxError
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, EnvSpec, Grade, Solution, Task
 
 SOLUTION_COMMAND = 'bash "${AGENTCOMPASS_SOLUTION_DIR:-/solution}/solve.sh"'
@@ -71,6 +71,7 @@ class TerminalBenchBenchmark:
     """Tasks in the Terminal-Bench 2 directory format, graded by ``tests/test.sh`` and its reward file."""
 
     config_class = TerminalBenchConfig
+    error_policy = HARBOR_ERROR_POLICY       # an agent-phase failure is still verified (errors.HARBOR_ERROR_POLICY)
 
     def __init__(self, config: TerminalBenchConfig, ctx: ComponentContext | None = None) -> None:
         self.config = config
@@ -130,9 +131,11 @@ class TerminalBenchBenchmark:
         return task.data
 
     def env_spec(self, task: Task) -> EnvSpec:
-        """Image (``docker_image``, preferred) and/or build context ``environment/``; resources from task.toml."""
+        """Image (``docker_image``, preferred) and/or build context ``environment/``, and the compose file
+        ``environment/docker-compose.yaml`` when there is one; resources from task.toml."""
         td = self.task_dir(task)
         return EnvSpec(task_id=task.id, benchmark=self.id, image=task.image, dockerfile_dir=task.dockerfile_dir,
+                       compose_file=td.compose_file,
                        build_args={"BASE_IMAGE": self.config.base_image}, workdir=task.workdir, cpus=task.cpus,
                        memory_mb=task.memory_mb, env=dict(task.env), network=td.spec.network,
                        build_timeout_s=task.build_timeout_s)
@@ -158,7 +161,8 @@ class TerminalBenchBenchmark:
         details: dict[str, Any] = {}
         if td.layout == "tb1":
             out, results = await run_tb1_verifier(env, td.path, workdir=task.workdir, timeout_s=timeout,
-                                                  env_vars=td.spec.verifier_env)
+                                                  env_vars=td.spec.verifier_env,
+                                                  parser_name=td.spec.metadata.get("parser_name", "pytest"))
             details = {"tests": results, "n_tests": len(results)}
         else:
             out = await run_verifier(env, td.tests_dir, workdir=task.workdir, timeout_s=timeout,

@@ -1,7 +1,8 @@
 """Load a directory of Terminal-Bench task directories (FORMATS.md C1, C6). The directory name is the task id.
 
 A Terminal-Bench 2 task directory holds ``instruction.md``, ``task.toml``, ``environment/Dockerfile`` (optional
-when ``task.toml`` names a ``docker_image``), ``tests/test.sh`` and usually ``solution/solve.sh``. A directory
+when ``task.toml`` names a ``docker_image`` or ``environment/docker-compose.yaml`` defines the services),
+``tests/test.sh`` and usually ``solution/solve.sh``. A directory
 with ``task.yaml`` and no ``task.toml`` is a Terminal-Bench 1 task (:mod:`.tb1`: root ``Dockerfile``,
 ``run-tests.sh``, ``solution.sh``/``solution.yaml``). A malformed task directory does not stop the load: it
 becomes a :class:`TaskProblem` (logged as a warning with path and field) and the other tasks still load.
@@ -24,6 +25,7 @@ from agentcompass.errors import DatasetError
 log = logging.getLogger("agentcompass.benchmarks.terminal_bench")
 
 DEFAULT_WORKDIR = "/app"
+COMPOSE_FILE = "docker-compose.yaml"
 _MARKERS = ("task.toml", "instruction.md", "task.yaml", "tests", "environment", "solution")
 _WORKDIR_RE = re.compile(r"^\s*WORKDIR\s+(.+?)\s*$", re.IGNORECASE)
 _FROM_RE = re.compile(r"^\s*FROM\s", re.IGNORECASE)
@@ -49,6 +51,12 @@ class TaskDir:
     def dockerfile(self) -> Path | None:
         candidate = self.environment_dir / "Dockerfile"
         return candidate if candidate.is_file() else None
+
+    @property
+    def compose_file(self) -> Path | None:
+        """``environment/docker-compose.yaml`` of a Terminal-Bench 2 task (the task runs as a compose project)."""
+        candidate = self.path / "environment" / COMPOSE_FILE
+        return candidate if self.layout == "tb2" and candidate.is_file() else None
 
     @property
     def tests_dir(self) -> Path:
@@ -99,9 +107,11 @@ def _problem(task_id: str, path: Path, fld: str, message: str) -> TaskProblem:
 def _check_files(task_id: str, path: Path, spec: TaskSpec) -> TaskProblem | None:
     if not (path / "tests" / "test.sh").is_file():
         return _problem(task_id, path / "tests" / "test.sh", "tests/test.sh", "missing verifier script")
-    if spec.docker_image is None and not (path / "environment" / "Dockerfile").is_file():
-        return _problem(task_id, path / "environment" / "Dockerfile", "environment/Dockerfile",
-                        "missing; give environment/Dockerfile or [environment].docker_image in task.toml")
+    env_dir = path / "environment"
+    if spec.docker_image is None and not (env_dir / "Dockerfile").is_file() and not (env_dir / COMPOSE_FILE).is_file():
+        return _problem(task_id, env_dir / "Dockerfile", "environment/Dockerfile",
+                        f"missing; give environment/Dockerfile, environment/{COMPOSE_FILE} or "
+                        f"[environment].docker_image in task.toml")
     return None
 
 
@@ -116,8 +126,26 @@ def load_tb1_task_dir(path: Path) -> TaskDir | TaskProblem:
                        ("run-tests.sh", "missing test runner")):
         if not (path / name).is_file():
             return _problem(task_id, path / name, name, what)
+    extra = _tb1_extra_services(path / COMPOSE_FILE)
+    if extra:
+        return _problem(task_id, path / COMPOSE_FILE, COMPOSE_FILE,
+                        f"services {', '.join(extra)} besides 'client': multi-container Terminal-Bench 1 tasks are "
+                        f"not run (convert the task to the Terminal-Bench 2 format, e.g. with Harbor's "
+                        f"terminal-bench adapter, whose compose tasks run)")
     return TaskDir(id=task_id, path=path, spec=spec, instruction=instruction,
                    workdir=dockerfile_workdir(path / "Dockerfile"), layout="tb1")
+
+
+def _tb1_extra_services(compose: Path) -> list[str]:
+    """Services of a Terminal-Bench 1 ``docker-compose.yaml`` other than the agent's ``client``."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(compose.read_text(encoding="utf-8")) if compose.is_file() else None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    services = data.get("services") if isinstance(data, dict) else None
+    return sorted(str(k) for k in services if k != "client") if isinstance(services, dict) else []
 
 
 def load_task_dir(path: Path) -> TaskDir | TaskProblem:

@@ -1,14 +1,15 @@
 """Terminal-Bench 1 tasks (FORMATS.md C6): ``task.yaml``, root ``Dockerfile``, ``run-tests.sh``, ``solution.sh``
 or ``solution.yaml``, ``tests/``.
 
-- ``task.yaml``: ``instruction`` (or the older ``descriptions`` list, key ``base``), ``parser_name`` (only
-  ``pytest``), ``max_agent_timeout_sec`` (default 360), ``max_test_timeout_sec`` (default 60); every other key
-  is kept as metadata. ``docker-compose.yaml`` is not used: the root ``Dockerfile`` is built with the task
-  directory as context, and ``TEST_DIR=/tests`` is set in the environment as the compose file would.
+- ``task.yaml``: ``instruction`` (or the older ``descriptions`` list, key ``base``), ``parser_name`` (default
+  ``pytest``; every parser of Terminal-Bench 1, :mod:`.tb1_parsers`), ``max_agent_timeout_sec`` (default 360),
+  ``max_test_timeout_sec`` (default 60); every other key is kept as metadata. ``docker-compose.yaml`` is not
+  used: the root ``Dockerfile`` is built with the task directory as context, and ``TEST_DIR=/tests`` is set in
+  the environment as the compose file would.
 - grading: ``tests/`` and ``run-tests.sh`` are uploaded to ``/tests`` after the agent; ``bash /tests/run-tests.sh``
   runs from the workdir under the test timeout, its output goes to ``/logs/verifier/test-stdout.txt`` and is
-  parsed by :mod:`.pytest_parser`. Reward 1 iff every parsed test passed, else 0; a missing summary, an empty
-  one or a timeout is a verifier error.
+  parsed (terminal colour codes removed, as a tmux pane capture has none) by the task's parser. Reward 1 iff
+  every parsed test passed, else 0; a parse error, an empty result or a timeout is a verifier error.
 - reference solution: ``solution.sh`` (uploaded to ``/solution/solution.sh`` and run from the workdir), else
   ``solution.yaml`` keystroke steps ``{command, min_timeout_sec, max_timeout_sec, block, append_enter}`` replayed
   into a tmux session inside the environment (tmux must be in the image).
@@ -17,6 +18,7 @@ or ``solution.yaml``, ``tests/``.
 from __future__ import annotations
 
 import math
+import re
 import shlex
 import shutil
 import tempfile
@@ -24,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.terminal_bench.pytest_parser import all_passed, parse_pytest_summary
 from agentcompass.benchmarks.terminal_bench.task_toml import TaskSpec
+from agentcompass.benchmarks.terminal_bench.tb1_parsers import PARSERS, all_passed, get_parser
 from agentcompass.benchmarks.terminal_bench.verifier import LOG_TAIL_BYTES, TESTS_PATH, VERIFIER_LOGS, VerifierOutcome
 from agentcompass.errors import DatasetError, SandboxError, VerifierError
 from agentcompass.interfaces import Solution
@@ -67,10 +69,10 @@ def parse_task_yaml(path: Path) -> tuple[TaskSpec, str]:
     if not isinstance(data, dict):
         raise DatasetError(f"{path}: expected a mapping of fields, got {type(data).__name__}")
     parser = data.get("parser_name", "pytest")
-    if parser != "pytest":
-        raise DatasetError(f"{path}: parser_name={parser!r}: only 'pytest' is supported")
+    if parser not in PARSERS:
+        raise DatasetError(f"{path}: parser_name={parser!r}: expected one of {', '.join(PARSERS)}")
     metadata = {k: v for k, v in data.items() if k not in _NOT_METADATA}
-    metadata.update({"format": "terminal-bench-1", "parser_name": "pytest"})
+    metadata.update({"format": "terminal-bench-1", "parser_name": parser})
     spec = TaskSpec(path=Path(path), metadata=metadata,
                     agent_timeout_s=_seconds(data, "max_agent_timeout_sec", DEFAULT_AGENT_TIMEOUT_S, path),
                     verifier_timeout_s=_seconds(data, "max_test_timeout_sec", DEFAULT_TEST_TIMEOUT_S, path),
@@ -155,9 +157,25 @@ async def _upload_tests(env: Any, task_path: Path) -> None:
         await env.upload(_stage_tests(task_path, Path(tmp)), TESTS_PATH)
 
 
+_ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def grade_tb1_output(text: str, parser_name: str = "pytest") -> tuple[float | None, dict[str, str], str | None]:
+    """(reward, parsed results, error) of a test output: reward 1.0 iff every result passed, else 0.0; no reward
+    and an error on a parse error or an empty result."""
+    try:
+        results = get_parser(parser_name)(_ANSI_RE.sub("", text))
+    except VerifierError as exc:
+        return None, {}, f"VerifierError: {exc}"
+    if not results:
+        return None, {}, f"VerifierError: parse error: the {parser_name} parser found no test results"
+    return (1.0 if all_passed(results) else 0.0), results, None
+
+
 async def run_tb1_verifier(env: Any, task_path: Path, *, workdir: str, timeout_s: float,
-                           env_vars: dict[str, str] | None = None) -> tuple[VerifierOutcome, dict[str, str]]:
-    """Run ``run-tests.sh`` and grade its pytest summary; returns the outcome and the parsed results."""
+                           env_vars: dict[str, str] | None = None,
+                           parser_name: str = "pytest") -> tuple[VerifierOutcome, dict[str, str]]:
+    """Run ``run-tests.sh`` and grade its output with the task's parser; returns the outcome and the results."""
     await _upload_tests(env, Path(task_path))
     out_path = f"{VERIFIER_LOGS}/test-stdout.txt"
     command = (f"bash {shlex.quote(env.path(TESTS_PATH + '/run-tests.sh'))} "
@@ -172,11 +190,7 @@ async def run_tb1_verifier(env: Any, task_path: Path, *, workdir: str, timeout_s
     if res.timed_out:
         outcome.error = f"VerifierError: tests timed out after {timeout_s:g}s"
         return outcome, {}
-    try:
-        results = parse_pytest_summary(text)
-    except VerifierError as exc:
-        outcome.error = f"VerifierError: {exc}"
-        return outcome, {}
-    outcome.reward = 1.0 if all_passed(results) else 0.0
-    outcome.rewards = {"reward": outcome.reward}
+    outcome.reward, results, outcome.error = grade_tb1_output(text, parser_name)
+    if outcome.reward is not None:
+        outcome.rewards = {"reward": outcome.reward}
     return outcome, results

@@ -2,7 +2,9 @@
 
 ``conf/environment/docker.yaml`` selects :class:`DockerProvider`; see ``provider.py`` (open, cleanup),
 ``images.py`` (pull / build / cache), ``environment.py`` (exec, files, close), ``execstream.py`` (the exec
-wrapper and process-tree kill) and ``tarsafe.py`` (confined archive extraction).
+wrapper and process-tree kill), ``tarsafe.py`` (confined archive extraction), and for multi-container tasks
+``compose.py`` (a Docker Compose project per attempt), ``compose_cli.py`` (finding and running Compose v2) and
+``compose_cleanup.py`` (removing what killed runs left).
 The SDK is imported lazily: importing this package costs nothing.
 """
 

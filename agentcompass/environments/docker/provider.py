@@ -52,6 +52,11 @@ def owner_alive(owner: str) -> bool:
     return bool(started) and _start_time(int(pid_text)) == started
 
 
+def _leftover(labels: dict[str, str]) -> bool:
+    """Labels of a leftover: not kept, and its owner process is gone."""
+    return labels.get("agentcompass.keep") != "1" and not owner_alive(labels.get("agentcompass.owner", ""))
+
+
 class DockerProvider:
     """Opens :class:`DockerEnvironment` containers through the Docker SDK (``docker.from_env()``)."""
 
@@ -68,6 +73,7 @@ class DockerProvider:
         self._images: ImageManager | None = None
         self._open: dict[str, DockerEnvironment] = {}
         self._owner = owner_label()
+        self._compose_locks: dict[str, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -109,10 +115,44 @@ class DockerProvider:
             raise SandboxError(f"cannot reach the Docker engine: {exc}; start it (scripts/ensure_docker.sh) "
                                "or set DOCKER_HOST") from exc
 
+    @property
+    def images(self) -> ImageManager:
+        if self._images is None:
+            raise SandboxError("docker provider: not connected (call open/cleanup first)")
+        return self._images
+
+    def run_id(self, spec: EnvSpec) -> str:
+        return spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx is not None else "") or ""
+
+    def labels_for(self, spec: EnvSpec) -> dict[str, str]:
+        """The labels of an environment: config, spec, run id, ``agentcompass=1``, owner, keep."""
+        labels = {**self.config.labels, **{str(k): str(v) for k, v in spec.labels.items()}}
+        if self.run_id(spec):
+            labels.setdefault("agentcompass.run_id", self.run_id(spec))
+        labels.update({"agentcompass": "1", "agentcompass.owner": self._owner})
+        if spec.keep:
+            labels["agentcompass.keep"] = "1"
+        return labels
+
+    def compose_lock(self, key: Any) -> asyncio.Lock:
+        """One lock per compose build context: builds of the same task run one at a time."""
+        return self._compose_locks.setdefault(str(key), asyncio.Lock())
+
+    def remember(self, env: DockerEnvironment) -> None:
+        self._open[env.id] = env
+
+    def open_projects(self) -> set[str]:
+        return {env.project.name for env in self._open.values() if hasattr(env, "project")}
+
     # ------------------------------------------------------------------ open
     async def open(self, spec: EnvSpec) -> DockerEnvironment:
-        """Resolve the image (pull or build), then create and start a container for ``spec``."""
+        """Resolve the image (pull or build), then create and start a container for ``spec``; a spec with a
+        compose file starts a compose project instead (:mod:`.compose`)."""
         await self.connect()
+        if spec.compose_file is not None:
+            from agentcompass.environments.docker.compose import open_compose
+
+            return await open_compose(self, spec)
         assert self._images is not None
         cfg = self.config
         timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
@@ -150,12 +190,7 @@ class DockerProvider:
 
     def _create_params(self, spec: EnvSpec, image: str) -> dict[str, Any]:
         cfg = self.config
-        labels = {**cfg.labels, **{str(k): str(v) for k, v in spec.labels.items()}}
-        if self.ctx is not None and self.ctx.run_id:
-            labels.setdefault("agentcompass.run_id", self.ctx.run_id)
-        labels.update({"agentcompass": "1", "agentcompass.owner": self._owner})
-        if spec.keep:
-            labels["agentcompass.keep"] = "1"
+        labels = self.labels_for(spec)
         memory = cfg.memory_mb or spec.memory_mb
         cpus = cfg.cpus or spec.cpus
         host_config = self.api.create_host_config(
@@ -198,17 +233,19 @@ class DockerProvider:
         Kept containers (keep_environment), this provider's open ones and those of a process that still
         runs on this host are left alone. Returns how many were removed.
         """
+        from agentcompass.environments.docker.compose_cleanup import PROJECT_LABEL, cleanup_projects
+
         await self.connect()
+        projects = await cleanup_projects(self, run_id, _leftover)
         wanted = ["agentcompass=1"] + ([f"agentcompass.run_id={run_id}"] if run_id is not None else [])
         found = await self.run(self.api.containers, all=True, filters={"label": wanted})
-        doomed = [c["Id"] for c in found if c["Id"] not in self._open
-                  and (c.get("Labels") or {}).get("agentcompass.keep") != "1"
-                  and not owner_alive((c.get("Labels") or {}).get("agentcompass.owner", ""))]
-        removed = await asyncio.gather(*(self.remove_container(cid) for cid in doomed))
-        if doomed:
-            log.info("docker cleanup%s: removed %d container(s)", f" of run {run_id}" if run_id else "",
-                     sum(removed))
-        return sum(removed)
+        doomed = [c["Id"] for c in found if c["Id"] not in self._open and _leftover(c.get("Labels") or {})
+                  and PROJECT_LABEL not in (c.get("Labels") or {})]
+        removed = sum(await asyncio.gather(*(self.remove_container(cid) for cid in doomed)))
+        if doomed or projects:
+            log.info("docker cleanup%s: removed %d container(s) and %d compose project(s)",
+                     f" of run {run_id}" if run_id else "", removed, projects)
+        return removed + projects
 
     async def aclose(self) -> None:
         """Close the environments the caller left open, then the client and the thread pool."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import uuid
 from dataclasses import dataclass
@@ -38,8 +39,13 @@ def calc(tmp_path_factory) -> CalcData:
     return CalcData(root, root / "calc", row, jsonl, parquet_dir)
 
 
-def make_bench(data_dir: Path, **cfg: Any) -> SWEBenchBenchmark:
-    bench = SWEBenchBenchmark(SWEBenchConfig(**cfg), ComponentContext(data_dir=data_dir, run_id="run-1"))
+CALC_SPECS = {"calc/calc": {"0.1": {"test_cmd": "pytest -rA", "log_parser": "parse_log_pytest"}}}
+
+
+def make_bench(data_dir: Path, harness_id: str = "", **cfg: Any) -> SWEBenchBenchmark:
+    cfg.setdefault("repo_specs", CALC_SPECS)
+    ctx = ComponentContext(data_dir=data_dir, run_id="run-1", harness_id=harness_id)
+    bench = SWEBenchBenchmark(SWEBenchConfig(**cfg), ctx)
     bench.id = "swebench"
     return bench
 
@@ -74,11 +80,26 @@ def _docker_ready() -> str | None:
     return None if proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["ensure_docker.sh failed"])[-1]
 
 
+def skip_or_fail(reason: str) -> None:
+    """Skip locally; under CI (CI=true) a missing engine or reference package is a failure."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def need_reference(name: str) -> None:
+    """The reference venv ``name`` (scripts/ensure_reference.sh) must exist."""
+    from agentcompass.testing.reference import reference_python
+
+    if reference_python(name) is None:
+        skip_or_fail(f"reference venv {name!r} is missing: run scripts/ensure_reference.sh {name}")
+
+
 @pytest.fixture(scope="session")
 def docker_ready() -> None:
     reason = _docker_ready()
     if reason:
-        pytest.skip(f"no docker engine: {reason}")
+        skip_or_fail(f"no docker engine: {reason}")
 
 
 @pytest.fixture(scope="session")

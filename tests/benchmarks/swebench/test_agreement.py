@@ -13,9 +13,13 @@ import pytest
 
 from agentcompass.benchmarks.swebench import grading, log_parsers
 from tests.benchmarks.swebench import canned_logs, fixture
+from tests.benchmarks.swebench.conftest import skip_or_fail
 from tests.benchmarks.swebench.test_grade_local import grade_local
 
-swebench = pytest.importorskip("swebench", reason="pip install swebench (test-only dependency)")
+try:
+    import swebench  # noqa: F401
+except ImportError:
+    skip_or_fail("swebench==5.0.2 is not installed: pip install -e '.[agreement]'")
 
 
 def _theirs():
@@ -41,6 +45,20 @@ def test_parsers_agree(name, log):
     ours = log_parsers.get_parser(name)(log)
     assert ours, "a canned log must parse to something"
     assert ours == registry[name](log, None)
+
+
+def test_every_parser_name_of_the_spec_table_agrees_on_every_canned_log():
+    """Each repository's parser (spec table) is the same function as 5.0.2's of that name, on every log."""
+    from agentcompass.benchmarks.swebench.spec_table import REPOS
+
+    _, registry, _ = _theirs()
+    logs = [canned_logs.PYTEST, canned_logs.PYTEST_V2, canned_logs.PYTEST_OPTIONS, canned_logs.DJANGO,
+            canned_logs.SYMPY, canned_logs.SEABORN]
+    names = sorted({entry["log_parser"] for entry in REPOS.values()})
+    assert len(names) == 18
+    for name in names:
+        for log in logs:
+            assert log_parsers.get_parser(name)(log) == registry[name](log, None), name
 
 
 STATUS_MAPS = [
@@ -82,7 +100,6 @@ def _their_report(tmp_path, row, patch, log_text, parser="parse_log_pytest"):
     return sg.get_eval_report(spec, pred, str(path), include_tests_status=True)[row["instance_id"]]
 
 
-FIELDS = ("patch_is_None", "patch_exists", "patch_successfully_applied", "resolved", "tests_status")
 
 
 @pytest.mark.parametrize("which", ["gold", "wrong", "half"])
@@ -92,36 +109,44 @@ def test_fixture_predictions_agree(tmp_path, calc, which):
     grade, adir = grade_local(tmp_path, calc, patch)
     ours = json.loads((adir / "report.json").read_text())[fixture.INSTANCE_ID]
     theirs = _their_report(tmp_path, calc.row, patch, (adir / "test_output.txt").read_text())
-    assert {k: ours.get(k) for k in FIELDS} == {k: theirs.get(k) for k in FIELDS}
+    assert ours == theirs                         # every key, infra_failure included
     assert theirs["resolved"] is (which == "gold")
     status = grading.resolution_status(theirs["tests_status"])
     assert grade.details["status"] == status
     assert status == {"gold": "RESOLVED_FULL", "wrong": "RESOLVED_NO", "half": "RESOLVED_PARTIAL"}[which]
 
 
-@pytest.mark.parametrize("mutate", ["sentinel", "no-end-marker", "fake-pass", "timeout"])
+@pytest.mark.parametrize("mutate", ["sentinel", "no-end-marker", "fake-pass", "timeout", "oom", "no-module"])
 def test_invalid_fixture_logs_agree(tmp_path, calc, mutate):
     _, adir = grade_local(tmp_path, calc, calc.row["patch"])
     log = (adir / "test_output.txt").read_text()
     log = {"sentinel": log + "\n>>>>> Tests Errored\n",
            "no-end-marker": log.replace(grading.END_TEST_OUTPUT, "end"),
            "fake-pass": log.replace(">>>>> Test Exit Code: 0", ">>>>> Test Exit Code: 2"),
-           "timeout": log + "\n>>>>> Tests Timed Out\n"}[mutate]
+           "timeout": log + "\n>>>>> Tests Timed Out\n",
+           "oom": log.replace(grading.END_TEST_OUTPUT, "end") + "\nKilled\n",
+           "no-module": log.replace(grading.END_TEST_OUTPUT, "ModuleNotFoundError: No module named 'x'\n")}[mutate]
     theirs = _their_report(tmp_path, calc.row, calc.row["patch"], log)
     ours = grading.instance_report(fixture.INSTANCE_ID, calc.row["patch"], log, "parse_log_pytest",
                                    json.loads(calc.row["FAIL_TO_PASS"]), json.loads(calc.row["PASS_TO_PASS"]))
     ours = ours[fixture.INSTANCE_ID]
-    assert {k: ours.get(k) for k in FIELDS} == {k: theirs.get(k) for k in FIELDS}
+    assert ours == theirs
     assert ours["resolved"] is False and ours["patch_successfully_applied"] is False
+    if mutate in ("oom", "no-module"):
+        assert ours["infra_failure_reason"] == {"oom": "out_of_memory", "no-module": "missing_module"}[mutate]
 
 
 def test_run_report_matches_swebench_make_run_report(tmp_path, monkeypatch):
-    """Our run report from attempt directories == swebench's from its own log layout, on the same outcomes."""
+    """Our run report from attempt directories == swebench's from its own log layout, on the same outcomes and
+    logs: every key and value, the infra / ambiguous failure tags included."""
     from swebench.harness import reporting
 
     from agentcompass.benchmarks.swebench import reports
 
-    outcomes = {"r1": True, "r2": False, "r3": "error", "r4": "", "r5": None}
+    outcomes = {"r1": True, "r2": False, "r3": "error", "r4": "", "r5": None, "r6": False, "r7": "timeout",
+                "r8": "oom"}
+    logs = {"r6": ("collected 0 items\n", ""), "r7": ("x\n\nTimeout error: 1800 seconds exceeded.", ""),
+            "r8": ("", "Error response from daemon: no such container\n")}
     rows, preds = [], {}
     monkeypatch.chdir(tmp_path)
     for iid, outcome in outcomes.items():
@@ -134,22 +159,26 @@ def test_run_report_matches_swebench_make_run_report(tmp_path, monkeypatch):
         pred = {"instance_id": iid, "model_name_or_path": "org/model", "model_patch": patch}
         preds[iid] = pred
         (adir / "prediction.json").write_text(json.dumps(pred))
-        if isinstance(outcome, bool):
-            body = json.dumps({iid: {"resolved": outcome}})
-            (adir / "report.json").write_text(body)
-            theirs_dir = tmp_path / "logs" / "run_evaluation" / "run-1" / "org__model" / iid
-            theirs_dir.mkdir(parents=True)
-            (theirs_dir / "report.json").write_text(body)
+        theirs_dir = tmp_path / "logs" / "run_evaluation" / "run-1" / "org__model" / iid
+        theirs_dir.mkdir(parents=True)
+        test_output, instance_log = logs.get(iid, ("", ""))
+        for folder in (adir, theirs_dir):
+            if test_output:
+                (folder / "test_output.txt").write_text(test_output)
+            if instance_log:
+                (folder / "run_instance.log").write_text(instance_log)
+            if isinstance(outcome, bool):
+                (folder / "report.json").write_text(json.dumps({iid: {"resolved": outcome}}))
     paths = reports.write_run_outputs(tmp_path / "run", rows, "run-1", "x")
     ours = json.loads(open(paths["report"]).read())
     their_path = reporting.make_run_report(preds, [{"instance_id": i} for i in outcomes], "run-1",
                                            report_dir=str(tmp_path / "theirs"))
     theirs = json.loads(open(their_path).read())
     assert paths["report"].endswith("org__model.run-1.json") and their_path.name == "org__model.run-1.json"
-    for key, value in ours.items():
-        assert theirs[key] == value, key
-    assert ours["resolved_ids"] == ["r1"] and ours["error_ids"] == ["r3"] and ours["empty_patch_ids"] == ["r4"]
-    assert ours["incomplete_ids"] == ["r5"]
+    assert list(ours.items()) == list(theirs.items())
+    assert ours["resolved_ids"] == ["r1"] and ours["error_ids"] == ["r3", "r7", "r8"]
+    assert ours["empty_patch_ids"] == ["r4"] and ours["incomplete_ids"] == ["r5"]
+    assert ours["infra_failure_ids"] == ["r8"] and ours["ambiguous_failure_ids"] == ["r6", "r7"]
     from swebench.harness.utils import get_predictions_from_file
 
     loaded = get_predictions_from_file(paths["predictions"], "unused", "test")

@@ -13,7 +13,8 @@ from tests.benchmarks.swebench import fixture
 
 
 def rows(n=3, mixed=True):
-    base = {"repo": "o/r", "base_commit": "c", "patch": "p", "test_patch": "tp", "problem_statement": "ps",
+    base = {"repo": "scikit-learn/scikit-learn", "base_commit": "c", "patch": "p", "test_patch": "tp",
+            "problem_statement": "ps",
             "hints_text": "", "created_at": "2024", "version": "0.20", "environment_setup_commit": "e"}
     out = []
     for i in range(n):

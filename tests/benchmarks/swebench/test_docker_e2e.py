@@ -16,9 +16,16 @@ import pytest
 from agentcompass.harnesses.oracle import OracleConfig, OracleHarness
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext
 from tests.benchmarks.swebench import fixture
-from tests.benchmarks.swebench.conftest import make_bench, read_report
+from tests.benchmarks.swebench.conftest import CALC_SPECS, make_bench, read_report
+from tests.environments.docker_support import TEST_LABELS, remove_session_containers
 
 pytestmark = pytest.mark.docker
+
+
+@pytest.fixture(autouse=True)
+def _teardown_containers():
+    yield
+    remove_session_containers()
 
 
 class _Submit:
@@ -43,13 +50,20 @@ def attempt(tmp_path: Path, bench, harness, model=None, name: str = "a") -> tupl
 
     async def go():
         provider = DockerProvider(DockerConfig(pull_policy="never"), ComponentContext(data_dir=tmp_path))
-        spec = bench.env_spec(task)
-        spec.labels.update({"agentcompass.test": "1", "agentcompass.run_id": "swebench-e2e"})
-        env = await provider.open(spec)
+
+        async def open_env(spec):
+            spec.labels.update({**TEST_LABELS, "agentcompass.run_id": "swebench-e2e"})
+            return await provider.open(spec)
+
+        env = await open_env(bench.env_spec(task))
         try:
             ctx = AttemptContext(task=task, attempt=1, attempt_dir=adir, benchmark=bench)
             await bench.setup(task, env, ctx)
             agent = await harness.run(task, env, model, ctx)
+            fresh = bench.grading_env_spec(task)         # grade_in: fresh -> a new container, as the official
+            if fresh is not None:
+                await env.close()
+                env = await open_env(fresh)
             grade = await bench.grade(task, env, agent, ctx)
             return grade, agent
         finally:
@@ -76,7 +90,8 @@ def test_oracle_resolves(tmp_path, docker_bench):
 def test_instance_image_field_wins_over_the_template(tmp_path, calc, calc_image):
     row = dict(calc.row, image=calc_image)
     path = fixture.write_jsonl([row], tmp_path / "img.jsonl")
-    bench = make_bench(tmp_path / "data", dataset_path=str(path), image_template="nowhere/{instance_id}:x")
+    bench = make_bench(tmp_path / "data", dataset_path=str(path), image_template="nowhere/{instance_id}:x",
+                       agent_env={})
     assert bench.env_spec(bench.load()[0]).image == calc_image
     grade, _, _ = attempt(tmp_path, bench, _Submit(calc.row["patch"]))
     assert grade.resolved is True
@@ -100,9 +115,8 @@ def test_wrong_patch_is_unresolved(tmp_path, calc, docker_bench):
 def test_patch_that_does_not_apply(tmp_path, calc, docker_bench):
     bad = calc.row["patch"].replace("-    return a - b", "-    return a / b / c")
     grade, adir, _ = attempt(tmp_path, docker_bench, _Submit(bad))
-    assert (grade.reward, grade.resolved) == (0.0, False)
-    rep = read_report(adir)
-    assert rep["patch_successfully_applied"] is False and rep["resolved"] is False
+    assert (grade.reward, grade.resolved, grade.details["status"]) == (0.0, False, "patch_failed")
+    assert not (adir / "report.json").exists()            # the official harness writes none: an error instance
     assert ">>>>> Patch Apply Failed" in (adir / "run_instance.log").read_text()
 
 
@@ -112,7 +126,7 @@ def test_run_evaluation_oracle_on_docker(tmp_path, calc, calc_image):
     result = run_evaluation(
         benchmark="swebench", harness="oracle", model="none", environment="docker",
         benchmark_params={"dataset_path": str(calc.parquet_dir), "image_template": calc_image, "agent_env": {},
-                          "model_name_or_path": "gold"},
+                          "model_name_or_path": "gold", "repo_specs": CALC_SPECS},
         environment_params={"pull_policy": "never"},
         results_dir=str(tmp_path / "results"), data_dir=str(tmp_path / "data"), progress="none")
     rows = result["summary"].get("tasks", result["summary"])

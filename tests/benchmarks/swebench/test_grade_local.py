@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agentcompass.benchmarks.swebench import runner
+from agentcompass.benchmarks.swebench import grading, runner
 from agentcompass.environments.local import LocalConfig, LocalProvider
 from agentcompass.interfaces import EnvSpec
 from tests.benchmarks.swebench import fixture
@@ -54,7 +54,7 @@ def test_wrong_and_partial_patches(tmp_path, calc):
     assert (g.reward, g.details["status"]) == (0.0, "RESOLVED_PARTIAL")
 
 
-@pytest.mark.parametrize("submission", ["", None, "  \n"])
+@pytest.mark.parametrize("submission", ["", None])
 def test_empty_patch_is_not_run(tmp_path, calc, submission):
     g, adir = grade_local(tmp_path, calc, submission)
     assert (g.reward, g.resolved, g.details) == (0.0, False, {"status": "empty_patch"})
@@ -62,23 +62,24 @@ def test_empty_patch_is_not_run(tmp_path, calc, submission):
     assert json.loads((adir / "prediction.json").read_text())["model_patch"] == submission
 
 
-def test_patch_that_does_not_apply(tmp_path, calc):
-    bad = calc.row["patch"].replace("-    return a - b", "-    return a / b / c")
+@pytest.mark.parametrize("which", ["context", "whitespace"])
+def test_patch_that_does_not_apply(tmp_path, calc, which):
+    """As in the official harness: no report.json (the run report counts an error), tests never run."""
+    bad = {"context": calc.row["patch"].replace("-    return a - b", "-    return a / b / c"),
+           "whitespace": "  \n"}[which]
     g, adir = grade_local(tmp_path, calc, bad)
     assert (g.reward, g.resolved, g.details["status"]) == (0.0, False, "patch_failed")
-    rep = read_report(adir)
-    assert rep == {"patch_is_None": False, "patch_exists": True, "patch_successfully_applied": False,
-                   "resolved": False}
+    assert not (adir / "report.json").exists() and not (adir / "eval.sh").exists()
     log = (adir / "run_instance.log").read_text()
     assert ">>>>> Patch Apply Failed" in log
-    assert all(cmd in log for cmd in ("git apply --verbose --3way", "git apply --verbose --reject", "patch --batch"))
+    assert all(f"Failed to apply patch to container: {cmd}\n" in log for cmd in grading.APPLY_COMMANDS)
 
 
 def test_crlf_patch_applies_through_the_fallback_chain(tmp_path, calc):
     crlf = calc.row["patch"].replace("\n", "\r\n")
     g, adir = grade_local(tmp_path, calc, crlf)
     assert g.resolved is True, (adir / "run_instance.log").read_text()
-    assert "Failed to apply patch: git apply --verbose " in (adir / "run_instance.log").read_text()
+    assert "Failed to apply patch to container: git apply --verbose\n" in (adir / "run_instance.log").read_text()
 
 
 def test_fuzzy_patch_applies_with_patch_fuzz(tmp_path, calc):
@@ -86,7 +87,9 @@ def test_fuzzy_patch_applies_with_patch_fuzz(tmp_path, calc):
     g, adir = grade_local(tmp_path, calc, fuzzy)
     log = (adir / "run_instance.log").read_text()
     assert g.resolved is True, log
-    assert ">>>>> Applied Patch (patch --batch --forward --fuzz=5 -p1 -i)" in log
+    failed = [ln.split(": ", 1)[1] for ln in log.splitlines() if "Failed to apply patch to container" in ln]
+    assert failed == ["git apply --verbose", "git apply --verbose --3way", "git apply --verbose --reject"], log
+    assert ">>>>> Applied Patch:" in log and "with fuzz" in log
 
 
 @pytest.mark.parametrize("strip_index", [False, True], ids=["3way-merge", "reverse-check"])
@@ -119,7 +122,8 @@ def test_already_applied_patch_counts_as_applied(tmp_path, calc, strip_index):
 
 
 def test_agent_changes_in_the_tree_are_reset_before_applying(tmp_path, calc):
-    bench = make_bench(tmp_path / "data", dataset_path=str(calc.jsonl))
+    """grade_in: agent (not official) grades in the agent's tree after resetting it."""
+    bench = make_bench(tmp_path / "data", dataset_path=str(calc.jsonl), grade_in="agent")
     task = bench.load()[0]
 
     async def go():

@@ -38,8 +38,8 @@ def test_finalize_writes_predictions_and_run_report(tmp_path, calc):
     assert report["schema_version"] == 2
     assert (report["total_instances"], report["submitted_instances"], report["completed_instances"],
             report["resolved_instances"], report["unresolved_instances"], report["empty_patch_instances"],
-            report["error_instances"]) == (4, 3, 2, 1, 1, 1, 0)
-    assert report["resolved_ids"] == ["calc__calc-gold"] and report["unresolved_ids"] == ["calc__calc-broken"]
+            report["error_instances"]) == (4, 3, 1, 1, 0, 1, 1)
+    assert report["resolved_ids"] == ["calc__calc-gold"] and report["error_ids"] == ["calc__calc-broken"]
     assert report["empty_patch_ids"] == ["calc__calc-empty"] and report["incomplete_ids"] == ["calc__calc-never"]
 
 

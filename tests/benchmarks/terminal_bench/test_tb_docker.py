@@ -197,4 +197,4 @@ def test_terminal_bench_1_tasks(tmp_path, harness, reward):
         assert (row["status"], row["reward"]) == ("completed", reward), (tid, row)
     details = json.loads((Path(by_id["tb1-keys"]["attempt_dir"]) / "result.json").read_text())["grade"]["details"]
     statuses = sorted(details["tests"].values())
-    assert statuses == (["PASSED", "SKIPPED", "XFAIL"] if reward else ["FAILED", "SKIPPED", "XFAIL"])
+    assert statuses == (["passed"] * 3 if reward else ["failed", "passed", "passed"])   # SKIPPED, XFAIL pass

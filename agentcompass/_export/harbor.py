@@ -1,0 +1,178 @@
+"""``agentcompass export harbor RUN_DIR OUT_DIR``: a run directory in Harbor 0.26's job layout.
+
+``OUT_DIR/<run_name>__<run_id>/`` holds ``config.json`` (JobConfig), ``result.json`` (JobResult with its
+``stats``, written without ``trial_results`` as Harbor writes it) and one trial directory per task
+(:mod:`.harbor_trial`), named ``<task>__attempt-<n>`` after the task's final attempt. Earlier attempts were
+retries: as in Harbor, where a retried trial's directory is replaced, they are not trials; ``stats.n_retries``
+counts them. ``harbor view OUT_DIR`` lists the job.
+
+Stats follow Harbor's rules: a trial's rewards count when it has a valid reward (``reward_valid``), the ``mean``
+metric is over those rewards, errors are counted per exception type.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from agentcompass._export.harbor_trial import RunInfo, iso, stable_id, write_trial
+from agentcompass.errors import ConfigError
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot be read as JSON: {exc}") from None
+
+
+def _rows(run_dir: Path) -> list[dict[str, Any]]:
+    results = run_dir / "results.jsonl"
+    if not results.is_file():
+        raise ConfigError(f"RUN_DIR {str(run_dir)!r}: not an agentcompass run directory (no results.jsonl)")
+    rows: dict[str, dict[str, Any]] = {}
+    for line in results.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            rows[row["task_id"]] = row           # the last line of a task is its final outcome
+    return [rows[k] for k in sorted(rows)]
+
+
+def _task_root(run_dir: Path, meta: dict[str, Any]) -> Path | None:
+    bench = (meta.get("config") or {}).get("benchmark") or {}
+    if bench.get("dataset_path"):
+        return Path(bench["dataset_path"]).expanduser()
+    source = run_dir / "dataset_source.json"
+    if source.is_file():
+        path = Path(_read_json(source).get("path", ""))
+        if bench.get("subdir"):
+            return path / bench["subdir"]
+        return path / "tasks" if (path / "tasks").is_dir() else path
+    if meta.get("benchmark") == "demo":
+        return Path(__file__).resolve().parents[1] / "benchmarks" / "demo_tasks"
+    return None
+
+
+def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
+    config = meta.get("config") or {}
+    model = (meta.get("model") or {}).get("id")
+    provider = (config.get("model") or {}).get("provider") or (meta.get("model") or {}).get("protocol")
+    return RunInfo(run_id=meta["run_id"], job_id=stable_id(meta["run_id"]), job_dir=job_dir,
+                   harness=meta.get("harness") or "unknown", model=None if model in (None, "none") else model,
+                   provider=provider, environment=meta.get("environment") or "",
+                   source=meta.get("benchmark") or "adhoc", version=meta.get("agentcompass_version") or "",
+                   keep=bool((config.get("execution") or {}).get("keep_environment")))
+
+
+def _metadata(run_dir: Path) -> dict[str, Any]:
+    if (run_dir / "summary.json").is_file():
+        return _read_json(run_dir / "summary.json")["metadata"]
+    raise ConfigError(f"RUN_DIR {str(run_dir)!r}: the run has not finished (no summary.json)")
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def evals_key(agent: str, model: str | None, dataset: str) -> str:
+    return f"{agent}__{model}__{dataset}" if model else f"{agent}__{dataset}"
+
+
+def reward_valid(trial: dict[str, Any]) -> bool:
+    rewards = (trial.get("verifier_result") or {}).get("rewards")
+    exc = trial.get("exception_info")
+    return bool(rewards) and (exc is None or bool(exc["policy_override"]["has_valid_reward"]))
+
+
+def mean_metric(rewards: list[dict[str, float]]) -> dict[str, float]:
+    """Harbor's ``mean`` over reward dicts: one key -> {"mean": ...}, several -> per key (missing counts 0)."""
+    keys = sorted({k for r in rewards for k in r})
+    if len(keys) <= 1:
+        values = [next(iter(r.values()), 0) for r in rewards]
+        return {"mean": sum(values) / len(values)}
+    return {k: sum(r.get(k, 0) for r in rewards) / len(rewards) for k in keys}
+
+
+def _eval_stats(trials: list[dict[str, Any]]) -> dict[str, Any]:
+    reward_stats: dict[str, dict[Any, list[str]]] = defaultdict(lambda: defaultdict(list))
+    exception_stats: dict[str, list[str]] = defaultdict(list)
+    valid = [t for t in trials if reward_valid(t)]
+    for t in valid:
+        for key, value in t["verifier_result"]["rewards"].items():
+            reward_stats[key][value].append(t["trial_name"])
+    for t in trials:
+        if t.get("exception_info"):
+            exception_stats[t["exception_info"]["exception_type"]].append(t["trial_name"])
+    rewards = [t["verifier_result"]["rewards"] for t in valid]
+    return {"n_trials": len(valid), "n_errors": sum(1 for t in trials if t.get("exception_info")),
+            "metrics": [mean_metric(rewards)] if rewards else [], "pass_at_k": {},
+            "reward_stats": {k: {str(v): names for v, names in d.items()} for k, d in reward_stats.items()},
+            "exception_stats": dict(exception_stats)}
+
+
+def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for t in trials:
+        info = t["agent_info"]
+        groups[evals_key(info["name"], (info.get("model_info") or {}).get("name"), t.get("source") or "adhoc")
+               ].append(t)
+    errored = [t for t in trials if t.get("exception_info")]
+    totals = {f"n_{k}_tokens": sum(t["agent_result"][f"n_{k}_tokens"] for t in trials)
+              for k in ("input", "cache", "output")}
+    return {"n_completed_trials": len(trials), "n_errored_trials": len(errored), "n_running_trials": 0,
+            "n_pending_trials": 0, "n_retries": n_retries,
+            "n_cancelled_trials": sum(1 for t in errored if t["exception_info"]["exception_type"] == "CancelledError"),
+            "evals": {key: _eval_stats(group) for key, group in groups.items()},
+            **totals, "cost_usd": sum(t["agent_result"]["cost_usd"] for t in trials)}
+
+
+# --------------------------------------------------------------------------- the job
+
+
+def job_name(meta: dict[str, Any]) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{meta['run_name']}__{meta['run_id']}")
+
+
+def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
+    """Write ``run_dir`` as a Harbor job under ``out_dir``; returns the job directory."""
+    run_dir, out_dir = Path(run_dir).expanduser(), Path(out_dir).expanduser()
+    rows = _rows(run_dir)
+    meta = _metadata(run_dir)
+    job_dir = out_dir / job_name(meta)
+    if job_dir.exists():
+        raise ConfigError(f"OUT_DIR: {job_dir} already exists; remove it or choose another OUT_DIR")
+    job_dir.mkdir(parents=True)
+    info, root = _run_info(run_dir, meta, job_dir), _task_root(run_dir, meta)
+    trials = []
+    for row in rows:
+        attempt_dir = Path(row["attempt_dir"])
+        if not attempt_dir.is_dir():                      # the run directory was moved: find it again
+            attempt_dir = run_dir / "tasks" / row["task_id"] / Path(row["attempt_dir"]).name
+        attempt = _read_json(attempt_dir / "result.json")
+        task_path = (root / row["task_id"]) if root is not None else Path(row["task_id"])
+        trials.append(write_trial(info, attempt, attempt_dir, task_path,
+                                  job_dir / f"{row['task_id']}__attempt-{attempt['attempt']}"))
+    _write(job_dir / "config.json", _job_config(meta, info, out_dir, [t["config"]["task"] for t in trials]))
+    n_retries = sum(int(r.get("attempts", 1)) - 1 for r in rows)
+    _write(job_dir / "result.json", {
+        "schema_version": 1, "id": info.job_id, "started_at": meta.get("started_at") or iso(datetime.now(timezone.utc)),
+        "updated_at": meta.get("finished_at"), "finished_at": meta.get("finished_at"),
+        "n_total_trials": len(trials), "stats": job_stats(trials, n_retries)})
+    return job_dir
+
+
+def _job_config(meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[dict[str, Any]]) -> dict[str, Any]:
+    config = meta.get("config") or {}
+    execution, runtime = config.get("execution") or {}, config.get("runtime") or {}
+    return {"schema_version": 1, "job_name": info.job_dir.name, "jobs_dir": str(out_dir), "n_attempts": 1,
+            "n_concurrent_trials": runtime.get("task_concurrency", 1),
+            "retry": {"max_retries": execution.get("max_retries", 0)},
+            "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},
+            "agents": [{"name": info.harness, "model_name": info.model}], "tasks": tasks}
+
+
+def _write(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
