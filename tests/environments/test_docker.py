@@ -111,6 +111,27 @@ def test_open_exec_close_on_the_base_image():
     with_provider(body, labels={"extra.label": "from-config"})
 
 
+def test_exit_codes_come_in_band_and_from_the_engine_when_the_wrapper_dies():
+    """No exec_inspect round trip per command; a killed wrapper (no trailer) still gets the engine's exit code."""
+    async def body(p):
+        calls = []
+        run = p.run
+
+        async def counting(fn, *args, **kwargs):
+            calls.append(getattr(fn, "__name__", ""))
+            return await run(fn, *args, **kwargs)
+
+        p.run = counting
+        env = await p.open(spec("in-band"))
+        codes = [(await env.exec(f"echo x >&2; exit {n}")).exit_code for n in (0, 1, 42, 255)]
+        res = await env.exec("printf 'no newline' >&2; exit 5")
+        assert codes == [0, 1, 42, 255] and (res.exit_code, res.stderr) == (5, "no newline")
+        assert calls.count("exec_start") == 5 and "exec_inspect" not in calls
+        res = await env.exec("kill -9 $PPID; sleep 0.2; echo after >&2")
+        assert res.exit_code == 137 and "exec_inspect" in calls and "\x01ac:" not in res.stderr
+    with_provider(body)
+
+
 def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
     async def body(p):
         env = await p.open(spec("output-cap"))

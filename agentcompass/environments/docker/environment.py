@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from agentcompass.environments.docker import tarsafe
-from agentcompass.environments.docker.execstream import KILL_SCRIPT, TOKEN_VAR, WRAPPER, FrameReader, HeadTail
+from agentcompass.environments.docker.execstream import (KILL_SCRIPT, TOKEN_VAR, WRAPPER, ExitTrailer, FrameReader,
+                                                         HeadTail)
 from agentcompass.errors import SandboxError
 from agentcompass.interfaces import ExecResult
 
@@ -66,13 +67,18 @@ class DockerEnvironment:
         except Exception as exc:
             raise self._sandbox_error("exec", exc) from exc
         out, err = HeadTail(self.output_limit), HeadTail(self.output_limit)
-        timed_out = await self._collect(FrameReader(sock, self.provider.pool), token, timeout, out, err)
-        code = -1 if timed_out else await self._exit_code(exec_id)
+        trailer = ExitTrailer(err, token)
+        timed_out = await self._collect(FrameReader(sock, self.provider.pool), token, timeout, out, trailer)
+        trailer.close()
+        if timed_out:
+            code = -1
+        else:   # in-band from the wrapper; the engine is asked only when the wrapper did not report
+            code = trailer.code if trailer.code is not None else await self._exit_code(exec_id)
         return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
                           duration_s=time.monotonic() - start, truncated=bool(out.elided or err.elided))
 
     async def _collect(self, reader: FrameReader, token: str, timeout: float | None, out: HeadTail,
-                       err: HeadTail) -> bool:
+                       err: Any) -> bool:
         """Read the command's output to its end; True when the timeout killed it."""
         try:
             await asyncio.wait_for(reader.pump(out, err), timeout)
@@ -91,7 +97,7 @@ class DockerEnvironment:
         finally:
             reader.close()
 
-    async def _drain(self, reader: FrameReader, out: HeadTail, err: HeadTail) -> None:
+    async def _drain(self, reader: FrameReader, out: HeadTail, err: Any) -> None:
         try:
             await asyncio.wait_for(reader.pump(out, err), KILL_GRACE_S)
         except (asyncio.TimeoutError, OSError):

@@ -5,6 +5,11 @@ environment. Docker starts an exec process as a session and process-group leader
 everything it starts in the background share its process group. On timeout or cancellation
 :data:`KILL_SCRIPT` (a second exec) SIGKILLs the process group of every process carrying the token, and
 every such process itself (that also catches children that left the group with ``setsid``).
+
+The exit code travels in-band: the wrapper waits for the command and then writes a trailer
+``\\x01ac:<token>:<code>\\x02`` to stderr, which :class:`ExitTrailer` takes out of the stream (no
+``exec_inspect`` round trip per command). When no trailer arrives (the wrapper itself was killed), the caller
+asks the engine.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from typing import Any
 
 TOKEN_VAR = "AGENTCOMPASS_EXEC"
 
-WRAPPER = 'cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; exit 126; }; shift; exec "$@"'
+WRAPPER = ('ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
+           'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
+           f'printf \'\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "$ac_rc" >&2; exit "$ac_rc"')
 
 KILL_SCRIPT = r"""
 t="AGENTCOMPASS_EXEC=$1"
@@ -36,6 +43,59 @@ for round in 1 2; do
 done
 exit 0
 """
+
+
+class ExitTrailer:
+    """Feeds a stderr stream to ``sink`` without the wrapper's exit-code trailer, which it keeps as ``code``.
+
+    The trailer may arrive split over frames, and output written after it (a background process still holding
+    stderr) is passed on. Bytes that may start the trailer are held back until it is known they do not.
+    """
+
+    def __init__(self, sink: Any, token: str) -> None:
+        self.sink, self.prefix = sink, b"\x01ac:" + token.encode() + b":"
+        self.code: int | None = None
+        self.pending = b""
+
+    def feed(self, data: bytes) -> None:
+        buf = self.pending + data
+        self.pending = b""
+        while self.code is None and buf:
+            i = buf.find(self.prefix)
+            if i < 0:
+                keep = _partial_prefix(buf, self.prefix)
+                self.sink.feed(buf[:len(buf) - keep])
+                self.pending = buf[len(buf) - keep:]
+                return
+            end = buf.find(b"\x02", i + len(self.prefix))
+            digits = buf[i + len(self.prefix):end if end >= 0 else len(buf)]
+            if (digits and not digits.lstrip(b"-").isdigit()) or len(digits) > 12:
+                self.sink.feed(buf[:i + 1])     # not a trailer after all: pass its first byte on, look again
+                buf = buf[i + 1:]
+                continue
+            if end < 0:
+                self.sink.feed(buf[:i])
+                self.pending = buf[i:]
+                return
+            self.code = int(digits)
+            self.sink.feed(buf[:i])
+            buf = buf[end + 1:]
+        if buf:
+            self.sink.feed(buf)
+
+    def close(self) -> None:
+        """The stream ended: bytes held back were output after all."""
+        if self.pending:
+            self.sink.feed(self.pending)
+            self.pending = b""
+
+
+def _partial_prefix(buf: bytes, prefix: bytes) -> int:
+    """Length of the longest end of ``buf`` that is a beginning of ``prefix`` (shorter than ``prefix``)."""
+    for n in range(min(len(buf), len(prefix) - 1), 0, -1):
+        if buf.endswith(prefix[:n]):
+            return n
+    return 0
 
 
 class FrameReader:
