@@ -255,6 +255,30 @@ def test_dockerfile_build_then_cache_hit(tmp_path, built_images):
     assert image3 != image and stamp3 != stamp and hello3 == b"changed\n"
 
 
+def test_opening_a_built_task_costs_create_and_start_only(tmp_path, built_images):
+    """Creating the container is the presence check of the task's image; base image ids are asked once."""
+    ctxs = [make_context(tmp_path, f"ctx{i}") for i in range(3)]
+
+    async def body(p, names):
+        run = p.run
+
+        async def recording(fn, *args, **kwargs):
+            names.append(getattr(fn, "__name__", ""))
+            return await run(fn, *args, **kwargs)
+
+        p.run = recording
+        envs = [await p.open(spec(f"cheap-{i}", dockerfile_dir=ctx)) for i, ctx in enumerate(ctxs)]
+        for env in envs:
+            await env.close()
+        return [env.image for env in envs]
+
+    images = with_provider(lambda p: body(p, []))         # builds (or tags) the three images
+    again: list[str] = []
+    assert with_provider(lambda p: body(p, again)) == images
+    api_calls = [n for n in again if n not in ("_make_client", "context_hash", "close")]
+    assert api_calls == ["inspect_image"] + ["create_container", "start"] * 3 + ["remove_container"] * 3, again
+
+
 def test_concurrent_opens_of_one_dockerfile_build_once(tmp_path, built_images):
     ctx = make_context(tmp_path)
 

@@ -146,8 +146,9 @@ class DockerProvider:
 
     # ------------------------------------------------------------------ open
     async def open(self, spec: EnvSpec) -> DockerEnvironment:
-        """Resolve the image (pull or build), then create and start a container for ``spec``; a spec with a
-        compose file starts a compose project instead (:mod:`.compose`)."""
+        """Create and start a container for ``spec`` from the image it resolves to; only when the engine has no such
+        image is it resolved first (pulled or built). A spec with a compose file starts a compose project instead
+        (:mod:`.compose`)."""
         await self.connect()
         if spec.compose_file is not None:
             from agentcompass.environments.docker.compose import open_compose
@@ -155,25 +156,46 @@ class DockerProvider:
             return await open_compose(self, spec)
         assert self._images is not None
         cfg = self.config
-        timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
-        image = await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
-        params = self._create_params(spec, image)
-        try:
-            cid = await asyncio.wait_for(self._start(params), cfg.open_timeout_s)
-        except asyncio.TimeoutError:
-            raise SandboxError(f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
-                               f"it is removed by cleanup(run_id)") from None
+        image = await self._images.candidate(spec, cfg.pull_policy, cfg.base_image)
+        started = await self._start_from(spec, image) if image is not None else None   # creating checks the image
+        if started is None:
+            timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
+            image = await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
+            started = await self._start_from(spec, image, missing_ok=False)
+        assert started is not None and image is not None
+        cid, params = started
+        self._images.present(image)
         env = DockerEnvironment(self, cid, params["name"], image, params["working_dir"], spec.keep,
                                 cfg.exec_output_limit)
         self._open[cid] = env
         log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
         return env
 
+    async def _start_from(self, spec: EnvSpec, image: str,
+                          missing_ok: bool = True) -> tuple[str, dict[str, Any]] | None:
+        """Create and start a container of ``image`` for ``spec``: (its id, the create parameters); None when
+        ``missing_ok`` and the engine has no such image."""
+        import docker.errors
+
+        cfg = self.config
+        params = self._create_params(spec, image)
+        try:
+            return await asyncio.wait_for(self._start(params), cfg.open_timeout_s), params
+        except asyncio.TimeoutError:
+            raise SandboxError(f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
+                               f"it is removed by cleanup(run_id)") from None
+        except docker.errors.ImageNotFound:
+            if missing_ok:
+                return None
+            raise SandboxError(f"docker: cannot create a container of {image}: no such image") from None
+
     async def _start(self, params: dict[str, Any]) -> str:
         import docker.errors
 
         try:
             cid = (await self.run(self.api.create_container, **params))["Id"]
+        except docker.errors.ImageNotFound:
+            raise
         except docker.errors.APIError as exc:
             raise SandboxError(f"docker: cannot create a container of {params['image']}: {exc}") from exc
         except BaseException:        # cancelled while the engine creates it: remove it by name
