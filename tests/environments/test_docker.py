@@ -104,11 +104,28 @@ def test_open_exec_close_on_the_base_image():
         start = time.monotonic()
         await env.close()
         assert time.monotonic() - start < 5, "close must not wait for a stop timeout"
+        assert env.id in p._removals, "the removal runs in the background"
         await env.close()                                      # idempotent
-        assert not container_exists(env.id)
         with pytest.raises(SandboxError):
             await env.exec("true")
+        await p.wait_removed()
+        assert not container_exists(env.id) and not p._removals
     with_provider(body, labels={"extra.label": "from-config"})
+
+
+def test_background_removals_are_bounded_and_awaited_by_aclose():
+    from agentcompass.environments.docker import provider as provider_module
+
+    async def body(p):
+        envs = await asyncio.gather(*(p.open(spec(f"bg-{i}")) for i in range(provider_module.MAX_PENDING_REMOVALS + 3)))
+        for env in envs:
+            await env.close()
+            assert len(p._removals) <= provider_module.MAX_PENDING_REMOVALS
+        assert p._removals, "closes return before the removals end"
+        return [env.id for env in envs]
+
+    ids = with_provider(body)                                  # aclose awaits every removal
+    assert not any(container_exists(cid) for cid in ids)
 
 
 def test_exit_codes_come_in_band_and_from_the_engine_when_the_wrapper_dies():

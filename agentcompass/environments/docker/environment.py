@@ -202,12 +202,18 @@ class DockerEnvironment:
 
     # ------------------------------------------------------------------ lifecycle
     async def close(self) -> None:
-        """Kill and remove the container and its anonymous volumes (a no-op under ``keep``). Idempotent."""
+        """Kill and remove the container and its anonymous volumes (a no-op under ``keep``). Idempotent.
+
+        The environment is unusable at once; the removal runs in the background (the provider bounds it and
+        awaits it in ``aclose``, ``wait_removed`` awaits it on demand)."""
         if self._closed:
             return
         self._closed = True
-        self.provider.forget(self)
         if self.keep:
+            self.provider.forget(self)
             log.info("keeping container %s (%s)", self.name, self.id[:12])
             return
-        await self.provider.remove_container(self.id)
+        try:
+            await self.provider.remove_later(self.id)
+        finally:
+            self.provider.forget(self)

@@ -3,7 +3,8 @@
 Every blocking Docker SDK call runs in the provider's own thread pool, so the event loop never blocks and
 long commands never starve other calls (command output is read from the socket by the event loop itself).
 Containers run ``sleep infinity`` under Docker's init process and are removed with SIGKILL, so closing is
-instant. Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
+instant; the removal itself runs in the background (at most ``MAX_PENDING_REMOVALS`` at once, each bounded by
+``REMOVAL_TIMEOUT_S``), off the path of the next attempt, and :meth:`DockerProvider.aclose` awaits every one. Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
 (host:pid:start time of this process), so ``cleanup`` can tell leftovers from live environments.
 """
 
@@ -28,6 +29,8 @@ from agentcompass.interfaces import ComponentContext, EnvSpec
 log = logging.getLogger("agentcompass.environments.docker")
 KEEP_ALIVE = ["sh", "-c", "exec sleep infinity 2>/dev/null || while :; do sleep 86400; done"]
 POOL_THREADS = 32
+MAX_PENDING_REMOVALS = 8       # a close waits while more removals than this are under way
+REMOVAL_TIMEOUT_S = 120.0
 
 
 def _start_time(pid: int) -> str:
@@ -74,6 +77,7 @@ class DockerProvider:
         self._open: dict[str, DockerEnvironment] = {}
         self._owner = owner_label()
         self._compose_locks: dict[str, asyncio.Lock] = {}
+        self._removals: dict[str, asyncio.Future[None]] = {}
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -249,6 +253,30 @@ class DockerProvider:
             return False
         return True
 
+    async def remove_later(self, cid: str) -> None:
+        """Remove a container in the background; returns once it is under way (waiting while more than
+        ``MAX_PENDING_REMOVALS`` are). :meth:`wait_removed` and :meth:`aclose` await the removals."""
+        if cid not in self._removals:
+            self._removals[cid] = asyncio.ensure_future(self._remove_bounded(cid))
+        while len(self._removals) > MAX_PENDING_REMOVALS:
+            await asyncio.wait(set(self._removals.values()), return_when=asyncio.FIRST_COMPLETED)
+
+    async def _remove_bounded(self, cid: str) -> None:
+        try:
+            await asyncio.wait_for(self.remove_container(cid), REMOVAL_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            log.warning("docker: removing container %s took over %.0fs; cleanup(run_id) removes it later",
+                        cid[:12], REMOVAL_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 - logged like a failed removal; the outcome of the attempt stands
+            log.warning("docker: removing container %s failed: %s", cid[:12], exc)
+        finally:
+            self._removals.pop(cid, None)
+
+    async def wait_removed(self) -> None:
+        """Wait until every background removal has ended."""
+        while self._removals:
+            await asyncio.gather(*list(self._removals.values()), return_exceptions=True)
+
     async def cleanup(self, run_id: str | None = None) -> int:
         """Remove containers left by killed runs (of ``run_id``, or all agentcompass ones when None).
 
@@ -261,7 +289,8 @@ class DockerProvider:
         projects = await cleanup_projects(self, run_id, _leftover)
         wanted = ["agentcompass=1"] + ([f"agentcompass.run_id={run_id}"] if run_id is not None else [])
         found = await self.run(self.api.containers, all=True, filters={"label": wanted})
-        doomed = [c["Id"] for c in found if c["Id"] not in self._open and _leftover(c.get("Labels") or {})
+        doomed = [c["Id"] for c in found if c["Id"] not in self._open and c["Id"] not in self._removals
+                  and _leftover(c.get("Labels") or {})
                   and PROJECT_LABEL not in (c.get("Labels") or {})]
         removed = sum(await asyncio.gather(*(self.remove_container(cid) for cid in doomed)))
         if doomed or projects:
@@ -270,9 +299,11 @@ class DockerProvider:
         return removed + projects
 
     async def aclose(self) -> None:
-        """Close the environments the caller left open, then the client and the thread pool."""
+        """Close the environments the caller left open, wait for every container removal, then close the client
+        and the thread pool."""
         for env in list(self._open.values()):
             await env.close()
+        await self.wait_removed()
         if self._client is not None:
             client, self._client, self._images = self._client, None, None
             await self.run(client.close)
