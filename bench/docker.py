@@ -74,10 +74,10 @@ def instrument() -> None:
             if CALLS is not None:
                 CALLS.add(getattr(fn, "__name__", repr(fn)), start)
 
-    async def timed_pump(self: Any, out: Any, err: Any) -> None:
+    async def timed_pump(self: Any, out: Any, err: Any, *args: Any, **kwargs: Any) -> None:
         start = time.perf_counter()
         try:
-            return await pump(self, out, err)
+            return await pump(self, out, err, *args, **kwargs)
         finally:
             if CALLS is not None:
                 CALLS.add("(exec output stream)", start)

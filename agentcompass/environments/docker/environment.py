@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 import uuid
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from agentcompass.environments.docker import tarsafe
+from agentcompass.environments.docker import staging, tarsafe
 from agentcompass.environments.docker.execstream import (KILL_SCRIPT, TOKEN_VAR, WRAPPER, ExitTrailer, FrameReader,
                                                          HeadTail)
 from agentcompass.errors import SandboxError
@@ -17,6 +18,17 @@ from agentcompass.interfaces import ExecResult
 
 log = logging.getLogger("agentcompass.environments.docker")
 KILL_GRACE_S = 5.0      # after a kill, how long the output stream may take to end before it is cut
+
+
+class _Run:
+    """One started command: its exec, output stream, captured output and the wrapper's in-band reports."""
+
+    def __init__(self, exec_id: str, token: str, reader: FrameReader, limit: int) -> None:
+        self.exec_id, self.token, self.reader = exec_id, token, reader
+        self.out, self.err = HeadTail(limit), HeadTail(limit)
+        self.words: list[str] = []
+        self.trailer = ExitTrailer(self.err, token, self.words.append)
+        self.timed_out = False
 
 
 class DockerEnvironment:
@@ -34,6 +46,7 @@ class DockerEnvironment:
         self.keep = keep
         self.output_limit = output_limit
         self._closed = False
+        self._staged = staging.Staged()
 
     def path(self, p: str) -> str:
         return p
@@ -54,28 +67,98 @@ class DockerEnvironment:
     # ------------------------------------------------------------------ exec
     async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
                    env: dict[str, str] | None = None) -> ExecResult:
-        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed."""
+        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed. Staged uploads
+        are delivered first (:mod:`.staging`)."""
         self._check_open()
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
+        start = time.monotonic()
+        run = None
+        async with self._staged.lock:
+            archives = self._staged.take()
+            if archives:
+                archive = archives[0] if len(archives) == 1 else await self._run(staging.merge, archives)
+                run = await self._start_with_upload(argv, cwd, env, archive, timeout)
+        if run is None:
+            run = await self._start(argv, cwd, env)
+        return await self._finish(run, timeout, start)
+
+    async def _start(self, argv: list[str], cwd: str | None, env: dict[str, str] | None,
+                     prefix: str = "", stdin: bool = False) -> _Run:
         token = uuid.uuid4().hex
         environment = {**{str(k): str(v) for k, v in (env or {}).items()}, TOKEN_VAR: token}
-        full = ["sh", "-c", WRAPPER, "ac", self._abs(cwd or self.workdir), *argv]
-        start = time.monotonic()
+        full = ["sh", "-c", prefix + WRAPPER, "ac", self._abs(cwd or self.workdir), *argv]
         try:
-            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment))["Id"]
+            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment,
+                                       stdin=stdin))["Id"]
             sock = await self._run(self.api.exec_start, exec_id, socket=True)
         except Exception as exc:
             raise self._sandbox_error("exec", exc) from exc
-        out, err = HeadTail(self.output_limit), HeadTail(self.output_limit)
-        trailer = ExitTrailer(err, token)
-        timed_out = await self._collect(FrameReader(sock, self.provider.pool), token, timeout, out, trailer)
-        trailer.close()
+        return _Run(exec_id, token, FrameReader(sock, self.provider.pool), self.output_limit)
+
+    async def _start_with_upload(self, argv: list[str], cwd: str | None, env: dict[str, str] | None,
+                                 archive: Any, timeout: float | None) -> _Run | None:
+        """Start the command with ``archive`` on its stdin, extracted before it runs; None when the archive went
+        through ``put_archive`` instead (the caller then starts the command as usual)."""
+        try:
+            if staging.size_of(archive) <= staging.FUSE_MAX_BYTES:
+                run = await self._start(argv, cwd, env, staging.EXTRACT_PREFIX, stdin=True)
+                if await self._deliver(run, archive, timeout):
+                    archive.close()
+                    return run
+                if run.timed_out:       # the command never started: the files go with the next one
+                    self._staged.put_back(archive)
+                    return run
+            archive.seek(0)
+            await self._run(self._put, archive)
+        except asyncio.CancelledError:  # before the files arrived: deliver them later
+            self._staged.put_back(archive)
+            raise
+        except BaseException:
+            archive.close()
+            raise
+        archive.close()
+        return None
+
+    async def _deliver(self, run: _Run, archive: Any, timeout: float | None) -> bool:
+        """Feed ``archive`` to the command's stdin and read until the wrapper reports; True when extracted. A
+        timeout here times the command out (it never started)."""
+        if not run.reader.native:       # stdin closes empty: the wrapper reports unextracted
+            run.reader.close()
+            return False
+        writer = asyncio.ensure_future(staging.feed_stdin(run.reader.raw, archive))
+        try:
+            await asyncio.wait_for(run.reader.pump(run.out, run.trailer, until=lambda: bool(run.words)), timeout)
+        except asyncio.TimeoutError:
+            run.timed_out = True
+        except BaseException:
+            run.reader.close()
+            await asyncio.shield(self._kill_tree(run.token))
+            raise
+        finally:
+            writer.cancel()
+            await asyncio.gather(writer, return_exceptions=True)
+        if run.timed_out:
+            await self._kill_tree(run.token)
+            run.reader.close()
+            return False
+        if run.words[:1] == [staging.EXTRACTED]:
+            return True
+        run.reader.close()
+        return False
+
+    async def _finish(self, run: _Run, timeout: float | None, start: float) -> ExecResult:
+        if run.timed_out:
+            timed_out = True
+        else:
+            left = None if timeout is None else max(0.0, timeout - (time.monotonic() - start))
+            timed_out = await self._collect(run.reader, run.token, left, run.out, run.trailer)
+        run.trailer.close()
         if timed_out:
             code = -1
         else:   # in-band from the wrapper; the engine is asked only when the wrapper did not report
-            code = trailer.code if trailer.code is not None else await self._exit_code(exec_id)
-        return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
-                          duration_s=time.monotonic() - start, truncated=bool(out.elided or err.elided))
+            code = run.trailer.code if run.trailer.code is not None else await self._exit_code(run.exec_id)
+        return ExecResult(exit_code=code, stdout=run.out.text(), stderr=run.err.text(), timed_out=timed_out,
+                          duration_s=time.monotonic() - start, truncated=bool(run.out.elided or run.err.elided))
 
     async def _collect(self, reader: FrameReader, token: str, timeout: float | None, out: HeadTail,
                        err: Any) -> bool:
@@ -130,17 +213,27 @@ class DockerEnvironment:
 
     # ------------------------------------------------------------------ files
     async def upload(self, src: Path, dst: str) -> None:
-        """Copy a host file or directory to ``dst`` (a directory's contents are merged into ``dst``)."""
+        """Copy a host file or directory to ``dst`` (a directory's contents are merged into ``dst``). The archive is
+        made now and delivered with the next command or file read (:mod:`.staging`)."""
         self._check_open()
         src = Path(src)
         if not src.exists():
             raise FileNotFoundError(f"upload source {src} does not exist")
         target = self._abs(dst)
-        archive = await self._run(tarsafe.tar_of_path, src, target)
-        try:
-            await self._run(self._put, archive)
-        finally:
-            archive.close()
+        self._staged.add(await self._run(tarsafe.tar_of_path, src, target))
+
+    async def _settle(self) -> None:
+        """Deliver the staged uploads through ``put_archive`` (before files are read or copied out)."""
+        if not self._staged.archives and not self._staged.lock.locked():
+            return
+        async with self._staged.lock:
+            archives = self._staged.take()
+            if archives:
+                archive = archives[0] if len(archives) == 1 else await self._run(staging.merge, archives)
+                try:
+                    await self._run(self._put, archive)
+                finally:
+                    archive.close()
 
     def _put(self, data: Any) -> None:
         import docker.errors
@@ -155,6 +248,7 @@ class DockerEnvironment:
     async def download(self, src: str, dst: Path) -> None:
         """Copy an environment file or directory to host path ``dst``; escaping archive members are refused."""
         self._check_open()
+        await self._settle()
         spool = await self._run(self._fetch, self._abs(src))
         try:
             await self._run(tarsafe.extract_to, spool, Path(dst))
@@ -182,6 +276,7 @@ class DockerEnvironment:
     async def read_file(self, path: str) -> bytes:
         """Bytes of an environment file (symlinks followed); FileNotFoundError when it does not exist."""
         self._check_open()
+        await self._settle()
         spool = await self._run(self._fetch, self._abs(path))
         try:
             member, data = await self._run(tarsafe.single_file, spool, path)
@@ -194,11 +289,10 @@ class DockerEnvironment:
         return data
 
     async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
-        """Write ``data`` to ``path`` (parents created)."""
+        """Write ``data`` to ``path`` (parents created); delivered like an upload."""
         self._check_open()
         payload = data.encode() if isinstance(data, str) else data
-        archive = tarsafe.tar_of_bytes(self._abs(path), payload, mode)
-        await self._run(self._put, archive)
+        self._staged.add(io.BytesIO(tarsafe.tar_of_bytes(self._abs(path), payload, mode)))
 
     # ------------------------------------------------------------------ lifecycle
     async def close(self) -> None:
@@ -210,9 +304,14 @@ class DockerEnvironment:
             return
         self._closed = True
         if self.keep:
+            try:
+                await self._settle()
+            except Exception as exc:  # noqa: BLE001 - the container is kept as it is
+                log.warning("%s: delivering staged uploads before keeping it failed: %s", self.name, exc)
             self.provider.forget(self)
             log.info("keeping container %s (%s)", self.name, self.id[:12])
             return
+        self._staged.discard()
         try:
             await self.provider.remove_later(self.id)
         finally:

@@ -6,9 +6,9 @@ everything it starts in the background share its process group. On timeout or ca
 :data:`KILL_SCRIPT` (a second exec) SIGKILLs the process group of every process carrying the token, and
 every such process itself (that also catches children that left the group with ``setsid``).
 
-The exit code travels in-band: the wrapper waits for the command and then writes a trailer
+The exit code travels in-band: the wrapper waits for the command and then writes a report
 ``\\x01ac:<token>:<code>\\x02`` to stderr, which :class:`ExitTrailer` takes out of the stream (no
-``exec_inspect`` round trip per command). When no trailer arrives (the wrapper itself was killed), the caller
+``exec_inspect`` round trip per command). When no report arrives (the wrapper itself was killed), the caller
 asks the engine.
 """
 
@@ -17,13 +17,16 @@ from __future__ import annotations
 from agentcompass.environments._capture import HeadTail  # noqa: F401 (re-exported)
 
 import asyncio
+import re
 import socket
 import ssl
 import struct
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Callable
 
 TOKEN_VAR = "AGENTCOMPASS_EXEC"
+_REPORT = re.compile(rb"-?[0-9]{1,12}|[a-z]{1,12}")
+_REPORT_START = re.compile(rb"-?[0-9]{0,12}|[a-z]{0,12}")
 
 WRAPPER = ('ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
            'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
@@ -46,21 +49,23 @@ exit 0
 
 
 class ExitTrailer:
-    """Feeds a stderr stream to ``sink`` without the wrapper's exit-code trailer, which it keeps as ``code``.
+    """Feeds a stderr stream to ``sink`` without the wrapper's in-band reports ``\\x01ac:<token>:<value>\\x02``.
 
-    The trailer may arrive split over frames, and output written after it (a background process still holding
-    stderr) is passed on. Bytes that may start the trailer are held back until it is known they do not.
+    A number is the exit code (kept as ``code``); a word (``extracted`` / ``unextracted``, the report of a staged
+    upload, see :mod:`.staging`) goes to ``on_word``. Reports may arrive split over frames, and output written after
+    one (a background process still holding stderr) is passed on. Bytes that may start a report are held back until
+    it is known they do not.
     """
 
-    def __init__(self, sink: Any, token: str) -> None:
-        self.sink, self.prefix = sink, b"\x01ac:" + token.encode() + b":"
+    def __init__(self, sink: Any, token: str, on_word: Callable[[str], None] | None = None) -> None:
+        self.sink, self.prefix, self.on_word = sink, b"\x01ac:" + token.encode() + b":", on_word
         self.code: int | None = None
         self.pending = b""
 
     def feed(self, data: bytes) -> None:
         buf = self.pending + data
         self.pending = b""
-        while self.code is None and buf:
+        while buf:
             i = buf.find(self.prefix)
             if i < 0:
                 keep = _partial_prefix(buf, self.prefix)
@@ -68,20 +73,24 @@ class ExitTrailer:
                 self.pending = buf[len(buf) - keep:]
                 return
             end = buf.find(b"\x02", i + len(self.prefix))
-            digits = buf[i + len(self.prefix):end if end >= 0 else len(buf)]
-            if (digits and not digits.lstrip(b"-").isdigit()) or len(digits) > 12:
-                self.sink.feed(buf[:i + 1])     # not a trailer after all: pass its first byte on, look again
+            value = buf[i + len(self.prefix):end if end >= 0 else len(buf)]
+            pattern = _REPORT if end >= 0 else _REPORT_START      # a whole report, or the start of one
+            if not pattern.fullmatch(value):
+                self.sink.feed(buf[:i + 1])     # not a report after all: pass its first byte on, look again
                 buf = buf[i + 1:]
                 continue
+            self.sink.feed(buf[:i])
             if end < 0:
-                self.sink.feed(buf[:i])
                 self.pending = buf[i:]
                 return
-            self.code = int(digits)
-            self.sink.feed(buf[:i])
+            self._report(value.decode())
             buf = buf[end + 1:]
-        if buf:
-            self.sink.feed(buf)
+
+    def _report(self, value: str) -> None:
+        if value.lstrip("-").isdigit():
+            self.code = int(value)
+        elif self.on_word is not None:
+            self.on_word(value)
 
     def close(self) -> None:
         """The stream ended: bytes held back were output after all."""
@@ -120,9 +129,10 @@ class FrameReader:
         reader = getattr(self.sock, "recv", None) or self.sock.read
         return await loop.run_in_executor(self.pool, reader, 65536)
 
-    async def pump(self, out: HeadTail, err: HeadTail) -> None:
-        """Read frames until the stream ends, feeding stdout (1) and stderr (2)."""
-        while True:
+    async def pump(self, out: Any, err: Any, until: Callable[[], bool] | None = None) -> None:
+        """Read frames until the stream ends (or ``until()`` holds after a chunk), feeding stdout (1) and
+        stderr (2)."""
+        while until is None or not until():
             chunk = await self._recv()
             if not chunk:
                 return
