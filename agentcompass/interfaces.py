@@ -76,7 +76,12 @@ class EnvSpec:
 
 @runtime_checkable
 class Environment(Protocol):
-    """One sandbox for one attempt. Paths are the environment's own absolute paths ("/app/x")."""
+    """One sandbox for one attempt. Paths are the environment's own absolute paths ("/app/x").
+
+    Optional: ``async prepare(command, *, what, timeout=None)`` stages an idempotent shell command that runs before
+    anything else runs in or reads from the environment (the docker environment runs it in the same exec as the
+    next command); its failure fails that operation with a SandboxError naming ``what``. Callers fall back to
+    ``exec`` where it is missing."""
 
     id: str          # container id, workspace path...
     workdir: str     # default cwd of exec, as an environment path

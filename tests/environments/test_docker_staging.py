@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from agentcompass.errors import SandboxError
+
 from tests.environments.test_docker import built_images, spec, with_provider  # noqa: F401 - fixture
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("docker_engine")]
@@ -65,7 +67,13 @@ def test_files_extracted_with_the_command_equal_put_archive(tmp_path):
         return fused, put
 
     fused, put = with_provider(body)
-    assert fused.exit_code == 0 and fused.stderr == "" and fused.stdout == put.stdout
+
+    def written_at_any_second(listing: str) -> str:   # write_file stamps the time of the call
+        return "\n".join(" ".join(ln.split()[:6] + ln.split()[7:]) if "written.txt" in ln else ln
+                         for ln in listing.splitlines())
+
+    assert fused.exit_code == 0 and fused.stderr == ""
+    assert written_at_any_second(fused.stdout) == written_at_any_second(put.stdout)
     assert "./sub/old.txt" in fused.stdout and "./sub directory 711 0:0" in fused.stdout
     assert "./a.txt regular file 644 0:0 6 1600000000" in fused.stdout or \
         "./a.txt regular file 664 0:0 6 1600000000" in fused.stdout
@@ -138,3 +146,54 @@ def test_what_is_in_the_way_is_replaced_as_put_archive_replaces_it(tmp_path):
     fused, put, fused_puts, put_puts = with_provider(body)
     assert fused == put and "./full regular file" in fused and "./lnk directory" in fused
     assert fused_puts == 1 and put_puts == 1      # tar refused the file over a directory: put_archive placed it
+
+
+# --------------------------------------------------------------------------- prepared commands
+
+
+def test_a_prepared_command_runs_in_the_next_exec_before_the_upload_and_the_command(tmp_path):
+    (tmp_path / "sol").mkdir()
+    (tmp_path / "sol" / "solve.sh").write_text("echo solved\n")
+
+    async def body(p):
+        names = recording(p)
+        env = await p.open(spec("prepared"))
+        await env.exec("mkdir -p /solution && echo stale > /solution/stale.txt")
+        names.clear()
+        await env.prepare("rm -rf /solution && mkdir -p /logs/agent", what="task t: setup", timeout=60)
+        await env.upload(tmp_path / "sol", "/solution")
+        results = await asyncio.gather(*(env.exec("ls /solution /logs; bash /solution/solve.sh") for _ in range(3)))
+        await env.close()
+        return results, names
+
+    results, names = with_provider(body)
+    for res in results:
+        assert (res.exit_code, res.stderr) == (0, "") and res.stdout == "/logs:\nagent\n\n/solution:\nsolve.sh\nsolved\n"
+    assert names.count("exec_create") == 3 and "_put" not in names
+
+
+def test_a_failed_prepared_command_fails_the_next_operation_and_the_command_does_not_run():
+    async def body(p):
+        env = await p.open(spec("prepared-fail"))
+        await env.prepare("echo cannot >&2; exit 4", what="task t: setup")
+        with pytest.raises(SandboxError, match=r"^task t: setup failed \(exit 4\): cannot$"):
+            await env.exec("touch /tmp/ran")
+        after = await env.exec("ls /tmp/ran")
+        await env.prepare("exit 3", what="task t: setup")
+        with pytest.raises(SandboxError, match="exit 3"):
+            await env.read_file("/etc/hostname")
+        await env.close()
+        return after
+
+    assert with_provider(body).exit_code != 0, "the command after a failed preparation must not have run"
+
+
+def test_a_file_read_runs_the_prepared_command_first():
+    async def body(p):
+        env = await p.open(spec("prepared-read"))
+        await env.prepare("mkdir -p /logs/verifier && echo ready > /logs/verifier/state", what="setup")
+        data = await env.read_file("/logs/verifier/state")
+        await env.close()
+        return data
+
+    assert with_provider(body) == b"ready\n"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from agentcompass.environments.docker import staging, tarsafe
+from agentcompass.environments.docker.delivery import StagedDelivery
 from agentcompass.environments.docker.execstream import (KILL_SCRIPT, TOKEN_VAR, WRAPPER, ExitTrailer, FrameReader,
                                                          HeadTail)
 from agentcompass.errors import SandboxError
@@ -31,7 +32,7 @@ class _Run:
         self.timed_out = False
 
 
-class DockerEnvironment:
+class DockerEnvironment(StagedDelivery):
     """A running container. Environment paths are the container's own paths (``path`` is the identity)."""
 
     def __init__(self, provider: Any, container_id: str, name: str, image: str, workdir: str,
@@ -47,6 +48,7 @@ class DockerEnvironment:
         self.output_limit = output_limit
         self._closed = False
         self._staged = staging.Staged()
+        self._stdin_fusion = True           # archives ride on a command's stdin (off for other transports)
 
     def path(self, p: str) -> str:
         return p
@@ -67,17 +69,16 @@ class DockerEnvironment:
     # ------------------------------------------------------------------ exec
     async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
                    env: dict[str, str] | None = None) -> ExecResult:
-        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed. Staged uploads
-        are delivered first (:mod:`.staging`)."""
+        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed. What is staged
+        (uploads, prepared commands: :mod:`.staging`) is delivered first, in the same exec where it can be."""
         self._check_open()
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
         start = time.monotonic()
         run = None
         async with self._staged.lock:
-            archives = self._staged.take()
-            if archives:
-                archive = archives[0] if len(archives) == 1 else await self._run(staging.merge, archives)
-                run = await self._start_with_upload(argv, cwd, env, archive, timeout)
+            archives, commands = self._staged.take()
+            if archives or commands:
+                run = await self._start_staged(argv, cwd, env, archives, commands, timeout)
         if run is None:
             run = await self._start(argv, cwd, env)
         return await self._finish(run, timeout, start)
@@ -94,57 +95,6 @@ class DockerEnvironment:
         except Exception as exc:
             raise self._sandbox_error("exec", exc) from exc
         return _Run(exec_id, token, FrameReader(sock, self.provider.pool), self.output_limit)
-
-    async def _start_with_upload(self, argv: list[str], cwd: str | None, env: dict[str, str] | None,
-                                 archive: Any, timeout: float | None) -> _Run | None:
-        """Start the command with ``archive`` on its stdin, extracted before it runs; None when the archive went
-        through ``put_archive`` instead (the caller then starts the command as usual)."""
-        try:
-            if staging.size_of(archive) <= staging.FUSE_MAX_BYTES:
-                run = await self._start(argv, cwd, env, staging.EXTRACT_PREFIX, stdin=True)
-                if await self._deliver(run, archive, timeout):
-                    archive.close()
-                    return run
-                if run.timed_out:       # the command never started: the files go with the next one
-                    self._staged.put_back(archive)
-                    return run
-            archive.seek(0)
-            await self._run(self._put, archive)
-        except asyncio.CancelledError:  # before the files arrived: deliver them later
-            self._staged.put_back(archive)
-            raise
-        except BaseException:
-            archive.close()
-            raise
-        archive.close()
-        return None
-
-    async def _deliver(self, run: _Run, archive: Any, timeout: float | None) -> bool:
-        """Feed ``archive`` to the command's stdin and read until the wrapper reports; True when extracted. A
-        timeout here times the command out (it never started)."""
-        if not run.reader.native:       # stdin closes empty: the wrapper reports unextracted
-            run.reader.close()
-            return False
-        writer = asyncio.ensure_future(staging.feed_stdin(run.reader.raw, archive))
-        try:
-            await asyncio.wait_for(run.reader.pump(run.out, run.trailer, until=lambda: bool(run.words)), timeout)
-        except asyncio.TimeoutError:
-            run.timed_out = True
-        except BaseException:
-            run.reader.close()
-            await asyncio.shield(self._kill_tree(run.token))
-            raise
-        finally:
-            writer.cancel()
-            await asyncio.gather(writer, return_exceptions=True)
-        if run.timed_out:
-            await self._kill_tree(run.token)
-            run.reader.close()
-            return False
-        if run.words[:1] == [staging.EXTRACTED]:
-            return True
-        run.reader.close()
-        return False
 
     async def _finish(self, run: _Run, timeout: float | None, start: float) -> ExecResult:
         if run.timed_out:
@@ -221,19 +171,6 @@ class DockerEnvironment:
             raise FileNotFoundError(f"upload source {src} does not exist")
         target = self._abs(dst)
         self._staged.add(await self._run(tarsafe.tar_of_path, src, target))
-
-    async def _settle(self) -> None:
-        """Deliver the staged uploads through ``put_archive`` (before files are read or copied out)."""
-        if not self._staged.archives and not self._staged.lock.locked():
-            return
-        async with self._staged.lock:
-            archives = self._staged.take()
-            if archives:
-                archive = archives[0] if len(archives) == 1 else await self._run(staging.merge, archives)
-                try:
-                    await self._run(self._put, archive)
-                finally:
-                    archive.close()
 
     def _put(self, data: Any) -> None:
         import docker.errors

@@ -25,8 +25,8 @@ from concurrent.futures import Executor
 from typing import Any, Callable
 
 TOKEN_VAR = "AGENTCOMPASS_EXEC"
-_REPORT = re.compile(rb"-?[0-9]{1,12}|[a-z]{1,12}")
-_REPORT_START = re.compile(rb"-?[0-9]{0,12}|[a-z]{0,12}")
+_REPORT = re.compile(rb"-?[0-9]{1,12}|[a-z][a-z0-9]{0,15}")
+_REPORT_START = re.compile(rb"-?[0-9]{0,12}|([a-z][a-z0-9]{0,15})?")
 
 WRAPPER = ('ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
            'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
@@ -51,8 +51,8 @@ exit 0
 class ExitTrailer:
     """Feeds a stderr stream to ``sink`` without the wrapper's in-band reports ``\\x01ac:<token>:<value>\\x02``.
 
-    A number is the exit code (kept as ``code``); a word (``extracted`` / ``unextracted``, the report of a staged
-    upload, see :mod:`.staging`) goes to ``on_word``. Reports may arrive split over frames, and output written after
+    A number is the exit code (kept as ``code``); a word (the report of what was staged, see :mod:`.staging`) goes
+    to ``on_word``. Reports may arrive split over frames, and output written after
     one (a background process still holding stderr) is passed on. Bytes that may start a report are held back until
     it is known they do not.
     """

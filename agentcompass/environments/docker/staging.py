@@ -1,4 +1,4 @@
-"""Uploads delivered with the next command: one exec instead of ``put_archive`` + exec.
+"""Uploads and prepared commands delivered with the next command: one exec instead of several round trips.
 
 ``upload`` and ``write_file`` build their archive at once (a missing source fails there) and stage it. The next
 ``exec`` carries everything staged as one archive on its stdin: the wrapper extracts it with the container's own
@@ -8,6 +8,12 @@ command sees the files. When extraction cannot be done that way (no ``tar``, not
 transport), the wrapper reports ``unextracted`` without running the command, and the archive goes through
 ``put_archive`` before the command runs as usual. File reads and copies deliver what is staged through
 ``put_archive`` first. Archives above ``FUSE_MAX_BYTES`` always take that way.
+
+``prepare(command, what=...)`` stages a shell command (a benchmark's setup) the same way: it runs, under ``bash
+-c``, at the start of the next exec, before the staged archive is extracted and before the command; its output is
+kept only when it fails, which fails that operation with a :class:`SandboxError` naming ``what`` (the command does
+not run). File reads and copies run it first in an exec of its own. Prepared commands must be idempotent: one
+whose exec was cancelled or timed out before it reported runs again with the next operation.
 
 Both ways place the same files with the same metadata (tests/environments/test_docker_staging.py compares them),
 replacing what is in the way as ``put_archive`` does; where ``tar`` refuses (a file over a non-empty directory, a
@@ -21,18 +27,41 @@ import io
 import socket
 import tarfile
 import tempfile
+from dataclasses import dataclass
 from typing import IO, Any
 
 from agentcompass.environments.docker.execstream import TOKEN_VAR
 from agentcompass.environments.docker.tarsafe import SPOOL_BYTES
 
 FUSE_MAX_BYTES = 16 * 1024 * 1024
-EXTRACTED, UNEXTRACTED = "extracted", "unextracted"
+EXTRACTED, UNEXTRACTED, PREPARED, UNPREPARED = "extracted", "unextracted", "prepared", "unprepared"
+PREPARE_VAR = "AGENTCOMPASS_PREPARE"
+PREPARED_REPORT = f'printf \'\\001ac:%s:{PREPARED}\\002\' "${TOKEN_VAR}" >&2; '
 
 EXTRACT_PREFIX = (
     'if [ "$(id -u 2>/dev/null)" = 0 ] && tar -x -p -f - -C / 2>/dev/null; then '
     f'printf \'\\001ac:%s:{EXTRACTED}\\002\' "${TOKEN_VAR}" >&2; '
     f'else printf \'\\001ac:%s:{UNEXTRACTED}\\002\' "${TOKEN_VAR}" >&2; exit 0; fi; exec </dev/null; ')
+
+
+@dataclass(frozen=True)
+class Prepared:
+    command: str
+    what: str
+    timeout: float | None = None
+
+
+def prepare_prefix(commands: list[Prepared]) -> tuple[str, dict[str, str]]:
+    """The wrapper's start running ``commands`` in order (each from an environment variable, under ``bash -c``):
+    on the first failure its output, ``unprepared<i>`` and its exit code are reported and nothing else runs."""
+    script, variables = "", {}
+    for i, prepared in enumerate(commands):
+        var = f"{PREPARE_VAR}_{i}"
+        variables[var] = prepared.command
+        script += (f'ac_out=$(bash -c "${var}" 2>&1) || {{ ac_rc=$?; printf "%s" "$ac_out" >&2; '
+                   f'printf \'\\001ac:%s:{UNPREPARED}{i}\\002\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "${TOKEN_VAR}" '
+                   f'"$ac_rc" >&2; exit 0; }}; ')
+    return script + "unset " + " ".join(variables) + "; ", variables
 
 
 def merge(archives: list[IO[bytes]]) -> IO[bytes]:
@@ -61,18 +90,27 @@ def size_of(archive: IO[bytes]) -> int:
 
 
 class Staged:
-    """The archives staged in one environment, and the lock under which they are delivered."""
+    """The archives and prepared commands staged in one environment, and the lock under which they are delivered
+    (prepared commands first, then the archives, in the order they were staged)."""
 
     def __init__(self) -> None:
         self.archives: list[IO[bytes]] = []
+        self.commands: list[Prepared] = []
         self.lock = asyncio.Lock()
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.archives or self.commands)
 
     def add(self, archive: IO[bytes]) -> None:
         self.archives.append(archive)
 
-    def take(self) -> list[IO[bytes]]:
-        taken, self.archives = self.archives, []
-        return taken
+    def take(self) -> tuple[list[IO[bytes]], list[Prepared]]:
+        archives, commands, self.archives, self.commands = self.archives, self.commands, [], []
+        return archives, commands
+
+    def put_back_commands(self, commands: list[Prepared]) -> None:
+        self.commands[:0] = commands
 
     def put_back(self, archive: IO[bytes]) -> None:
         """A delivery did not happen: the archive goes first again."""
@@ -80,7 +118,7 @@ class Staged:
         self.archives.insert(0, archive)
 
     def discard(self) -> None:
-        for archive in self.take():
+        for archive in self.take()[0]:
             archive.close()
 
 
