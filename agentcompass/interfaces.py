@@ -96,7 +96,9 @@ class Environment(Protocol):
         ...
 
     async def upload(self, src: Path, dst: str) -> None:
-        """Copy a host file or directory to environment path ``dst`` (created, parents included)."""
+        """Copy a host file or directory to environment path ``dst`` (created, parents included). An environment
+        may deliver it with its next operation (docker: in the next command's exec) as long as every later
+        operation on it sees the file; a failure to place it then fails that operation."""
         ...
 
     async def download(self, src: str, dst: Path) -> None:
