@@ -13,13 +13,16 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "run_evaluation": "agentcompass._sdk",
     "async_run_evaluation": "agentcompass._sdk",
-    "launch": "agentcompass._launch",
-    "async_launch": "agentcompass._launch",
+    "launch": "agentcompass._sdk",
+    "async_launch": "agentcompass._sdk",
     "OrchestrationSpec": "agentcompass._launch",
     "OrchestrationDefaults": "agentcompass._launch",
     "RunRequestSpec": "agentcompass._launch",
     "OrchestrationResult": "agentcompass._launch",
     "Orchestration": "agentcompass._launch",
+    "AttemptStatus": "agentcompass.interfaces",
+    "RunStatus": "agentcompass.interfaces",
+    "ExitStatus": "agentcompass.interfaces",
 }
 _ERRORS = ("AgentCompassError", "ConfigError", "UnknownComponentError", "NotSupportedYetError", "DependencyError",
            "DatasetError", "SandboxError", "ImageError", "ModelError", "AgentError", "VerifierError",

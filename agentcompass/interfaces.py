@@ -1,18 +1,52 @@
 """The plug-in interfaces (``typing.Protocol``, async) and the value types that cross them.
 
-Plug-ins import only this module and :mod:`agentcompass.errors`. A plug-in class is built as
+Plug-ins import only this module, :mod:`agentcompass.errors` and :mod:`agentcompass.kit`. A plug-in class is built as
 ``cls(config, ctx)`` where ``config`` is an instance of its ``config_class`` (a pydantic model validated
 from the composed Hydra config, ``extra="forbid"``) and ``ctx`` is a :class:`ComponentContext`.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, ClassVar, Protocol, runtime_checkable
 
 from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy
+
+# --------------------------------------------------------------------------- statuses
+# str-valued: the values are what the files on disk hold, and ``status == "completed"`` keeps working.
+
+
+class AttemptStatus(enum.StrEnum):
+    """How one attempt ended (``result.json``, ``results.jsonl``): verified (a reward, possibly 0), or an error."""
+
+    COMPLETED = "completed"
+    ERROR = "error"
+
+
+class RunStatus(enum.StrEnum):
+    """A run (``run.json``, summary metadata), a request outcome, an orchestration. ``completed``: every task ran
+    (rewards may be low); ``failed``: every task ended in an error, a report failed, or it crashed."""
+
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    TIMEOUT = "timeout"
+    CANCELLED = "cancelled"
+
+
+class ExitStatus(enum.StrEnum):
+    """How the agent phase ended (:attr:`AgentResult.exit_status`; a harness may add values of its own). Only
+    ``error`` is an error; after the others the attempt is verified as usual."""
+
+    COMPLETED = "completed"
+    SUBMITTED = "submitted"
+    LIMITS_EXCEEDED = "limits_exceeded"
+    AGENT_TIMEOUT = "agent_timeout"
+    ERROR = "error"             # the agent phase raised, and the benchmark's error policy verifies anyway
+
 
 # --------------------------------------------------------------------------- shared context
 
@@ -248,7 +282,7 @@ class Solution:
 class AgentResult:
     """What the agent phase produced. A limit or an agent timeout is not an error: it is still graded."""
 
-    exit_status: str = "completed"        # completed | submitted | limits_exceeded | agent_timeout | ...
+    exit_status: str = ExitStatus.COMPLETED   # an ExitStatus value, or a harness's own
     submission: str | None = None
     n_turns: int = 0
     usage: Usage = field(default_factory=Usage)

@@ -41,7 +41,8 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-DOCKERFILE = "ARG BASE_IMAGE=agentcompass/base:bookworm\nFROM ${BASE_IMAGE}\nWORKDIR /app\nCOPY task.txt /app/task.txt\n"
+BASE = "agentcompass/base:bookworm"     # present locally (the default base image may need a pull)
+DOCKERFILE = f"ARG BASE_IMAGE={BASE}\nFROM ${{BASE_IMAGE}}\nWORKDIR /app\nCOPY task.txt /app/task.txt\n"
 COMMAND = "cat /app/task.txt > /app/out.txt && echo done >> /app/out.txt"
 LABELS = {"agentcompass.bench": "docker"}
 
@@ -129,7 +130,8 @@ async def full_flow(dataset: Path, concurrency: int, sample_ids: list[str] | Non
         try:
             r = await async_run_evaluation(benchmark="terminal_bench", harness="oracle", model="none",
                                            environment="docker", benchmark_params=params,
-                                           environment_params={"labels": LABELS}, task_concurrency=concurrency,
+                                           environment_params={"labels": LABELS, "base_image": BASE},
+                                           task_concurrency=concurrency,
                                            results_dir=out, progress="none", log_level="WARNING")
         finally:
             CALLS = None

@@ -7,14 +7,14 @@
 #
 # Steps: when `docker info` fails, install docker.io + debootstrap if missing (apt-get), start dockerd in the
 # background (log: /var/log/dockerd.log; storage driver overlay2, falling back to vfs), wait up to 60 s.
-# Then the base image: present -> nothing; else `docker pull`; else build it with debootstrap + `docker import`.
+# Then the base image: present -> nothing; else `docker pull`; else build it with the package's own offline
+# builder (`agentcompass images build-base`: debootstrap + `docker import`, root file system cached in the data dir).
 # Exits non-zero with one clear line on stderr when it cannot.
 set -euo pipefail
 
 BASE_IMAGE="${AGENTCOMPASS_BASE_IMAGE:-agentcompass/base:bookworm}"
 MIRROR="${AGENTCOMPASS_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 SUITE="bookworm"
-PACKAGES="python3,python3-pytest,git,patch,tmux,procps,ca-certificates"
 DOCKERD_LOG="/var/log/dockerd.log"
 WAIT_S=60
 
@@ -89,23 +89,11 @@ ensure_engine() {
     die "the Docker engine could not be started (overlay2 and vfs both failed); see $DOCKERD_LOG"
 }
 
-build_base_image() {
+build_base_image() {  # the package's own builder (agentcompass images build-base): one implementation
     command -v debootstrap >/dev/null || install_packages
-    local dir
-    dir="$(mktemp -d /tmp/agentcompass-rootfs.XXXXXX)"
     log "building $BASE_IMAGE with debootstrap ($SUITE from $MIRROR; takes a few minutes)"
-    if ! as_root debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$dir" "$MIRROR" \
-            >/tmp/agentcompass-debootstrap.log 2>&1; then
-        tail -n 20 /tmp/agentcompass-debootstrap.log >&2 || true
-        as_root rm -rf "$dir"
-        die "debootstrap of $SUITE failed for $BASE_IMAGE; see /tmp/agentcompass-debootstrap.log"
-    fi
-    as_root rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/*
-    as_root tar -C "$dir" -c . | docker import \
-        --change 'CMD ["/bin/bash"]' \
-        --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-        - "$BASE_IMAGE" >/dev/null || { as_root rm -rf "$dir"; die "docker import into $BASE_IMAGE failed"; }
-    as_root rm -rf "$dir"
+    python3 -m agentcompass images build-base --tag "$BASE_IMAGE" --mirror "$MIRROR" >/dev/null \
+        || die "agentcompass images build-base failed for $BASE_IMAGE (is agentcompass installed? pip install -e .)"
     log "built $BASE_IMAGE"
 }
 

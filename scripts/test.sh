@@ -12,6 +12,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+# headless Chromium for the viewer's browser tests (Debian's packages; Selenium drives it)
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    echo "test.sh: installing chromium chromium-driver" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 
 # pyenv installs: make sure its shims exist (an interrupted `pyenv rehash` can leave them empty), so python3
 # is the interpreter the user chose and not the system one.
@@ -26,7 +32,7 @@ pip_install() {
     cat /tmp/agentcompass-pip.err >&2
     return 1
 }
-pip_install -e '.[test,agreement,compose]'
+pip_install -e '.[test,agreement,compose,terminus2]'
 
 bash scripts/ensure_reference.sh   # reference packages of the agreement tests, each in its own venv
 

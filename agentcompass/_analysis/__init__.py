@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from agentcompass._orchestrator.store import RunStore
 from agentcompass.errors import one_line
 
 from .collect import TaskRecord, load_run
@@ -26,12 +27,9 @@ LOG = logging.getLogger("agentcompass.analysis")
 
 
 def _run_meta(run_dir: Path) -> dict[str, Any]:
-    import json
-
     meta: dict[str, Any] = {"run_dir": str(run_dir), "run_id": run_dir.name, "run_name": run_dir.parent.name}
-    try:
-        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    summary = RunStore.at(run_dir).read_summary()
+    if summary is None:
         return meta
     md = summary.get("metadata") or {}
     model = md.get("model") or {}
@@ -68,7 +66,6 @@ async def analyze_run(run_dir: str | Path, params: dict[str, Any] | AnalysisPara
     ``judge=False`` skips the judge even when ``params.model`` names one.
     """
     from agentcompass._config.redact import redact
-    from agentcompass._orchestrator.store import write_atomic, write_json
 
     p = params if isinstance(params, AnalysisParams) else parse_params(params)
     folder, records = load_run(run_dir)
@@ -82,8 +79,7 @@ async def analyze_run(run_dir: str | Path, params: dict[str, Any] | AnalysisPara
     if p.model is not None and judge:
         analysis["judge"] = await _judge(p, records, logger or LOG)
     analysis = _scrubbed(analysis)
-    write_json(folder / "analysis.json", analysis)
-    write_atomic(folder / "analysis.md", render(analysis))
+    RunStore.at(folder).write_analysis(analysis, render(analysis))
     return analysis
 
 
@@ -100,9 +96,7 @@ def _scrubbed(obj: Any) -> Any:
 
 def record_in_result(result: dict[str, Any], analysis: dict[str, Any]) -> dict[str, Any]:
     """Add the analysis files to ``paths`` and its cost to ``metrics`` (in place; returns ``result``)."""
-    run_dir = Path(analysis["run"]["run_dir"])
-    result.setdefault("paths", {}).update({"analysis": str(run_dir / "analysis.json"),
-                                           "analysis_md": str(run_dir / "analysis.md")})
+    result.setdefault("paths", {}).update(RunStore.at(analysis["run"]["run_dir"]).analysis_paths())
     usage = (analysis.get("judge") or {}).get("usage") or {}
     metrics = result.setdefault("metrics", {})
     metrics["analysis_cost_usd"] = round(float(usage.get("cost_usd", 0.0)), 8)
@@ -113,16 +107,10 @@ def record_in_result(result: dict[str, Any], analysis: dict[str, Any]) -> dict[s
 
 def update_summary(run_dir: Path, analysis: dict[str, Any]) -> None:
     """Record the analysis in an existing ``summary.json`` (``agentcompass analyze``)."""
-    import json
-
-    from agentcompass._orchestrator.store import write_json
-
-    path = run_dir / "summary.json"
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    write_json(path, record_in_result(summary, analysis), durable=True)
+    store = RunStore.at(run_dir)
+    summary = store.read_summary()
+    if summary is not None:
+        store.write_summary(record_in_result(summary, analysis))
 
 
 async def attach_analysis(result: dict[str, Any], params: dict[str, Any] | None, *, judge: bool = True,
@@ -137,5 +125,5 @@ async def attach_analysis(result: dict[str, Any], params: dict[str, Any] | None,
         return result
     record_in_result(result, analysis)
     update_summary(run_dir, analysis)
-    log.info("analysis written to %s", run_dir / "analysis.md")
+    log.info("analysis written to %s", RunStore.at(run_dir).analysis_paths()["analysis_md"])
     return result

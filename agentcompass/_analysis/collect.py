@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentcompass._orchestrator.store import RESULTS_FILE, RunStore, attempt_number
 from agentcompass.errors import ConfigError
+from agentcompass.interfaces import AttemptStatus
 
 OUTCOMES = ("resolved", "unresolved", "verifier_error", "infra_error", "model_error", "agent_error",
             "config_error")
-_ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
 
 
 @dataclass
@@ -30,7 +29,7 @@ class TaskRecord:
 
 def outcome_of(att: dict[str, Any]) -> str:
     """resolved | unresolved | verifier_error | infra_error | model_error | agent_error | config_error."""
-    if att.get("status") == "completed":
+    if att.get("status") == AttemptStatus.COMPLETED:
         resolved = att.get("resolved")
         if resolved is None:
             resolved = (att.get("reward") or 0) >= 1
@@ -52,49 +51,28 @@ def _attempt_from_row(row: dict[str, Any]) -> dict[str, Any]:
                       "n_turns": row.get("n_turns", 0)}}
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _attempts(run_dir: Path, row: dict[str, Any]) -> list[dict[str, Any]]:
-    from agentcompass._orchestrator.store import safe_name
-
-    final_dir = Path(row["attempt_dir"]) if row.get("attempt_dir") else None
-    folder = run_dir / "tasks" / safe_name(str(row["task_id"]))     # works for a moved run directory too
-    found: list[tuple[int, dict[str, Any]]] = []
-    for sub in folder.iterdir() if folder.is_dir() else []:
-        m = _ATTEMPT_DIR.match(sub.name)
-        data = _read_json(sub / "result.json") if m else None
-        if isinstance(data, dict):
-            data["attempt_dir"] = str(sub)
-            found.append((int(m.group(1)), data))   # type: ignore[union-attr]
-    found.sort(key=lambda x: x[0])
-    m = _ATTEMPT_DIR.match(final_dir.name) if final_dir is not None else None
-    if m:                                  # attempts after the recorded final one are stale
-        found = [(n, a) for n, a in found if n <= int(m.group(1))]
-    return [a for _, a in found]
+def _attempts(store: RunStore, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The task's attempts (result.json contents, oldest first), from its folder under the run directory (so a
+    moved run directory works too); attempts after the row's final one are stale and left out."""
+    final = attempt_number(row["attempt_dir"]) if row.get("attempt_dir") else None
+    found = []
+    for record in store.attempt_records(str(row["task_id"])):
+        data = record.read_result()
+        if data is not None and (final is None or record.n <= final):
+            data["attempt_dir"] = str(record.dir)
+            found.append(data)
+    return found
 
 
 def load_run(run_dir: str | Path) -> tuple[Path, list[TaskRecord]]:
     """The tasks of a run directory, sorted by id. A directory without results.jsonl is a ConfigError."""
     run_dir = Path(run_dir).expanduser().resolve()
-    results = run_dir / "results.jsonl"
-    if not results.is_file():
-        raise ConfigError(f"{run_dir} is not a run directory: it has no results.jsonl "
+    store = RunStore.at(run_dir)
+    if not store.results_path.is_file():
+        raise ConfigError(f"{run_dir} is not a run directory: it has no {RESULTS_FILE} "
                           f"(expected <results_dir>/<run_name>/<run_id>/)")
-    rows: dict[str, dict[str, Any]] = {}
-    for n, line in enumerate(results.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            raise ConfigError(f"{results}: line {n} is not valid JSON") from None
-        rows[str(row["task_id"])] = row                # the last line of a task wins
-    records = [TaskRecord(tid, row, _attempts(run_dir, row)) for tid, row in sorted(rows.items())]
+    rows = store.finished_rows(strict=True)            # the last line of a task wins
+    records = [TaskRecord(tid, row, _attempts(store, row)) for tid, row in sorted(rows.items())]
     for rec in records:
         for att in rec.attempts:
             att.setdefault("task_id", rec.task_id)

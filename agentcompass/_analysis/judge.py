@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from agentcompass._orchestrator.store import ERROR_FILE, VERIFIER_LOG
 from agentcompass.errors import ConfigError, one_line
 
 TAXONOMY: dict[str, str] = {
@@ -37,24 +38,23 @@ _SYSTEM = ("You analyse failed attempts of an AI agent on a benchmark task. Pick
            "main cause of the failure and give a one-line reason. Categories:\n"
            + "\n".join(f"- {k}: {v}" for k, v in TAXONOMY.items())
            + '\nAnswer with one JSON object and nothing else: {"category": "<category>", "reason": "<one line>"}')
-_FILES = (("traceback", "error.txt", 0.2), ("verifier log", "verifier.log", 0.25),
-          ("agent log", "agent.log", 0.25), ("trajectory", "trajectory.json", 0.3))
+_FILES = (("traceback", ERROR_FILE, 0.2), ("verifier log", VERIFIER_LOG, 0.25),
+          ("agent log", "agent.log", 0.25), ("trajectory", "trajectory.json", 0.3))   # the last two: harnesses
 
 
 def build_judge(spec: dict[str, Any] | str, logger: Any = None) -> Any:
     """A ``Model`` from a conf/model id or model name, with the mapping's fields merged over it."""
-    from omegaconf import OmegaConf
-
     from agentcompass._config import registry
+    from agentcompass._config.compose import component_config
     from agentcompass._config.merge import deep_merge
     from agentcompass._config.redact import register_secret
-    from agentcompass._orchestrator.request import default_data_dir
+    from agentcompass._config.paths import default_data_dir
     from agentcompass.interfaces import ComponentContext
 
     extra = {"id": spec} if isinstance(spec, str) else dict(spec)
     name = str(extra["id"])
     base_id = name if name in registry.list_ids("model") else "generic"
-    base = OmegaConf.to_container(OmegaConf.load(registry.conf_dir() / "model" / f"{base_id}.yaml"), resolve=True)
+    base = component_config("model", base_id)
     if base_id != "generic":
         extra.pop("id")
     cfg = deep_merge(base, extra)  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from agentcompass._orchestrator.metrics import percentile as _percentile
+from agentcompass.interfaces import AttemptStatus
 
 from .collect import OUTCOMES, TaskRecord
 
@@ -70,7 +71,7 @@ def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
     all_attempts = [a for rec in records for a in (rec.attempts or [rec.final])]
     by_class: dict[str, Counter] = defaultdict(Counter)
     for att in finals:
-        if att.get("status") != "completed":
+        if att.get("status") != AttemptStatus.COMPLETED:
             by_class[att.get("error_class") or "agent"][att.get("error_type") or "Error"] += 1
     agents = [a.get("agent") or {} for a in finals]
     limits = Counter(ag.get("limit_hit") for ag in agents if ag.get("limit_hit"))
@@ -104,7 +105,7 @@ def error_groups(records: list[TaskRecord], top_n: int) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     for rec in records:
         for att in rec.attempts or [rec.final]:
-            message = _message_of(att) if att.get("status") != "completed" else None
+            message = _message_of(att) if att.get("status") != AttemptStatus.COMPLETED else None
             if not message:
                 continue
             key = (str(att.get("error_class") or "agent"), normalize_message(message))

@@ -1,4 +1,5 @@
-"""Argument definitions and their mapping to SDK keywords (the reference page's tables)."""
+"""argparse options built from the options table (``agentcompass._config.options``) and mapped back to SDK
+keywords: one option per table row that has a CLI flag, parsed by the row's form."""
 
 from __future__ import annotations
 
@@ -70,57 +71,50 @@ def positive_number(value: str) -> int | float:
     return int(number) if number.is_integer() else number
 
 
-def add_shared_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", dest="config_path", action="append", default=None, metavar="PATH",
-                   help="YAML config file, deep-merged in order (repeatable)")
-    p.add_argument("--task-concurrency", type=int, default=None, metavar="N")
-    p.add_argument("--results-dir", default=None, metavar="PATH")
-    p.add_argument("--data-dir", default=None, metavar="PATH")
-    p.add_argument("--timeout-seconds", type=positive_number, default=None, metavar="SECONDS")
-    p.add_argument("--provider-limit", dest="provider_limits", action="append", default=None,
-                   type=keyed("--provider-limit", int), metavar="PROVIDER=N")
-    p.add_argument("--env-open-qps", dest="env_open_qps", action="append", default=None,
-                   type=keyed("--env-open-qps", float), metavar="PROVIDER=QPS")
-    p.add_argument("--progress", choices=("auto", "plain", "none"), default=None)
-    p.add_argument("--log-level", type=log_level, default=None)
-    p.add_argument("--file-log-level", type=log_level, default=None)
-    p.add_argument("--auto-install-dependencies", action="store_true", default=None)
+def _argparse_kwargs(row: Any) -> dict[str, Any]:
+    """How argparse reads one table row."""
+    flag, form = row.cli, row.form
+    simple: dict[str, dict[str, Any]] = {
+        "flag": {"action": "store_true"}, "no-flag": {"action": "store_false"},
+        "int": {"type": int}, "number": {"type": positive_number}, "text": {},
+        "choice": {"choices": row.choices}, "level": {"type": log_level},
+        "keyed-int": {"action": "append", "type": keyed(flag, int)},
+        "keyed-float": {"action": "append", "type": keyed(flag, float)},
+        "json-object": {"type": json_object(flag)}, "json-list": {"type": json_string_list(flag)},
+        "repeat": {"action": "append"}, "protocol": {"type": protocol}, "reuse": {"nargs": "?", "const": True},
+    }
+    kwargs = dict(simple[form])
+    if row.metavar and kwargs.get("action") not in ("store_true", "store_false"):
+        kwargs["metavar"] = row.metavar
+    return kwargs
 
 
-def add_request_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("args", nargs="*", metavar="BENCHMARK HARNESS MODEL [key=value ...]",
-                   help="component ids (default: demo oracle none), then Hydra-style overrides")
-    p.add_argument("--benchmark-params", type=json_object("--benchmark-params"), default=None, metavar="JSON")
-    p.add_argument("--harness-params", type=json_object("--harness-params"), default=None, metavar="JSON")
-    p.add_argument("--model-base-url", default=None, metavar="URL")
-    p.add_argument("--model-api-key", default=None, metavar="KEY")
-    p.add_argument("--model-api-protocol", type=protocol, default=None, metavar="PROTOCOL")
-    p.add_argument("--model-params", type=json_object("--model-params"), default=None, metavar="JSON")
-    p.add_argument("--env", dest="environment", default=None, metavar="ID")
-    p.add_argument("--env-params", dest="environment_params", type=json_object("--env-params"), default=None,
-                   metavar="JSON")
-    p.add_argument("--execution-params", type=json_object("--execution-params"), default=None, metavar="JSON")
-    p.add_argument("--max-retries", type=int, default=None, metavar="N")
-    p.add_argument("--retry-pattern-list", type=json_string_list("--retry-pattern-list"), default=None,
-                   metavar="JSON")
-    p.add_argument("--recipe", dest="enabled_recipes", action="append", default=None, metavar="ID")
-    p.add_argument("--recipe-dir", dest="recipe_dirs", action="append", default=None, metavar="PATH")
-    p.add_argument("--run-name", default=None)
-    p.add_argument("--run-id", default=None)
-    p.add_argument("--reuse", nargs="?", const=True, default=None, metavar="RUN_ID")
-    p.add_argument("--no-checkpoint-resume", dest="checkpoint_resume", action="store_false", default=None)
-    p.add_argument("--keep-environment", action="store_true", default=None)
-    p.add_argument("--enable-analysis", action="store_true", default=None)
-    p.add_argument("--analysis-params", type=json_object("--analysis-params"), default=None, metavar="JSON")
+def add_table_arguments(p: argparse.ArgumentParser, entry: str) -> None:
+    """One option per row of ``entry`` that has a flag (positionals are the caller's)."""
+    from agentcompass._config import options
+
+    for row in options.for_entry(entry):
+        if row.cli:
+            p.add_argument(row.cli, dest=row.name, default=None, help=row.help, **_argparse_kwargs(row))
 
 
-def add_launch_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("orchestration", metavar="ORCHESTRATION_PATH")
-    add_shared_arguments(p)
-    p.add_argument("--cleanup-grace-seconds", type=positive_number, default=None, metavar="SECONDS")
-    p.add_argument("--run-id", default=None)
-    p.add_argument("--reuse", action="store_true", default=None)
-    p.add_argument("--dry-run", action="store_true")
+def table_kwargs(args: argparse.Namespace, entry: str) -> dict[str, Any]:
+    """SDK keywords of ``entry`` given on the command line (an option left out is not passed)."""
+    from agentcompass._config import options
+
+    kw: dict[str, Any] = {}
+    for row in options.for_entry(entry):
+        value = getattr(args, row.name, None) if row.cli else None
+        if value is None:
+            continue
+        if row.form.startswith("keyed-"):
+            value = dict(value)
+        if row.form == "reuse":
+            if isinstance(value, str):
+                kw["reuse_run_id"] = value
+            value = True
+        kw[row.name] = value
+    return kw
 
 
 def split_positionals(values: list[str]) -> tuple[list[str], list[str]]:
@@ -131,26 +125,17 @@ def split_positionals(values: list[str]) -> tuple[list[str], list[str]]:
     return positionals, overrides
 
 
-_PASS_THROUGH = ("config_path", "task_concurrency", "results_dir", "data_dir", "timeout_seconds", "progress",
-                 "log_level", "file_log_level", "auto_install_dependencies", "benchmark_params", "harness_params",
-                 "model_base_url", "model_api_key", "model_api_protocol", "model_params", "environment",
-                 "environment_params", "execution_params", "max_retries", "retry_pattern_list",
-                 "enabled_recipes", "recipe_dirs", "run_name", "run_id", "checkpoint_resume", "keep_environment",
-                 "enable_analysis", "analysis_params")
+def add_request_arguments(p: argparse.ArgumentParser) -> None:
+    """``run`` / ``config``: BENCHMARK HARNESS MODEL [key=value ...] and every ``run`` option of the table."""
+    p.add_argument("args", nargs="*", metavar="BENCHMARK HARNESS MODEL [key=value ...]",
+                   help="component ids (default: demo oracle none), then Hydra-style overrides")
+    add_table_arguments(p, "run")
 
 
 def request_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """SDK keywords for ``run`` / ``config`` (None means: not given on the command line)."""
+    """``run_evaluation`` keywords of a ``run`` / ``config`` command line."""
     positionals, overrides = split_positionals(args.args)
-    kw: dict[str, Any] = {k: getattr(args, k) for k in _PASS_THROUGH if getattr(args, k, None) is not None}
-    for key, value in zip(("benchmark", "harness", "model"), positionals):
-        kw[key] = value
-    for key in ("provider_limits", "env_open_qps"):
-        if getattr(args, key):
-            kw[key] = dict(getattr(args, key))
-    if args.reuse is not None:
-        kw["reuse"] = True
-        if isinstance(args.reuse, str):
-            kw["reuse_run_id"] = args.reuse
+    kw = table_kwargs(args, "run")
+    kw.update(zip(("benchmark", "harness", "model"), positionals))
     kw["overrides"] = overrides
     return kw

@@ -146,6 +146,13 @@ def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], override
             raise ConfigError(_one_line(exc)) from None
 
 
+def component_config(group: str, ident: str) -> dict[str, Any]:
+    """The composed config of one component id, as a request would get it (its defaults list applied,
+    interpolations resolved): ``conf/<group>/<ident>.yaml`` may extend another file of its group."""
+    registry.check_id(group, ident)
+    return _hydra_compose({group: ident}, [], [])[group]
+
+
 def _one_line(exc: BaseException) -> str:
     lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
     text = lines[0] if lines else type(exc).__name__
@@ -218,6 +225,15 @@ def compose_request(inp: ComposeInput) -> ResolvedRequest:
             raise
         applied = ", ".join(f"{r.id} ({r.path})" for r in recipes)
         raise ConfigError(f"{exc} [recipes applied: {applied}]") from None
+
+
+def with_runtime(resolved: ResolvedRequest, updates: dict[str, Any]) -> ResolvedRequest:
+    """``resolved`` with ``runtime`` keys replaced by ``updates``, validated again (a bad value is a ConfigError)."""
+    if not updates:
+        return resolved
+    data = copy.deepcopy(resolved.data)
+    data.setdefault("runtime", {}).update(copy.deepcopy(updates))
+    return _validated(data)
 
 
 def _validated(data: dict[str, Any]) -> ResolvedRequest:

@@ -9,8 +9,10 @@ from typing import Any
 
 REDACTED = "***REDACTED***"
 # names whose values are secrets: config keys, environment variable names, header names
-_SECRET_KEY = re.compile(r"(api[_-]?key|apikey|token|secret|passw(or)?d|authorization|credential|private[_-]?key|"
-                         r"access[_-]?key|cookie|session|(^|[_-])auth($|[_-])|(^|[_-])dsn$|(^|[_-])key$|^x[_-]auth)", re.I)
+# "token" only as a word of its own (GITHUB_TOKEN, hf_token, token), never max_tokens or tokenizer
+_SECRET_KEY = re.compile(r"(api[_-]?key|apikey|(^|[_-])token($|[_-])|secret|passw(or)?d|authorization|credential|"
+                         r"private[_-]?key|access[_-]?key|cookie|(^|[_-])auth($|[_-])|(^|[_-])dsn$|(^|[_-])key$|"
+                         r"^x[_-]auth)", re.I)
 # containers whose every value may be a secret unless its name is known to be harmless (HTTP headers)
 _HEADER_KEY = re.compile(r"headers?$", re.I)
 _SAFE_HEADERS = {"accept", "content-type", "user-agent", "anthropic-version", "anthropic-beta", "openai-beta"}
@@ -78,8 +80,8 @@ def register_config_secrets(obj: Any, _in_headers: bool = False) -> None:
     messages written later (which see the raw values) are scrubbed of them too."""
     if isinstance(obj, dict):
         for key, value in obj.items():
-            if secret_name(key, _in_headers) and isinstance(value, (str, int)) or hasattr(value, "get_secret_value"):
-                register_secret(str(value) if isinstance(value, int) else value)
+            if (secret_name(key, _in_headers) and isinstance(value, str)) or hasattr(value, "get_secret_value"):
+                register_secret(value)      # strings only: a number or a flag is no secret to scrub everywhere
             else:
                 register_config_secrets(value, isinstance(key, str) and bool(_HEADER_KEY.search(key)))
     elif isinstance(obj, (list, tuple)):

@@ -1,14 +1,39 @@
-"""Pydantic v2 models validating the composed request config (components are validated by their own classes)."""
+"""Pydantic v2 models validating the composed request config (components are validated by their own classes).
+
+This module is also the one place the runtime options are named: every field a caller may set directly carries
+an :func:`option` marker (SDK keyword, CLI flag, entry points), and :mod:`agentcompass._config.options` derives
+the table that the SDK signatures, the CLI, ``launch`` and the orchestration spec all use.
+"""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@=-]{0,199}$")
+RUN, LAUNCH, BOTH = ("run",), ("launch",), ("run", "launch")
+
+
+def option(default: Any = None, *, entries: tuple[str, ...] = RUN, cli: str | None = "", form: str = "",
+           scope: str = "", key: str = "", path: bool = False, metavar: str = "", **field: Any) -> Any:
+    """A config field (or request input) that is also a keyword of the entry points in ``entries``.
+
+    ``cli``: the flag ("" derives ``--field-name``; None: SDK only). ``form``: how the CLI parses it when the
+    annotation does not say (``repeat``: a repeatable flag; ``no-flag``: ``--no-x`` sets False; ``level``: a log
+    level in any case; ``reuse``: ``--reuse [RUN_ID]``; ``protocol``; ``positional``). ``scope`` (runtime
+    fields): where it lives in an orchestration (``orchestration``: the top-level ``runtime``; ``request``: a
+    request's ``runtime``; ``top``: a top-level field). ``key``: the config key a request input sets. ``path``:
+    the SDK also accepts ``pathlib.Path`` values.
+    """
+    marker = {"entries": entries, "cli": cli, "form": form, "scope": scope, "key": key, "path": path,
+              "metavar": metavar}
+    if default is dict or default is list:
+        return Field(default_factory=default, json_schema_extra={"option": marker}, **field)
+    return Field(default, json_schema_extra={"option": marker}, **field)
 
 
 class _Strict(BaseModel):
@@ -16,22 +41,38 @@ class _Strict(BaseModel):
 
 
 class RuntimeConfig(_Strict):
-    task_concurrency: int = Field(4, ge=1, description="max attempts running at once, retries included")
-    results_dir: str = Field("outputs", description="root of run directories")
-    data_dir: str | None = Field(None, description="datasets and caches")
-    timeout_seconds: float | None = Field(None, gt=0, description="wall-clock bound on the whole request")
-    provider_limits: dict[str, int] = Field(default_factory=dict)
-    env_open_qps: dict[str, float] = Field(default_factory=dict)
-    progress: Literal["auto", "plain", "none"] = "auto"
-    log_level: LogLevel = "INFO"
-    file_log_level: LogLevel = "DEBUG"
-    log_file: str | None = None
-    auto_install_dependencies: bool = False
-    reuse: bool = False
-    reuse_run_id: str | None = None
-    checkpoint_resume: bool = True
-    recipe_dirs: list[str] = Field(default_factory=list)
-    cleanup_grace_seconds: float = Field(10, ge=0)
+    task_concurrency: int = option(4, entries=BOTH, scope="top", metavar="N", ge=1,
+                                   description="max attempts running at once, retries included")
+    results_dir: str = option("outputs", entries=BOTH, scope="orchestration", path=True, metavar="PATH",
+                              description="root of run directories")
+    data_dir: str | None = option(None, entries=BOTH, scope="orchestration", path=True, metavar="PATH",
+                                  description="datasets and caches")
+    timeout_seconds: float | None = option(None, entries=BOTH, scope="orchestration", metavar="SECONDS", gt=0,
+                                           description="wall-clock bound on the whole request / orchestration")
+    provider_limits: dict[str, int] = option(dict, entries=BOTH, cli="--provider-limit", scope="orchestration",
+                                             metavar="PROVIDER=N",
+                                             description="max concurrent attempts per provider")
+    env_open_qps: dict[str, float] = option(dict, entries=BOTH, scope="orchestration", metavar="PROVIDER=QPS",
+                                            description="max environment opens per second per provider")
+    progress: Literal["auto", "plain", "none"] = option("auto", entries=BOTH, scope="orchestration",
+                                                        description="progress display")
+    log_level: LogLevel = option("INFO", entries=BOTH, form="level", scope="orchestration", metavar="LEVEL",
+                                 description="console log level")
+    file_log_level: LogLevel = option("DEBUG", entries=BOTH, form="level", scope="orchestration", metavar="LEVEL",
+                                      description="level of the run's run.log")
+    log_file: str | None = option(None, entries=BOTH, cli=None, scope="orchestration", path=True,
+                                  description="another path for the file log")
+    auto_install_dependencies: bool = option(False, entries=BOTH, scope="orchestration",
+                                             description="install missing optional extras and tools")
+    reuse: bool = option(False, form="reuse", scope="request", metavar="RUN_ID",
+                         description="continue the latest run of this run name, or RUN_ID")
+    reuse_run_id: str | None = option(None, cli=None, scope="request", description="the run id to reuse")
+    checkpoint_resume: bool = option(True, cli="--no-checkpoint-resume", form="no-flag", scope="request",
+                                     description="when reusing, only re-verify a task whose agent phase finished")
+    recipe_dirs: list[str] = option(list, cli="--recipe-dir", form="repeat", scope="orchestration", path=True,
+                                    metavar="PATH", description="extra directories searched for recipes")
+    cleanup_grace_seconds: float = option(10, entries=LAUNCH, scope="orchestration", metavar="SECONDS", ge=0,
+                                          description="time given to in-flight attempts to close after a cancel")
 
     @field_validator("provider_limits")
     @classmethod
@@ -71,12 +112,14 @@ class ArtifactsConfig(_Strict):
 
 
 class ExecutionConfig(_Strict):
-    max_retries: int = Field(0, ge=0)
-    retry_pattern_list: list[str] = Field(default_factory=list)
-    enabled_recipes: list[str] = Field(default_factory=list)
-    keep_environment: bool = False
-    enable_analysis: bool = False
-    analysis_params: dict[str, Any] = Field(default_factory=dict)
+    max_retries: int = option(0, metavar="N", ge=0, description="extra attempts after a failed one")
+    retry_pattern_list: list[str] = option(list, metavar="JSON",
+                                           description='regexes searched in "<ErrorType>: <message>"')
+    enabled_recipes: list[str] = option(list, cli="--recipe", form="repeat", metavar="ID",
+                                        description="recipe ids applied in order")
+    keep_environment: bool = option(False, description="do not destroy environments")
+    enable_analysis: bool = option(False, description="write analysis.json / analysis.md after the run")
+    analysis_params: dict[str, Any] = option(dict, metavar="JSON", description="analysis settings")
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
     artifacts: ArtifactsConfig = Field(default_factory=ArtifactsConfig)
 
@@ -92,8 +135,8 @@ class ExecutionConfig(_Strict):
 
 
 class OutputConfig(_Strict):
-    run_name: str | None = None
-    run_id: str | None = None
+    run_name: str | None = option(None, description="run directory name (default <benchmark>__<harness>__<model>)")
+    run_id: str | None = option(None, description="id of a new run directory")
 
     @field_validator("run_name", "run_id")
     @classmethod
@@ -114,3 +157,34 @@ class RequestConfig(_Strict):
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
     recipes: dict[str, Any] = Field(default_factory=dict)
+
+
+PathLike = str | Path
+Json = dict[str, Any]
+
+
+class RequestInputs(_Strict):
+    """The keywords that are not a field of runtime / execution / output: component choices and their
+    parameters, config files, overrides and callbacks. ``key`` names the config key (or section) each sets."""
+
+    benchmark: str | None = option(key="benchmark.id", form="positional", description="benchmark id")
+    harness: str | None = option(key="harness.id", form="positional", description="harness id")
+    model: str | None = option(key="model.id", form="positional", description="model id or model name")
+    environment: str | None = option(key="environment.id", cli="--env", metavar="ID", description="environment id")
+    config_path: PathLike | Sequence[PathLike] | None = option(
+        entries=BOTH, cli="--config", form="repeat", metavar="PATH", description="YAML config files, in order")
+    overrides: Sequence[str] | None = option(form="positional", description="Hydra-style key=value overrides")
+    benchmark_params: Json | None = option(key="benchmark", metavar="JSON", description="benchmark fields")
+    harness_params: Json | None = option(key="harness", metavar="JSON", description="harness fields")
+    environment_params: Json | None = option(key="environment", cli="--env-params", metavar="JSON",
+                                             description="environment fields")
+    execution_params: Json | None = option(key="execution", metavar="JSON",
+                                           description="deep-merged over execution (timeouts, artifacts...)")
+    model_base_url: str | None = option(key="model.base_url", metavar="URL", description="the model endpoint")
+    model_api_key: str | None = option(key="model.api_key", metavar="KEY", description="the endpoint's key")
+    model_api_protocol: str | list[str] | None = option(key="model.api_protocol", form="protocol",
+                                                        metavar="PROTOCOL", description="name, auto, or a list")
+    model_params: Json | None = option(key="model.params", metavar="JSON", description="passed to the API")
+    on_progress: Callable[[Any], Any] | None = option(entries=BOTH, cli=None, description="progress callback")
+    on_request_finished: Callable[[Any], Any] | None = option(entries=LAUNCH, cli=None,
+                                                              description="called as each request finishes")

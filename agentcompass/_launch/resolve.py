@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pydantic import ValidationError
 
+from agentcompass._config.compose import ResolvedRequest, with_runtime
 from agentcompass._config.registry import validation_message
 from agentcompass._orchestrator.store import safe_name
 from agentcompass.errors import ConfigError
@@ -46,8 +48,12 @@ def validate_spec(data: Any, where: str = "orchestration") -> OrchestrationSpec:
 
 def resolve_orchestration(spec: OrchestrationSpec | dict[str, Any], *,
                           config_path: str | Path | Sequence[str | Path] | None = None,
-                          shared: dict[str, Any] | None = None) -> Orchestration:
-    """Compose every request (as one Hydra multirun through the agentcompass launcher); run nothing."""
+                          shared: dict[str, Any] | None = None,
+                          check: Callable[[ResolvedRequest], None] | None = None) -> Orchestration:
+    """Compose every request (as one Hydra multirun through the agentcompass launcher); run nothing.
+
+    ``shared``: orchestration-wide runtime values (the ``launch()`` keywords) over the spec's ``runtime``;
+    ``check``: further validation of each composed request (a failure is that request's error)."""
     spec = validate_spec(spec)
     shared = dict(shared or {})
     if "task_concurrency" in shared:
@@ -62,14 +68,21 @@ def resolve_orchestration(spec: OrchestrationSpec | dict[str, Any], *,
         inp.explicit.setdefault("output", {}).setdefault("run_name", safe_name(req.name))
         return Job(name=req.name, inp=inp)
 
-    handle = SweepHandle(to_job=to_job, check=_check_supported)
+    handle = SweepHandle(to_job=to_job, check=check or (lambda resolved: None))
     jobs = run_sweep(handle, [f"+{JOB_KEY}={','.join(str(i) for i in range(len(names)))}"])
     runtime = spec.runtime.model_dump(exclude_none=True)
     runtime.update(shared)
     return Orchestration(spec.name, spec.task_concurrency, sorted(jobs, key=lambda j: names.index(j.name)), runtime)
 
 
-def _check_supported(resolved: Any) -> None:
-    from agentcompass._sdk import check_supported
-
-    check_supported(resolved)
+def apply_runtime(orch: Orchestration, shared: dict[str, Any]) -> Orchestration:
+    """A copy of a resolved orchestration with orchestration-wide runtime values replaced: ``task_concurrency``
+    sizes the pool, every other key is set in the orchestration's runtime and in each request's config."""
+    shared = dict(shared)
+    concurrency = shared.pop("task_concurrency", orch.task_concurrency)
+    jobs = []
+    for job in orch.jobs:
+        updates = {**shared, "task_concurrency": concurrency}
+        resolved = with_runtime(job.resolved, updates) if job.resolved is not None else None
+        jobs.append(dataclasses.replace(job, resolved=resolved))
+    return Orchestration(orch.name, concurrency, jobs, {**orch.runtime, **shared})

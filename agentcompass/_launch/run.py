@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from agentcompass.errors import one_line
+from agentcompass.interfaces import RunStatus
+from agentcompass._orchestrator.hooks import Hooks
 from agentcompass._orchestrator.logs import console_logging, file_logging
 from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import Progress, RequestFinished
@@ -25,7 +27,7 @@ class RequestOutcome:
     """One named request's outcome inside an orchestration."""
 
     name: str
-    status: str                              # completed | failed | timeout | cancelled
+    status: RunStatus                        # completed | failed | timeout | cancelled
     result: dict[str, Any] | None = None     # what run_evaluation would have returned
     error: str | None = None                 # "<ErrorType>: <message>"
     paths: dict[str, str] = field(default_factory=dict)
@@ -33,7 +35,7 @@ class RequestOutcome:
 
 @dataclass
 class OrchestrationResult:
-    status: str                              # completed (every request completed) | failed | timeout | cancelled
+    status: RunStatus                        # completed (every request completed) | failed | timeout | cancelled
     requests: dict[str, RequestOutcome] = field(default_factory=dict)
     name: str = "orchestration"
     duration_s: float = 0.0
@@ -42,7 +44,12 @@ class OrchestrationResult:
 
 @dataclass
 class Orchestration:
-    """A resolved orchestration: every request composed and validated, nothing run yet."""
+    """A resolved orchestration: every request composed and validated, nothing run yet.
+
+    ``runtime`` holds the orchestration-wide settings given explicitly (the spec's top-level ``runtime`` and the
+    ``launch()`` keywords); every request's own config holds them too. A setting missing here is read from the
+    first request's config (a ``run -m`` sweep, whose settings come from its requests).
+    """
 
     name: str
     task_concurrency: int
@@ -60,8 +67,9 @@ def _runtime_value(orch: Orchestration, key: str, default: Any) -> Any:
 
 
 class _Runner:
-    def __init__(self, orch: Orchestration, on_progress: Callable | None, on_request_finished: Callable | None):
-        self.orch, self.on_request_finished = orch, on_request_finished
+    def __init__(self, orch: Orchestration, hooks: Hooks, on_progress: Callable | None,
+                 on_request_finished: Callable | None):
+        self.orch, self.hooks, self.on_request_finished = orch, hooks, on_request_finished
         self.pool = Pool(orch.task_concurrency, _runtime_value(orch, "provider_limits", {}),
                          _runtime_value(orch, "env_open_qps", {}))
         self.progress = Progress(_runtime_value(orch, "progress", "auto"), 0, on_progress, desc=orch.name)
@@ -84,13 +92,13 @@ class _Runner:
     async def prepare(self) -> None:
         for job in self.orch.jobs:
             if job.error is not None:
-                self._done(RequestOutcome(job.name, "failed", error=one_line(job.error)))
+                self._done(RequestOutcome(job.name, RunStatus.FAILED, error=one_line(job.error)))
                 continue
-            run = RequestRun(job.resolved, job.name, self.pool, self.progress)
+            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks)
             try:
                 await asyncio.to_thread(run.prepare)
             except Exception as exc:
-                self._done(RequestOutcome(job.name, "failed", error=one_line(exc)))
+                self._done(RequestOutcome(job.name, RunStatus.FAILED, error=one_line(exc)))
                 continue
             self.runs.append(run)
             self.progress.add_total(len(run.pending))
@@ -100,49 +108,49 @@ class _Runner:
         try:
             with file_logging(run.log_path, runtime.file_log_level, run.name):
                 await run.execute()
-                result = await run.afinalize("completed")
+                result = await run.afinalize(RunStatus.COMPLETED)
             self._record(run, result)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             log.error("request %s failed: %s", run.name, one_line(exc))
-            self._record(run, run.finalize("failed"), error=one_line(exc))
+            self._record(run, run.finalize(RunStatus.FAILED), error=one_line(exc))
         finally:
             await run.aclose()
 
     def _record(self, run: RequestRun, result: dict[str, Any], error: str | None = None) -> None:
         final = result["metadata"]["status"]
-        if final == "failed" and error is None:
+        if final == RunStatus.FAILED and error is None:
             error = f"EvaluationFailedError: every task ended in an error ({result['metrics']['n_errors']})"
         self._done(RequestOutcome(run.name, final, result=result, error=error, paths=result["paths"]))
 
-    def cancel_rest(self, status: str) -> None:
+    def cancel_rest(self, status: RunStatus) -> None:
         for run in self.runs:
             if run.name not in self.outcomes:
                 self._record(run, run.finalize(status), error=f"the orchestration {status}")
                 asyncio.ensure_future(run.aclose())
 
 
-async def run_orchestration(orch: Orchestration, *, on_progress: Callable | None = None,
+async def run_orchestration(orch: Orchestration, *, hooks: Hooks, on_progress: Callable | None = None,
                             on_request_finished: Callable | None = None) -> OrchestrationResult:
     start = time.monotonic()
-    runner = _Runner(orch, on_progress, on_request_finished)
-    status = "completed"
+    runner = _Runner(orch, hooks, on_progress, on_request_finished)
+    status = RunStatus.COMPLETED
     with console_logging(_runtime_value(orch, "log_level", "INFO")):
         try:
             await runner.prepare()
             async with asyncio.timeout(_runtime_value(orch, "timeout_seconds", None)):
                 await asyncio.gather(*(runner.run_one(run) for run in runner.runs))
         except TimeoutError:
-            status = "timeout"
-            runner.cancel_rest("timeout")
+            status = RunStatus.TIMEOUT
+            runner.cancel_rest(status)
         except asyncio.CancelledError:
-            runner.cancel_rest("cancelled")
+            runner.cancel_rest(RunStatus.CANCELLED)
             raise
         finally:
             runner.progress.close()
-    if status == "completed" and any(o.status != "completed" for o in runner.outcomes.values()):
-        status = "failed"
+    if status == RunStatus.COMPLETED and any(o.status != RunStatus.COMPLETED for o in runner.outcomes.values()):
+        status = RunStatus.FAILED
     ordered = {job.name: runner.outcomes[job.name] for job in orch.jobs if job.name in runner.outcomes}
     return OrchestrationResult(status, ordered, orch.name, round(time.monotonic() - start, 3),
                                {"size": runner.pool.size, "max_running": runner.pool.max_running,

@@ -5,10 +5,13 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model, field_validator, model_validator
+from pydantic.fields import FieldInfo
 
+from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput
 from agentcompass._config.merge import deep_merge
+from agentcompass._config.schema import ExecutionConfig, OutputConfig
 
 _GROUPS = ("benchmark", "harness", "model", "environment")
 
@@ -17,16 +20,23 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ExecutionSpec(_Strict):
-    max_retries: int | None = Field(None, ge=0)
-    retry_pattern_list: list[str] | None = None
-    enabled_recipes: list[str] | None = None
-    keep_environment: bool | None = None
-    enable_analysis: bool | None = None
-    analysis_params: dict[str, Any] | None = None
-    timeouts: dict[str, Any] | None = None
-    artifacts: dict[str, Any] | None = None
+def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], doc: str) -> type[BaseModel]:
+    """A model with the given schema fields, each optional (None: not set at this level) with its constraints;
+    a nested model (execution.timeouts, artifacts) becomes a partial dict, deep-merged like any other."""
+    defs: dict[str, Any] = {}
+    for key, info in fields.items():
+        annotation = info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            annotation = dict[str, Any]
+        optional = copy.copy(info)
+        optional.default, optional.default_factory = None, None
+        optional.json_schema_extra = None
+        defs[key] = (annotation | None, optional)
+    model = create_model(name, __base__=base, __doc__=doc, __module__=__name__, **defs)
+    return model
 
+
+class _NoConcurrency(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _no_concurrency(cls, data: Any) -> Any:
@@ -36,32 +46,13 @@ class ExecutionSpec(_Strict):
         return data
 
 
-class RequestRuntimeSpec(_Strict):
-    reuse: bool | None = None
-    reuse_run_id: str | None = None
-    checkpoint_resume: bool | None = None
-
-
-class OutputSpec(_Strict):
-    run_name: str | None = None
-    run_id: str | None = None
-
-
-class OrchestrationRuntime(_Strict):
-    """Orchestration-wide settings (the file's top-level ``runtime``)."""
-
-    results_dir: str | None = None
-    data_dir: str | None = None
-    timeout_seconds: float | None = Field(None, gt=0)
-    provider_limits: dict[str, int] | None = None
-    env_open_qps: dict[str, float] | None = None
-    progress: Literal["auto", "plain", "none"] | None = None
-    log_level: str | None = None
-    file_log_level: str | None = None
-    log_file: str | None = None
-    auto_install_dependencies: bool | None = None
-    recipe_dirs: list[str] | None = None
-    cleanup_grace_seconds: float | None = Field(None, ge=0)
+ExecutionSpec = _optional("ExecutionSpec", dict(ExecutionConfig.model_fields), _NoConcurrency,
+                          "A request's (or the defaults') execution settings.")
+RequestRuntimeSpec = _optional("RequestRuntimeSpec", options.runtime_fields("request"), _Strict,
+                               "A request's (or the defaults') runtime: reuse, reuse_run_id, checkpoint_resume.")
+OutputSpec = _optional("OutputSpec", dict(OutputConfig.model_fields), _Strict, "run_name and run_id.")
+OrchestrationRuntime = _optional("OrchestrationRuntime", options.runtime_fields("orchestration"), _Strict,
+                                 "Orchestration-wide settings (the file's top-level ``runtime``).")
 
 
 class OrchestrationDefaults(_Strict):

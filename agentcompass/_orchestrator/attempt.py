@@ -7,16 +7,15 @@ import copy
 import time
 import traceback
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, classify, one_line
-from agentcompass.interfaces import (AgentResult, AttemptContext, EnvSpec, Environment, Grade, Task, Usage,
-                                     error_policy)
+from agentcompass.interfaces import (AgentResult, AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus,
+                                     Grade, Task, Usage, error_policy)
 
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
-from .store import read_json, write_json
+from .store import AttemptRecord
 
 SETUP_TIMEOUT_S = 900.0
 VERIFY_WATCHDOG_MARGIN_S = 120.0
@@ -26,7 +25,7 @@ VERIFY_WATCHDOG_MARGIN_S = 120.0
 class AttemptOutcome:
     task_id: str
     attempt: int
-    status: str                       # "completed" | "error"
+    status: AttemptStatus
     attempt_dir: str
     reward: float | None = None
     rewards: dict[str, float] = field(default_factory=dict)
@@ -66,7 +65,8 @@ class _Attempt:
     def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None) -> None:
         self.rt, self.n, self.checkpoint = rt, n, checkpoint
         self.task = _with_overrides(task, rt)
-        self.dir = rt.store.task_dir(task.id) / f"attempt-{n}"
+        self.record = rt.store.attempt(task.id, n)
+        self.dir = self.record.dir
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
         self.grading_env: Environment | None = None      # FreshGrading: the environment verification runs in
@@ -94,10 +94,10 @@ class _Attempt:
 
     async def run(self) -> AttemptOutcome:
         rt, start = self.rt, time.monotonic()
-        out = AttemptOutcome(self.task.id, self.n, "completed", str(self.dir),
+        out = AttemptOutcome(self.task.id, self.n, AttemptStatus.COMPLETED, str(self.dir),
                              resumed_from_checkpoint=self.checkpoint is not None)
         # file-system work runs in worker threads: a slow disk must not stall every other attempt
-        await asyncio.to_thread(self.dir.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(self.record.mkdir)
         try:
             async with rt.pool.slot(rt.slot_providers):
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n))
@@ -132,7 +132,7 @@ class _Attempt:
         out.agent = _agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         if self.after_error is None:     # a failed agent phase is no checkpoint to resume from
-            await asyncio.to_thread(write_json, self.dir / "checkpoint.json", out.agent, compact=True)
+            await asyncio.to_thread(self.record.write_checkpoint, out.agent)
         if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
         graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
@@ -205,7 +205,7 @@ class _Attempt:
         except TimeoutError:
             if not cm.expired():
                 raise
-            result = AgentResult(exit_status="agent_timeout", limit_hit="agent_timeout")
+            result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
         if self.model is not None:
@@ -224,13 +224,13 @@ class _Attempt:
             self._fail(out, exc)
             self.after_error = policy
             usage = copy.copy(self.model.usage) if self.model is not None else Usage()
-            return AgentResult(exit_status="error", usage=usage, info={"error": one_line(exc)})
+            return AgentResult(exit_status=ExitStatus.ERROR, usage=usage, info={"error": one_line(exc)})
 
     async def _save_artifacts(self) -> dict[str, Any]:
         from .artifacts import save_artifacts
 
         a = self.rt.config.execution.artifacts
-        return await save_artifacts(self.env, a.save, self.dir / "artifacts", max_files=a.max_files,
+        return await save_artifacts(self.env, a.save, self.record.artifacts_dir, max_files=a.max_files,
                                     max_file_bytes=a.max_file_bytes, max_total_bytes=a.max_total_bytes)
 
     def _apply_grade(self, out: AttemptOutcome, grade: Grade) -> None:
@@ -238,7 +238,7 @@ class _Attempt:
         out.grade = {"error": grade.error, "details": grade.details}
         out.reward_valid = grade.reward is not None
         if grade.log:
-            (self.dir / "verifier.log").write_text(grade.log, encoding="utf-8", errors="replace")
+            self.record.write_verifier_log(grade.log)
         if self.after_error is not None:   # verified after an agent-phase error, which stays the recorded one
             out.grade.update(after_error=True, reward_counts=self.after_error.reward_counts, reward=grade.reward)
             if not (self.after_error.reward_counts and out.reward_valid):
@@ -267,14 +267,14 @@ class _Attempt:
             self.phases[phase] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
-        out.status, out.reward_valid = "error", False
+        out.status, out.reward_valid = AttemptStatus.ERROR, False
         out.error_type = type(exc).__name__
         out.error = one_line(exc)
         out.error_class = classify(exc)
         out.retryable = bool(getattr(exc, "retryable", False)) if isinstance(exc, AgentCompassError) else False
         if not isinstance(exc, asyncio.CancelledError):
             tb = "".join(traceback.format_exception(exc))
-            (self.dir / "error.txt").write_text(tb, encoding="utf-8")
+            self.record.write_error(tb)
             self.rt.logger.warning("%s attempt %d failed: %s", self.task.id, self.n, out.error)
 
     def _finish(self, out: AttemptOutcome, start: float) -> None:
@@ -282,7 +282,7 @@ class _Attempt:
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
-        write_json(self.dir / "result.json", dict(vars(out)), compact=True)
+        self.record.write_result(dict(vars(out)))
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
@@ -311,11 +311,12 @@ async def run_attempt(rt: RequestRuntime, task: Task, n: int,
     return await _Attempt(rt, task, n, checkpoint).run()
 
 
-def load_checkpoint(attempt_dir: Path) -> AgentResult | None:
+def load_checkpoint(record: AttemptRecord) -> AgentResult | None:
     """The agent result of an attempt whose agent phase finished but whose verification did not."""
-    if not (attempt_dir / "checkpoint.json").is_file():
+    checkpoint = record.read_checkpoint()
+    if checkpoint is None:
         return None
-    result = attempt_dir / "result.json"
-    if result.is_file() and read_json(result).get("status") == "completed":
+    result = record.read_result()
+    if result is not None and result.get("status") == AttemptStatus.COMPLETED:
         return None
-    return agent_from_dict(read_json(attempt_dir / "checkpoint.json"))
+    return agent_from_dict(checkpoint)

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from agentcompass.errors import ERROR_CLASSES
+from agentcompass.interfaces import AttemptStatus
 
 from .attempt import AttemptOutcome
 
@@ -61,14 +62,14 @@ def _pass_at_k(rows: list[dict[str, Any]]) -> dict[str, float]:
 def reward_counts(row: dict[str, Any]) -> bool:
     """A task's reward counts when it finished without an error, or its error's policy counts the reward
     (verified after an agent-phase error); rows of older runs carry no ``reward_valid``."""
-    return row["reward"] is not None and bool(row.get("reward_valid", row["status"] == "completed"))
+    return row["reward"] is not None and bool(row.get("reward_valid", row["status"] == AttemptStatus.COMPLETED))
 
 
 def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     rows = list(rows)
     n = len(rows)
-    completed = [r for r in rows if r["status"] == "completed"]
-    errors = [r for r in rows if r["status"] != "completed"]
+    completed = [r for r in rows if r["status"] == AttemptStatus.COMPLETED]
+    errors = [r for r in rows if r["status"] != AttemptStatus.COMPLETED]
     valid = [r["reward"] for r in rows if reward_counts(r)]
     by_class = Counter(r.get("error_class") or "agent" for r in errors)
     n_attempts = sum(r["attempts"] for r in rows)
@@ -102,7 +103,7 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 
 def outcome_of(row: dict[str, Any]) -> str:
-    if row["status"] != "completed":
+    if row["status"] != AttemptStatus.COMPLETED:
         return f"error:{row.get('error_class') or 'agent'}"
     return "passed" if (row["reward"] or 0) >= 1 else "failed"
 

@@ -9,6 +9,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from agentcompass.interfaces import AttemptStatus, RunStatus
+
 log = logging.getLogger("agentcompass")
 
 
@@ -37,7 +39,7 @@ class PhaseChanged(ProgressEvent):
 
 @dataclass
 class AttemptFinished(ProgressEvent):
-    status: str = ""
+    status: AttemptStatus = AttemptStatus.COMPLETED
     reward: float | None = None
     error: str | None = None
     duration_s: float = 0.0
@@ -54,7 +56,7 @@ class RetryScheduled(ProgressEvent):
 
 @dataclass
 class RequestFinished(ProgressEvent):
-    status: str = ""
+    status: RunStatus = RunStatus.COMPLETED
     metrics: dict[str, Any] = field(default_factory=dict)
     kind: str = "request_finished"
 
@@ -99,10 +101,10 @@ class Progress:
             if e.final:
                 self.done += 1
                 self._reward_sum += e.reward or 0.0
-                self.errors += e.status == "error"
+                self.errors += e.status == AttemptStatus.ERROR
                 counts = self.per_request.setdefault(e.request, [0, 0])
                 counts[0] += 1
-                counts[1] += e.status == "error"
+                counts[1] += e.status == AttemptStatus.ERROR
         elif isinstance(e, RetryScheduled):
             self.retries += 1
 

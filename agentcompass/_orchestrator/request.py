@@ -12,26 +12,22 @@ from typing import Any
 
 from agentcompass._config import registry
 from agentcompass._config.compose import ResolvedRequest
+from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
-from agentcompass._deps import auto_install_scope
-from agentcompass._recipes import RecipeRunner
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import ComponentContext, Task
+from agentcompass.interfaces import AttemptStatus, ComponentContext, RunStatus, Task
 
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
+from .hooks import Hooks
 from .logs import LOGGER, current_request
 from .metrics import build_summary, compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .retry import should_retry
 from .runtime import RequestRuntime
-from .store import RunStore, find_reusable, new_run_id, read_json, safe_name, write_atomic, write_json
+from .store import RunStore, find_reusable, new_run_id, safe_name
 
 _COMPONENTS = ("benchmark", "harness", "model", "environment")
-
-
-def default_data_dir() -> Path:
-    return Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache" / "agentcompass")
 
 
 def _version() -> str:
@@ -41,6 +37,12 @@ def _version() -> str:
         return version("agentcompass")
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def _harness_info(harness: Any) -> dict[str, Any]:
+    """``{"harness_info": ...}`` when the harness describes what it is made of (e.g. the prompts it uses)."""
+    describe = getattr(harness, "describe", None)
+    return {"harness_info": redact(describe())} if callable(describe) else {}
 
 
 def _diff(old: Any, new: Any, prefix: str = "") -> list[str]:
@@ -56,8 +58,10 @@ def _diff(old: Any, new: Any, prefix: str = "") -> list[str]:
 class RequestRun:
     """Prepared once (components, tasks, run dir), executed once, finalized once."""
 
-    def __init__(self, resolved: ResolvedRequest, name: str, pool: Pool, progress: Progress) -> None:
+    def __init__(self, resolved: ResolvedRequest, name: str, pool: Pool, progress: Progress,
+                 hooks: Hooks | None = None) -> None:
         self.resolved, self.pool, self.progress = resolved, pool, progress
+        self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
         self.built: tuple[Any, ...] = ()
@@ -80,7 +84,7 @@ class RequestRun:
 
     def prepare(self) -> None:
         """Build components, load tasks, open the run directory and plan the attempts (blocking)."""
-        recipes = RecipeRunner.from_config(self.cfg.recipes, logger=self.logger)   # host variables read now
+        recipes = self.hooks.recipe_runner(self.cfg.recipes, self.logger)   # host variables read now
         tasks = self.build()
         self.n_tasks = len(tasks)
         self._open_store(tasks)
@@ -91,7 +95,9 @@ class RequestRun:
 
     def build(self) -> list[Task]:
         """Build the components and load the tasks; creates nothing on disk (used by dry runs too)."""
-        data, runtime = self.resolved.data, self.cfg.runtime
+        data, runtime, ex = self.resolved.data, self.cfg.runtime, self.cfg.execution
+        self.hooks.check(recipes=self.cfg.recipes, auto_install=runtime.auto_install_dependencies,
+                         analysis=ex.enable_analysis)
         register_secret(data["model"].get("api_key"))
         register_config_secrets(data)
         for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):  # keys the model layer may read from the environment
@@ -99,13 +105,13 @@ class RequestRun:
         results_dir = Path(runtime.results_dir).expanduser()
         run_id = self._pick_run_id(results_dir)
         self.store = RunStore(results_dir, self.run_name, run_id)
-        ctx = ComponentContext(data_dir=Path(runtime.data_dir).expanduser() if runtime.data_dir else default_data_dir(),
-                               run_id=run_id, request=self.name, benchmark_id=self.resolved.choices["benchmark"],
+        ctx = ComponentContext(data_dir=data_dir(runtime.data_dir), run_id=run_id, request=self.name,
+                               benchmark_id=self.resolved.choices["benchmark"],
                                model_id=str(data["model"].get("id") or "none"),
                                harness_id=self.resolved.choices["harness"],
                                environment_id=self.resolved.choices["environment"],
                                auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
-        with auto_install_scope(runtime.auto_install_dependencies):
+        with self.hooks.dependency_scope(runtime.auto_install_dependencies):
             built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
             self._check_model(built)
             self.built = tuple(built[g] for g in _COMPONENTS)
@@ -131,7 +137,7 @@ class RequestRun:
     def _open_store(self, tasks: list[Task]) -> None:
         store, fp = self.store, self._fingerprint(tasks)
         if self.cfg.runtime.reuse:
-            old = read_json(store.run_dir / "tasks.json") if (store.run_dir / "tasks.json").is_file() else {}
+            old = store.read_fingerprint()
             if old.get("task_ids") != fp["task_ids"]:
                 raise ConfigError(f"reuse of run {store.run_id!r}: the task set differs "
                                   f"({len(old.get('task_ids', []))} tasks before, {len(fp['task_ids'])} now)")
@@ -142,11 +148,9 @@ class RequestRun:
             store.create(exist_ok=True)
         else:
             store.create()
-            write_json(store.run_dir / "tasks.json", fp)
-        import yaml
-
-        write_atomic(store.run_dir / "config.yaml", yaml.safe_dump(redact(self.resolved.data), sort_keys=False))
-        self._write_run_json("running")
+            store.write_fingerprint(fp)
+        store.write_config(redact(self.resolved.data))
+        self._write_run_record(RunStatus.RUNNING)
 
     def _apply_limits(self) -> None:
         rt, limits = self.rt, self.cfg.runtime.provider_limits
@@ -166,11 +170,11 @@ class RequestRun:
                                                                     False)
         for task in tasks:
             row = finished.get(task.id)
-            if row is not None and row["status"] == "completed":
+            if row is not None and row["status"] == AttemptStatus.COMPLETED:
                 self.rows[task.id] = row
                 continue
             attempts = store.attempts_of(task.id)
-            checkpoint = load_checkpoint(store.attempt_dir(task.id, attempts[-1])) if attempts and resume else None
+            checkpoint = load_checkpoint(store.attempt(task.id, attempts[-1])) if attempts and resume else None
             if checkpoint is not None and can_resume:
                 self.pending.append((task, attempts[-1], checkpoint))
             else:
@@ -187,10 +191,16 @@ class RequestRun:
                 self.logger.info("removed %d environments left behind by run %s", removed, self.store.run_id)
         jobs = [asyncio.ensure_future(self._run_task(t, n, cp)) for t, n, cp in self.pending]
         try:
-            await asyncio.gather(*jobs)
+            # not gather: a cancelled gather waits for every child to finish, so the grace below would never
+            # bound how long a slow-to-cancel attempt holds up the end of the run
+            if jobs:
+                await asyncio.wait(jobs, return_when=asyncio.FIRST_EXCEPTION)
+            for job in jobs:
+                if job.done() and not job.cancelled() and job.exception() is not None:
+                    raise job.exception()  # type: ignore[misc]
         except BaseException:
-            for job in jobs:  # gather already cancelled them when it was cancelled itself: never twice
-                if not job.done() and not job.cancelling():
+            for job in jobs:
+                if not job.done():
                     job.cancel()
             if jobs:
                 await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
@@ -203,7 +213,7 @@ class RequestRun:
             out = await run_attempt(rt, task, n, checkpoint)
             attempts.append(out)
             checkpoint = None
-            retry = (out.status == "error" and len(attempts) <= ex.max_retries
+            retry = (out.status == AttemptStatus.ERROR and len(attempts) <= ex.max_retries
                      and should_retry(out.error or "", out.retryable, ex.retry_pattern_list))
             self.progress.emit(AttemptFinished(self.name, task.id, n, status=out.status, reward=out.reward,
                                                error=out.error, duration_s=out.duration_s, final=not retry,
@@ -217,45 +227,44 @@ class RequestRun:
         await asyncio.to_thread(self.store.append_result, row)
 
     # ------------------------------------------------------------------ record
-    def _write_run_json(self, status: str, metrics: dict[str, Any] | None = None) -> None:
-        write_json(self.store.run_dir / "run.json", {
+    def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
+        self.store.write_run_record({
             "run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
             "started_at": self.started_at.isoformat(), "updated_at": datetime.now(timezone.utc).isoformat(),
             "n_tasks": self.n_tasks, "n_finished": len(self.rows),
             "agentcompass_version": _version(), "counts": (metrics or {}).get("errors_by_class"),
         })
 
-    def finalize(self, status: str) -> dict[str, Any]:
+    def finalize(self, status: RunStatus) -> dict[str, Any]:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         rows = sorted(self.rows.values(), key=lambda r: r["task_id"])
         metrics = compute_metrics(rows)
-        if status == "completed" and rows and metrics["n_errors"] == len(rows):
-            status = "failed"
+        if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
+            status = RunStatus.FAILED
         store = self.store
         store.rewrite_results(rows)
         try:
             self.extra_paths.update(self.rt.benchmark.finalize(store.run_dir, rows) or {})
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
-            status = "failed"
+            status = RunStatus.FAILED
         result = {"metadata": self._metadata(status), "metrics": metrics, "summary": build_summary(rows),
-                  "paths": self._paths()}
-        write_json(store.run_dir / "summary.json", result, durable=True)
-        self._write_run_json(status, metrics)
+                  "paths": {**store.paths(self.cfg.runtime.log_file), **self.extra_paths}}
+        store.write_summary(result)
+        self._write_run_record(status, metrics)
         return result
 
-    async def afinalize(self, status: str) -> dict[str, Any]:
+    async def afinalize(self, status: RunStatus) -> dict[str, Any]:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
         result = self.finalize(status)
-        if self.cfg.execution.enable_analysis:
-            from agentcompass._analysis import attach_analysis
-
-            result = await attach_analysis(result, self.cfg.execution.analysis_params, logger=self.logger,
-                                           judge=result["metadata"]["status"] in ("completed", "failed"))
+        ex = self.cfg.execution
+        if ex.enable_analysis:
+            judge = result["metadata"]["status"] in (RunStatus.COMPLETED, RunStatus.FAILED)
+            result = await self.hooks.analysis(result, ex.analysis_params, self.logger, judge)
         return result
 
-    def _metadata(self, status: str) -> dict[str, Any]:
+    def _metadata(self, status: RunStatus) -> dict[str, Any]:
         data, finished = self.resolved.data, datetime.now(timezone.utc)
         model = data["model"]
         return {"run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
@@ -265,19 +274,11 @@ class RequestRun:
                 "model": redact({"id": model.get("id"), "protocol": model.get("api_protocol"),
                                  "base_url": model.get("base_url")}),
                 "environment": self.resolved.choices["environment"], "agentcompass_version": _version(),
-                "config": redact(data)}
-
-    def _paths(self) -> dict[str, str]:
-        d = self.store.run_dir
-        log_file = self.cfg.runtime.log_file or str(d / "run.log")
-        paths = {"run_dir": str(d), "config": str(d / "config.yaml"), "results": str(d / "results.jsonl"),
-                 "summary": str(d / "summary.json"), "log": log_file, "tasks": str(d / "tasks")}
-        paths.update(self.extra_paths)
-        return paths
+                "config": redact(data), **_harness_info(self.built[1] if self.built else None)}
 
     @property
     def log_path(self) -> Path:
-        return Path(self.cfg.runtime.log_file or (self.store.run_dir / "run.log"))
+        return self.store.log_path(self.cfg.runtime.log_file)
 
     async def aclose(self) -> None:
         if self.rt is None:

@@ -7,20 +7,22 @@ from typing import Any, Callable
 
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass.errors import EvaluationFailedError, RunTimeoutError
+from agentcompass.interfaces import RunStatus
 
+from .hooks import Hooks
 from .logs import console_logging, file_logging
 from .pool import Pool
 from .progress import Progress, RequestFinished
 from .request import RequestRun
 
 
-async def run_single(resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None,
+async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Callable[[Any], Any] | None = None,
                      name: str = "") -> dict[str, Any]:
     runtime = resolved.config.runtime
     pool = Pool(runtime.task_concurrency, runtime.provider_limits, runtime.env_open_qps)
     progress = Progress(runtime.progress, 0, on_progress)
     with console_logging(runtime.log_level):
-        run = RequestRun(resolved, name, pool, progress)
+        run = RequestRun(resolved, name, pool, progress, hooks)
         try:
             await asyncio.to_thread(run.prepare)
             progress.add_total(len(run.pending))
@@ -31,22 +33,22 @@ async def run_single(resolved: ResolvedRequest, *, on_progress: Callable[[Any], 
             progress.close()
             await run.aclose()
     progress.emit(RequestFinished(run.name, status=result["metadata"]["status"], metrics=result["metrics"]))
-    if status == "timeout":
+    if status == RunStatus.TIMEOUT:
         raise RunTimeoutError(f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in "
                               f"{result['paths']['run_dir']}", result=result)
-    if result["metadata"]["status"] == "failed":
+    if result["metadata"]["status"] == RunStatus.FAILED:
         raise EvaluationFailedError(f"run failed: {result['metrics']['n_errors']} of {result['metrics']['n_tasks']} "
                                     f"tasks ended in errors; see {result['paths']['run_dir']}", result=result)
     return result
 
 
-async def _execute(run: RequestRun, timeout: float | None) -> str:
+async def _execute(run: RequestRun, timeout: float | None) -> RunStatus:
     try:
         async with asyncio.timeout(timeout):
             await run.execute()
     except TimeoutError:
-        return "timeout"
+        return RunStatus.TIMEOUT
     except asyncio.CancelledError:
-        run.finalize("cancelled")
+        run.finalize(RunStatus.CANCELLED)
         raise
-    return "completed"
+    return RunStatus.COMPLETED

@@ -1,10 +1,13 @@
-"""The run directory: the record is the state. Every file is written atomically.
+"""The run directory: the record is the state. :class:`RunStore` owns every file name and every write.
 
 ::
 
     <results_dir>/<run_name>/<run_id>/
-      config.yaml  run.json  tasks.json  results.jsonl  summary.json  run.log
-      tasks/<task_id>/attempt-<n>/  result.json  checkpoint.json  trajectory files, artifacts/ ...
+      config.yaml  run.json  tasks.json  results.jsonl  summary.json  run.log  analysis.json  analysis.md
+      tasks/<task_id>/attempt-<n>/  result.json  checkpoint.json  error.txt  verifier.log  artifacts/
+                                    (plus the files harnesses and benchmarks write there themselves)
+
+Every file is written atomically (temporary file + rename); ``results.jsonl`` grows by whole-line appends.
 """
 
 from __future__ import annotations
@@ -17,11 +20,27 @@ import tempfile
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from agentcompass.errors import ConfigError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
+_ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
+
+CONFIG_FILE = "config.yaml"        # the resolved request, secrets redacted
+RUN_FILE = "run.json"              # status, timings, version, counts (rewritten as the run progresses)
+FINGERPRINT_FILE = "tasks.json"    # the component configs and task ids (what reuse compares)
+RESULTS_FILE = "results.jsonl"     # one line per finished task
+SUMMARY_FILE = "summary.json"      # what run_evaluation returns
+LOG_FILE = "run.log"               # the file log, unless runtime.log_file names another path
+ANALYSIS_JSON, ANALYSIS_MD = "analysis.json", "analysis.md"
+TASKS_DIR = "tasks"
+RESULT_FILE = "result.json"        # an attempt's outcome
+CHECKPOINT_FILE = "checkpoint.json"  # the agent phase's result, written before verification starts
+ERROR_FILE = "error.txt"           # the traceback of a failed attempt
+VERIFIER_LOG = "verifier.log"
+ARTIFACTS_DIR = "artifacts"
+RECIPES_LOG = "recipes.log"        # what the enabled recipes' hooks ran and printed
 
 
 def new_run_id() -> str:
@@ -64,33 +83,113 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+class AttemptRecord:
+    """One attempt directory ``tasks/<task_id>/attempt-<n>/`` and the files the orchestrator keeps there."""
+
+    def __init__(self, path: Path, n: int) -> None:
+        self.dir, self.n = Path(path), n
+        self.artifacts_dir = self.dir / ARTIFACTS_DIR
+
+    def mkdir(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+
+    def write_result(self, outcome: dict[str, Any]) -> None:
+        write_json(self.dir / RESULT_FILE, outcome, compact=True)
+
+    def read_result(self) -> dict[str, Any] | None:
+        """The attempt's result.json, or None when it is missing or unreadable (a torn or partial attempt)."""
+        try:
+            data = read_json(self.dir / RESULT_FILE)
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def write_checkpoint(self, agent: dict[str, Any]) -> None:
+        write_json(self.dir / CHECKPOINT_FILE, agent, compact=True)
+
+    def read_checkpoint(self) -> dict[str, Any] | None:
+        path = self.dir / CHECKPOINT_FILE
+        return read_json(path) if path.is_file() else None
+
+    def write_error(self, traceback_text: str) -> None:
+        (self.dir / ERROR_FILE).write_text(traceback_text, encoding="utf-8")
+
+    def write_verifier_log(self, text: str) -> None:
+        (self.dir / VERIFIER_LOG).write_text(text, encoding="utf-8", errors="replace")
+
+    def file(self, name: str) -> Path:
+        """A file of this attempt by name (the orchestrator's own: ERROR_FILE, VERIFIER_LOG; or a plug-in's)."""
+        return self.dir / name
+
+
 class RunStore:
+    """One run directory: its paths, its files, and every read and write of them."""
+
     def __init__(self, results_dir: Path, run_name: str, run_id: str) -> None:
         self.run_name, self.run_id = run_name, run_id
         self.run_dir = Path(results_dir) / safe_name(run_name) / run_id
-        self.tasks_dir = self.run_dir / "tasks"
-        self.results_path = self.run_dir / "results.jsonl"
+        self.tasks_dir = self.run_dir / TASKS_DIR
+        self.results_path = self.run_dir / RESULTS_FILE
+        self.summary_path = self.run_dir / SUMMARY_FILE
         self._append_lock = threading.Lock()
+
+    @classmethod
+    def at(cls, run_dir: str | Path) -> "RunStore":
+        """The store of an existing run directory (``<results_dir>/<run_name>/<run_id>``), wherever it now is."""
+        run_dir = Path(run_dir)
+        store = cls(run_dir.parent.parent, run_dir.parent.name, run_dir.name)
+        store.run_dir, store.tasks_dir = run_dir, run_dir / TASKS_DIR
+        store.results_path, store.summary_path = run_dir / RESULTS_FILE, run_dir / SUMMARY_FILE
+        return store
 
     def create(self, *, exist_ok: bool = False) -> None:
         if self.run_dir.exists() and not exist_ok:
             raise ConfigError(f"run directory {str(self.run_dir)!r} already exists; pick another run_id or use reuse")
         self.tasks_dir.mkdir(parents=True, exist_ok=True)
 
-    def task_dir(self, task_id: str) -> Path:
-        return self.tasks_dir / safe_name(task_id)
+    # ------------------------------------------------------------------ run-level files
+    def write_config(self, redacted: dict[str, Any]) -> None:
+        import yaml
 
-    def attempt_dir(self, task_id: str, n: int) -> Path:
-        path = self.task_dir(task_id) / f"attempt-{n}"
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        write_atomic(self.run_dir / CONFIG_FILE, yaml.safe_dump(redacted, sort_keys=False))
 
-    def attempts_of(self, task_id: str) -> list[int]:
-        folder = self.task_dir(task_id)
-        if not folder.is_dir():
-            return []
-        return sorted(int(p.name.split("-", 1)[1]) for p in folder.glob("attempt-*") if p.name[8:].isdigit())
+    def write_fingerprint(self, fingerprint: dict[str, Any]) -> None:
+        write_json(self.run_dir / FINGERPRINT_FILE, fingerprint)
 
+    def read_fingerprint(self) -> dict[str, Any]:
+        path = self.run_dir / FINGERPRINT_FILE
+        return read_json(path) if path.is_file() else {}
+
+    def write_run_record(self, record: dict[str, Any]) -> None:
+        write_json(self.run_dir / RUN_FILE, record)
+
+    def write_summary(self, result: dict[str, Any]) -> None:
+        write_json(self.summary_path, result, durable=True)
+
+    def read_summary(self) -> dict[str, Any] | None:
+        try:
+            data = read_json(self.summary_path)
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def write_analysis(self, analysis: dict[str, Any], markdown: str) -> None:
+        write_json(self.run_dir / ANALYSIS_JSON, analysis)
+        write_atomic(self.run_dir / ANALYSIS_MD, markdown)
+
+    def analysis_paths(self) -> dict[str, str]:
+        return {"analysis": str(self.run_dir / ANALYSIS_JSON), "analysis_md": str(self.run_dir / ANALYSIS_MD)}
+
+    def log_path(self, log_file: str | None = None) -> Path:
+        return Path(log_file) if log_file else self.run_dir / LOG_FILE
+
+    def paths(self, log_file: str | None = None) -> dict[str, str]:
+        """The ``paths`` section of a run's result."""
+        d = self.run_dir
+        return {"run_dir": str(d), "config": str(d / CONFIG_FILE), "results": str(self.results_path),
+                "summary": str(self.summary_path), "log": str(self.log_path(log_file)), "tasks": str(self.tasks_dir)}
+
+    # ------------------------------------------------------------------ results.jsonl
     def append_result(self, row: dict[str, Any]) -> None:
         """One whole line per write on an O_APPEND descriptor: a crash never leaves a half-merged file."""
         line = (json.dumps(row, default=str) + "\n").encode("utf-8")
@@ -101,31 +200,69 @@ class RunStore:
             finally:
                 os.close(fd)
 
-    def finished_rows(self) -> dict[str, dict[str, Any]]:
-        """The last complete row per task in results.jsonl (a torn last line is ignored)."""
+    def finished_rows(self, *, strict: bool = False) -> dict[str, dict[str, Any]]:
+        """The last complete row per task in results.jsonl. A torn line is skipped, or with ``strict`` a
+        ConfigError naming the file and the line."""
         rows: dict[str, dict[str, Any]] = {}
         if not self.results_path.exists():
             return rows
-        for line in self.results_path.read_text(encoding="utf-8").splitlines():
+        for n, line in enumerate(self.results_path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
             try:
                 row = json.loads(line)
             except json.JSONDecodeError:
+                if strict:
+                    raise ConfigError(f"{self.results_path}: line {n} is not valid JSON") from None
                 continue
-            rows[row["task_id"]] = row
+            rows[str(row["task_id"])] = row
         return rows
 
     def rewrite_results(self, rows: list[dict[str, Any]]) -> None:
         write_atomic(self.results_path, "".join(json.dumps(r, default=str) + "\n" for r in rows), durable=True)
+
+    # ------------------------------------------------------------------ tasks and attempts
+    def task_dir(self, task_id: str) -> Path:
+        return self.tasks_dir / safe_name(task_id)
+
+    def attempt(self, task_id: str, n: int) -> AttemptRecord:
+        """The record of attempt ``n`` of ``task_id`` (nothing is created until something is written)."""
+        return AttemptRecord(self.task_dir(task_id) / f"attempt-{n}", n)
+
+    def attempt_dir(self, task_id: str, n: int) -> Path:
+        path = self.attempt(task_id, n).dir
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def attempts_of(self, task_id: str) -> list[int]:
+        return [record.n for record in self.attempt_records(task_id)]
+
+    def attempt_records(self, task_id: str) -> list[AttemptRecord]:
+        """The task's attempt directories, oldest first."""
+        return sorted(self._attempt_dirs(task_id), key=lambda record: record.n)
+
+    def _attempt_dirs(self, task_id: str) -> Iterator[AttemptRecord]:
+        folder = self.task_dir(task_id)
+        for sub in folder.iterdir() if folder.is_dir() else ():
+            match = _ATTEMPT_DIR.match(sub.name)
+            if match and sub.is_dir():
+                yield AttemptRecord(sub, int(match.group(1)))
+
+
+def attempt_number(attempt_dir: str | Path) -> int | None:
+    """``n`` of an ``attempt-<n>`` directory path, else None."""
+    match = _ATTEMPT_DIR.match(Path(attempt_dir).name)
+    return int(match.group(1)) if match else None
 
 
 def find_reusable(results_dir: Path, run_name: str, run_id: str | None) -> str:
     """The run id to reuse: the given one (must exist) or the latest run of ``run_name``."""
     base = Path(results_dir) / safe_name(run_name)
     if run_id is not None:
-        if not (base / run_id / "run.json").is_file():
+        if not (base / run_id / RUN_FILE).is_file():
             raise ConfigError(f"reuse_run_id {run_id!r}: no run of {run_name!r} under {str(base)!r}")
         return run_id
-    candidates = sorted(p.name for p in base.glob("*") if (p / "run.json").is_file()) if base.is_dir() else []
+    candidates = sorted(p.name for p in base.glob("*") if (p / RUN_FILE).is_file()) if base.is_dir() else []
     if not candidates:
         raise ConfigError(f"reuse: no previous run named {run_name!r} under {str(Path(results_dir))!r}")
     return candidates[-1]

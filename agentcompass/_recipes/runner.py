@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agentcompass._orchestrator.store import RECIPES_LOG
 from agentcompass.errors import ConfigError, SandboxError
 
 from .spec import PHASES
 
 _SECRET_NAME = re.compile(r"(key|token|secret|password|passwd|credential|auth)", re.I)
-_LOG_NAME = "recipes.log"
 _MAX_LOGGED = 20_000
 
 
@@ -128,11 +128,11 @@ class RecipeRunner:
                 f"{res.output[-_MAX_LOGGED:]}\n")
         try:
             Path(attempt_dir).mkdir(parents=True, exist_ok=True)
-            with open(Path(attempt_dir) / _LOG_NAME, "a", encoding="utf-8") as fh:
+            with open(Path(attempt_dir) / RECIPES_LOG, "a", encoding="utf-8") as fh:
                 fh.write(_scrub(text))
         except OSError as exc:
             if self.logger is not None:
-                self.logger.debug("cannot write %s: %s", _LOG_NAME, exc)
+                self.logger.debug("cannot write %s: %s", RECIPES_LOG, exc)
 
 
 def _scrub(text: str) -> str:

@@ -19,7 +19,7 @@ from agentcompass.testing.reference import run_reference
 from agentcompass.testing.scripted_server import ScriptedModelServer
 from tests.benchmarks.tb_fixtures import make_task
 from tests.benchmarks.terminal_bench.reference_support import require_reference
-from tests.harnesses.terminus2.t2_support import reply
+from tests.harnesses.terminus2.t2_support import harbor_dir, reply
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="terminus2 needs tmux")
@@ -115,6 +115,7 @@ def runs(tmp_path_factory):
         terminus = _evaluate(benchmark="demo", harness="terminus2", model="m", environment="local",
                              model_base_url=srv.base_url, model_api_key="sk-test", model_api_protocol="openai-chat",
                              benchmark_params={"sample_ids": ["hello-file", "partial-credit"]}, task_concurrency=1,
+                             harness_params={"templates_dir": harbor_dir()},
                              results_dir=str(tmp / "results"), data_dir=str(tmp / "data"))
     make_task(tmp / "tasks", "solved")
     make_task(tmp / "tasks", "no-solution", solve_sh=None)

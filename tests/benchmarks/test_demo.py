@@ -30,7 +30,7 @@ def test_demo_has_at_least_six_valid_tasks_in_both_toml_forms():
 def test_task_files_follow_the_conventions(task_id):
     root = DEMO_TASKS_DIR / task_id
     dockerfile = (root / "environment/Dockerfile").read_text()
-    assert "ARG BASE_IMAGE=agentcompass/base:bookworm" in dockerfile and "FROM ${BASE_IMAGE}" in dockerfile
+    assert "ARG BASE_IMAGE=python:3.12-bookworm" in dockerfile and "FROM ${BASE_IMAGE}" in dockerfile
     assert "WORKDIR /app" in dockerfile
     assert ("COPY files/ /app/" in dockerfile) == (root / "environment/files").is_dir()
     for script in ("tests/test.sh", "solution/solve.sh"):

@@ -114,3 +114,29 @@ def test_read_rewards_from_an_environment(local_provider):  # noqa: F811
         finally:
             await env.close()
     run(body())
+
+
+@pytest.mark.parametrize("name", ["reward.txt", "reward.json"])
+def test_a_reward_file_of_megabytes_is_a_clear_verifier_error(local_provider, tmp_path, name):  # noqa: F811
+    """test.sh writes 3 MB into the reward file: the verifier names the file and its size (it used to fail with
+    'Incorrect padding' from a base64 text cut by the output cap)."""
+    from agentcompass.benchmarks.terminal_bench.verifier import run_verifier
+
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test.sh").write_text("#!/bin/bash\nhead -c 3000000 /dev/zero | tr '\\0' '1' "
+                                   f"> \"${{AGENTCOMPASS_LOGS_DIR:-/logs}}/verifier/{name}\"\n")
+
+    async def body():
+        env = await local_provider.open(EnvSpec(task_id="big-reward"))
+        try:
+            outcome = await run_verifier(env, tests, workdir="/app", timeout_s=60)
+            with pytest.raises(VerifierError, match=rf"{name} is 3,000,000 bytes"):
+                await read_rewards(env)
+            return outcome
+        finally:
+            await env.close()
+    outcome = run(body())
+    assert outcome.reward is None
+    assert f"/logs/verifier/{name} is 3,000,000 bytes" in outcome.error and "at most 65,536" in outcome.error
+    assert "padding" not in outcome.error.lower()

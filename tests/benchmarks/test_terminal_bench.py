@@ -152,7 +152,7 @@ def test_docker_image_without_dockerfile(tmp_path):
     [task] = b.load()
     spec = b.env_spec(task)
     assert (spec.image, spec.dockerfile_dir, spec.workdir) == ("example/task:20251031", None, "/app")
-    assert (spec.cpus, spec.memory_mb, spec.build_args) == (2.0, 2048, {"BASE_IMAGE": "agentcompass/base:bookworm"})
+    assert (spec.cpus, spec.memory_mb, spec.build_args) == (2.0, 2048, {"BASE_IMAGE": "python:3.12-bookworm"})
 
 
 def test_env_spec_from_dockerfile_and_normalized_toml(tmp_path):
@@ -345,3 +345,41 @@ def test_a_compose_file_alone_defines_the_environment(tmp_path):
     assert [t.id for t in b.load()] == ["only-compose"]
     [problem] = b.problems
     assert problem.task_id == "nothing" and "environment/docker-compose.yaml" in problem.message
+
+
+def test_a_symlink_leading_out_of_a_task_directory_is_refused(tmp_path):
+    host = tmp_path / "host-secrets"
+    host.mkdir()
+    (host / "id_rsa").write_text("PRIVATE")
+    root = tmp_path / "ds"
+    root.mkdir()
+    make_task(root, "linked-files")
+    files = root / "linked-files" / "environment" / "files"
+    files.symlink_to(host, target_is_directory=True)           # the whole files/ directory is a link out
+    make_task(root, "inner-link")
+    (root / "inner-link" / "tests" / "key").symlink_to(host / "id_rsa")
+    make_task(root, "fine")
+    (root / "fine" / "tests" / "alias.sh").symlink_to("test.sh")     # a link that stays inside is fine
+    b = bench(root)
+    assert [t.id for t in b.load()] == ["fine"]
+    problems = {p.task_id: p for p in b.problems}
+    assert problems["linked-files"].field == "environment/files"
+    assert "outside the task directory" in problems["linked-files"].message
+    assert problems["inner-link"].field == "tests/key"
+    with pytest.raises(DatasetError, match=r"'linked-files' is a malformed task.*symlink"):
+        bench(root, sample_ids=["linked-files"]).load()
+
+
+def test_a_dataset_of_only_malformed_tasks_is_an_error(tmp_path):
+    make_task(tmp_path, "bad-1", toml='[environment]\nmemory = "lots"\n')
+    make_task(tmp_path, "bad-2", test_sh=None)
+    with pytest.raises(DatasetError, match=r"none of its 2 task directories is valid \(first: .*bad-1"):
+        bench(tmp_path).load()
+
+
+def test_a_malformed_task_named_in_sample_ids_is_one_line(tmp_path):
+    make_task(tmp_path, "ok")
+    make_task(tmp_path, "multi", toml='version = "1.0"\n[agent]\ntimeout_sec = [\n1,\n')
+    with pytest.raises(DatasetError) as info:
+        bench(tmp_path, sample_ids=["multi"]).load()
+    assert "\n" not in str(info.value) and "'multi' is a malformed task" in str(info.value)

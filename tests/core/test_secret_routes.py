@@ -76,3 +76,19 @@ def test_redact_rules():
     assert out["url"] == f"https://{REDACTED}@host/v1?token={REDACTED}&x=1"
     assert out["note"] == f"key {REDACTED} here"
     assert scrub("ghp_0123456789abcdefABCD and AKIA0123456789ABCDEF") == f"{REDACTED} and {REDACTED}"
+
+
+def test_numbers_flags_and_token_counts_are_not_secrets(tmp_path):
+    """max_tokens, session names and booleans are configuration, not secrets: never redacted or scrubbed."""
+    from agentcompass._config.redact import register_config_secrets
+
+    tree = {"params": {"max_tokens": 4000, "max_completion_tokens": 512}, "tmux_session": "agent-1",
+            "flag": True, "GITHUB_TOKEN": "ghtok-value-1234", "api_key": 987654321}
+    register_config_secrets(tree)
+    out = redact(tree)
+    assert out["params"] == {"max_tokens": 4000, "max_completion_tokens": 512}
+    assert out["tmux_session"] == "agent-1" and out["flag"] is True
+    assert out["GITHUB_TOKEN"] == REDACTED
+    assert scrub("use --auto-install-dependencies; limit 4000; True; 987654321") == \
+        "use --auto-install-dependencies; limit 4000; True; 987654321"
+    assert scrub("the value ghtok-value-1234 leaked") == f"the value {REDACTED} leaked"

@@ -5,15 +5,14 @@ from __future__ import annotations
 from asyncio import gather, run
 from pathlib import Path
 
-from omegaconf import OmegaConf
-
-from agentcompass._config.registry import build, conf_dir
+from agentcompass._config.compose import component_config
+from agentcompass._config.registry import build
 from agentcompass.interfaces import ComponentContext
 from agentcompass.testing.scripted_server import ScriptedModelServer
 
 
 def _load(name: str) -> dict:
-    return OmegaConf.to_container(OmegaConf.load(conf_dir() / "model" / f"{name}.yaml"), resolve=True)
+    return component_config("model", name)
 
 
 def test_scripted_config_talks_to_a_server_on_the_env_port(tmp_path: Path, monkeypatch) -> None:

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agentcompass._deps import require
+from agentcompass.kit import require
 from agentcompass.errors import DatasetError, DependencyError
 
 from .log_parsers import PARSER_REGISTRY
@@ -212,6 +212,8 @@ def load_instances(dataset_path: str | None, dataset_name: str, split: str, data
     """All instances of the split, validated, in file order. Duplicate ids are an error."""
     path = locate(dataset_path, dataset_name, split, data_dir, allow_download)
     raw_rows, source = read_source(path, split)
+    if not raw_rows:
+        raise DatasetError(f"{source}: the dataset holds no instance (an empty file or split {split!r})")
     rows = [normalize_row(raw, source, i) for i, raw in enumerate(raw_rows, 1)]
     seen: set[str] = set()
     for row in rows:

@@ -50,7 +50,8 @@ class TerminalBenchConfig(BaseModel):
     clone_timeout_s: float = Field(1800, gt=0, description="Timeout of each git command fetching repo_url.")
     sample_ids: list[str] | None = Field(None, description="Task ids to run (directory names), in this order.")
     limit: int | None = Field(None, ge=0, description="Run at most this many tasks (after sample_ids).")
-    base_image: str = Field("agentcompass/base:bookworm", description="Build arg BASE_IMAGE for Dockerfiles.")
+    base_image: str = Field("python:3.12-bookworm", description="Build arg BASE_IMAGE for Dockerfiles (where it "
+                            "cannot be pulled, the docker environment builds its offline fallback).")
     agent_timeout_s: float | None = Field(None, gt=0, description="Override of every task's [agent].timeout_sec.")
     verifier_timeout_s: float | None = Field(None, gt=0,
                                              description="Override of every task's [verifier].timeout_sec.")

@@ -12,6 +12,7 @@ becomes a :class:`TaskProblem` (logged as a warning with path and field) and the
 from __future__ import annotations
 
 import logging
+import os
 import posixpath
 import re
 from dataclasses import asdict, dataclass, field
@@ -148,9 +149,28 @@ def _tb1_extra_services(compose: Path) -> list[str]:
     return sorted(str(k) for k in services if k != "client") if isinstance(services, dict) else []
 
 
+def _escaping_link(path: Path) -> Path | None:
+    """The first symlink inside task directory ``path`` that resolves outside it (files a task ships are copied
+    into environments: a link to a host directory would copy that directory), or None."""
+    top = os.path.realpath(path)
+    for dirpath, dirnames, filenames in os.walk(path):
+        for name in dirnames + filenames:
+            entry = Path(dirpath) / name
+            if entry.is_symlink():
+                real = os.path.realpath(entry)
+                if real != top and not real.startswith(top + os.sep):
+                    return entry
+    return None
+
+
 def load_task_dir(path: Path) -> TaskDir | TaskProblem:
     """Load one task directory, or describe what is wrong with it."""
     task_id = path.name
+    link = _escaping_link(path)
+    if link is not None:
+        return _problem(task_id, link, str(link.relative_to(path)),
+                        f"is a symlink to {os.path.realpath(link)}, outside the task directory (refused: its "
+                        f"target would be copied into the environment)")
     if not (path / "task.toml").is_file():
         if (path / "task.yaml").is_file():
             return load_tb1_task_dir(path)
@@ -204,7 +224,8 @@ def _select(tasks: dict[str, TaskDir], problems: dict[str, TaskProblem], root: P
             selected.append(tasks[sid])
         elif sid in problems:
             p = problems[sid]
-            raise DatasetError(f"sample id {sid!r} is a malformed task: {p.path}: {p.field}: {p.message}")
+            message = " ".join(p.message.split())
+            raise DatasetError(f"sample id {sid!r} is a malformed task: {p.path}: {p.field}: {message}")
         else:
             valid = sorted(tasks)
             shown = ", ".join(valid[:8]) + (f", ... ({len(valid)} in all)" if len(valid) > 8 else "")
@@ -228,6 +249,10 @@ def load_tasks(dataset_path: str | Path, *, sample_ids: list[str] | None = None,
             problems[loaded.task_id] = loaded
         else:
             tasks[loaded.id] = loaded
+    if problems and not tasks:
+        first = next(iter(problems.values()))
+        raise DatasetError(f"dataset_path {str(dataset_path)!r}: none of its {len(problems)} task directories is "
+                           f"valid (first: {first.path}: {first.field}: {' '.join(first.message.split())})")
     selected = _select(tasks, problems, root, sample_ids)
     if limit is not None:
         selected = selected[: max(0, int(limit))]

@@ -20,6 +20,12 @@ from agentcompass.errors import VerifierError
 
 REWARD_JSON = "reward.json"
 REWARD_TXT = "reward.txt"
+MAX_REWARD_BYTES = 1 << 16     # a reward file is a number or a flat object of numbers; anything larger is an error
+
+
+def too_large(where: str, size: int) -> VerifierError:
+    return VerifierError(f"{where} is {size:,} bytes; a reward file may hold at most {MAX_REWARD_BYTES:,} bytes "
+                         f"(a number, or a flat JSON object of numbers)")
 
 
 def _finite(value: Any, where: str) -> float:
@@ -32,6 +38,8 @@ def _finite(value: Any, where: str) -> float:
 
 def parse_reward_json(data: bytes, where: str = REWARD_JSON) -> dict[str, float]:
     """A flat object of finite numbers, or a single number (read as ``{"reward": x}``)."""
+    if len(data) > MAX_REWARD_BYTES:
+        raise too_large(where, len(data))
     text = data.decode("utf-8", errors="replace").strip()
     if not text:
         raise VerifierError(f"{where} is empty")
@@ -48,6 +56,8 @@ def parse_reward_json(data: bytes, where: str = REWARD_JSON) -> dict[str, float]
 
 def parse_reward_txt(data: bytes, where: str = REWARD_TXT) -> dict[str, float]:
     """One float (surrounding whitespace is fine)."""
+    if len(data) > MAX_REWARD_BYTES:
+        raise too_large(where, len(data))
     text = data.decode("utf-8", errors="replace").strip()
     if not text:
         raise VerifierError(f"{where} is empty")
@@ -91,6 +101,10 @@ async def read_rewards(env: Any, logs_dir: str = "/logs/verifier") -> tuple[dict
                            f"[ -f \"$f\" ] && echo \"$f\"; done; true", timeout=60)
     present = set(probe.stdout.split())
     name = REWARD_JSON if REWARD_JSON in present else REWARD_TXT if REWARD_TXT in present else None
+    if name:
+        size = await env.exec(f"wc -c < {folder}/{name}", timeout=60)
+        if size.stdout.strip().isdigit() and int(size.stdout.strip()) > MAX_REWARD_BYTES:
+            raise too_large(f"{logs_dir.rstrip('/')}/{name}", int(size.stdout.strip()))
     data = await env.read_file(f"{logs_dir}/{name}") if name else None
     rewards = parse_rewards(data if name == REWARD_JSON else None, data if name == REWARD_TXT else None, logs_dir)
     return rewards, name or ""

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.terminal_bench.reward import (REWARD_JSON, REWARD_TXT, parse_rewards, primary_reward,
-                                                           read_rewards)
+from agentcompass.benchmarks.terminal_bench.reward import (MAX_REWARD_BYTES, REWARD_JSON, REWARD_TXT, parse_rewards,
+                                                           primary_reward, read_rewards, too_large)
 from agentcompass.errors import SandboxError, VerifierError
 
 TESTS_PATH = "/tests"
@@ -81,7 +81,9 @@ def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, stag
     return (prepare + f"chmod +x {script} && {runner} > {out} 2>&1; echo; echo \"{_MARK} rc $?\"; "
             f"cd {_q(env, logs_dir)} 2>/dev/null || exit 0; "
             f"if command -v base64 >/dev/null 2>&1; then for f in reward.json reward.txt; do "
-            f"[ -f \"$f\" ] && printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
+            f"[ -f \"$f\" ] || continue; n=$(wc -c < \"$f\"); if [ \"$n\" -gt {MAX_REWARD_BYTES} ]; then "
+            f"echo \"{_MARK} large $f $n\"; continue; fi; "
+            f"printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
             f"else echo \"{_MARK} nobase64\"; fi; echo \"{_MARK} tail\"; "
             f"tail -c {LOG_TAIL_BYTES} test-stdout.txt 2>/dev/null; exit 0")
 
@@ -100,9 +102,29 @@ def _parse_report(stdout: str) -> tuple[int | None, dict[str, bytes], str | None
         elif line.startswith(f"{_MARK} file "):
             _, _, name, *data = line.split(" ", 3)
             files[name] = base64.b64decode(data[0] if data else "")
+        elif line.startswith(f"{_MARK} large "):
+            _, _, name, size = line.split(" ", 3)
+            files[name] = _TooLarge(int(size) if size.isdigit() else -1)
         elif line == f"{_MARK} nobase64":
             has_b64 = False
     return rc, files, (tail if sep else None), has_b64
+
+
+class _TooLarge(bytes):
+    """A reward file the run command did not send because of its size (``size`` bytes)."""
+
+    def __new__(cls, size: int) -> "_TooLarge":
+        obj = super().__new__(cls, b"")
+        obj.size = size
+        return obj
+
+
+def _refuse_large(files: dict[str, bytes], logs_dir: str) -> None:
+    """The file that decides the reward (reward.json if present) must not have been too large to read."""
+    name = REWARD_JSON if REWARD_JSON in files else REWARD_TXT
+    data = files.get(name)
+    if isinstance(data, _TooLarge):
+        raise too_large(f"{logs_dir.rstrip('/')}/{name}", data.size)
 
 
 async def _log_tail(env: Any, logs_dir: str) -> str:
@@ -131,6 +153,7 @@ async def run_verifier(env: Any, tests_dir: Path, *, workdir: str, timeout_s: fl
         return outcome
     try:
         if tail is not None and has_b64:
+            _refuse_large(files, logs_dir)
             outcome.rewards = parse_rewards(files.get(REWARD_JSON), files.get(REWARD_TXT), logs_dir)
             outcome.source = REWARD_JSON if REWARD_JSON in files else REWARD_TXT
         else:  # an image without base64: ask for the files one by one

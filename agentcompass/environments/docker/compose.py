@@ -39,7 +39,7 @@ from agentcompass.environments.docker.compose_cleanup import (
 from agentcompass.environments.docker.compose_cli import Completed, require_compose, run_compose
 from agentcompass.environments.docker.config import DEFAULT_BUILD_TIMEOUT_S
 from agentcompass.environments.docker.environment import DockerEnvironment
-from agentcompass.environments.docker.images import context_hash, repo_component
+from agentcompass.environments.docker.images import context_hash, repo_component, uses_base_image
 from agentcompass.errors import DatasetError, ImageError, SandboxError
 from agentcompass.interfaces import EnvSpec
 
@@ -111,15 +111,25 @@ def _resources(cfg: Any, spec: EnvSpec) -> dict[str, Any]:
     return {"services": {MAIN: main}}
 
 
-def _base(spec: EnvSpec, prebuilt: str | None, workdir: str) -> dict[str, Any]:
+def _base(spec: EnvSpec, prebuilt: str | None, workdir: str, build_args: dict[str, str]) -> dict[str, Any]:
     main: dict[str, Any] = {"command": KEEP_ALIVE, "working_dir": workdir}
     if prebuilt:
         main["image"] = prebuilt
     elif spec.dockerfile_dir:       # else the task's compose file says how main is made
         main["build"] = {"context": str(Path(spec.dockerfile_dir).resolve())}
-        if spec.build_args:
-            main["build"]["args"] = {str(k): str(v) for k, v in spec.build_args.items()}
+        if build_args:
+            main["build"]["args"] = dict(build_args)
     return {"services": {MAIN: main}}
+
+
+async def _build_args(provider: Any, spec: EnvSpec) -> dict[str, str]:
+    """The main service's build arguments, its ``BASE_IMAGE`` resolved as for single-container tasks (the
+    offline fallback where the default base can be neither found nor pulled)."""
+    args = {str(k): str(v) for k, v in spec.build_args.items()}
+    dockerfile = Path(spec.dockerfile_dir) / "Dockerfile" if spec.dockerfile_dir else None
+    if "BASE_IMAGE" in args and dockerfile is not None and uses_base_image(dockerfile):
+        args["BASE_IMAGE"] = await provider.images.base(args["BASE_IMAGE"], provider.config.pull_policy)
+    return args
 
 
 def _log_dirs(directory: Path) -> dict[str, tuple[Path, str]]:
@@ -163,12 +173,13 @@ async def _write_files(project: ComposeProject, provider: Any, prebuilt: str | N
     cfg, spec = provider.config, project.spec
     logs = _log_dirs(project.dir)
     context = Path(spec.dockerfile_dir or Path(spec.compose_file).parent)
-    digest = await provider.run(context_hash, context, dict(spec.build_args))
+    build_args = await _build_args(provider, spec)
+    digest = await provider.run(context_hash, context, build_args)
     main_image = f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
     project.env = _variables(cfg, spec, main_image, prebuilt, logs)
     main_env = {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env}
     mounts = [{"type": "bind", "source": str(host), "target": target} for host, target in logs.values()]
-    base = _base(spec, prebuilt, cfg.workdir or spec.workdir)
+    base = _base(spec, prebuilt, cfg.workdir or spec.workdir, build_args)
     project.files = [project.write("resources", _resources(cfg, spec)), project.write("base", base),
                      Path(spec.compose_file).resolve(),
                      project.write("environment", {"services": {MAIN: {"environment": main_env}}}),

@@ -11,7 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-DEFAULT_BASE_IMAGE = "agentcompass/base:bookworm"
+# a public image with what the bundled tasks need (bash, python3, git, patch, coreutils); where it can be neither
+# found nor pulled, the offline fallback (base_image.py) is built with debootstrap and used instead
+DEFAULT_BASE_IMAGE = "python:3.12-bookworm"
 DEFAULT_BUILD_TIMEOUT_S = 1800.0
 _MEMORY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(i?b)?\s*$", re.IGNORECASE)
 _UNIT_MB = {"": 1 / (1024 * 1024), "k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 * 1024}
@@ -62,6 +64,12 @@ class DockerConfig(BaseModel):
                                    "and last half; the middle is elided with a marker).")
     base_image: str = Field(DEFAULT_BASE_IMAGE, description="Build argument BASE_IMAGE of Dockerfile builds "
                             "whose task does not set it.")
+    base_fallback: bool = Field(True, description="When the default base image (or the fallback image itself) "
+                                "can be neither found nor pulled, build the fallback with debootstrap and use it.")
+    base_fallback_image: str = Field("agentcompass/base:bookworm", description="Tag of the offline fallback "
+                                     "base image (Debian bookworm built with debootstrap).")
+    debian_mirror: str = Field("http://deb.debian.org/debian", description="Mirror debootstrap builds the "
+                               "fallback base image from.")
     open_timeout_s: float = Field(300.0, gt=0, description="Seconds allowed to create and start a container.")
 
     @field_validator("memory")

@@ -22,7 +22,7 @@ from typing import Any
 
 from agentcompass.environments.docker.config import DEFAULT_BUILD_TIMEOUT_S, DockerConfig
 from agentcompass.environments.docker.environment import DockerEnvironment
-from agentcompass.environments.docker.images import ImageManager
+from agentcompass.environments.docker.images import BaseFallback, ImageManager
 from agentcompass.errors import SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec
 
@@ -102,7 +102,8 @@ class DockerProvider:
             client = await self.run(self._make_client)
             if self._client is None:
                 self._client = client
-                self._images = ImageManager(client.api, self.run, self.config.platform)
+                self._images = ImageManager(client.api, self.run, self.config.platform,
+                                            fallback=self._fallback())
             else:                                   # another open connected meanwhile
                 await self.run(client.close)
         return self._client.api
@@ -123,6 +124,13 @@ class DockerProvider:
             # every call (a quarter of the SDK's CPU per call)
             client.api.trust_env = False
         return client
+
+    def _fallback(self) -> "BaseFallback | None":
+        """How to build the offline base image when the default one is unavailable (None: never)."""
+        if not self.config.base_fallback:
+            return None
+        data_dir = self.ctx.data_dir if self.ctx is not None else None
+        return BaseFallback(self.config.base_fallback_image, self.config.debian_mirror, data_dir)
 
     @property
     def images(self) -> ImageManager:

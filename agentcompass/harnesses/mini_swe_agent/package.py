@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from agentcompass._deps import require
+from agentcompass.kit import require
 from agentcompass.errors import ConfigError
 
 VERSION = "2.4.6"

@@ -1,9 +1,13 @@
-"""The ``terminus2`` harness: a JSON-speaking agent driving a tmux session (FORMATS.md D4-D6).
+"""The ``terminus2`` harness: Harbor 0.26.0's Terminus-2 agent loop over a tmux session in the environment.
 
-Per episode: proactive summarization check, one model query, parse, send the keystrokes, read the new
-terminal output. ``task_complete: true`` asks for confirmation; only two in a row end the run. The
-trajectory is saved after every turn and, whatever happens (cancellation by the agent timeout included),
-once more in a ``finally``.
+Per episode (Harbor's ``_run_agent_loop``): stop if the tmux session is gone; the proactive summarization check;
+one query (with the output-length and context-length recovery of ``query``); Harbor's parser; on a parse
+error nothing runs and the next prompt is Harbor's parse-error message (a pending completion stays pending);
+otherwise every command's keystrokes are sent and waited for, and the new terminal output is read. A
+``task_complete`` reply runs its commands and asks for confirmation; the next reply that completes again ends
+the run; a valid reply that does not complete clears the pending flag. Every text sent is Harbor's own
+(``harbor_text``), the parser is Harbor's own (``harbor_parser``), tokens are counted as Harbor counts them
+(``tokens``). The trajectory is saved after every episode and, whatever happens, once more in a ``finally``.
 """
 
 from __future__ import annotations
@@ -11,18 +15,39 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-from agentcompass.errors import ConfigError, ContextLengthExceededError, ModelRetryableError, SandboxError
-from agentcompass.harnesses.terminus2.config import DEFAULT_CONTEXT_LIMIT, Terminus2Config
-from agentcompass.harnesses.terminus2.context import ContextManager, assistant, user
-from agentcompass.harnesses.terminus2.parser import Command, ParseResult, parse_response
-from agentcompass.harnesses.terminus2.prompts import render
-from agentcompass.harnesses.terminus2.tmux import TmuxSession
+from agentcompass.errors import ConfigError
+from agentcompass.harnesses.terminus2.config import FALLBACK_CONTEXT_LIMIT, Terminus2Config
+from agentcompass.harnesses.terminus2.context import ContextManager, Handoff
+from agentcompass.harnesses.terminus2.harbor_parser import Parsed, ReplyParser
+from agentcompass.harnesses.terminus2.harbor_source import load_source
+from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
+from agentcompass.harnesses.terminus2.query import Conversation
+from agentcompass.harnesses.terminus2.tmux import TmuxSession, limit_output
+from agentcompass.harnesses.terminus2.tokens import TokenCounter, load_litellm
 from agentcompass.harnesses.terminus2.trajectory import Trajectory
-from agentcompass.interfaces import (AgentResult, AttemptContext, ComponentContext, Environment, ModelClient,
-                                     ModelResponse, Task, Usage)
+from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task, Usage
 
 TRAJECTORY_IN_ENV = "/logs/agent/trajectory.json"
 TEARDOWN_TIMEOUT_S = 20.0
+
+
+def feedback_of(prompts: HarborPrompts, parsed: Parsed) -> str:
+    """Harbor's feedback line for a parsed reply: ``ERROR: ...`` (and its warnings), or ``WARNINGS: ...``."""
+    feedback = ""
+    if parsed.error:
+        feedback += prompts.text("feedback_error", **{"result.error": parsed.error})
+        if parsed.warning:
+            feedback += prompts.text("feedback_error_warnings", **{"result.warning": parsed.warning})
+    elif parsed.warning:
+        feedback += prompts.text("feedback_warnings", **{"result.warning": parsed.warning})
+    return feedback
+
+
+def _since(before: Usage, now: Usage) -> Usage:
+    """The usage added to ``now`` since the copy ``before`` was taken."""
+    return Usage(now.input_tokens - before.input_tokens, now.output_tokens - before.output_tokens,
+                 now.cached_tokens - before.cached_tokens, now.cost_usd - before.cost_usd,
+                 now.n_calls - before.n_calls, now.n_retries - before.n_retries)
 
 
 class _Done(Exception):
@@ -41,53 +66,67 @@ class Terminus2Harness:
     config_class = Terminus2Config
 
     def __init__(self, config: Terminus2Config, ctx: ComponentContext | None = None) -> None:
-        self.config = config
-        self.ctx = ctx
+        self.config, self.ctx = config, ctx
+        if ctx is not None and ctx.model_id == "none":      # the more basic mistake first
+            raise ConfigError("harness 'terminus2' needs a model; got model 'none'")
+        auto = ctx.auto_install_dependencies if ctx is not None else None
+        self.source = load_source(config.templates_dir, ctx.data_dir if ctx is not None else None, bool(auto))
+        self.prompts = HarborPrompts(self.source)
+        self.parser = ReplyParser(self.source, config.duration_cap_s)
+        load_litellm(auto)                    # a missing extra fails now, before any environment opens
+
+    def describe(self) -> dict[str, Any]:
+        """Which prompts and parser this harness uses (a hash of each of Harbor's files)."""
+        return {"prompts": self.source.describe()}
 
     async def run(self, task: Task, env: Environment, model: ModelClient | None,
                   ctx: AttemptContext) -> AgentResult:
         if model is None:
             raise ConfigError("harness 'terminus2' needs a model; got model=none")
         auto = bool(ctx.auto_install_dependencies or (self.ctx and self.ctx.auto_install_dependencies))
-        return await _Run(self.config, task, env, model, ctx, auto).run()
+        return await _Run(self, task, env, model, ctx, auto).run()
 
 
 class _Run:
     """The state of one attempt."""
 
-    def __init__(self, cfg: Terminus2Config, task: Task, env: Environment, model: ModelClient,
+    def __init__(self, h: Terminus2Harness, task: Task, env: Environment, model: ModelClient,
                  ctx: AttemptContext, auto_install: bool) -> None:
-        self.cfg, self.task, self.env, self.model, self.ctx = cfg, task, env, model, ctx
-        self.log = ctx.logger
-        self.session = TmuxSession(env, cfg.session_name, workdir=task.workdir or env.workdir,
-                                   width=cfg.pane_width, height=cfg.pane_height, history_limit=cfg.history_limit,
-                                   max_output_bytes=cfg.max_output_bytes, auto_install=auto_install,
-                                   image=task.image, logger=ctx.logger)
-        self.traj = Trajectory(ctx.attempt_dir / "trajectory.json", getattr(model, "model_id", "unknown"),
-                               {"harness": "terminus2", "config": cfg.model_dump()})
-        limit = cfg.context_limit or getattr(model, "context_limit", None) or DEFAULT_CONTEXT_LIMIT
-        self.values = {"instruction": task.instruction, "duration_cap": f"{cfg.duration_cap_s:g}",
-                       "max_output_bytes": cfg.max_output_bytes, "summary": None}
-        self.context = ContextManager(limit=int(limit), threshold=cfg.proactive_summarization_threshold,
-                                      reactive_free=cfg.reactive_free_tokens, ask=self._complete,
-                                      render=self._render, screen=self.session.visible_screen,
-                                      instruction=task.instruction, first_prompt_values=self.values)
-        self.chat: list[dict[str, Any]] = []
-        self.prompt = self.first_prompt = ""
+        cfg = self.cfg = h.config
+        self.task, self.env, self.prompts, self.parser, self.log = task, env, h.prompts, h.parser, ctx.logger
+        self.session = TmuxSession(env, h.prompts, cfg.tmux_name, workdir=task.workdir or env.workdir,
+                                   width=cfg.pane_width, height=cfg.pane_height, record=cfg.record_terminal,
+                                   auto_install=auto_install, image=task.image, logger=ctx.logger)
+        model_id = str(getattr(model, "model_id", "unknown"))
+        tokens = TokenCounter(model_id, auto_install)
+        self.limit = int(cfg.context_limit or getattr(model, "context_limit", None) or tokens.context_limit()
+                         or FALLBACK_CONTEXT_LIMIT)
+        output_limit = cfg.output_limit or tokens.output_limit()
+        self.conv = Conversation(model, h.prompts, h.parser, attempts=cfg.model_query_attempts,
+                                 enable_summarize=cfg.enable_summarize, output_limit=output_limit,
+                                 logger=ctx.logger, on_handoff=self._on_handoff)
+        self.context = self.conv.context = ContextManager(
+            h.prompts, limit=self.limit, threshold=cfg.proactive_summarization_threshold,
+            reactive_free=cfg.reactive_target_free, count_tokens=tokens.count, ask=self.conv.ask,
+            screen=self.session.capture, instruction=task.instruction)
+        self.traj = Trajectory(ctx.attempt_dir / "trajectory.json", model_id,
+                               {"harness": "terminus2", "parser": "json", "prompts": h.source.describe(),
+                                "config": cfg.model_dump()})
+        self.prompt = ""
         self.pending = False
-        self.usage = Usage()
-        self.n_turns = self.n_format_errors = self.summarizations = 0
+        self.n_turns = self.n_format_errors = 0
         self.status, self.limit_hit = "completed", None
 
-    def _render(self, name: str, **values: Any) -> str:
-        return render(name, self.cfg.templates_dir, **values)
+    def _limit(self, text: str) -> str:
+        return limit_output(text, self.cfg.max_output_bytes, self.prompts)
 
     # ------------------------------------------------------------------ outer frame
     async def run(self) -> AgentResult:
         try:
             await self.session.start()
-            self.first_prompt = self.prompt = self._render(
-                "prompt.j2", **{**self.values, "screen": await self.session.initial_screen()})
+            await self.session.wait_ready()
+            state = self._limit(await self.session.incremental_output())
+            self.prompt = self.prompts.first_prompt(self.task.instruction, state)
             self.traj.user(self.prompt)
             self._save()
             await self._loop()
@@ -102,18 +141,18 @@ class _Run:
         return self._result()
 
     async def _loop(self) -> None:
-        for _ in range(self.cfg.max_turns):
+        for episode in range(self.cfg.max_turns):
+            self.n_turns = episode + 1
             if not await self.session.is_alive():
                 raise _Done("tmux_died")
-            self.n_turns += 1
-            if await self._turn():
+            if await self._episode(episode):
                 return
         self.status, self.limit_hit = "limits_exceeded", "max_turns"
 
     def _save(self) -> None:
-        self.traj.extra.update(n_episodes=self.n_turns, summarization_count=self.summarizations,
+        self.traj.extra.update(n_episodes=self.n_turns, summarization_count=self.context.n_summaries,
                                exit_status=self.status, limit_hit=self.limit_hit,
-                               n_format_errors=self.n_format_errors)
+                               n_format_errors=self.n_format_errors, context_limit=self.limit)
         try:
             self.traj.save()
         except OSError as exc:
@@ -121,117 +160,88 @@ class _Run:
 
     async def _teardown(self) -> None:
         """Copy the trajectory into the environment and stop tmux; bounded, best effort."""
-        stop = self.cfg.stop_session == "always" or (
-            self.cfg.stop_session == "auto" and self.env.path("/") != "/")
+        stop = self.cfg.stop_tmux == "always" or (
+            self.cfg.stop_tmux == "auto" and self.env.path("/") != "/")
         try:
             await asyncio.wait_for(self._teardown_steps(stop), TEARDOWN_TIMEOUT_S)
-        except (Exception, asyncio.CancelledError) as exc:   # a second cancellation must not lose the result
+        except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001 - a second cancellation must not lose it
             self.log.debug("terminus2: teardown incomplete: %s", exc)
 
     async def _teardown_steps(self, stop: bool) -> None:
         try:
             await self.env.write_file(TRAJECTORY_IN_ENV, self.traj.dumps())
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - best effort: the attempt directory has the trajectory
             self.log.debug("terminus2: cannot copy the trajectory to %s: %s", TRAJECTORY_IN_ENV, exc)
         if stop:
             await self.session.stop()
 
     def _result(self) -> AgentResult:
-        return AgentResult(exit_status=self.status, n_turns=self.n_turns, usage=self.usage,
+        return AgentResult(exit_status=self.status, n_turns=self.n_turns, usage=self.conv.usage,
                            trajectory_path=str(self.traj.path), limit_hit=self.limit_hit,
                            n_format_errors=self.n_format_errors,
-                           info={"summarization_count": self.summarizations,
-                                 "context_limit": self.context.limit})
+                           info={"summarization_count": self.context.n_summaries, "context_limit": self.limit,
+                                 "prompts": self.prompts.source.describe()})
 
     # ------------------------------------------------------------------ one episode
-    async def _turn(self) -> bool:
-        """One episode; True when the run is over (second consecutive task_complete)."""
-        if self.cfg.enable_summarize and self.chat and self.context.needs_summary(self.chat, self.prompt):
-            await self._summarize("proactive", self.chat)
-        reply = await self._query()
-        step = self.traj.agent_step(reply.text, reply.usage)
-        try:
-            done, observation = await self._handle(reply, step)
-            Trajectory.set_observation(step, observation)
-            self.prompt = observation
-            return done
-        finally:
-            self._save()
-
-    async def _handle(self, reply: ModelResponse, step: dict[str, Any]) -> tuple[bool, str]:
-        if reply.finish_reason == "length":
-            self.pending = False
-            step["extra"] = {"error": "output length exceeded; nothing was run"}
-            return False, self._render("output_length.j2")
-        parsed = parse_response(reply.text, self.cfg.duration_cap_s)
-        step["extra"] = {"analysis": parsed.analysis, "plan": parsed.plan, "warnings": parsed.warnings,
-                         "error": parsed.error or None}
-        if parsed.error:
+    async def _episode(self, episode: int) -> bool:
+        """One episode; True when the run is over (a completion confirmed while one was pending)."""
+        if self.task.instruction and self.cfg.enable_summarize and self.context.needs_summary(self.conv.messages):
+            await self._proactive()
+        before = Usage().add(self.conv.usage)
+        text = await self.conv.query(self.prompt)
+        parsed = self.parser.parse(text)
+        feedback = feedback_of(self.prompts, parsed)
+        used = _since(before, self.conv.usage)
+        if feedback and "ERROR:" in feedback:
             self.n_format_errors += 1
+            self.prompt = self.prompts.text("parse_error", feedback=feedback, **{
+                "self._get_error_response_type()": self.prompts.text("response_type")})
+            step = self.traj.agent_step(text, used, extra={"error": parsed.error, "warning": parsed.warning or None})
+            Trajectory.set_observation(step, self.prompt)
+            self._save()
+            return False
+        done = await self._act(episode, parsed, feedback, used)
+        self._save()
+        return done
+
+    async def _act(self, episode: int, parsed: Parsed, feedback: str, used: Usage) -> bool:
+        for command in parsed.commands:
+            await self.session.send_keys([command.keystrokes], command.duration)
+        output = self._limit(await self.session.incremental_output())
+        was_pending = self.pending
+        if parsed.task_complete:
+            if self.pending:
+                observation = output
+            else:
+                self.pending = True
+                observation = self.prompts.text("confirm", terminal_output=output)
+        else:
             self.pending = False
-            return False, self._render("parse_error.j2", error=parsed.error, warnings=parsed.warnings)
-        Trajectory.set_actions(step, parsed.commands, parsed.task_complete)
-        output = await self._execute(parsed.commands)
-        return self._next_prompt(parsed, output)
+            if feedback and "WARNINGS:" in feedback:
+                observation = self.prompts.text("warnings", feedback=feedback, **{
+                    "self._limit_output_length(terminal_output)": self._limit(output)})
+            else:
+                observation = self._limit(output)
+        message = "\n".join(part for part in (f"Analysis: {parsed.analysis}" if parsed.analysis else "",
+                                               f"Plan: {parsed.plan}" if parsed.plan else "") if part)
+        step = self.traj.agent_step(message, used, extra={"warning": parsed.warning} if parsed.warning else None)
+        Trajectory.set_actions(step, episode, parsed.commands, parsed.task_complete, observation)
+        self.prompt = observation
+        return parsed.task_complete and was_pending
 
-    def _next_prompt(self, parsed: ParseResult, output: str) -> tuple[bool, str]:
-        if not parsed.task_complete:
-            self.pending = False
-            return False, self._render("observation.j2", warnings=parsed.warnings, output=output)
-        if self.pending:
-            return True, output
-        self.pending = True
-        return False, self._render("confirm.j2", warnings=parsed.warnings, output=output)
-
-    async def _execute(self, commands: list[Command]) -> str:
+    # ------------------------------------------------------------------ context
+    async def _proactive(self) -> None:
         try:
-            for command in commands:
-                await self.session.send_keys(command.keystrokes)
-                await asyncio.sleep(min(command.duration, self.cfg.duration_cap_s))
-            return await self.session.incremental_output()
-        except SandboxError:
-            if not await self.session.is_alive():
-                raise _Done("tmux_died") from None
-            raise
+            handoff = await self.context.summarize(self.conv.messages)
+        except Exception as exc:  # noqa: BLE001 - Harbor logs any failure and goes on with the pending prompt
+            self.log.error("terminus2: proactive summarization failed: %s: %s", type(exc).__name__, exc)
+            return
+        self.prompt = handoff.prompt
+        self._on_handoff("proactive", handoff)
 
-    # ------------------------------------------------------------------ model
-    async def _complete(self, messages: list[dict[str, Any]]) -> ModelResponse:
-        """One model call; retryable errors that survive the model layer get ``model_query_attempts`` tries."""
-        for attempt in range(1, self.cfg.model_query_attempts + 1):
-            try:
-                response = await self.model.complete(messages)
-            except ModelRetryableError as exc:
-                if attempt == self.cfg.model_query_attempts:
-                    raise
-                self.log.warning("terminus2: model query failed (%s), try %d of %d", exc, attempt + 1,
-                                 self.cfg.model_query_attempts)
-                await asyncio.sleep(min(2.0 ** attempt, 10.0))
-                continue
-            self.usage.add(response.usage)
-            if not response.usage.n_calls:
-                self.usage.n_calls += 1
-            return response
-        raise AssertionError("unreachable")
-
-    async def _query(self) -> ModelResponse:
-        try:
-            response = await self._complete(self.chat + [user(self.prompt)])
-        except ContextLengthExceededError:
-            if not self.cfg.enable_summarize:
-                raise
-            self.log.info("terminus2: context length exceeded; summarizing")
-            await self._summarize("reactive", self.context.unwind(self.chat))
-            response = await self._complete(self.chat + [user(self.prompt)])
-        self.chat += [user(self.prompt), assistant(response.text)]
-        return response
-
-    async def _summarize(self, trigger: str, chat: list[dict[str, Any]]) -> None:
-        result = await self.context.summarize(chat, self.first_prompt)
-        self.summarizations += 1
-        self.chat, self.prompt = result.chat, result.prompt
-        if self.pending:            # the confirmation question must survive the handoff
-            self.prompt += "\n\n" + self._render("confirm_question.j2")
-        self.traj.system(f"Context summarization ({trigger}, {result.mode}): the conversation was replaced "
-                         "by a summary handoff.", usage=result.usage, trigger=trigger, mode=result.mode,
-                         errors=result.errors or None, **result.texts)
+    def _on_handoff(self, trigger: str, handoff: Handoff) -> None:
+        self.traj.system(f"Context summarization ({trigger}, {handoff.mode}); the conversation continues from "
+                         "the handoff below.", trigger=trigger, mode=handoff.mode, errors=handoff.errors or None,
+                         **handoff.texts)
+        self.traj.user(handoff.prompt)
         self._save()

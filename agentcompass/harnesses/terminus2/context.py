@@ -1,10 +1,17 @@
-"""Context management of the terminus2 loop (FORMATS.md D5): token estimate, unwinding, summarization.
+"""Context management of the terminus2 loop, as Harbor 0.26.0's Terminus-2 does it.
 
-Summarization makes three model calls: a summary of the work (with the full history), questions about it
-(with a fresh context: task, summary, screen), and the answers (with the full history again). The chat
-becomes [first prompt + questions prompt, questions] and the next prompt carries the answers. If that fails,
-a short summary is asked from the last 1,000 screen characters; if that fails too, the next prompt is the
-first prompt rebuilt from the instruction and the screen, with no model call.
+- **Counting**: the chat history only (``token_counter`` over the messages already exchanged); the prompt about
+  to be sent is not counted, so an observation always reaches the model before it can trigger a summary.
+- **Proactive**: before each episode, when ``context limit - tokens(chat) < proactive_summarization_threshold``,
+  summarize; the handoff replaces the pending prompt. A failure is logged and the episode goes on unchanged.
+- **Reactive** (the model reported a context-length error): drop the latest user/assistant pairs until
+  ``reactive_target_free`` tokens are free, summarize; failing that ask for a short summary from the last 1,000
+  characters of the screen; failing that, hand off the instruction and the screen with no model call.
+- **Summarizing** makes three calls: a summary (with the history), questions about it (with no history: task,
+  summary, screen), answers (history + summary). The chat becomes [first message, questions prompt,
+  questions]; the next prompt carries the answers. An empty chat hands off the bare instruction.
+
+Every text is Harbor's, read from its source (:class:`HarborPrompts`).
 """
 
 from __future__ import annotations
@@ -13,17 +20,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass.interfaces import ModelResponse, Usage
+from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
 
 Message = dict[str, Any]
-Ask = Callable[[list[Message]], Awaitable[ModelResponse]]
+Ask = Callable[[str, list[Message]], Awaitable[str]]        # (prompt, history) -> reply text
 SCREEN_TAIL_CHARS = 1000
-
-
-def estimate_tokens(messages: list[Message]) -> int:
-    """A model-independent estimate: four characters per token, plus a few tokens per message."""
-    chars = sum(len(str(m.get("content") or "")) for m in messages)
-    return (chars + 3) // 4 + 4 * len(messages)
 
 
 def user(text: str) -> Message:
@@ -35,86 +36,81 @@ def assistant(text: str) -> Message:
 
 
 @dataclass
-class Summary:
-    """The outcome of one summarization: the new chat and next prompt, and what it took."""
+class Handoff:
+    """The outcome of a summarization: the prompt to send next, how it was made, the texts exchanged."""
 
-    chat: list[Message]
     prompt: str
-    mode: str                        # "full" | "short" | "fallback"
-    usage: Usage = field(default_factory=Usage)
+    mode: str                          # full | empty | short | screen
     texts: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
 
 class ContextManager:
-    """Decides when to summarize and does it; ``render(name, **values)`` renders a prompt template."""
+    """Counts, unwinds and summarizes the chat of one attempt (``chat`` is modified in place)."""
 
-    def __init__(self, *, limit: int, threshold: int, reactive_free: int, ask: Ask, render: Callable[..., str],
-                 screen: Callable[[], Awaitable[str]], instruction: str, first_prompt_values: dict[str, Any]) -> None:
-        self.limit, self.threshold, self.reactive_free = limit, threshold, reactive_free
-        self.ask, self.render, self.screen = ask, render, screen
-        self.instruction = instruction
-        self.first_values = first_prompt_values
+    def __init__(self, prompts: HarborPrompts, *, limit: int, threshold: int, reactive_free: int,
+                 count_tokens: Callable[[list[Message]], int], ask: Ask, screen: Callable[[], Awaitable[str]],
+                 instruction: str) -> None:
+        self.prompts, self.limit, self.threshold, self.reactive_free = prompts, limit, threshold, reactive_free
+        self.count_tokens, self.ask, self.screen, self.instruction = count_tokens, ask, screen, instruction
+        self.n_summaries = 0               # summaries begun (counted before their calls, as Harbor counts them)
 
-    def free_tokens(self, messages: list[Message]) -> int:
-        return self.limit - estimate_tokens(messages)
+    def free_tokens(self, chat: list[Message]) -> int:
+        return self.limit - self.count_tokens(chat)
 
-    def needs_summary(self, chat: list[Message], prompt: str) -> bool:
-        """Proactive check: too few free tokens left for the next query."""
-        return self.free_tokens(chat + [user(prompt)]) < self.threshold
+    def needs_summary(self, chat: list[Message]) -> bool:
+        """The proactive trigger (the pending prompt is not counted)."""
+        return self.free_tokens(chat) < self.threshold
 
-    def unwind(self, chat: list[Message]) -> list[Message]:
-        """Drop the latest user/assistant pairs (never the first) until ``reactive_free`` tokens are free."""
-        chat = list(chat)
-        while len(chat) > 2 and self.free_tokens(chat) < self.reactive_free:
-            chat = chat[:-2]
-        return chat
+    def unwind(self, chat: list[Message]) -> None:
+        """Drop the latest pairs (keeping the first message while more than one is left) until enough is free."""
+        while len(chat) > 1:
+            if self.free_tokens(chat) >= self.reactive_free:
+                break
+            if len(chat) >= 2:
+                del chat[-2:]
+            else:
+                break
 
-    async def _call(self, messages: list[Message], result: Summary) -> str:
-        response = await self.ask(messages)
-        result.usage.add(response.usage)
-        return response.text
+    async def summarize(self, chat: list[Message]) -> Handoff:
+        """Harbor's three-call summary; the chat becomes [first, questions prompt, questions]. Raises on any
+        failed call (the caller decides what happens then)."""
+        if not chat:
+            return Handoff(self.instruction, "empty")
+        self.n_summaries += 1
+        p = self.prompts
+        summary_prompt = p.text("summary", original_instruction=self.instruction)
+        summary = await self.ask(summary_prompt, list(chat))
+        current_screen = await self.screen()
+        questions_prompt = p.text("questions", original_instruction=self.instruction, current_screen=current_screen,
+                                  **{"summary_response.content": summary})
+        questions = await self.ask(questions_prompt, [])
+        answers_prompt = p.text("answers", model_questions=questions)
+        answers = await self.ask(answers_prompt, chat + [user(summary_prompt), assistant(summary)])
+        chat[:] = [chat[0], user(questions_prompt), assistant(questions)]
+        handoff = p.text("handoff", **{"answers_response.content": answers})
+        return Handoff(handoff, "full", {"summary": summary, "questions": questions, "answers": answers})
 
-    async def _screen_tail(self) -> str:
+    async def reactive(self, chat: list[Message]) -> Handoff:
+        """After a context-length error: unwind, then summarize, else the short summary, else the screen."""
+        self.unwind(chat)
+        errors: list[str] = []
         try:
-            return (await self.screen())[-SCREEN_TAIL_CHARS:]
-        except Exception:                      # the session may be gone; the prompt still needs a screen
-            return ""
-
-    async def summarize(self, chat: list[Message], first_prompt: str) -> Summary:
-        """Summarize ``chat`` (whose first message is ``first_prompt``), falling back as described above."""
-        result = Summary(chat=[], prompt="", mode="full")
-        if len(chat) >= 2:
-            try:
-                await self._full(chat, first_prompt, result)
-                return result
-            except Exception as exc:          # any failure of the three calls: fall back
-                result.errors.append(f"summary: {type(exc).__name__}: {exc}")
-        screen = await self._screen_tail()
+            handoff = await self.summarize(chat)
+            handoff.errors = errors
+            return handoff
+        except Exception as exc:  # noqa: BLE001 - any failure of the three calls: fall back (as Harbor)
+            errors.append(f"summary: {type(exc).__name__}: {exc}")
+        p = self.prompts
         try:
-            short = await self._call([user(self.render("short_summary.j2", instruction=self.instruction,
-                                                       screen=screen))], result)
-            result.texts["short_summary"] = short
-            result.mode, result.prompt = "short", self._restart_prompt(screen, short)
-        except Exception as exc:
-            result.errors.append(f"short summary: {type(exc).__name__}: {exc}")
-            result.mode, result.prompt = "fallback", self._restart_prompt(screen, None)
-        result.chat = []
-        return result
-
-    async def _full(self, chat: list[Message], first_prompt: str, result: Summary) -> None:
-        summary_prompt = self.render("summary.j2", instruction=self.instruction)
-        summary = await self._call(chat + [user(summary_prompt)], result)
-        screen = await self.screen()
-        questions_prompt = self.render("questions.j2", instruction=self.instruction, summary=summary,
-                                       screen=screen)
-        questions = await self._call([user(questions_prompt)], result)
-        answers_prompt = self.render("answers.j2", questions=questions)
-        answers = await self._call(chat + [user(summary_prompt), assistant(summary), user(answers_prompt)],
-                                   result)
-        result.texts.update(summary=summary, questions=questions, answers=answers)
-        result.chat = [user(first_prompt + "\n\n" + questions_prompt), assistant(questions)]
-        result.prompt = self.render("handoff.j2", answers=answers)
-
-    def _restart_prompt(self, screen: str, summary: str | None) -> str:
-        return self.render("prompt.j2", **{**self.first_values, "screen": screen, "summary": summary})
+            screen = (await self.screen())[-SCREEN_TAIL_CHARS:]
+            short_prompt = p.text("short_summary", original_instruction=self.instruction, limited_screen=screen)
+            short = await self.ask(short_prompt, [])
+            text = p.text("short_handoff", original_instruction=self.instruction,
+                          **{"short_llm_response.content": short})
+            return Handoff(text, "short", {"short_summary": short}, errors)
+        except Exception as exc:  # noqa: BLE001 - then the screen fallback (as Harbor)
+            errors.append(f"short summary: {type(exc).__name__}: {exc}")
+        screen = (await self.screen())[-SCREEN_TAIL_CHARS:]
+        text = p.text("screen_handoff", original_instruction=self.instruction, limited_screen=screen)
+        return Handoff(text, "screen", {}, errors)

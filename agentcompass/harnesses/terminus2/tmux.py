@@ -1,28 +1,46 @@
-"""A tmux session inside the environment, driven only through ``env.exec`` (FORMATS.md D3).
+"""A tmux session inside the environment, driven only through ``env.exec``, as Harbor 0.26.0's TmuxSession.
 
-The session runs on its own tmux server (``tmux -L <socket name>``), so attempts sharing one host (the
-``local`` environment) never see each other's sessions; :meth:`TmuxSession.stop` kills that server.
-Keystrokes are sent without blocking: a whole-string tmux key name (``C-c``, ``Enter``, ``Escape``...) is
-sent as that key, anything else literally (``send-keys -l``) with each newline sent as ``Enter``.
+What matches Harbor (``harbor/agents/terminus_2/tmux_session.py``):
+
+- the session: ``new-session -x W -y H -d -s terminus-2 'bash --login'`` with ``TERM=xterm-256color`` and
+  ``SHELL=/bin/bash``, ``pipe-pane`` into ``/logs/agent/terminus_2.pane``, then ``set-option -g history-limit
+  10000000``. That option comes after the pane exists, so (as in Harbor) the pane keeps tmux's default history
+  (2,000 lines unless the image's tmux.conf says otherwise);
+- with ``record_terminal`` the keys ``asciinema rec --stdin /logs/agent/recording.cast`` + ``Enter``
+  (1 s), then ``clear`` + ``Enter``: asciinema records when the image has it (it is never installed here),
+  and the screen is cleared either way;
+- keystrokes: each command's ``keystrokes`` is ONE ``send-keys -t terminus-2 --`` argument, so tmux itself
+  decides: a whole key name (``C-c``) is that key, anything else is typed, a newline runs the line, and a
+  trailing ``;`` is read by tmux as a command separator (dropped). A key whose quoted form does not fit a
+  16,000-byte command, or that tmux rejects as "command too long", is pasted through a paste buffer;
+- the wait: after sending, sleep ``duration`` minus the time the send took (nothing for NaN or negatives);
+- the observation: Harbor's diff of the whole scrollback against the previous capture (``New Terminal
+  Output:``), else the visible screen (``Current Terminal Screen:``), headers read from Harbor's source.
+
+Ours: a private tmux server per session (``tmux -L <socket>``) so attempts sharing a host never meet; the
+session starts in the task's workdir; ``sh -l`` when the image has no bash; :meth:`wait_ready` waits until the
+shell has drawn its prompt before the first capture (Harbor captures at once, which races the shell).
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
+import base64
 import shlex
+import time
 import uuid
 from typing import Any
 
-from agentcompass.errors import DependencyError, SandboxError
+from agentcompass.errors import AgentError, DependencyError, SandboxError
+from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
 from agentcompass.interfaces import Environment, ExecResult
 
 PANE_LOG = "/logs/agent/terminus_2.pane"
-_NAMED_KEYS = (
-    "Enter|Escape|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|IC|Insert|DC|Delete|PageUp|PgUp|PPage|"
-    "PageDown|PgDn|NPage|F[1-9]|F1[0-2]|KP[0-9]|KPEnter"
-)
-_KEY_RE = re.compile(rf"(?:(?:[CMS]-)+(?:{_NAMED_KEYS}|[\x21-\x7e])|\^[A-Za-z@\[\]\\^_?]|(?:{_NAMED_KEYS}))")
+RECORDING = "/logs/agent/recording.cast"
+HISTORY_LIMIT = 10_000_000
+MAX_COMMAND_BYTES = 16_000             # Harbor's bound on one send-keys command
+PASTE_CHUNK = 32_768                   # base64 characters per write of a paste-buffer file
+TOO_LONG = "command too long"
 _INSTALL = (
     "if command -v apt-get >/dev/null 2>&1; then export DEBIAN_FRONTEND=noninteractive; "
     "apt-get update -qq && apt-get install -y -qq tmux; "
@@ -33,91 +51,68 @@ _INSTALL = (
 )
 
 
-def is_key_name(keys: str) -> bool:
-    """True when ``keys`` as a whole is a tmux key name such as ``C-c``, ``M-x``, ``Enter`` or ``^D``."""
-    return bool(_KEY_RE.fullmatch(keys))
+def utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", errors="surrogatepass"))
 
 
-def split_keystrokes(keys: str, max_chunk_bytes: int = 4000) -> list[tuple[str, bool]]:
-    """``[(chunk, is_key)]``: literal text chunks (at most ``max_chunk_bytes`` each) and ``Enter`` for newlines."""
-    if is_key_name(keys):
-        return [(keys, True)]
-    parts: list[tuple[str, bool]] = []
-    for i, line in enumerate(keys.split("\n")):
-        if i:
-            parts.append(("Enter", True))
-        parts.extend((chunk, False) for chunk in _utf8_chunks(line, max_chunk_bytes))
-    return parts
+def needs_paste(key: str, session_name: str) -> bool:
+    """Harbor's rule: the quoted key does not fit one ``tmux send-keys -t <name> --`` command."""
+    prefix = "tmux send-keys -t " + shlex.quote(session_name) + " --"
+    return utf8_len(shlex.quote(key)) > MAX_COMMAND_BYTES - utf8_len(prefix) - 1
 
 
-def _utf8_chunks(text: str, limit: int) -> list[str]:
-    chunks: list[str] = []
-    current, size = [], 0
-    for ch in text:
-        n = len(ch.encode("utf-8", errors="replace"))
-        if size + n > limit and current:
-            chunks.append("".join(current))
-            current, size = [], 0
-        current.append(ch)
-        size += n
-    if current:
-        chunks.append("".join(current))
-    return chunks
-
-
-def tmux_argument(text: str) -> str:
-    """``text`` as a tmux command-line argument: tmux reads a trailing ``;`` as a command separator (and a
-    trailing ``\\;`` as a literal ``;``), so a final ``;`` gets a backslash in front of it."""
-    return text[:-1] + "\\;" if text.endswith(";") else text
-
-
-def send_keys_commands(target: str, keys: str, budget: int = 8000) -> list[list[str]]:
-    """tmux argument lists (commands joined by ``;``) typing ``keys``, each below tmux's message size limit."""
+def send_batches(keys: list[str], session_name: str) -> list[list[str]]:
+    """Harbor's grouping of keys into send-keys commands below the size bound (keys that fit)."""
+    prefix_len = utf8_len("tmux send-keys -t " + shlex.quote(session_name) + " --")
     batches: list[list[str]] = []
-    current: list[str] = []
-    size = 0
-    for chunk, is_key in split_keystrokes(keys):
-        args = ["send-keys", "-t", target] + ([chunk] if is_key else ["-l", "--", tmux_argument(chunk)])
-        n = sum(len(a.encode("utf-8", errors="replace")) + 1 for a in args)
-        if current and size + n > budget:
-            batches.append(current)
-            current, size = [], 0
-        current += ([";"] if current else []) + args
-        size += n + 2
-    if current:
-        batches.append(current)
+    batch: list[str] = []
+    size = prefix_len
+    for key in keys:
+        add = 1 + utf8_len(shlex.quote(key))
+        if batch and size + add > MAX_COMMAND_BYTES:
+            batches.append(batch)
+            batch, size = [], prefix_len
+        batch.append(key)
+        size += add
+    if batch:
+        batches.append(batch)
     return batches
 
 
-def cap_bytes(text: str, limit: int) -> str:
-    """``text`` capped at ``limit`` UTF-8 bytes: the first and last halves, cut on character boundaries."""
+def limit_output(text: str, max_bytes: int, prompts: HarborPrompts) -> str:
+    """Harbor's ``_limit_output_length``: over ``max_bytes`` UTF-8 bytes, the first and last halves (partial
+    characters dropped) around Harbor's omitted-bytes note."""
     data = text.encode("utf-8", errors="replace")
-    if len(data) <= limit:
+    if len(data) <= max_bytes:
         return text
-    half = limit // 2
-    head_end = half
-    while head_end > 0 and (data[head_end] & 0xC0) == 0x80:    # do not split a multi-byte character
-        head_end -= 1
-    tail_start = len(data) - half
-    while tail_start < len(data) and (data[tail_start] & 0xC0) == 0x80:
-        tail_start += 1
-    omitted = tail_start - head_end
-    return (data[:head_end].decode("utf-8", errors="replace")
-            + f"\n[... output limited to {limit} bytes; {omitted} interior bytes omitted ...]\n"
-            + data[tail_start:].decode("utf-8", errors="replace"))
+    portion = max_bytes // 2
+    first = data[:portion].decode("utf-8", errors="ignore")
+    last = data[-portion:].decode("utf-8", errors="ignore")
+    omitted = len(data) - len(first.encode("utf-8")) - len(last.encode("utf-8"))
+    return prompts.text("output_limited", first_portion=first, max_bytes=max_bytes, omitted_bytes=omitted,
+                        last_portion=last)
+
+
+def find_new_content(previous: str | None, current: str) -> str | None:
+    """Harbor's diff: from the previous capture's last line on, or None when it is not found in ``current``."""
+    pb = "" if previous is None else previous.strip()
+    if pb in current:
+        idx = current.index(pb)
+        if "\n" in pb:
+            idx = pb.rfind("\n")          # (sic) an offset into the previous capture, as Harbor computes it
+        return current[idx:]
+    return None
 
 
 class TmuxSession:
     """One ``bash --login`` in a detached tmux session on a private tmux server inside ``env``."""
 
-    def __init__(self, env: Environment, name: str = "terminus-2", *, workdir: str = "/app",
-                 width: int = 160, height: int = 40, history_limit: int = 10_000_000,
-                 max_output_bytes: int = 10_000, auto_install: bool = False, image: str | None = None,
-                 logger: Any = None) -> None:
-        self.env, self.name, self.workdir = env, name, workdir
-        self.width, self.height, self.history_limit = width, height, history_limit
-        self.max_output_bytes, self.auto_install, self.image = max_output_bytes, auto_install, image
-        self.logger = logger
+    def __init__(self, env: Environment, prompts: HarborPrompts, name: str = "terminus-2", *,
+                 workdir: str = "/app", width: int = 160, height: int = 40, record: bool = True,
+                 auto_install: bool = False, image: str | None = None, logger: Any = None) -> None:
+        self.env, self.prompts, self.name, self.workdir = env, prompts, name, workdir
+        self.width, self.height, self.record = width, height, record
+        self.auto_install, self.image, self.logger = auto_install, image, logger
         self.socket = f"agentcompass-{uuid.uuid4().hex[:12]}"
         self._previous: str | None = None
         self.started = False
@@ -133,8 +128,9 @@ class TmuxSession:
         desc: dict[str, Any] = {}
         try:
             desc = dict(self.env.describe())
-        except Exception:                                              # describe is best-effort here
-            pass
+        except Exception as exc:  # noqa: BLE001 - describe is best-effort here
+            if self.logger:
+                self.logger.debug("terminus2: describe failed: %s", exc)
         image = self.image or desc.get("image")
         if self.env.path("/") != "/":
             return f"the local environment (host, workspace {desc.get('workspace', self.env.id)})"
@@ -158,22 +154,26 @@ class TmuxSession:
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         await self.ensure_tmux()
-        log_path = self.env.path(PANE_LOG)
-        workdir = self.env.path(self.workdir)
+        log_path, workdir = self.env.path(PANE_LOG), self.env.path(self.workdir)
         setup = await self._run(f"mkdir -p {shlex.quote(log_path.rsplit('/', 1)[0])} {shlex.quote(workdir)} && "
                                 "{ command -v bash >/dev/null 2>&1 && echo 'bash --login' || echo 'sh -l'; }")
         if setup.exit_code != 0:
             raise SandboxError(f"terminus2: cannot create {PANE_LOG} / {self.workdir}: {setup.output.strip()}")
-        argv = self._tmux("start-server", ";", "set-option", "-g", "history-limit", str(self.history_limit),
-                          ";", "new-session", "-x", str(self.width), "-y", str(self.height), "-d",
-                          "-s", self.name, "-c", workdir, setup.stdout.strip() or "bash --login",
+        argv = self._tmux("new-session", "-x", str(self.width), "-y", str(self.height), "-d", "-s", self.name,
+                          "-c", workdir, setup.stdout.strip() or "bash --login",
                           ";", "pipe-pane", "-t", self.name, f"cat > {shlex.quote(log_path)}")
-        cmd = "export TERM=xterm-256color SHELL=/bin/bash; unset TMUX; " + shlex.join(argv)
-        result = await self._run(cmd)
+        result = await self._run("export TERM=xterm-256color && export SHELL=/bin/bash && unset TMUX && "
+                                 + shlex.join(argv))
         if result.exit_code != 0:
             raise SandboxError(f"terminus2: tmux new-session failed (exit {result.exit_code}): "
                                f"{result.output.strip()[:500]}")
         self.started = True
+        history = await self._run(self._tmux("set-option", "-g", "history-limit", str(HISTORY_LIMIT)))
+        if history.exit_code != 0 and self.logger:
+            self.logger.debug("terminus2: tmux history-limit not set: %s", history.output.strip())
+        if self.record:
+            await self.send_keys([f"asciinema rec --stdin {self.env.path(RECORDING)}", "Enter"], 1.0)
+            await self.send_keys(["clear", "Enter"], 0.0)
 
     async def stop(self) -> None:
         """Kill this session's tmux server (best effort, idempotent)."""
@@ -182,7 +182,7 @@ class TmuxSession:
         self.started = False
         try:
             await self._run(self._tmux("kill-server"), timeout=15)
-        except Exception as exc:                                         # the env may already be gone
+        except Exception as exc:  # noqa: BLE001 - the env may already be gone
             if self.logger:
                 self.logger.debug("terminus2: tmux kill-server failed: %s", exc)
 
@@ -190,60 +190,90 @@ class TmuxSession:
         return (await self._run(self._tmux("has-session", "-t", self.name))).exit_code == 0
 
     # ------------------------------------------------------------------ keys
-    async def send_keys(self, keys: str) -> None:
-        """Send ``keys`` as given, without waiting for anything to run."""
-        for args in send_keys_commands(self.name, keys):
-            result = await self._run(self._tmux(*args))
-            if result.exit_code != 0:
-                raise SandboxError(f"terminus2: tmux send-keys failed (exit {result.exit_code}): "
-                                   f"{result.output.strip()[:300]}")
+    async def send_keys(self, keys: list[str], min_timeout_s: float = 0.0) -> None:
+        """Send ``keys`` (one tmux argument each) without waiting for them to run, then sleep what is left of
+        ``min_timeout_s`` (Harbor's non-blocking send)."""
+        start = time.monotonic()
+        batch: list[str] = []
+        for key in keys:
+            if needs_paste(key, self.name):
+                await self._send_batches(batch)
+                batch = []
+                await self._paste(key)
+            else:
+                batch.append(key)
+        await self._send_batches(batch)
+        elapsed = time.monotonic() - start
+        if elapsed < min_timeout_s:
+            await asyncio.sleep(min_timeout_s - elapsed)
+
+    async def _send_batches(self, keys: list[str]) -> None:
+        for batch in send_batches(keys, self.name):
+            result = await self._run(self._tmux("send-keys", "-t", self.name, "--", *batch))
+            if result.exit_code == 0:
+                continue
+            if TOO_LONG not in result.stderr:
+                raise self._send_error(result)
+            for key in batch:                           # this tmux has a smaller limit: one by one, else paste
+                single = await self._run(self._tmux("send-keys", "-t", self.name, "--", key))
+                if single.exit_code != 0 and TOO_LONG in single.stderr:
+                    await self._paste(key)
+                elif single.exit_code != 0:
+                    raise self._send_error(single)
+
+    def _send_error(self, result: ExecResult) -> AgentError:
+        return AgentError(f"terminus2: tmux send-keys failed (exit {result.exit_code}; did the session end?): "
+                          f"{result.output.strip()[:300]}")
+
+    async def _paste(self, key: str) -> None:
+        """Stage ``key`` in a file (base64 chunks) and paste it into the pane with a tmux buffer."""
+        if not key:
+            return
+        token = uuid.uuid4().hex
+        path = shlex.quote(self.env.path(f"/tmp/.runtime-tmux-paste-{token}"))
+        buffer = f"runtime-paste-{token}"
+        payload = base64.b64encode(key.encode("utf-8")).decode("ascii")
+        tmux = shlex.join(self._tmux())
+        try:
+            await self._checked(f"mkdir -p $(dirname {path})")
+            for offset in range(0, len(payload), PASTE_CHUNK):
+                redirect = ">>" if offset else ">"
+                await self._checked(f"printf %s {payload[offset:offset + PASTE_CHUNK]} | base64 -d {redirect} {path}")
+            await self._checked(f"{tmux} load-buffer -b {buffer} {path} && "
+                                f"{tmux} paste-buffer -d -b {buffer} -t {shlex.quote(self.name)}")
+        finally:
+            await self._run(f"rm -f {path}")
+
+    async def _checked(self, command: str) -> None:
+        result = await self._run(command)
+        if result.exit_code != 0:
+            raise self._send_error(result)
 
     # ------------------------------------------------------------------ screen
     async def capture(self, full: bool = False) -> str:
-        args = ["capture-pane", "-p", "-t", self.name] + (["-S", "-"] if full else [])
-        result = await self._run(self._tmux(*args))
-        if result.exit_code != 0:
-            raise SandboxError(f"terminus2: tmux capture-pane failed (exit {result.exit_code}): "
-                               f"{result.output.strip()[:300]}")
-        return result.stdout
+        """``capture-pane -p`` (``-S -``: the whole scrollback); what tmux printed, "" when it failed."""
+        args = ["capture-pane", "-p"] + (["-S", "-"] if full else []) + ["-t", self.name]
+        return (await self._run(self._tmux(*args))).stdout or ""
 
-    async def initial_screen(self, timeout: float = 15.0) -> str:
-        """The visible screen once the shell is ready; sets the baseline of the diff.
-
-        Keys typed before the shell reads its terminal may be flushed by its startup, so this waits for a
-        non-empty screen (the prompt) that stays the same for a moment, up to ``timeout`` seconds.
-        """
+    async def wait_ready(self, timeout: float = 15.0) -> None:
+        """Wait until the visible screen is non-empty and unchanged for a moment (the shell's prompt)."""
         loop = asyncio.get_running_loop()
         deadline, last = loop.time() + timeout, None
-        while True:
-            screen = (await self.capture(full=False)).strip()
-            if (screen and screen == last) or loop.time() > deadline:
-                break
+        while loop.time() < deadline:
+            screen = (await self.capture()).strip()
+            if screen and screen == last:
+                return
             last = screen
             await asyncio.sleep(0.2)
-        self._previous = (await self.capture(full=True)).rstrip()
-        return cap_bytes(screen, self.max_output_bytes)
-
-    async def visible_screen(self) -> str:
-        return cap_bytes(await self.capture(full=False), self.max_output_bytes)
-
-    def _new_content(self, current: str) -> str | None:
-        """Output since the previous capture, from the start of its last line; None when not a continuation."""
-        previous = (self._previous or "").rstrip()
-        if not current.startswith(previous):
-            return None
-        line_start = previous.rfind("\n") + 1
-        return current[line_start:]
 
     async def incremental_output(self) -> str:
-        """``New Terminal Output:`` since the last call, else ``Current Terminal Screen:`` (both capped)."""
-        current = (await self.capture(full=True)).rstrip()
-        new = self._new_content(current) if self._previous is not None else None
+        """Harbor's ``get_incremental_output``: new output since the last call, else the visible screen."""
+        current = await self.capture(full=True)
+        if self._previous is None:
+            self._previous = current
+            return self.prompts.text("current_screen", visible_screen=await self.capture())
+        new = find_new_content(self._previous, current)
         self._previous = current
         if new is not None and new.strip():
-            return "New Terminal Output:\n" + cap_bytes(new, self.max_output_bytes)
-        return "Current Terminal Screen:\n" + await self.visible_screen()
-
-    def reset_diff(self) -> None:
-        """Forget the previous capture: the next observation starts from the visible screen."""
-        self._previous = None
+            return self.prompts.text("new_output", new_content=new)
+        return self.prompts.text("current_screen", visible_screen=await self.capture())

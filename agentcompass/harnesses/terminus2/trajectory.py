@@ -1,8 +1,9 @@
 """The terminus2 trajectory in ATIF form (``schema_version: ATIF-v1.2``), saved atomically after every turn.
 
-Steps: the first prompt (``source: user``); one ``agent`` step per model reply, carrying its tool calls
-(``bash_command`` with ``{keystrokes, duration}``, ``mark_task_complete``), the observation that was sent
-back and the token metrics of the call; ``system`` steps for context summarizations. Run facts
+Steps: the first prompt (``source: user``); one ``agent`` step per episode: ``Analysis: ...`` / ``Plan: ...`` of the
+reply (the raw reply when it did not parse), its tool calls (``bash_command`` with ``{keystrokes, duration}``,
+``mark_task_complete``), the prompt that was sent back and the token metrics of the episode's calls; for a
+context summarization a ``system`` step (the three texts in ``extra``) and a ``user`` step with the handoff. Run facts
 (``n_episodes``, ``summarization_count``, exit status) go to the root ``extra`` object, the ATIF place for
 producer-specific data.
 """
@@ -21,7 +22,7 @@ from agentcompass.interfaces import Usage
 
 SCHEMA_VERSION = "ATIF-v1.2"
 AGENT_NAME = "terminus-2"
-AGENT_VERSION = "1.0.0"
+AGENT_VERSION = "2.0.0"          # Terminus2.version() in Harbor 0.26.0
 
 
 def _now() -> str:
@@ -74,29 +75,34 @@ class Trajectory:
             self.totals.add(usage)
         return self._add("system", message, metrics=_metrics(usage) if usage else None, extra=extra or None)
 
-    def agent_step(self, message: str, usage: Usage) -> dict[str, Any]:
-        """An agent step for one reply; tool calls and the observation are filled in afterwards."""
+    def agent_step(self, message: str, usage: Usage, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """An agent step for one episode; tool calls and the observation are filled in afterwards."""
         self.totals.add(usage)
-        return self._add("agent", message, model_name=self.model_name, metrics=_metrics(usage))
+        extra = {k: v for k, v in (extra or {}).items() if v is not None}
+        return self._add("agent", message, model_name=self.model_name, metrics=_metrics(usage),
+                         extra=extra or None)
 
     @staticmethod
-    def set_actions(step: dict[str, Any], commands: list[Any], task_complete: bool) -> None:
-        calls = [{"tool_call_id": f"call_{step['step_id']}_{i}", "function_name": "bash_command",
+    def set_actions(step: dict[str, Any], episode: int, commands: list[Any], task_complete: bool,
+                    observation: str) -> None:
+        """Tool calls as Harbor names them (``call_<episode>_<n>``, episode from 0) and the observation, linked
+        to its command only when there was exactly one."""
+        calls = [{"tool_call_id": f"call_{episode}_{i}", "function_name": "bash_command",
                   "arguments": {"keystrokes": c.keystrokes, "duration": c.duration}}
                  for i, c in enumerate(commands, start=1)]
         if task_complete:
-            calls.append({"tool_call_id": f"call_{step['step_id']}_task_complete",
-                          "function_name": "mark_task_complete", "arguments": {}})
+            calls.append({"tool_call_id": f"call_{episode}_task_complete", "function_name": "mark_task_complete",
+                          "arguments": {}})
         if calls:
             step["tool_calls"] = calls
+        result: dict[str, Any] = {"content": observation}
+        if len(commands) == 1:
+            result = {"source_call_id": f"call_{episode}_1", **result}
+        step["observation"] = {"results": [result]}
 
     @staticmethod
     def set_observation(step: dict[str, Any], content: str) -> None:
-        calls = step.get("tool_calls") or []
-        result: dict[str, Any] = {"content": content}
-        if calls and calls[0]["function_name"] == "bash_command":
-            result["source_call_id"] = calls[-1]["tool_call_id"] if len(calls) == 1 else None
-        step["observation"] = {"results": [{k: v for k, v in result.items() if v is not None}]}
+        step["observation"] = {"results": [{"content": content}]}
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -144,3 +144,25 @@ def test_missing_dataset_path_and_missing_split(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(DatasetError, match="no split 'test' found"):
         bench(tmp_path, dataset_path=str(tmp_path / "empty")).load()
+
+
+@pytest.mark.parametrize("name, text", [("empty.jsonl", ""), ("blank.jsonl", "\n\n"), ("empty.json", "[]")])
+def test_an_empty_dataset_is_an_error(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(DatasetError, match="holds no instance"):
+        load_instances(str(path), "x", "test", tmp_path)
+
+
+def test_an_empty_dataset_file_stops_the_cli_with_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "empty.jsonl").write_text("")
+    proc = subprocess.run([sys.executable, "-m", "agentcompass", "run", "swebench", "oracle", "none", "--env", "docker",
+                           "--benchmark-params", json.dumps({"dataset_path": str(tmp_path / "empty.jsonl")}),
+                           "--results-dir", str(tmp_path / "r")], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "holds no instance" in proc.stderr
+    assert not (tmp_path / "r").exists()

@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
-from agentcompass._config.registry import build, conf_dir
+from agentcompass._config.compose import component_config
+from agentcompass._config.registry import build
 from agentcompass.benchmarks.terminal_bench.benchmark import TerminalBenchBenchmark, TerminalBenchConfig
 from agentcompass.benchmarks.terminal_bench.source import MARKER, checkout_dir, repo_name
 from agentcompass.errors import ConfigError, DatasetError
@@ -111,7 +111,7 @@ def test_repo_names():
     ("terminal_bench_2_verified", "https://huggingface.co/datasets/zai-org/terminal-bench-2-verified", None),
 ])
 def test_published_benchmark_configs(tmp_path, task_repo, name, url, subdir):
-    cfg = yaml.safe_load((conf_dir() / f"benchmark/{name}.yaml").read_text())
+    cfg = component_config("benchmark", name)
     assert (cfg["repo_url"], cfg["subdir"]) == (url, subdir) and cfg["revision"]
     ctx = ComponentContext(data_dir=tmp_path)
     b = build("benchmark", cfg, ctx)

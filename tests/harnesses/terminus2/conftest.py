@@ -11,9 +11,9 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:       # t2_support sits next to this file
     sys.path.insert(0, str(Path(__file__).parent))
-from t2_support import Outcome, drive  # noqa: E402
+from t2_support import Outcome, drive
 
-from agentcompass.interfaces import EnvSpec  # noqa: E402
+from agentcompass.interfaces import EnvSpec
 
 
 @pytest.fixture

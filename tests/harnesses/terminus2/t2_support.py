@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from agentcompass._config.registry import build
 from agentcompass.benchmarks.demo import DemoBenchmark, DemoConfig
@@ -17,10 +21,25 @@ from agentcompass.testing.scripted_server import ScriptedModelServer
 TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 
 
+def harbor_dir() -> str:
+    """Harbor 0.26.0's ``harbor/agents/terminus_2`` in the reference venv (``scripts/ensure_reference.sh harbor``).
+    Missing: a failure under CI=true, else a skip."""
+    from agentcompass.testing.reference import reference_dir, reference_python
+
+    if reference_python("harbor") is not None:
+        found = sorted((reference_dir() / "harbor").glob("lib/python3*/site-packages/harbor/agents/terminus_2"))
+        if found:
+            return str(found[0])
+    message = "the harbor reference venv is missing: run scripts/ensure_reference.sh harbor"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def reply(*commands: str | tuple[str, float], task_complete: bool | str | None = None,
           analysis: str = "looking", plan: str = "type commands") -> str:
     """A well-formed Terminus-2 JSON reply with the given keystrokes (``(keys, duration)`` or keys)."""
-    cmds = [{"keystrokes": c, "duration": 0.8} if isinstance(c, str) else {"keystrokes": c[0], "duration": c[1]}
+    cmds = [{"keystrokes": c, "duration": 0.4} if isinstance(c, str) else {"keystrokes": c[0], "duration": c[1]}
             for c in commands]
     data: dict[str, Any] = {"analysis": analysis, "plan": plan, "commands": cmds}
     if task_complete is not None:
@@ -73,7 +92,8 @@ async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, An
     with ScriptedModelServer(replies=replies, **(server or {})) as srv:
         client = build_model(srv.base_url, tmp, **(model or {}))
         h = build("harness", {"_target_": "agentcompass.harnesses.terminus2.Terminus2Harness", "id": "terminus2",
-                              **(harness or {})}, ComponentContext(data_dir=tmp))
+                              "templates_dir": harbor_dir(), "record_terminal": False, **(harness or {})},
+                  ComponentContext(data_dir=tmp))
         ctx = AttemptContext(task=task, attempt=1, attempt_dir=attempt_dir, benchmark=bench,
                              auto_install_dependencies=auto_install)
         spec = bench.env_spec(task)
@@ -85,7 +105,7 @@ async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, An
             await bench.setup(task, env, ctx)
             try:
                 result = await asyncio.wait_for(h.run(task, env, client, ctx), timeout)
-            except BaseException as exc:                     # noqa: BLE001 - inspected by the tests
+            except BaseException as exc:
                 error = exc
             for p in read:
                 try:
@@ -105,13 +125,32 @@ async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, An
 
 
 
-SUMMARY_MARK = "hand this task over to another agent"
-QUESTIONS_MARK = "ask the previous agent at least five questions"
-ANSWERS_MARK = "has some questions for you"
-SHORT_MARK = "Briefly state how to continue this task"
 REFUSED = {"status": 400, "error": "bad request: refused by the scripted server", "code": "invalid_request"}
 OVERFLOW = {"status": 400, "error": "This model's maximum context length is 100 tokens; your request has more",
             "code": "context_length_exceeded"}
+
+
+@functools.lru_cache(maxsize=1)
+def harbor_prompts() -> Any:
+    """Harbor's texts as the harness reads them (tests look for them instead of quoting them)."""
+    from agentcompass.harnesses.terminus2.harbor_source import load_source
+    from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
+
+    return HarborPrompts(load_source(harbor_dir(), None, False))
+
+
+def lead(name: str) -> str:
+    """The literal text a Harbor template starts with (a marker for requests built from it)."""
+    first = harbor_prompts()[name].parts[0]
+    assert isinstance(first, str) and len(first) > 10, name
+    return first.strip()
+
+
+def tail(name: str) -> str:
+    """The literal text a Harbor template ends with."""
+    last = harbor_prompts()[name].parts[-1]
+    assert isinstance(last, str) and len(last) > 10, name
+    return last.strip()
 
 
 class Dispatcher:
@@ -126,9 +165,9 @@ class Dispatcher:
 
     @staticmethod
     def kind(text: str) -> str:
-        for kind, mark in (("summary", SUMMARY_MARK), ("questions", QUESTIONS_MARK), ("answers", ANSWERS_MARK),
-                           ("short", SHORT_MARK)):
-            if mark in text:
+        for kind, template in (("summary", "summary"), ("questions", "questions"), ("answers", "answers"),
+                               ("short", "short_summary")):
+            if text.startswith(lead(template)):
                 return kind
         return "main"
 

@@ -1,4 +1,4 @@
-"""tmux control through ``env.exec`` in the real local environment (FORMATS.md D3)."""
+"""tmux control through ``env.exec`` in the real local environment, as Harbor's TmuxSession does it."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from t2_support import harbor_prompts, lead
 
 from agentcompass.errors import DependencyError
-from agentcompass.harnesses.terminus2.tmux import (TmuxSession, cap_bytes, is_key_name, send_keys_commands,
-                                                  split_keystrokes, tmux_argument)
+from agentcompass.harnesses.terminus2.tmux import TmuxSession, find_new_content, limit_output, needs_paste
 from agentcompass.interfaces import EnvSpec
 
 requires_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed on this host")
@@ -20,64 +20,57 @@ requires_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is
 
 def tmux_servers(socket: str) -> bool:
     """True when a tmux server answers on ``-L socket``."""
-    return subprocess.run(["tmux", "-L", socket, "list-sessions"], capture_output=True).returncode == 0
+    return subprocess.run(["tmux", "-L", socket, "list-sessions"], capture_output=True, check=False).returncode == 0
 
 
 # ---------------------------------------------------------------- pure helpers
 
 @pytest.mark.parametrize("text", ["é" * 9000, "€" * 7000, "😀" * 5000, "a" + "€" * 7000, "ab" + "😀" * 5000])
 @pytest.mark.parametrize("limit", [100, 1001, 10_000])
-def test_cap_bytes_cuts_on_utf8_boundaries(text, limit):
-    out = cap_bytes(text, limit)
-    head, note, tail = out.partition("\n[... output limited to")
-    assert note, "the omitted-bytes note is missing"
-    tail = tail.split("...]\n", 1)[1]
-    assert "\ufffd" not in head + tail                     # no split character
+def test_limit_output_keeps_whole_characters_at_both_ends(text, limit):
+    p = harbor_prompts()
+    out = limit_output(text, limit, p)
+    first, second, third = [x for x in p["output_limited"].parts if isinstance(x, str)]   # around the values
+    head, rest = out.split(first, 1)
+    shown_limit, rest = rest.split(second, 1)
+    omitted, tail = rest.split(third, 1)
+    assert "\ufffd" not in head + tail and int(shown_limit) == limit
     assert len(head.encode()) <= limit // 2 and len(tail.encode()) <= limit // 2
     assert len(head.encode()) > limit // 2 - 4 and len(tail.encode()) > limit // 2 - 4
     assert text.startswith(head) and text.endswith(tail)
-    omitted = int(note.split("; ")[1].split()[0]) if "; " in note else int(out.split("; ")[1].split()[0])
-    assert omitted == len(text.encode()) - len(head.encode()) - len(tail.encode())
+    assert int(omitted) == len(text.encode()) - len(head.encode()) - len(tail.encode())
 
 
-def test_cap_bytes_leaves_short_text_alone():
-    assert cap_bytes("héllo", 10) == "héllo"
+def test_limit_output_leaves_short_text_alone():
+    assert limit_output("héllo", 10, harbor_prompts()) == "héllo"
 
 
-@pytest.mark.parametrize("keys,expected", [
-    ("ls -la\n", [("ls -la", False), ("Enter", True)]),
-    ("C-c", [("C-c", True)]),
-    ("C-d", [("C-d", True)]),
-    ("Enter", [("Enter", True)]),
-    ("M-x", [("M-x", True)]),
-    ("Escape", [("Escape", True)]),
-    ("Enter the dragon\n", [("Enter the dragon", False), ("Enter", True)]),
-    ("echo C-c\n", [("echo C-c", False), ("Enter", True)]),
-    ("a\n\nb", [("a", False), ("Enter", True), ("Enter", True), ("b", False)]),
-    ("", []),
-])
-def test_split_keystrokes(keys, expected):
-    assert split_keystrokes(keys) == expected
+def test_new_content_follows_harbors_offset_rule():
+    assert find_new_content(None, "a\nb\n") == "a\nb\n"
+    assert find_new_content("$ ls\nx\n$", "$ ls\nx\n$ echo\ny\n$") == "\n$ echo\ny\n$"
+    assert find_new_content("one line", "one line and more") == "one line and more"
+    assert find_new_content("gone\n$", "other\n$") is None
 
 
-def test_key_name_recognition():
-    assert all(is_key_name(k) for k in ["C-c", "C-M-a", "^D", "F5", "Up", "BSpace", "Tab", "M-Enter"])
-    assert not any(is_key_name(k) for k in ["ls", "C-", "enter", "C-c\n", " C-c"])
+def test_paste_threshold_is_harbors():
+    assert not needs_paste("x" * 15_000, "terminus-2")
+    assert needs_paste("x" * 15_990, "terminus-2")
+    assert needs_paste("'" * 4000, "terminus-2")                 # quoting makes it longer than 16,000 bytes
 
 
 # ---------------------------------------------------------------- a real tmux in the local env
 
-async def _started(env, **kw) -> TmuxSession:
-    session = TmuxSession(env, "t2test", workdir="/app", **kw)
+async def _started(env, record: bool = False) -> TmuxSession:
+    session = TmuxSession(env, harbor_prompts(), "t2test", workdir="/app", record=record)
     await session.start()
-    await session.initial_screen()
+    await session.wait_ready()
+    await session.incremental_output()
     return session
 
 
 async def _type(session: TmuxSession, keys: str, wait: float = 0.3, expect: str | None = None) -> str:
     """Send ``keys``, wait (until ``expect`` shows up in the scrollback, up to 15 s), return the observation."""
-    await session.send_keys(keys)
-    await asyncio.sleep(wait)
+    await session.send_keys([keys], wait)
     deadline = asyncio.get_running_loop().time() + 15
     while expect is not None and expect not in await session.capture(full=True):
         if asyncio.get_running_loop().time() > deadline:
@@ -115,91 +108,77 @@ def test_incremental_output_and_clear_fallback(in_local_env):
             await session.stop()
 
     first, second, cleared, after = in_local_env(scenario)
-    assert first.startswith("New Terminal Output:\n") and "FIRST-42" in first
-    assert second.startswith("New Terminal Output:\n") and "SECOND-56" in second
-    assert "FIRST-42" not in second                         # only what is new
-    assert "echo SECOND" in second                          # the command line itself is shown
-    assert cleared.startswith("Current Terminal Screen:\n")  # history cleared: fall back to the screen
-    assert "SECOND-56" not in cleared
-    assert after.startswith("New Terminal Output:\n") and "THIRD" in after
+    assert first.startswith(lead("new_output")) and "FIRST-42" in first
+    assert second.startswith(lead("new_output")) and "SECOND-56" in second
+    assert "FIRST-42" not in second and "echo SECOND" in second   # only what is new, from the command line on
+    assert cleared.startswith(lead("current_screen")) and "SECOND-56" not in cleared
+    assert after.startswith(lead("new_output")) and "THIRD" in after
 
 
 @requires_tmux
-def test_output_cap_in_terminal(in_local_env):
-    async def scenario(env):
-        session = await _started(env, max_output_bytes=2000)
-        try:
-            return await _type(session, "for i in $(seq 1 400); do echo \"line $i é€😀\"; done\n",
-                               expect="line 400 é€😀\n")
-        finally:
-            await session.stop()
-
-    out = in_local_env(scenario)
-    assert out.startswith("New Terminal Output:\n")
-    body = out[len("New Terminal Output:\n"):]
-    assert "output limited to 2000 bytes" in body
-    assert len(body.encode()) < 2000 + 100
-    assert "\ufffd" not in body
-    assert "line 400 é€😀" in body                            # the tail is kept
-
-
-@requires_tmux
-def test_keys_are_sent_as_given(in_local_env):
+def test_each_keystrokes_string_is_one_tmux_argument(in_local_env):
     async def scenario(env):
         session = await _started(env)
         try:
             await _type(session, "sleep 30\n", 0.3)
-            interrupted = await _type(session, "C-c", 0.3)
+            await _type(session, "C-c", 0.3)                       # a whole key name: that key
             status = await _type(session, "echo status=$?\n", expect="status=1")
             await _type(session, "cat > typed.txt\n", 0.3)
-            await _type(session, "Enter here is text\n", 0.2)   # not a key name: typed literally
+            await _type(session, "Enter here is text\n", 0.2)     # not a key name: typed literally
+            await _type(session, "echo a;", 0.2)                  # tmux reads the trailing ';' as a separator
+            await _type(session, "\n", 0.2)
             await _type(session, "C-d", 0.3)
-            content = await _read_when(env, "/app/typed.txt", b"text\n")
-            return interrupted, status, content
+            return status, await _read_when(env, "/app/typed.txt", b"echo a\n")
         finally:
             await session.stop()
 
-    _interrupted, status, content = in_local_env(scenario)
+    status, content = in_local_env(scenario)
     assert "status=130" in status
-    assert content == b"Enter here is text\n"
-
-
-def test_trailing_semicolons_are_escaped_for_tmux():
-    assert tmux_argument("cd /app;") == "cd /app\\;"
-    assert tmux_argument("find . -exec rm {} \\;") == "find . -exec rm {} \\\\;"
-    assert tmux_argument("a; b") == "a; b"
-
-
-def test_long_keystrokes_are_split_below_the_tmux_message_limit():
-    text = "é" * 10_000 + "\n"
-    batches = send_keys_commands("s", text)
-    assert len(batches) >= 3
-    for args in batches:
-        assert sum(len(a.encode()) + 1 for a in args) < 16_000
-    typed = "".join(args[i + 1] for args in batches for i, a in enumerate(args) if a == "--")
-    assert typed == "é" * 10_000 and batches[-1][-1] == "Enter"
+    assert content == b"Enter here is text\necho a\n"
 
 
 @requires_tmux
-def test_special_text_arrives_verbatim(in_local_env):
-    lines = ["echo a;", ";", "find . -exec echo {} \\;", "{ x; }", "-n", "$HOME ~ # 'q' \"dq\"", "C-c "]
-    long_text = "x" * 20_000 + "€" * 3000        # > 16 KiB: several tmux commands; typed into readline
+def test_long_keystrokes_are_pasted_verbatim(in_local_env):
+    long_text = "x" * 20_000 + "€" * 3000        # over one send-keys command: a paste buffer
 
     async def scenario(env):
         session = await _started(env)
         try:
-            await _type(session, "cat > typed.txt\n", 0.3)
-            await _type(session, "\n".join(lines) + "\n", 0.5)
-            await _type(session, "C-d", 0.3)
             await _type(session, f"printf %s '{long_text}' > long.txt\n", 2.0)
-            typed = await _read_when(env, "/app/typed.txt", b"C-c \n")
-            return [typed.decode(), (await _read_when(env, "/app/long.txt", "€€".encode())).decode()]
+            return (await _read_when(env, "/app/long.txt", "€€".encode())).decode()
         finally:
             await session.stop()
 
-    typed, long_file = in_local_env(scenario)
-    assert typed == "\n".join(lines) + "\n"
-    assert long_file == long_text
+    assert in_local_env(scenario) == long_text
+
+
+@requires_tmux
+def test_the_pane_keeps_tmuxs_default_history_as_in_harbor(in_local_env):
+    async def scenario(env):
+        session = await _started(env)
+        try:
+            shown = await env.exec(["tmux", "-L", session.socket, "display", "-p", "-t", session.name,
+                                    "#{history_limit}"])
+            later = await env.exec(["tmux", "-L", session.socket, "show-options", "-g", "history-limit"])
+            return shown.stdout.strip(), later.stdout.strip()
+        finally:
+            await session.stop()
+
+    pane, global_option = in_local_env(scenario)
+    assert pane == "2000" and global_option.endswith("10000000")
+
+
+@requires_tmux
+def test_recording_start_up_leaves_a_cleared_screen(in_local_env):
+    async def scenario(env):
+        session = await _started(env, record=True)
+        try:
+            return await session.capture()
+        finally:
+            await session.stop()
+
+    screen = in_local_env(scenario)
+    assert "asciinema" not in screen and len([line for line in screen.splitlines() if line.strip()]) == 1
 
 
 @requires_tmux
@@ -222,8 +201,7 @@ def test_session_is_isolated_logged_and_killed(in_local_env):
     assert sock_a != sock_b
     assert b"from-b" in pane_log                                  # pipe-pane records the session
     assert "from-a" not in out_b
-    assert alive == (True, True)
-    assert alive_after is False
+    assert alive == (True, True) and alive_after is False
     assert not tmux_servers(sock_a) and not tmux_servers(sock_b)
     assert any(line.endswith("/app") and "pwd" not in line for line in cwd.splitlines())   # the workdir
 
@@ -232,8 +210,7 @@ def test_session_is_isolated_logged_and_killed(in_local_env):
 def test_exit_ends_the_session(in_local_env):
     async def scenario(env):
         session = await _started(env)
-        await session.send_keys("exit\n")
-        await asyncio.sleep(0.5)
+        await session.send_keys(["exit\n"], 0.5)
         return await session.is_alive()
 
     assert in_local_env(scenario) is False
@@ -251,7 +228,7 @@ def test_missing_tmux_is_a_clear_error(tmp_path, run):
         env = await provider.open(EnvSpec(task_id="no-tmux"))
         try:
             with pytest.raises(DependencyError) as info:
-                await TmuxSession(env, auto_install=True).start()
+                await TmuxSession(env, harbor_prompts(), auto_install=True).start()
             return str(info.value)
         finally:
             await env.close()

@@ -1,0 +1,31 @@
+"""``agentcompass analyze RUN_DIR``: write analysis.json / analysis.md for an existing run directory."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import options
+from .exits import EXIT_OK
+
+INTERMIXED = False
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", metavar="RUN_DIR")
+    p.add_argument("--analysis-params", type=options.json_object("--analysis-params"), default=None)
+    p.add_argument("--log-level", default="INFO", type=options.log_level)
+
+
+def main(args: argparse.Namespace) -> int:
+    """The judge runs only when --analysis-params names a model."""
+    from agentcompass import _sdk
+
+    analysis, paths = _sdk.analyze(args.run_dir, args.analysis_params, log_level=args.log_level)
+    b = analysis["breakdown"]
+    print(", ".join(f"{k}={v}" for k, v in b["outcomes"].items() if v) or "no tasks")
+    if analysis.get("judge"):
+        j = analysis["judge"]
+        print(f"judge: {j['n_judged']} labelled, cost_usd={j['cost_usd']:.6f}: "
+              + ", ".join(f"{k}={v}" for k, v in j["categories"].items()))
+    print(f"analysis: {paths['analysis']}\n          {paths['analysis_md']}")
+    return EXIT_OK

@@ -1,0 +1,34 @@
+"""``agentcompass report RUN_DIR [-o report.html]``: a run's Run and Attempt views as one self-contained file."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import options
+from .exits import EXIT_OK
+
+INTERMIXED = False
+
+
+def kib(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--max-attempt-kb {text!r}: an integer number of KiB") from None
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", metavar="RUN_DIR")
+    p.add_argument("-o", "--output", default="report.html", help="output file (default: report.html)")
+    p.add_argument("--max-attempt-kb", type=kib, default=None,
+                   help="what one attempt may embed, in KiB before compression (default 48)")
+    p.add_argument("--log-level", default="INFO", type=options.log_level)
+
+
+def main(args: argparse.Namespace) -> int:
+    from agentcompass import _sdk
+
+    info = _sdk.write_report(args.run_dir, args.output, max_attempt_kb=args.max_attempt_kb)
+    print(f"report: {info['path']} ({info['bytes'] / 1024:.0f} KiB, {info['tasks']} tasks, "
+          f"{info['attempts']} attempts)")
+    return EXIT_OK

@@ -1,0 +1,37 @@
+"""The front door: every entry point the CLI and users call. The CLI only parses arguments and calls these.
+
+- :func:`run_evaluation` / :func:`async_run_evaluation`: one request;
+- :func:`launch` / :func:`async_launch`: several named requests on one attempt pool; :func:`resolve_file`
+  (an orchestration file), :func:`dry_run` (preflight), :func:`run_sweep` (``run -m``);
+- :func:`render_config` (``agentcompass config``), :func:`cleanup`, :func:`analyze`, :func:`export`,
+  :func:`build_base_image` (``agentcompass images build-base``), :func:`serve_view` / :func:`write_report`
+  (``agentcompass view`` / ``report``);
+- text for people: :func:`format_result`, :func:`format_orchestration`, :func:`error_message`.
+
+Keywords come from one table derived from the config schema (:mod:`agentcompass._config.options`). Names are
+imported on first use, so ``run_evaluation`` does not load the orchestration machinery of ``launch``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "run_evaluation": "evaluate", "async_run_evaluation": "evaluate", "compose_from_kwargs": "evaluate",
+    "launch": "launching", "async_launch": "launching", "resolve_file": "launching", "run_sweep": "launching",
+    "dry_run": "dryrun", "Preflight": "dryrun", "RequestPreflight": "dryrun",
+    "render_config": "render", "format_result": "render", "format_orchestration": "render",
+    "error_message": "render", "cleanup": "maintenance", "analyze": "maintenance", "export": "maintenance",
+    "EXPORT_FORMATS": "maintenance", "build_base_image": "maintenance",
+    "check_supported": "hooks", "default_hooks": "hooks",
+    "serve_view": "viewing", "write_report": "viewing",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,89 @@
+"""The SDK entry points for a single request: ``run_evaluation`` and ``async_run_evaluation``.
+
+Their keywords are the options table's ``run`` rows (:mod:`agentcompass._config.options`, derived from the
+schema): ``inspect.signature(run_evaluation)`` lists them, and an unknown keyword is a TypeError.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from agentcompass._config import options
+from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request
+from agentcompass._config.registry import GROUPS
+from agentcompass.errors import ConfigError
+
+from .hooks import check_supported, default_hooks
+from .threads import run_sync
+
+_SIGNATURE = options.signature("run").replace(return_annotation=dict[str, Any])
+
+
+def bind(signature: inspect.Signature, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The given keywords, checked against ``signature`` (an unknown or positional one is a TypeError)."""
+    try:
+        signature.bind(**kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{name}(): {exc}") from None
+    return dict(kwargs)
+
+
+def as_paths(value: str | Path | Sequence[str | Path] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (str, Path)):
+        return [str(value)]
+    return [str(v) for v in value]
+
+
+def compose_input(kw: dict[str, Any]) -> ComposeInput:
+    """The compose input of ``run_evaluation``'s keywords (None = not given)."""
+    kw = options.normalized(kw)
+    return ComposeInput(choices={g: kw.get(g) for g in GROUPS}, config_paths=as_paths(kw.get("config_path")),
+                        overrides=list(kw.get("overrides") or ()), explicit=options.config_layer(kw))
+
+
+def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
+    """Compose and validate the request described by ``run_evaluation``'s keywords."""
+    bind(_SIGNATURE, "run_evaluation", kw)
+    timeout = kw.get("timeout_seconds")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0):
+        raise ConfigError(f"timeout_seconds must be a positive integer number of seconds for a single request, "
+                          f"got {timeout!r}")
+    resolved = compose_request(compose_input(kw))
+    check_supported(resolved)
+    return resolved
+
+
+async def async_run_evaluation(**kwargs: Any) -> dict[str, Any]:
+    """Run one evaluation request; return ``{metadata, metrics, summary, paths}``.
+
+    Keyword-only; every keyword of the options table's ``run`` rows (see the signature). Raises ConfigError
+    (bad input, nothing ran), RunTimeoutError (a TimeoutError; finished results kept), EvaluationFailedError
+    (the run failed as a whole; partial results on disk).
+    """
+    kw = bind(_SIGNATURE, "async_run_evaluation", kwargs)
+    on_progress = kw.pop("on_progress", None)
+    resolved = await asyncio.to_thread(compose_from_kwargs, kw)
+    return await run_resolved(resolved, on_progress=on_progress)
+
+
+async def run_resolved(resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None,
+                       name: str = "") -> dict[str, Any]:
+    from agentcompass._orchestrator.single import run_single
+
+    return await run_single(resolved, hooks=default_hooks(), on_progress=on_progress, name=name)
+
+
+def run_evaluation(**kwargs: Any) -> dict[str, Any]:
+    """Synchronous twin of :func:`async_run_evaluation` (same keywords, same return value); may be called from a
+    thread that already runs an event loop (it then runs in a worker thread of its own)."""
+    bind(_SIGNATURE, "run_evaluation", kwargs)
+    return run_sync(lambda: async_run_evaluation(**kwargs))
+
+
+async_run_evaluation.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
+run_evaluation.__signature__ = _SIGNATURE  # type: ignore[attr-defined]

@@ -1,0 +1,44 @@
+"""The features the SDK hands down to the orchestrator (recipes, dependency installation, analysis), and the
+checks a composed request needs beyond its schema."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AbstractContextManager
+from typing import Any
+
+from agentcompass._config.compose import ResolvedRequest
+from agentcompass._orchestrator.hooks import Hooks, RecipeHooks
+
+
+def _recipes(records: dict[str, Any], logger: logging.Logger) -> RecipeHooks | None:
+    from agentcompass._recipes import RecipeRunner
+
+    return RecipeRunner.from_config(records, logger=logger)
+
+
+def _dependencies(enabled: bool) -> AbstractContextManager[Any]:
+    from agentcompass._deps import auto_install_scope
+
+    return auto_install_scope(enabled)
+
+
+async def _analysis(result: dict[str, Any], params: dict[str, Any], logger: logging.Logger,
+                    judge: bool) -> dict[str, Any]:
+    from agentcompass._analysis import attach_analysis
+
+    return await attach_analysis(result, params, logger=logger, judge=judge)
+
+
+def default_hooks() -> Hooks:
+    """Every feature on: what ``run_evaluation``, ``launch`` and the CLI hand to the orchestrator."""
+    return Hooks(recipes=_recipes, dependencies=_dependencies, analysis=_analysis)
+
+
+def check_supported(resolved: ResolvedRequest) -> None:
+    """Checks that need more than the schema: ``analysis_params`` (validated before anything runs)."""
+    ex = resolved.config.execution
+    if ex.enable_analysis or ex.analysis_params:
+        from agentcompass._analysis import parse_params
+
+        parse_params(ex.analysis_params)

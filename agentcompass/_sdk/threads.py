@@ -1,0 +1,34 @@
+"""Running a coroutine from synchronous code, also from a thread that already runs an event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any, Callable, Coroutine
+
+
+def run_sync(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """``asyncio.run(make())``; inside a running event loop, in a fresh thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    return in_thread(lambda: asyncio.run(make()))
+
+
+def in_thread(fn: Callable[[], Any]) -> Any:
+    """Run ``fn`` in a fresh thread and return its value (or raise its exception) in the caller's thread."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="agentcompass-run")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

@@ -1,0 +1,90 @@
+/* agentcompass viewer: the Runs page (every run under the given directories; sortable, filterable, live). */
+"use strict";
+(function (AC) {
+  const h = AC.h, f = AC.fmt;
+  const state = {sort: "started_at", dir: "desc", text: "", status: "", selected: new Set()};
+
+  function errors(r) {
+    const by = r.errors_by_class || {};
+    const parts = Object.keys(by).filter((k) => by[k]).map((k) => k + " " + by[k]);
+    return parts.length ? parts.join(", ") : r.n_errors ? String(r.n_errors) : "0";
+  }
+
+  const COLS = [
+    {key: "sel", label: "", cell: (r) => h("input", {type: "checkbox", class: "pick", checked: state.selected.has(r.key),
+      title: "select for Compare", onchange: (e) => { e.target.checked ? state.selected.add(r.key) : state.selected.delete(r.key); syncCompare(); }})},
+    {key: "run_name", label: "Run", sort: (r) => r.run_name, cell: (r) => h("a", {href: AC.route.run(r.key), class: "runlink", text: r.run_name})},
+    {key: "run_id", label: "Id", sort: (r) => r.run_id, cell: (r) => h("span", {class: "mono small", text: r.run_id})},
+    {key: "status", label: "Status", sort: (r) => r.status, cell: (r) => AC.badge(r.status || "?", r.status)},
+    {key: "benchmark", label: "Benchmark", sort: (r) => r.benchmark, cell: (r) => r.benchmark || "–"},
+    {key: "harness", label: "Harness", sort: (r) => r.harness, cell: (r) => r.harness || "–"},
+    {key: "model", label: "Model", sort: (r) => r.model, cell: (r) => r.model || "–"},
+    {key: "n_tasks", label: "Tasks", sort: (r) => r.n_tasks, cell: (r) => (r.status === "running" ? f.int(r.n_finished) + "/" : "") + f.int(r.n_tasks)},
+    {key: "mean_reward", label: "Mean reward", sort: (r) => r.mean_reward,
+      cell: (r) => h("span", {title: "over " + r.mean_reward_denominator + " tasks, errors as 0"}, f.num(r.mean_reward),
+        h("span", {class: "muted", text: " /" + (r.mean_reward_denominator === undefined ? "–" : r.mean_reward_denominator)}))},
+    {key: "pass_rate", label: "Pass rate", sort: (r) => r.pass_rate, cell: (r) => f.pct(r.pass_rate)},
+    {key: "resolved", label: "Resolved", sort: (r) => r.resolved, cell: (r) => (r.resolved === null || r.resolved === undefined ? "–" : f.int(r.resolved))},
+    {key: "n_errors", label: "Errors", sort: (r) => r.n_errors, cell: (r) => h("span", {class: r.n_errors ? "bad" : "muted", text: errors(r)})},
+    {key: "tokens", label: "Tokens in/out", sort: (r) => (r.tokens || {}).input, cell: (r) => f.tokens((r.tokens || {}).input) + " / " + f.tokens((r.tokens || {}).output)},
+    {key: "cost_usd", label: "Cost", sort: (r) => r.cost_usd, cell: (r) => f.cost(r.cost_usd)},
+    {key: "duration_s", label: "Duration", sort: (r) => r.duration_s, cell: (r) => f.dur(r.duration_s)},
+    {key: "started_at", label: "Started", sort: (r) => r.started_at, cell: (r) => f.time(r.started_at)},
+  ];
+
+  function matches(r) {
+    if (state.status && r.status !== state.status) return false;
+    if (!state.text) return true;
+    const hay = [r.run_name, r.run_id, r.benchmark, r.harness, r.model, r.status, r.key].join(" ").toLowerCase();
+    return state.text.toLowerCase().split(/\s+/).every((w) => hay.includes(w));
+  }
+
+  let compareBtn = null;
+  function syncCompare() {
+    if (!compareBtn) return;
+    const sel = Array.from(state.selected);
+    compareBtn.disabled = sel.length !== 2;
+    compareBtn.textContent = sel.length === 2 ? "Compare the 2 selected runs" : "Compare (select 2 runs)";
+  }
+
+  function table(el, runs) {
+    const rows = AC.sortRows(runs.filter(matches), (COLS.find((c) => c.key === state.sort) || COLS[15]).sort, state.dir);
+    const tbody = h("tbody");
+    for (const r of rows) {
+      tbody.appendChild(h("tr", {dataset: {key: r.key, status: r.status || ""}},
+        COLS.map((c) => h("td", {class: "c-" + c.key}, c.cell(r)))));
+    }
+    const t = h("table", {class: "grid runs", id: "runs-table"},
+      AC.thead(COLS, state, (k) => { AC.toggleSort(state, k); table(el, runs); }), tbody);
+    AC.clear(el).appendChild(h("div", {class: "scrollx"}, t));
+    el.appendChild(h("p", {class: "muted count", text: rows.length + " of " + runs.length + " runs"}));
+  }
+
+  AC.views = AC.views || {};
+  AC.views.runs = async function (main, ctx) {
+    const data = await AC.data.runs();
+    const runs = data.runs;
+    ctx.crumbs([["Runs", "#/"]]);
+    const tableBox = h("div", {id: "runs"});
+    const statuses = Array.from(new Set(runs.map((r) => r.status).filter(Boolean))).sort();
+    compareBtn = h("button", {id: "compare-btn", class: "primary", disabled: true, onclick: () => {
+      const started = (k) => (runs.find((r) => r.key === k) || {}).started_at || "";
+      const [a, b] = Array.from(state.selected).sort((x, y) => started(x).localeCompare(started(y)));  // A: the older
+      location.hash = AC.route.compare(a, b);
+    }});
+    const bar = h("div", {class: "toolbar"},
+      h("input", {type: "search", id: "runs-filter", placeholder: "filter: name, id, benchmark, harness, model",
+        value: state.text, oninput: (e) => { state.text = e.target.value; table(tableBox, runs); }}),
+      h("select", {id: "runs-status", onchange: (e) => { state.status = e.target.value; table(tableBox, runs); }},
+        h("option", {value: "", text: "any status"}), statuses.map((s) => h("option", {value: s, text: s, selected: state.status === s}))),
+      compareBtn);
+    AC.clear(main).appendChild(h("h1", {text: "Runs"}));
+    main.appendChild(bar);
+    main.appendChild(tableBox);
+    if (!runs.length) main.appendChild(h("p", {class: "note", text: "No run directories (with a run.json) were found."}));
+    for (const k of Array.from(state.selected)) if (!runs.some((r) => r.key === k)) state.selected.delete(k);
+    table(tableBox, runs);
+    syncCompare();
+    ctx.watch({}, data.stamp);
+  };
+})(window.AC);

@@ -1,0 +1,114 @@
+"""``agentcompass report RUN_DIR -o report.html``: the Run and Attempt views as one self-contained file.
+
+Styles, scripts and data are inlined; the page's Content-Security-Policy allows no network at all. Each
+attempt is embedded as gzip + base64 JSON, decoded in the browser only when it is opened. To stay small enough
+to attach to a pull request, what an attempt embeds is cut to ``max_attempt_kb`` (trajectory strings keep
+their head and tail, long step lists their first and last steps; logs keep their tail), and every cut says so.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from agentcompass.errors import ConfigError
+
+from . import attempts, page, runs
+from .discover import RunRef
+from .files import read_json, read_text
+from .trim import cut_text, shrink
+
+DEFAULT_ATTEMPT_KB = 48
+LOG_CHARS = 12_000
+PATCH_CHARS = 48_000
+TRACEBACK_CHARS = 12_000
+ANALYSIS_CHARS = 256 * 1024
+
+
+def _run_ref(run_dir: str | Path) -> RunRef:
+    path = Path(run_dir).expanduser()
+    if not (path / "run.json").is_file():
+        raise ConfigError(f"{str(run_dir)!r} is not a run directory (no run.json); give "
+                          "<results_dir>/<run_name>/<run_id>")
+    path = path.resolve()
+    return RunRef(f"{path.parent.name}/{path.name}", path)
+
+
+def _cap(part: dict[str, Any] | None, key: str, limit: int, tail_share: float = 0.75) -> None:
+    if part and isinstance(part.get(key), str) and len(part[key]) > limit:
+        part[key] = cut_text(part[key], limit, tail_share)
+        part["truncated"] = True
+
+
+def attempt_payload(ref: RunRef, rel: str, budget: int) -> dict[str, Any]:
+    """An attempt's detail with its trajectory inlined (``trajectory.data``), cut to the budget."""
+    detail = attempts.attempt_detail(ref, rel)
+    _cap(detail.get("verifier_log"), "text", LOG_CHARS)
+    _cap(detail.get("patch"), "text", PATCH_CHARS, 0.25)
+    _cap(detail.get("error"), "traceback", TRACEBACK_CHARS)
+    manifest = detail.get("artifacts")
+    if isinstance(manifest, dict) and isinstance(manifest.get("files"), list):
+        manifest["files"] = manifest["files"][:200]
+    detail["files"] = detail["files"][:200]
+    traj = detail.get("trajectory")
+    if traj:
+        data = read_json(ref.path / traj["path"])
+        if data is None:
+            text = read_text(ref.path / traj["path"], budget)
+            data = text["text"] if text else None
+        spare = max(budget // 4, budget - len(json.dumps(detail, default=str)))
+        traj["data"], traj["trimmed"] = shrink(data, spare)
+    return detail
+
+
+def _pack(obj: Any) -> str:
+    raw = json.dumps(obj, separators=(",", ":"), default=str).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, 9, mtime=0)).decode("ascii")
+
+
+def _analysis(ref: RunRef, out: Path) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name in ("analysis.md", "analysis.json"):
+        path = ref.path / name
+        if path.is_file():
+            found[name] = os.path.relpath(path, out.resolve().parent).replace(os.sep, "/")
+    md = read_text(ref.path / "analysis.md", ANALYSIS_CHARS)
+    return {"links": found, "md": md["text"] if md else None}
+
+
+def build(run_dir: str | Path, out: Path, max_attempt_kb: int = DEFAULT_ATTEMPT_KB) -> tuple[str, dict[str, int]]:
+    ref = _run_ref(run_dir)
+    tasks = runs.task_rows(ref)
+    packed: dict[str, str] = {}
+    for task_dir in dict.fromkeys(t["dir"] for t in tasks):
+        for att in attempts.task_attempts(ref, task_dir):
+            packed[att["path"]] = _pack(attempt_payload(ref, att["path"], max_attempt_kb * 1024))
+    detail = runs.run_detail(ref)
+    boot = {"mode": "report", "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "runs": [runs.run_row(ref)], "run": detail, "tasks": tasks, "attempts": packed,
+            "analysis": _analysis(ref, out)}
+    title = f"{detail['run'].get('run_name') or ref.path.parent.name} / {detail['run'].get('run_id') or ''}"
+    html = page.render(boot, title=f"agentcompass report: {title}", csp=page.CSP_REPORT)
+    return html, {"tasks": len(tasks), "attempts": len(packed)}
+
+
+def write_report(run_dir: str | Path, out: str | Path = "report.html",
+                 max_attempt_kb: int = DEFAULT_ATTEMPT_KB) -> dict[str, Any]:
+    """Write the report; returns ``{path, bytes, tasks, attempts}``."""
+    if max_attempt_kb < 4:
+        raise ConfigError(f"--max-attempt-kb {max_attempt_kb}: must be at least 4")
+    target = Path(out).expanduser()
+    if target.is_dir():
+        raise ConfigError(f"-o {str(out)!r} is a directory; give a file name such as report.html")
+    html, counts = build(run_dir, target, max_attempt_kb)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = html.encode("utf-8")
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, target)
+    return {"path": str(target), "bytes": len(data), **counts}

@@ -1,0 +1,86 @@
+"""The offline base image: Debian bookworm built with debootstrap and imported into the engine.
+
+Used when the default base image (a public image, :data:`~.config.DEFAULT_BASE_IMAGE`) can be neither found
+locally nor pulled, e.g. on a machine with no registry; also by ``agentcompass images build-base``. The root file
+system is kept as a tarball under ``<data_dir>/base-images/`` (keyed by suite and package list), so building the
+image again, under any tag, is only a ``docker import``. Building the root file system needs root and
+``debootstrap`` (Debian's package of that name) and reaches the Debian mirror over HTTP.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from agentcompass.errors import ImageError
+
+log = logging.getLogger("agentcompass.environments.docker")
+
+FALLBACK_IMAGE = "agentcompass/base:bookworm"
+SUITE = "bookworm"
+MIRROR = "http://deb.debian.org/debian"
+# what the bundled tasks, the SWE-bench fixtures and the harnesses use inside the image
+PACKAGES = ("python3", "python3-pytest", "git", "patch", "tmux", "procps", "ca-certificates")
+CHANGES = ['CMD ["/bin/bash"]', "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
+DEBOOTSTRAP_TIMEOUT_S = 1800
+
+
+def rootfs_path(data_dir: Path, suite: str = SUITE, packages: tuple[str, ...] = PACKAGES) -> Path:
+    key = hashlib.sha256(f"{suite}|{','.join(sorted(packages))}".encode()).hexdigest()[:12]
+    return Path(data_dir) / "base-images" / f"{suite}-{key}.tar"
+
+
+def build_base_image(api: Any, tag: str, data_dir: Path, *, mirror: str = MIRROR, suite: str = SUITE,
+                     packages: tuple[str, ...] = PACKAGES, rebuild: bool = False) -> str:
+    """Import the base image as ``tag`` (building its root file system first when it is not cached); blocking.
+    One build at a time per cache file, across processes. Returns ``tag``; raises ImageError saying why not."""
+    tarball = rootfs_path(data_dir, suite, packages)
+    tarball.parent.mkdir(parents=True, exist_ok=True)
+    with open(tarball.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if rebuild or not tarball.is_file():
+            _debootstrap_tarball(tarball, mirror, suite, packages)
+        repo, _, version = tag.rpartition(":") if ":" in tag.rsplit("/", 1)[-1] else (tag, "", "latest")
+        try:
+            api.import_image_from_file(str(tarball), repository=repo, tag=version, changes=CHANGES)
+        except Exception as exc:  # noqa: BLE001 - any engine failure is an image error
+            raise ImageError(f"base image {tag}: docker import of {tarball} failed: {exc}") from exc
+    log.info("imported base image %s from %s", tag, tarball)
+    return tag
+
+
+def _debootstrap_tarball(tarball: Path, mirror: str, suite: str, packages: tuple[str, ...]) -> None:
+    how = f"sudo agentcompass images build-base (needs root and Debian's debootstrap package)"
+    if os.geteuid() != 0:
+        raise ImageError(f"base image: building the {suite} root file system needs root; run: {how}")
+    if shutil.which("debootstrap") is None:
+        raise ImageError(f"base image: debootstrap is not installed (apt-get install debootstrap); then: {how}")
+    log.warning("building the %s base image with debootstrap from %s (a few minutes, once)", suite, mirror)
+    with tempfile.TemporaryDirectory(prefix="agentcompass-rootfs-") as tmp:
+        root = Path(tmp) / "root"
+        cmd = ["debootstrap", "--variant=minbase", f"--include={','.join(packages)}", suite, str(root), mirror]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=DEBOOTSTRAP_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired:
+            raise ImageError(f"base image: debootstrap of {suite} timed out after {DEBOOTSTRAP_TIMEOUT_S}s") from None
+        if proc.returncode != 0:
+            tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-3:])
+            raise ImageError(f"base image: debootstrap of {suite} from {mirror} failed ({proc.returncode}): {tail}")
+        for junk in ("var/cache/apt/archives", "var/lib/apt/lists"):
+            for entry in (root / junk).glob("*"):
+                if entry.is_file():
+                    entry.unlink()
+        partial = tarball.with_name(f".{tarball.name}.{os.getpid()}.part")
+        packed = subprocess.run(["tar", "-C", str(root), "-cf", str(partial), "."], capture_output=True, text=True,
+                                check=False)
+        if packed.returncode != 0:
+            partial.unlink(missing_ok=True)
+            raise ImageError(f"base image: cannot pack the root file system: {packed.stderr.strip()[-300:]}")
+        os.replace(partial, tarball)

@@ -1,0 +1,53 @@
+"""The import rules of docs/architecture.md, checked by an AST scan of every module (lazy imports included)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.core import import_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_import_follows_the_layering_rules():
+    bad = import_rules.violations(import_rules.scan(ROOT))
+    assert not bad, "imports against the rules:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles_among_agentcompass_modules():
+    found = import_rules.cycles(import_rules.scan(ROOT))
+    assert not found, "import cycles:\n" + "\n".join(import_rules.describe(c) for c in found)
+
+
+def test_the_scan_sees_lazy_imports_and_reports_file_and_line(tmp_path):
+    """A plug-in reaching into the core, an orchestrator importing a feature above it and a cycle closed by a
+    function-level import are each reported with the offending file:line."""
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "benchmarks", "_orchestrator", "_analysis"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "interfaces.py").write_text("")
+    (pkg / "benchmarks" / "mine.py").write_text("from agentcompass.interfaces import Task\n"
+                                                "from agentcompass._orchestrator import store\n")
+    (pkg / "_orchestrator" / "store.py").write_text("")
+    (pkg / "_orchestrator" / "request.py").write_text("def finish():\n    from agentcompass._analysis import x\n")
+    (pkg / "_analysis" / "x.py").write_text("import agentcompass._orchestrator.request\n")
+    edges = import_rules.scan(tmp_path, ("agentcompass",))
+    bad = import_rules.violations(edges)
+    assert any(v.startswith("agentcompass/benchmarks/mine.py:2: ") and "agentcompass._orchestrator.store" in v
+               for v in bad), bad
+    assert any(v.startswith("agentcompass/_orchestrator/request.py:2: ") and "agentcompass._analysis" in v
+               for v in bad), bad
+    assert len(bad) == 2, bad
+    text = [import_rules.describe(c) for c in import_rules.cycles(edges)]
+    assert len(text) == 1 and "agentcompass/_orchestrator/request.py:2" in text[0], text
+    assert "agentcompass/_analysis/x.py:1" in text[0], text
+
+
+def test_type_checking_imports_are_not_cycles(tmp_path):
+    pkg = tmp_path / "agentcompass"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from agentcompass import b\n")
+    (pkg / "b.py").write_text("from agentcompass import a\n")
+    assert import_rules.cycles(import_rules.scan(tmp_path, ("agentcompass",))) == []
