@@ -120,7 +120,7 @@ async def full_flow(dataset: Path, concurrency: int, sample_ids: list[str] | Non
     global CALLS
     from agentcompass import async_run_evaluation
 
-    params: dict[str, Any] = {"dataset_path": str(dataset)}
+    params: dict[str, Any] = {"dataset_path": str(dataset), "base_image": BASE}
     if sample_ids:
         params["sample_ids"] = sample_ids
     calls = Calls()
