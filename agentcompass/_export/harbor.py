@@ -20,6 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._export.harbor_trial import RunInfo, iso, stable_id, write_trial
+from agentcompass._orchestrator.store import (
+    RESULT_FILE,
+    RESULTS_FILE,
+    SUMMARY_FILE,
+    TASKS_DIR,
+)
 from agentcompass.errors import ConfigError
 
 
@@ -31,7 +37,7 @@ def _read_json(path: Path) -> Any:
 
 
 def _rows(run_dir: Path) -> list[dict[str, Any]]:
-    results = run_dir / "results.jsonl"
+    results = run_dir / RESULTS_FILE
     if not results.is_file():
         raise ConfigError(f"RUN_DIR {str(run_dir)!r}: not an agentcompass run directory (no results.jsonl)")
     rows: dict[str, dict[str, Any]] = {}
@@ -40,6 +46,15 @@ def _rows(run_dir: Path) -> list[dict[str, Any]]:
             row = json.loads(line)
             rows[row["task_id"]] = row           # the last line of a task is its final outcome
     return [rows[k] for k in sorted(rows)]
+
+
+def _moved(run_dir: Path, attempt_dir: Path) -> Path:
+    """The attempt folder under ``run_dir`` when the run directory was moved since the row was written."""
+    parts = attempt_dir.parts
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] == TASKS_DIR and run_dir.joinpath(*parts[i:]).is_dir():
+            return run_dir.joinpath(*parts[i:])
+    raise ConfigError(f"RUN_DIR: attempt folder {attempt_dir} is in neither its recorded place nor {run_dir}")
 
 
 def _task_root(run_dir: Path, meta: dict[str, Any]) -> Path | None:
@@ -69,8 +84,8 @@ def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
 
 
 def _metadata(run_dir: Path) -> dict[str, Any]:
-    if (run_dir / "summary.json").is_file():
-        return _read_json(run_dir / "summary.json")["metadata"]
+    if (run_dir / SUMMARY_FILE).is_file():
+        return _read_json(run_dir / SUMMARY_FILE)["metadata"]
     raise ConfigError(f"RUN_DIR {str(run_dir)!r}: the run has not finished (no summary.json)")
 
 
@@ -150,8 +165,8 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
     for row in rows:
         attempt_dir = Path(row["attempt_dir"])
         if not attempt_dir.is_dir():                      # the run directory was moved: find it again
-            attempt_dir = run_dir / "tasks" / row["task_id"] / Path(row["attempt_dir"]).name
-        attempt = _read_json(attempt_dir / "result.json")
+            attempt_dir = _moved(run_dir, attempt_dir)
+        attempt = _read_json(attempt_dir / RESULT_FILE)
         task_path = (root / row["task_id"]) if root is not None else Path(row["task_id"])
         trials.append(write_trial(info, attempt, attempt_dir, task_path,
                                   job_dir / f"{row['task_id']}__attempt-{attempt['attempt']}"))

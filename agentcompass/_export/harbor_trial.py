@@ -19,6 +19,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from agentcompass._orchestrator.store import ARTIFACTS_DIR, RESULT_FILE, VERIFIER_LOG
+
 NAMESPACE = uuid.UUID("5b1b7c64-6a43-4d4e-9a52-1f0e0d1e2a61")   # uuid5 namespace of exported ids
 
 
@@ -102,7 +104,7 @@ def _exception(attempt: dict[str, Any], attempt_dir: Path, finished: datetime) -
 
 def trial_result(info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path,
                  trial_dir: Path) -> dict[str, Any]:
-    finished = datetime.fromtimestamp((attempt_dir / "result.json").stat().st_mtime, timezone.utc)
+    finished = datetime.fromtimestamp((attempt_dir / RESULT_FILE).stat().st_mtime, timezone.utc)
     task_id, name = attempt["task_id"], trial_dir.name
     model_info = {"name": info.model, "provider": info.provider} if info.model else None
     rewards = attempt.get("rewards") or {}
@@ -131,7 +133,7 @@ def _copy(src: Path, dst: Path) -> None:
 
 
 def _agent_files(attempt: dict[str, Any], attempt_dir: Path, agent_dir: Path, harness: str) -> None:
-    saved = attempt_dir / "artifacts" / "logs" / "agent"
+    saved = attempt_dir / ARTIFACTS_DIR / "logs" / "agent"
     if saved.is_dir():                       # the container's own /logs/agent, when the run saved it
         _copy(saved, agent_dir)
     trajectory = (attempt.get("agent") or {}).get("trajectory_path")
@@ -144,12 +146,12 @@ def _agent_files(attempt: dict[str, Any], attempt_dir: Path, agent_dir: Path, ha
 
 
 def _verifier_files(attempt: dict[str, Any], attempt_dir: Path, verifier_dir: Path) -> None:
-    saved = attempt_dir / "artifacts" / "logs" / "verifier"
+    saved = attempt_dir / ARTIFACTS_DIR / "logs" / "verifier"
     if saved.is_dir():                       # the verifier's own files, when the run saved /logs/verifier
         _copy(saved, verifier_dir)
         return
     verifier_dir.mkdir(parents=True, exist_ok=True)
-    log = attempt_dir / "verifier.log"
+    log = attempt_dir / VERIFIER_LOG
     if log.is_file():
         _copy(log, verifier_dir / "test-stdout.txt")
     elif "verify" in (attempt.get("phases") or {}):       # the verifier ran and printed nothing
@@ -168,7 +170,7 @@ def write_trial(info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_
         (trial_dir / sub).mkdir(parents=True, exist_ok=True)
     _agent_files(attempt, attempt_dir, trial_dir / "agent", info.harness)
     _verifier_files(attempt, attempt_dir, trial_dir / "verifier")
-    artifacts = attempt_dir / "artifacts"
+    artifacts = attempt_dir / ARTIFACTS_DIR
     if artifacts.is_dir():
         _copy(artifacts, trial_dir / "artifacts")
     result = trial_result(info, attempt, attempt_dir, task_path, trial_dir)

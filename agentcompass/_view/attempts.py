@@ -11,6 +11,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from agentcompass._orchestrator.artifacts import MANIFEST
+from agentcompass._orchestrator.store import (
+    ARTIFACTS_DIR,
+    CHECKPOINT_FILE,
+    RESULT_FILE,
+    VERIFIER_LOG,
+)
 from agentcompass.errors import ConfigError
 
 from .discover import RunRef
@@ -45,7 +52,7 @@ def task_attempts(ref: RunRef, task_dir: str) -> list[dict[str, Any]]:
                       if (n2 := _number(c.name, _ATTEMPT)) is not None and c.is_dir()]
     out = []
     for j, n, path in sorted(found, key=lambda t: (t[0], t[1])):
-        result = read_json(path / "result.json") or {}
+        result = read_json(path / RESULT_FILE) or {}
         out.append({"path": path.relative_to(ref.path).as_posix(), "sample": j if j >= 0 else None,
                     "attempt": n, "status": result.get("status") or "running", "reward": result.get("reward")})
     return out
@@ -103,13 +110,13 @@ def attempt_dir(ref: RunRef, rel: str) -> Path:
 
 def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
     folder = attempt_dir(ref, rel)
-    result = read_json(folder / "result.json")
+    result = read_json(folder / RESULT_FILE)
     running = result is None
     result = result or {}
-    agent = result.get("agent") or read_json(folder / "checkpoint.json") or {}
+    agent = result.get("agent") or read_json(folder / CHECKPOINT_FILE) or {}
     files = list_files(folder)
     ids = _ids(rel)
-    verifier = read_text(folder / "verifier.log", LOG_LIMIT)
+    verifier = read_text(folder / VERIFIER_LOG, LOG_LIMIT)
     return {"key": ref.key, "path": rel, **ids, "task_id": result.get("task_id"), "running": running,
             "status": result.get("status") or "running", "reward": result.get("reward"),
             "rewards": result.get("rewards") or {}, "resolved": result.get("resolved"),
@@ -119,7 +126,7 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
             "resumed_from_checkpoint": result.get("resumed_from_checkpoint"),
             "error": _error(folder, result), "verifier_log": verifier, "patch": _patch(folder, agent, files),
             "trajectory": _trajectory(ref, folder, agent, files), "files": files,
-            "artifacts": read_json(folder / "artifacts" / "manifest.json"),
+            "artifacts": read_json(folder / ARTIFACTS_DIR / MANIFEST),
             "siblings": task_attempts(ref, ids["task_dir"]), "stamp": attempt_stamp(folder)}
 
 

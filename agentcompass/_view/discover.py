@@ -12,10 +12,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentcompass._orchestrator.store import RUN_FILE, TASKS_DIR
 from agentcompass.errors import ConfigError
 
 MAX_DEPTH = 6          # results_dir/<run_name>/<run_id> is depth 2; launch outputs may nest a little deeper
-SKIP = {"tasks", "node_modules", "__pycache__"}
+SKIP = {TASKS_DIR, "node_modules", "__pycache__"}
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ def _walk(root: Path) -> list[Path]:
     found: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         depth = len(Path(dirpath).relative_to(root).parts)
-        if "run.json" in filenames:
+        if RUN_FILE in filenames:
             found.append(Path(dirpath))
             dirnames[:] = []            # a run's own folders (tasks/, artifacts) are never searched
             continue

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agentcompass._orchestrator.store import ANALYSIS_JSON, ANALYSIS_MD, RUN_FILE
 from agentcompass.errors import ConfigError
 
 from . import attempts, page, runs
@@ -32,7 +33,7 @@ ANALYSIS_CHARS = 256 * 1024
 
 def _run_ref(run_dir: str | Path) -> RunRef:
     path = Path(run_dir).expanduser()
-    if not (path / "run.json").is_file():
+    if not (path / RUN_FILE).is_file():
         raise ConfigError(f"{str(run_dir)!r} is not a run directory (no run.json); give "
                           "<results_dir>/<run_name>/<run_id>")
     path = path.resolve()
@@ -73,11 +74,11 @@ def _pack(obj: Any) -> str:
 
 def _analysis(ref: RunRef, out: Path) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for name in ("analysis.md", "analysis.json"):
+    for name in (ANALYSIS_MD, ANALYSIS_JSON):
         path = ref.path / name
         if path.is_file():
             found[name] = os.path.relpath(path, out.resolve().parent).replace(os.sep, "/")
-    md = read_text(ref.path / "analysis.md", ANALYSIS_CHARS)
+    md = read_text(ref.path / ANALYSIS_MD, ANALYSIS_CHARS)
     return {"links": found, "md": md["text"] if md else None}
 
 

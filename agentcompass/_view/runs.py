@@ -10,6 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass._orchestrator.store import (
+    ANALYSIS_JSON,
+    ANALYSIS_MD,
+    CONFIG_FILE,
+    FINGERPRINT_FILE,
+    RESULTS_FILE,
+    RUN_FILE,
+    SUMMARY_FILE,
+    TASKS_DIR,
+)
+
 from .discover import RunRef
 from .files import read_json, read_jsonl, read_yaml, stamp
 
@@ -19,7 +30,7 @@ _SECRET_KEYS = ("api_key", "apikey", "api-key", "password", "secret", "authoriza
 
 def run_stamp(ref: RunRef) -> str:
     d = ref.path
-    return stamp([d / "run.json", d / "results.jsonl", d / "summary.json", d / "tasks", d / "analysis.md"])
+    return stamp([d / RUN_FILE, d / RESULTS_FILE, d / SUMMARY_FILE, d / TASKS_DIR, d / ANALYSIS_MD])
 
 
 def _components(ref: RunRef, summary: dict[str, Any] | None) -> dict[str, Any]:
@@ -28,14 +39,14 @@ def _components(ref: RunRef, summary: dict[str, Any] | None) -> dict[str, Any]:
         model = md.get("model")
         return {"benchmark": md.get("benchmark"), "harness": md.get("harness"), "environment": md.get("environment"),
                 "model": model.get("id") if isinstance(model, dict) else model}
-    cfg = read_yaml(ref.path / "config.yaml") or {}
+    cfg = read_yaml(ref.path / CONFIG_FILE) or {}
     return {g: (cfg.get(g) or {}).get("id") if isinstance(cfg.get(g), dict) else None for g in _COMPONENTS}
 
 
 def final_rows(ref: RunRef) -> list[dict[str, Any]]:
     """The last line per (task, sample) of results.jsonl, in file order."""
     rows: dict[tuple[str, Any], dict[str, Any]] = {}
-    for row in read_jsonl(ref.path / "results.jsonl"):
+    for row in read_jsonl(ref.path / RESULTS_FILE):
         if isinstance(row.get("task_id"), str):
             rows[(row["task_id"], row.get("sample"))] = row
     return list(rows.values())
@@ -57,8 +68,8 @@ def _live_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any], bool]:
     """(run.json, summary.json or None, metrics, partial)."""
-    run = read_json(ref.path / "run.json") or {}
-    summary = read_json(ref.path / "summary.json")
+    run = read_json(ref.path / RUN_FILE) or {}
+    summary = read_json(ref.path / SUMMARY_FILE)
     usable = isinstance(summary, dict) and isinstance(summary.get("metrics"), dict)
     if usable and run.get("status") != "running":
         return run, summary, summary["metrics"], False
@@ -101,8 +112,8 @@ def run_detail(ref: RunRef) -> dict[str, Any]:
     d = ref.path
     top = sorted(p.name for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
     return {"key": ref.key, "run": run, "metadata": md, "components": _components(ref, summary),
-            "metrics": metrics, "partial": partial, "config": _mask(read_yaml(d / "config.yaml")),
-            "files": top, "analysis": {n: n in top for n in ("analysis.md", "analysis.json")},
+            "metrics": metrics, "partial": partial, "config": _mask(read_yaml(d / CONFIG_FILE)),
+            "files": top, "analysis": {n: n in top for n in (ANALYSIS_MD, ANALYSIS_JSON)},
             "paths": (summary or {}).get("paths") or {}, "stamp": run_stamp(ref)}
 
 
@@ -142,10 +153,10 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
 
     rows = [_task_row(ref, r) for r in final_rows(ref)]
     done = {r["id"] for r in rows}
-    fingerprint = read_json(ref.path / "tasks.json") or {}
+    fingerprint = read_json(ref.path / FINGERPRINT_FILE) or {}
     ids = [t for t in fingerprint.get("task_ids") or [] if isinstance(t, str) and t not in done]
     if ids:
-        tasks_dir = ref.path / "tasks"
+        tasks_dir = ref.path / TASKS_DIR
         started = {p.name for p in tasks_dir.iterdir()} if tasks_dir.is_dir() else set()
         for tid in ids:
             status = "running" if safe_name(tid) in started else "pending"

@@ -194,3 +194,23 @@ def test_export_refuses_a_directory_that_is_not_a_run_and_an_existing_job(runs, 
     res = subprocess.run(argv + [terminus["paths"]["run_dir"], str(out)], env=env, capture_output=True, text=True,
                          timeout=120, check=False)
     assert res.returncode == 2 and "already exists" in res.stderr
+
+
+def test_a_moved_run_directory_is_exported_from_its_new_place(runs, tmp_path):
+    _, oracle, _ = runs
+    moved = tmp_path / "moved-run"
+    shutil.copytree(oracle["paths"]["run_dir"], moved)
+    original = Path(oracle["paths"]["run_dir"])
+    hidden = original.with_name(original.name + ".away")
+    original.rename(hidden)                                   # the recorded attempt folders are gone
+    try:
+        res = subprocess.run([sys.executable, "-m", "agentcompass", "export", "harbor", str(moved),
+                              str(tmp_path / "jobs")], env={**os.environ, "PYTHONPATH": str(REPO)},
+                             capture_output=True, text=True, timeout=300, check=False)
+    finally:
+        hidden.rename(original)
+    assert res.returncode == 0, res.stderr
+    trials = sorted(p.name for p in next((tmp_path / "jobs").iterdir()).iterdir() if p.is_dir())
+    assert trials == ["no-reward__attempt-2", "no-solution__attempt-1", "solved__attempt-1"]
+    stdout = next((tmp_path / "jobs").glob("*/no-reward__attempt-2/verifier/test-stdout.txt"))
+    assert stdout.read_text().strip() == "nothing written"
