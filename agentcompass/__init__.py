@@ -26,7 +26,7 @@ _EXPORTS = {
 }
 _ERRORS = ("AgentCompassError", "ConfigError", "UnknownComponentError", "NotSupportedYetError", "DependencyError",
            "DatasetError", "SandboxError", "ImageError", "ModelError", "AgentError", "VerifierError",
-           "EvaluationFailedError", "RunTimeoutError")
+           "EvaluationFailedError", "RunTimeoutError", "ArgumentError", "RunInUseError", "ModelEndpointDownError")
 
 __all__ = [*_EXPORTS, *_ERRORS, "__version__"]
 

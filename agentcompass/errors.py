@@ -5,14 +5,17 @@
     AgentCompassError                      root; ``retryable`` and ``error_class`` are read by the orchestrator
     ├── ConfigError                        bad configuration or argument (CLI exit 2)
     │   ├── UnknownComponentError          an id with no file in ``conf/<group>/``; lists the valid ids
-    │   └── NotSupportedYetError           accepted parameter whose feature is not built (also NotImplementedError)
+    │   ├── NotSupportedYetError           accepted parameter whose feature is not built (also NotImplementedError)
+    │   ├── ArgumentError(TypeError)       an SDK call with a positional argument, an unknown keyword, a wrong type
+    │   └── RunInUseError                  the run directory is held by another live process (names it)
     ├── DependencyError                    a missing optional extra or tool; names the install command
     ├── DatasetError                       a dataset file or task directory that cannot be read
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   └── PathEscapeError                a path or archive member leaving its root
     ├── ModelError                         a model endpoint failure (model)
-    │   └── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
+    │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
+    │   └── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
     ├── AgentError                         the harness crashed (agent)
     ├── VerifierError                      grading could not produce a valid reward (verifier)
     ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
@@ -40,6 +43,7 @@ class AgentCompassError(Exception):
 
     error_class: ErrorClass = "agent"
     retryable: bool = False
+    stops_request: bool = False      # raised in an attempt, it ends the whole request (no further attempts)
 
     def __init__(self, message: str = "", *, retryable: bool | None = None) -> None:
         super().__init__(message)
@@ -63,6 +67,15 @@ class UnknownComponentError(ConfigError):
 
 class NotSupportedYetError(ConfigError, NotImplementedError):
     """A parameter that is accepted by the interface but whose feature is not built yet."""
+
+
+class ArgumentError(ConfigError, TypeError):
+    """An SDK entry point called with a positional argument, an unknown keyword or a value of the wrong type
+    (also a TypeError, which is what Python raises for a bad call)."""
+
+
+class RunInUseError(ConfigError):
+    """The run directory is locked by another live process (a second ``reuse`` of a running run)."""
 
 
 class DependencyError(ConfigError):
@@ -107,6 +120,14 @@ class ModelRetryableError(ModelError):
     """429, 408, 5xx, dropped connections and timeouts: retried with backoff by the model layer."""
 
     retryable = True
+
+
+class ModelEndpointDownError(ModelError):
+    """The model client's circuit is open: its first calls to an endpoint all failed to connect (refused, DNS,
+    unreachable) and none ever succeeded. ``stops_request``: the orchestrator starts no more attempts of the
+    request and fails it with this error's one line."""
+
+    stops_request = True
 
 
 class ContextLengthExceededError(ModelError):

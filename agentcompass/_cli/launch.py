@@ -13,7 +13,8 @@ INTERMIXED = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("orchestration", metavar="ORCHESTRATION_PATH")
+    p.add_argument("orchestration", metavar="ORCHESTRATION_PATH",
+                   help="a YAML or JSON file: version, name, task_concurrency, runtime, defaults, requests")
     options.add_table_arguments(p, "launch")
     p.add_argument("--run-id", default=None, help="every request's output.run_id")
     p.add_argument("--reuse", action="store_true", default=None,

@@ -11,8 +11,9 @@ import argparse
 import importlib
 import sys
 from types import ModuleType
+from typing import NoReturn
 
-from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TIMEOUT, EXIT_USAGE
+from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_TIMEOUT, EXIT_USAGE
 
 # name -> (module, one-line help shown by `agentcompass --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -28,8 +29,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument error is one line naming the problem and where help is, not the whole usage."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agentcompass")
+    except PackageNotFoundError:
+        from agentcompass import __version__
+
+        return __version__
+
+
 def _top_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="agentcompass", description="Evaluate LLM agents on agentic benchmarks.")
+    parser = Parser(prog="agentcompass", description="Evaluate LLM agents on agentic benchmarks.")
+    parser.add_argument("--version", action="version", version=f"agentcompass {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, text) in COMMANDS.items():
         sub.add_parser(name, help=text, add_help=False)
@@ -39,7 +59,7 @@ def _top_parser() -> argparse.ArgumentParser:
 def command_parser(name: str) -> tuple[ModuleType, argparse.ArgumentParser]:
     """The module of sub-command ``name`` and its parser."""
     module = importlib.import_module(COMMANDS[name][0])
-    parser = argparse.ArgumentParser(prog=f"agentcompass {name}", description=COMMANDS[name][1])
+    parser = Parser(prog=f"agentcompass {name}", description=COMMANDS[name][1])
     module.add_arguments(parser)
     return module, parser
 
@@ -55,7 +75,24 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     module, parser = command_parser(argv[0])
     args = parser.parse_intermixed_args(argv[1:]) if module.INTERMIXED else parser.parse_args(argv[1:])
-    return _guarded(module, args, parser)
+    from agentcompass import _sdk
+
+    with _sdk.sigterm_as_interrupt() as term:
+        try:
+            return _guarded(module, args, parser)
+        except KeyboardInterrupt:       # Ctrl-C, or SIGTERM (Slurm, Kubernetes, systemd, timeout)
+            return _interrupted(argv, args, term.received)
+
+
+def _interrupted(argv: list[str], args: argparse.Namespace, terminated: bool) -> int:
+    from .interrupt import resume_command
+
+    what = "terminated (SIGTERM)" if terminated else "interrupted"
+    print(f"agentcompass: {what}; finished results are kept", file=sys.stderr)
+    resume = resume_command(argv, args)
+    if resume:
+        print(f"agentcompass: resume with: {resume}", file=sys.stderr)
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -77,9 +114,6 @@ def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.Argu
     except EvaluationFailedError as exc:
         _print_result(getattr(exc, "result", None))
         return _report(exc, EXIT_FAILED, debug)
-    except KeyboardInterrupt:
-        print("agentcompass: interrupted; finished results are kept", file=sys.stderr)
-        return EXIT_INTERRUPTED
     except AgentCompassError as exc:
         return _report(exc, EXIT_FAILED, debug)
     except Exception as exc:  # an unexpected crash: one line unless --log-level DEBUG

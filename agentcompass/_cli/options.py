@@ -95,7 +95,14 @@ def add_table_arguments(p: argparse.ArgumentParser, entry: str) -> None:
 
     for row in options.for_entry(entry):
         if row.cli:
-            p.add_argument(row.cli, dest=row.name, default=None, help=row.help, **_argparse_kwargs(row))
+            p.add_argument(row.cli, dest=row.name, default=None, help=_help(row), **_argparse_kwargs(row))
+
+
+def _help(row: Any) -> str:
+    """The row's description, with the schema's default when it has a plain one (argparse's own is None)."""
+    default = getattr(row.field, "default", None)
+    plain = isinstance(default, (int, float, str)) and not isinstance(default, bool)
+    return f"{row.help} (default: {default})" if plain and default != "" else row.help
 
 
 def table_kwargs(args: argparse.Namespace, entry: str) -> dict[str, Any]:

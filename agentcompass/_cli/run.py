@@ -19,6 +19,8 @@ def main(args: argparse.Namespace) -> int:
     from agentcompass import _sdk
 
     kwargs = options.request_kwargs(args)
+    if not args.multirun and "run_id" not in kwargs and "reuse" not in kwargs:
+        kwargs["run_id"] = args.run_id = _sdk.new_run_id()     # known now: an interrupted run prints it
     if args.multirun:
         from .launch import report
 

@@ -76,7 +76,8 @@ def _load_user_file(path: str | Path) -> dict[str, Any]:
 
     p = Path(path).expanduser()
     if not p.is_file():
-        raise ConfigError(f"config file {str(path)!r} does not exist")
+        what = "is a directory, not a YAML file" if p.is_dir() else "does not exist"
+        raise ConfigError(f"config file {str(path)!r} {what}")
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:

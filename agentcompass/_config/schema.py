@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@=-]{0,199}$")
+_SAFE_NAME = SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@=-]{0,199}$")   # a run_name / run_id
 RUN, LAUNCH, BOTH = ("run",), ("launch",), ("run", "launch")
 
 
@@ -90,6 +90,15 @@ class RuntimeConfig(_Strict):
                 raise ValueError(f"env_open_qps for {key!r} must be > 0, got {q}")
         return v
 
+    @field_validator("data_dir")
+    @classmethod
+    def _data_dir(cls, v: str | None) -> str | None:
+        blocker = next((p for p in (Path(v).expanduser(), *Path(v).expanduser().parents) if p.exists()), None) \
+            if v else None
+        if blocker is not None and not blocker.is_dir():
+            raise ValueError(f"{str(blocker)!r} is a file, not a directory")
+        return v
+
 
 class TimeoutsConfig(_Strict):
     env_open: float | None = Field(900, gt=0)
@@ -99,8 +108,15 @@ class TimeoutsConfig(_Strict):
 
 
 class PrepareItem(_Strict):
-    src: str
+    src: str      # a host file or directory, checked when the request is composed (not when an attempt runs)
     dst: str
+
+    @field_validator("src")
+    @classmethod
+    def _exists(cls, v: str) -> str:
+        if not Path(v).expanduser().exists():
+            raise ValueError(f"does not exist on this host (cwd {Path.cwd()})")
+        return v
 
 
 class ArtifactsConfig(_Strict):

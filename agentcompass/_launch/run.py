@@ -131,20 +131,34 @@ class _Runner:
                 asyncio.ensure_future(run.aclose())
 
 
+async def _wind_down(tasks: list[asyncio.Future], orch: Orchestration) -> None:
+    """Wait while the requests the interrupted gather cancelled close their environments (each request bounds
+    its attempts by ``cleanup_grace_seconds``): the gather stops waiting at the first cancelled request, and what
+    is still closing when the event loop ends would be cancelled half-way (workspaces and containers left).
+    They are not cancelled again: a second cancellation would cut their own wait for their attempts short."""
+    pending = [t for t in tasks if not t.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=float(_runtime_value(orch, "cleanup_grace_seconds", 10)) + 90.0)
+
+
 async def run_orchestration(orch: Orchestration, *, hooks: Hooks, on_progress: Callable | None = None,
                             on_request_finished: Callable | None = None) -> OrchestrationResult:
     start = time.monotonic()
     runner = _Runner(orch, hooks, on_progress, on_request_finished)
     status = RunStatus.COMPLETED
+    tasks: list[asyncio.Future] = []
     with console_logging(_runtime_value(orch, "log_level", "INFO")):
         try:
             await runner.prepare()
+            tasks = [asyncio.ensure_future(runner.run_one(run)) for run in runner.runs]
             async with asyncio.timeout(_runtime_value(orch, "timeout_seconds", None)):
-                await asyncio.gather(*(runner.run_one(run) for run in runner.runs))
+                await asyncio.gather(*tasks)
         except TimeoutError:
             status = RunStatus.TIMEOUT
+            await _wind_down(tasks, orch)
             runner.cancel_rest(status)
         except asyncio.CancelledError:
+            await _wind_down(tasks, orch)
             runner.cancel_rest(RunStatus.CANCELLED)
             raise
         finally:

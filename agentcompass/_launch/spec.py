@@ -11,7 +11,8 @@ from pydantic.fields import FieldInfo
 from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput
 from agentcompass._config.merge import deep_merge
-from agentcompass._config.schema import ExecutionConfig, OutputConfig
+from agentcompass._config.schema import SAFE_NAME, ExecutionConfig, OutputConfig
+from agentcompass._orchestrator.store import safe_name
 
 _GROUPS = ("benchmark", "harness", "model", "environment")
 
@@ -91,6 +92,14 @@ class RunRequestSpec(OrchestrationDefaults):
     """One named request; its fields override the defaults'."""
 
     name: str = Field(min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _directory_name(cls, v: str) -> str:
+        if not SAFE_NAME.match(safe_name(v)):      # the request's default run_name, a directory of results_dir
+            raise ValueError("a request name must give a directory name: letters, digits and ._+@=-, starting "
+                             "with a letter or digit, at most 200 characters")
+        return v
 
 
 class OrchestrationSpec(_Strict):

@@ -34,7 +34,8 @@ class AttemptOutcome:
     error: str | None = None          # "<Type>: <message>"
     error_class: str | None = None
     retryable: bool = False
-    duration_s: float = 0.0
+    duration_s: float = 0.0           # from the moment the attempt holds its slot
+    queue_s: float = 0.0              # the wait for the slot before that
     phases: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)
     agent: dict[str, Any] = field(default_factory=dict)
@@ -93,13 +94,19 @@ class _Attempt:
             self.phases[name] = round(time.monotonic() - start, 4)
 
     async def run(self) -> AttemptOutcome:
-        rt, start = self.rt, time.monotonic()
+        """The attempt exists from the moment it holds its slot: its directory is made then, ``duration_s``
+        counts from then, and the wait before it is ``queue_s`` (a cancelled wait leaves nothing on disk)."""
+        rt, queued, start = self.rt, time.monotonic(), None
         out = AttemptOutcome(self.task.id, self.n, AttemptStatus.COMPLETED, str(self.dir),
                              resumed_from_checkpoint=self.checkpoint is not None)
-        # file-system work runs in worker threads: a slow disk must not stall every other attempt
-        await asyncio.to_thread(self.record.mkdir)
         try:
             async with rt.pool.slot(rt.slot_providers):
+                if rt.stopped is not None:     # the request is stopping: this attempt never starts
+                    raise asyncio.CancelledError()
+                start = time.monotonic()
+                out.queue_s = round(start - queued, 4)
+                # file-system work runs in worker threads: a slow disk must not stall every other attempt
+                await asyncio.to_thread(self.record.mkdir)
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n))
                 try:
                     try:
@@ -110,8 +117,9 @@ class _Attempt:
                     self._fail(out, exc)
                 await asyncio.to_thread(self._finish, out, start)
         except asyncio.CancelledError:
-            self._fail(out, asyncio.CancelledError("attempt cancelled"))
-            self._finish(out, start)
+            if start is not None:      # cancelled while running: recorded; while queued: never started
+                self._fail(out, asyncio.CancelledError("attempt cancelled"))
+                self._finish(out, start)
             raise
         return out
 
@@ -219,7 +227,7 @@ class _Attempt:
             return await self._agent()
         except Exception as exc:
             policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
-            if not policy.verify:
+            if not policy.verify or getattr(exc, "stops_request", False):
                 raise
             self._fail(out, exc)
             self.after_error = policy
@@ -272,6 +280,8 @@ class _Attempt:
         out.error = one_line(exc)
         out.error_class = classify(exc)
         out.retryable = bool(getattr(exc, "retryable", False)) if isinstance(exc, AgentCompassError) else False
+        if getattr(exc, "stops_request", False):
+            self.rt.stopped = exc
         if not isinstance(exc, asyncio.CancelledError):
             tb = "".join(traceback.format_exception(exc))
             self.record.write_error(tb)
@@ -308,6 +318,8 @@ def _verify_watchdog(task: Task) -> float:
 
 async def run_attempt(rt: RequestRuntime, task: Task, n: int,
                       checkpoint: AgentResult | None = None) -> AttemptOutcome:
+    """Run one attempt; its result is on disk. An error that stops the request (``stops_request``, e.g. a dead
+    model endpoint) is kept in ``rt.stopped``: no attempt starts after it."""
     return await _Attempt(rt, task, n, checkpoint).run()
 
 

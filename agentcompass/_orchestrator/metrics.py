@@ -25,7 +25,8 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome]) -> dict[str,
         "attempts": len(attempts),
         "error": {"type": final.error_type, "message": final.error} if final.error else None,
         "error_class": final.error_class,
-        "duration_s": final.duration_s,
+        "duration_s": final.duration_s,       # the attempt itself, from the moment it held its slot
+        "queue_s": final.queue_s,             # its wait for the slot (not in duration_s nor its percentiles)
         "tokens": {k: usage.get(k, 0) for k in ("input", "output", "cached")},
         "cost_usd": sum((a.usage or {}).get("cost_usd", 0.0) for a in attempts),
         "exit_status": agent.get("exit_status"),
@@ -125,7 +126,7 @@ def format_table(result: dict[str, Any]) -> str:
         reward = "-" if row["reward"] is None else f"{row['reward']:.3f}"
         err = (row["error"] or {}).get("message") or ""
         lines.append(f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {row['attempts']:>5} "
-                     f"{row['duration_s']:>8.2f}  {err[:60]}")
+                     f"{row['duration_s']:>8.2f}  {err}")     # whole: the end of a message is what matters
     valid = m["mean_reward_valid"]
     lines.append(f"tasks={m['n_tasks']} attempts={m['n_attempts']} errors={m['n_errors']} "
                  f"retries={m['n_retries']} mean_reward={m['mean_reward']:.4f} (over {m['n_tasks']} tasks, "

@@ -24,6 +24,8 @@ from .metrics import build_summary, compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .retry import should_retry
+from .runlock import RunLock
+from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
 from .store import RunStore, find_reusable, new_run_id, safe_name
 
@@ -74,6 +76,8 @@ class RequestRun:
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
         self.extra_paths: dict[str, str] = {}
+        self.lock: RunLock | None = None          # held from the store's opening to aclose()
+        self.progress_record = ThrottledRecord(self._running_record, self._write_record)
 
     # ------------------------------------------------------------------ preparation
     @property
@@ -83,11 +87,15 @@ class RequestRun:
         return self.cfg.output.run_name or f"{c['benchmark']}__{c['harness']}__{model}"
 
     def prepare(self) -> None:
-        """Build components, load tasks, open the run directory and plan the attempts (blocking)."""
+        """Build components, load tasks, open (and lock) the run directory and plan the attempts (blocking)."""
         recipes = self.hooks.recipe_runner(self.cfg.recipes, self.logger)   # host variables read now
         tasks = self.build()
         self.n_tasks = len(tasks)
-        self._open_store(tasks)
+        try:
+            self._open_store(tasks)
+        except BaseException:
+            self.release()
+            raise
         self.rt = RequestRuntime(self.name, self.store.run_id, self.cfg, *self.built, self.store, self.pool,
                                  self.progress, self.logger, slot_providers=[self.built[3].name], recipes=recipes)
         self._apply_limits()
@@ -137,6 +145,10 @@ class RequestRun:
     def _open_store(self, tasks: list[Task]) -> None:
         store, fp = self.store, self._fingerprint(tasks)
         if self.cfg.runtime.reuse:
+            self.lock = store.lock()
+            swept = store.sweep_temp_files()
+            if swept:
+                self.logger.info("removed %d temporary files left by a killed run", swept)
             old = store.read_fingerprint()
             if old.get("task_ids") != fp["task_ids"]:
                 raise ConfigError(f"reuse of run {store.run_id!r}: the task set differs "
@@ -148,6 +160,7 @@ class RequestRun:
             store.create(exist_ok=True)
         else:
             store.create()
+            self.lock = store.lock()
             store.write_fingerprint(fp)
         store.write_config(redact(self.resolved.data))
         self._write_run_record(RunStatus.RUNNING)
@@ -213,7 +226,7 @@ class RequestRun:
             out = await run_attempt(rt, task, n, checkpoint)
             attempts.append(out)
             checkpoint = None
-            retry = (out.status == AttemptStatus.ERROR and len(attempts) <= ex.max_retries
+            retry = (out.status == AttemptStatus.ERROR and len(attempts) <= ex.max_retries and rt.stopped is None
                      and should_retry(out.error or "", out.retryable, ex.retry_pattern_list))
             self.progress.emit(AttemptFinished(self.name, task.id, n, status=out.status, reward=out.reward,
                                                error=out.error, duration_s=out.duration_s, final=not retry,
@@ -225,18 +238,33 @@ class RequestRun:
         row = task_row(out, attempts)
         self.rows[task.id] = row
         await asyncio.to_thread(self.store.append_result, row)
+        self.progress_record.changed()
+        if rt.stopped is not None:          # e.g. a dead model endpoint: the request ends here
+            raise rt.stopped
 
     # ------------------------------------------------------------------ record
-    def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
-        self.store.write_run_record({
+    def _run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> dict[str, Any]:
+        metrics = metrics or {}
+        return {
             "run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
             "started_at": self.started_at.isoformat(), "updated_at": datetime.now(timezone.utc).isoformat(),
-            "n_tasks": self.n_tasks, "n_finished": len(self.rows),
-            "agentcompass_version": _version(), "counts": (metrics or {}).get("errors_by_class"),
-        })
+            "n_tasks": self.n_tasks, "n_finished": len(self.rows), "n_errors": metrics.get("n_errors", 0),
+            "agentcompass_version": _version(), "counts": metrics.get("errors_by_class"),
+        }
+
+    def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
+        self.store.write_run_record(self._run_record(status, metrics))
+
+    def _running_record(self) -> dict[str, Any]:
+        """run.json while the request runs (on the event loop; written by :class:`ThrottledRecord`)."""
+        return self._run_record(RunStatus.RUNNING, compute_metrics(self.rows.values()))
+
+    def _write_record(self, record: dict[str, Any]) -> None:
+        self.store.write_run_record(record)
 
     def finalize(self, status: RunStatus) -> dict[str, Any]:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
+        self.progress_record.close()    # no progress write may land after the final one
         rows = sorted(self.rows.values(), key=lambda r: r["task_id"])
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
@@ -280,7 +308,14 @@ class RequestRun:
     def log_path(self) -> Path:
         return self.store.log_path(self.cfg.runtime.log_file)
 
+    def release(self) -> None:
+        """Give up the run's lock (idempotent)."""
+        self.progress_record.close()
+        if self.lock is not None:
+            self.lock.release()
+
     async def aclose(self) -> None:
+        self.release()
         if self.rt is None:
             return
         for part in (self.rt.model, self.rt.provider):

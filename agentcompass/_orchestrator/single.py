@@ -6,7 +6,7 @@ import asyncio
 from typing import Any, Callable
 
 from agentcompass._config.compose import ResolvedRequest
-from agentcompass.errors import EvaluationFailedError, RunTimeoutError
+from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
 from agentcompass.interfaces import RunStatus
 
 from .hooks import Hooks
@@ -27,7 +27,7 @@ async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Ca
             await asyncio.to_thread(run.prepare)
             progress.add_total(len(run.pending))
             with file_logging(run.log_path, runtime.file_log_level, run.name):
-                status = await _execute(run, runtime.timeout_seconds)
+                status, stopped = await _execute(run, runtime.timeout_seconds)
                 result = await run.afinalize(status)
         finally:
             progress.close()
@@ -36,19 +36,28 @@ async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Ca
     if status == RunStatus.TIMEOUT:
         raise RunTimeoutError(f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in "
                               f"{result['paths']['run_dir']}", result=result)
+    if stopped is not None:
+        raise EvaluationFailedError(f"{one_line(stopped)}; finished results are in {result['paths']['run_dir']}",
+                                    result=result)
     if result["metadata"]["status"] == RunStatus.FAILED:
         raise EvaluationFailedError(f"run failed: {result['metrics']['n_errors']} of {result['metrics']['n_tasks']} "
                                     f"tasks ended in errors; see {result['paths']['run_dir']}", result=result)
     return result
 
 
-async def _execute(run: RequestRun, timeout: float | None) -> RunStatus:
+async def _execute(run: RequestRun, timeout: float | None) -> tuple[RunStatus, AgentCompassError | None]:
+    """The run's status, and the error that stopped it early (``stops_request``: a dead model endpoint)."""
     try:
         async with asyncio.timeout(timeout):
             await run.execute()
     except TimeoutError:
-        return RunStatus.TIMEOUT
+        return RunStatus.TIMEOUT, None
     except asyncio.CancelledError:
         run.finalize(RunStatus.CANCELLED)
         raise
-    return RunStatus.COMPLETED
+    except AgentCompassError as exc:
+        if not exc.stops_request:
+            raise
+        run.logger.debug("%s: the request is stopped", one_line(exc))
+        return RunStatus.FAILED, exc
+    return RunStatus.COMPLETED, None

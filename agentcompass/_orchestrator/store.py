@@ -24,6 +24,8 @@ from typing import Any, Iterator
 
 from agentcompass.errors import ConfigError
 
+from .runlock import RunLock, acquire
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
 _ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
 
@@ -41,6 +43,8 @@ ERROR_FILE = "error.txt"           # the traceback of a failed attempt
 VERIFIER_LOG = "verifier.log"
 ARTIFACTS_DIR = "artifacts"
 RECIPES_LOG = "recipes.log"        # what the enabled recipes' hooks ran and printed
+LOCK_FILE = "run.lock"             # held (flock) by the one process running the run; names it
+TEMP_PATTERN = ".*.tmp"            # write_atomic's temporary files (left only by a process killed mid-write)
 
 
 def new_run_id() -> str:
@@ -145,7 +149,22 @@ class RunStore:
     def create(self, *, exist_ok: bool = False) -> None:
         if self.run_dir.exists() and not exist_ok:
             raise ConfigError(f"run directory {str(self.run_dir)!r} already exists; pick another run_id or use reuse")
-        self.tasks_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.tasks_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(unusable_dir(self.run_dir.parent.parent, exc)) from None
+
+    # ------------------------------------------------------------------ the lock and leftovers
+    def lock(self) -> RunLock:
+        """Hold the run's lock file (a RunInUseError names a live holder); release it with ``.release()``."""
+        return acquire(self.run_dir / LOCK_FILE, self.run_id)
+
+    def sweep_temp_files(self) -> int:
+        """Remove temporary files a killed process left mid-write (call with the lock held)."""
+        found = [*self.run_dir.glob(TEMP_PATTERN), *self.tasks_dir.glob(f"*/attempt-*/{TEMP_PATTERN}")]
+        for path in found:
+            path.unlink(missing_ok=True)
+        return len(found)
 
     # ------------------------------------------------------------------ run-level files
     def write_config(self, redacted: dict[str, Any]) -> None:
@@ -247,6 +266,17 @@ class RunStore:
             match = _ATTEMPT_DIR.match(sub.name)
             if match and sub.is_dir():
                 yield AttemptRecord(sub, int(match.group(1)))
+
+
+def unusable_dir(results_dir: Path, exc: OSError) -> str:
+    """One line for a results dir that cannot hold run directories (a file, unwritable, read-only...)."""
+    where = Path(results_dir)
+    problem = next((p for p in (where, *where.parents) if p.exists()), where)
+    if problem.exists() and not problem.is_dir():
+        why = f"{str(problem)!r} is a file, not a directory"
+    else:
+        why = exc.strerror.lower() if exc.strerror else type(exc).__name__
+    return f"results_dir {str(where)!r} cannot hold run directories: {why}"
 
 
 def attempt_number(attempt_dir: str | Path) -> int | None:

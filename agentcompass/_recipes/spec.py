@@ -117,7 +117,8 @@ def search_dirs(recipe_dirs: Sequence[str | Path]) -> list[Path]:
     for d in recipe_dirs:
         p = Path(d).expanduser()
         if not p.is_dir():
-            raise ConfigError(f"recipe_dirs: {str(d)!r} is not a directory")
+            what = "is not a directory" if p.exists() else "does not exist"
+            raise ConfigError(f"runtime.recipe_dirs: {str(d)!r} {what} (a directory of recipe YAML files)")
         dirs.append(p.resolve())
     return dirs
 
@@ -164,8 +165,10 @@ def load_file(rid: str, path: Path) -> Recipe:
 
 
 def load(ids: Sequence[str], recipe_dirs: Sequence[str | Path] = ()) -> list[Recipe]:
-    """The recipes ``ids`` in order. An unknown id is a ConfigError listing the available ids."""
+    """The recipes ``ids`` in order. An unknown id is a ConfigError listing the available ids; so is a
+    ``recipe_dirs`` entry that is not a directory, even when no recipe is enabled (a typo is not ignored)."""
     if not ids:
+        search_dirs(recipe_dirs)
         return []
     found = available(recipe_dirs)
     out: list[Recipe] = []

@@ -26,6 +26,7 @@ _EXPORTS = {
     "EXPORT_FORMATS": "maintenance", "build_base_image": "maintenance",
     "check_supported": "hooks", "default_hooks": "hooks",
     "serve_view": "viewing", "write_report": "viewing",
+    "sigterm_as_interrupt": "signals", "new_run_id": "evaluate",
 }
 
 __all__ = list(_EXPORTS)

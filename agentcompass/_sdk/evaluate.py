@@ -16,6 +16,7 @@ from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_
 from agentcompass._config.registry import GROUPS
 from agentcompass.errors import ConfigError
 
+from .arguments import check_keywords, check_positional
 from .hooks import check_supported, default_hooks
 from .threads import run_sync
 
@@ -23,12 +24,9 @@ _SIGNATURE = options.signature("run").replace(return_annotation=dict[str, Any])
 
 
 def bind(signature: inspect.Signature, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The given keywords, checked against ``signature`` (an unknown or positional one is a TypeError)."""
-    try:
-        signature.bind(**kwargs)
-    except TypeError as exc:
-        raise TypeError(f"{name}(): {exc}") from None
-    return dict(kwargs)
+    """The given keywords, checked against ``signature`` and the options' types (an ArgumentError: a
+    ConfigError and a TypeError)."""
+    return check_keywords(signature, name, kwargs)
 
 
 def as_paths(value: str | Path | Sequence[str | Path] | None) -> list[str]:
@@ -58,13 +56,14 @@ def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
     return resolved
 
 
-async def async_run_evaluation(**kwargs: Any) -> dict[str, Any]:
+async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
     """Run one evaluation request; return ``{metadata, metrics, summary, paths}``.
 
     Keyword-only; every keyword of the options table's ``run`` rows (see the signature). Raises ConfigError
     (bad input, nothing ran), RunTimeoutError (a TimeoutError; finished results kept), EvaluationFailedError
     (the run failed as a whole; partial results on disk).
     """
+    check_positional("async_run_evaluation", args)
     kw = bind(_SIGNATURE, "async_run_evaluation", kwargs)
     on_progress = kw.pop("on_progress", None)
     resolved = await asyncio.to_thread(compose_from_kwargs, kw)
@@ -78,11 +77,19 @@ async def run_resolved(resolved: ResolvedRequest, *, on_progress: Callable[[Any]
     return await run_single(resolved, hooks=default_hooks(), on_progress=on_progress, name=name)
 
 
-def run_evaluation(**kwargs: Any) -> dict[str, Any]:
+def run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
     """Synchronous twin of :func:`async_run_evaluation` (same keywords, same return value); may be called from a
     thread that already runs an event loop (it then runs in a worker thread of its own)."""
+    check_positional("run_evaluation", args)
     bind(_SIGNATURE, "run_evaluation", kwargs)
     return run_sync(lambda: async_run_evaluation(**kwargs))
+
+
+def new_run_id() -> str:
+    """A new run id, as a run would pick it (the CLI picks it first, to print the command that resumes the run)."""
+    from agentcompass._orchestrator.store import new_run_id as make
+
+    return make()
 
 
 async_run_evaluation.__signature__ = _SIGNATURE  # type: ignore[attr-defined]

@@ -11,9 +11,10 @@ from typing import Any
 from agentcompass._config import options
 from agentcompass._launch import (Orchestration, OrchestrationResult, OrchestrationSpec, apply_runtime,
                                   load_spec_file, resolve_orchestration, run_orchestration)
-from agentcompass.errors import ConfigError, RunTimeoutError
+from agentcompass.errors import ArgumentError, ConfigError, RunTimeoutError
 from agentcompass.interfaces import RunStatus
 
+from .arguments import check_positional
 from .evaluate import bind, compose_input
 from .hooks import check_supported, default_hooks
 from .threads import run_sync
@@ -29,7 +30,7 @@ def _runtime_keywords(kw: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.normalized(kw).items() if rows[k].section == "runtime"}
 
 
-async def async_launch(orchestration: OrchestrationSpec | Orchestration | dict[str, Any],
+async def async_launch(orchestration: OrchestrationSpec | Orchestration | dict[str, Any] | None = None, *args: Any,
                        **kwargs: Any) -> OrchestrationResult:
     """Run every request of ``orchestration`` on one attempt pool and return each request's outcome.
 
@@ -40,6 +41,7 @@ async def async_launch(orchestration: OrchestrationSpec | Orchestration | dict[s
     cancelled (environments get ``cleanup_grace_seconds`` to close) and ``RunTimeoutError`` is raised with the
     partial ``OrchestrationResult`` as ``exc.result``.
     """
+    _check_call("async_launch", orchestration, args)
     kw = bind(_SIGNATURE, "async_launch", {"orchestration": orchestration, **kwargs})
     kw.pop("orchestration")
     on_progress, on_request_finished = kw.pop("on_progress", None), kw.pop("on_request_finished", None)
@@ -60,14 +62,25 @@ async def async_launch(orchestration: OrchestrationSpec | Orchestration | dict[s
     return result
 
 
-def launch(orchestration: OrchestrationSpec | Orchestration | dict[str, Any], **kwargs: Any) -> OrchestrationResult:
+def launch(orchestration: OrchestrationSpec | Orchestration | dict[str, Any] | None = None, *args: Any,
+           **kwargs: Any) -> OrchestrationResult:
     """Synchronous twin of :func:`async_launch`; safe to call from several threads at once."""
+    _check_call("launch", orchestration, args)
     bind(_SIGNATURE, "launch", {"orchestration": orchestration, **kwargs})
     return run_sync(lambda: async_launch(orchestration, **kwargs))
 
 
 async_launch.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
 launch.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
+
+
+def _check_call(name: str, orchestration: Any, args: tuple[Any, ...]) -> None:
+    """One positional argument (the orchestration), which must be an OrchestrationSpec, an Orchestration or a
+    dict; anything else is an ArgumentError."""
+    check_positional(name, (orchestration, *args), allowed=1)
+    if not isinstance(orchestration, (OrchestrationSpec, Orchestration, dict)):
+        raise ArgumentError(f"{name}(): orchestration must be an OrchestrationSpec, a resolved Orchestration or "
+                            f"a dict, got {type(orchestration).__name__}")
 
 
 def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = False,

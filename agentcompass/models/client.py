@@ -22,6 +22,7 @@ from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
 from ._auto import (DEFAULT_BASE_URL, FAMILY, KEY_ENV, auto_protocols, base_url_for, default_provider,
                     display_url, host_of)
+from ._circuit import Circuit
 from ._errors import EndpointUnsupportedError
 from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
@@ -52,6 +53,8 @@ class _Shared:
     Each SDK family gets ``shards`` SDK clients used in turn: the HTTP pool of one client scans all its
     connections on every request, so several small pools cost less CPU than one large one.
     """
+
+    circuit: Circuit                 # fail fast on a dead endpoint (set by the root client)
 
     def __init__(self, candidates: list[str], limit: int | None) -> None:
         self.candidates, self.chosen, self.limit = candidates, None, limit
@@ -118,6 +121,8 @@ class Model:
         self.usage = Usage()
         self._root = _shared is None
         self._shared = _shared or _Shared(candidates, config.max_concurrency)
+        if _shared is None:
+            self._shared.circuit = Circuit(config.fail_fast_after)
         self._log = (ctx.logger if ctx is not None else logging.getLogger("agentcompass")).getChild("models")
         self._policy = RetryPolicy(config.max_retries, config.retry_budget_s, config.backoff_base_s,
                                    config.backoff_max_s)
@@ -230,8 +235,9 @@ class Model:
             self._shared.total.n_retries += 1
 
         async def send() -> ModelResponse:
-            async with self._shared.slot():
-                return await module.call(client, self.model_id, messages, params, self.config.prices, tools)
+            with self._watch(protocol, module):
+                async with self._shared.slot():
+                    return await module.call(client, self.model_id, messages, params, self.config.prices, tools)
 
         response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=route.endpoint,
                                            secret=route.key, log=self._log, on_retry=on_retry)
@@ -239,3 +245,8 @@ class Model:
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries
         return response
+
+    def _watch(self, protocol: str, module: Any) -> Any:
+        """The fail-fast circuit around one HTTP request of ``protocol`` (see :mod:`._circuit`)."""
+        return self._shared.circuit.watch(
+            protocol, lambda: display_url(base_url_for(protocol, self.config.base_url) + module.PATH))

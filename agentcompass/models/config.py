@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
@@ -54,6 +55,23 @@ class ModelConfig(BaseModel):
     context_limit: int | None = Field(None, gt=0, description="Context window in tokens (read by harnesses).")
     max_concurrency: int | None = Field(
         None, ge=1, description="Max concurrent requests to this provider, shared by all forks of the client.")
+    fail_fast_after: int = Field(
+        3, ge=0, description="Stop the request when the first N requests to the endpoint all failed to connect "
+                             "(refused, DNS, unreachable) and none got an answer; 0: never.")
+
+    @field_validator("base_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("not a URL; expected http://host[:port][/path] or https://...")
+        try:
+            parts.port
+        except ValueError:
+            raise ValueError("not a URL: the port is not a number from 0 to 65535") from None
+        return value.strip()
 
     @field_validator("params")
     @classmethod

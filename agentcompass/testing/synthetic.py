@@ -17,10 +17,13 @@ from agentcompass.interfaces import (AgentResult, AttemptContext, ComponentConte
                                      Solution, Task)
 
 
+MAX_TASKS = 100_000      # every task is held in memory with its pending attempt: bound the size
+
+
 class SyntheticConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    n_tasks: int = Field(10, ge=0, description="number of tasks")
+    n_tasks: int = Field(10, ge=0, le=MAX_TASKS, description=f"number of tasks (at most {MAX_TASKS:,})")
     sample_ids: list[str] | None = Field(None, description="only these task ids")
     limit: int | None = Field(None, ge=0, description="at most this many tasks")
 

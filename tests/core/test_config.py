@@ -71,7 +71,7 @@ def test_any_model_name_becomes_the_generic_model_id():
 def test_component_params_are_validated_by_the_component():
     with pytest.raises(ConfigError, match=r"harness 'oracle': unknown key 'bogus'; valid keys: fail_on_error"):
         compose(harness_params={"bogus": 1})
-    with pytest.raises(ConfigError, match="benchmark_params must be a dict"):
+    with pytest.raises(ConfigError, match=r"benchmark_params=\[1, 2\]: Input should be a valid dictionary"):
         compose(benchmark_params=[1, 2])
 
 

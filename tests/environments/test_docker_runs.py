@@ -1,4 +1,5 @@
-"""Whole runs in docker: a run killed with SIGKILL leaves containers that reuse and `agentcompass cleanup` remove."""
+"""Whole runs in docker: a run killed with SIGKILL leaves containers that reuse and `agentcompass cleanup` remove;
+a run or a launch stopped with SIGTERM removes its own."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 
 import pytest
 
+from tests.core.run_support import COMMAND, EXEC, check_cancelled, start_cli, terminate
 from tests.environments.docker_support import TEST_LABELS, api
 
 pytestmark = pytest.mark.docker
@@ -63,3 +65,58 @@ def test_sigkill_then_reuse_and_cleanup_leave_no_container(docker_engine, tmp_pa
     assert out.returncode == 0 and "removed" in out.stdout, out.stderr
     assert containers_of(run_id) == set()
     assert api().containers(all=True, filters={"label": [f"agentcompass.run_id={run_id}"]}) == []
+
+
+def test_sigterm_stops_a_docker_run_and_removes_its_containers(docker_engine, tmp_path):
+    run_id = f"term-{os.getpid()}-{int(time.time())}"
+
+    def containers():
+        return api().containers(all=True, filters={"label": [f"agentcompass.run_id={run_id}"]})
+
+    proc = start_cli("run", "demo", "nop", "none", "--env", "docker", "--results-dir", str(tmp_path),
+                     "--run-id", run_id, "--progress", "none", "--task-concurrency", "2",
+                     "--benchmark-params", json.dumps({"sample_ids": ["count-words", "fix-python-script"]}),
+                     "--env-params", json.dumps({"labels": TEST_LABELS}), f"harness._target_={EXEC}", COMMAND)
+    try:
+        wait_for(lambda: len(containers()) == 2, 600, "two containers")
+        time.sleep(1.0)                                                   # the commands are running
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    code, err = terminate(proc, timeout=120)
+    assert code == 143, err
+    check_cancelled(tmp_path / "demo__nop__none" / run_id)
+    assert containers() == []
+    assert err.strip().splitlines()[-1].endswith(f" --reuse {run_id}")
+
+
+def test_sigterm_stops_a_docker_launch_and_removes_its_containers(docker_engine, tmp_path):
+    import yaml
+
+    run_id = f"lterm-{os.getpid()}-{int(time.time())}"
+
+    def containers():
+        return api().containers(all=True, filters={"label": [f"agentcompass.run_id={run_id}"]})
+
+    spec = {"version": 1, "name": "dterm", "task_concurrency": 2,
+            "runtime": {"results_dir": str(tmp_path / "out"), "progress": "none"},
+            "defaults": {"benchmark": {"id": "demo", "sample_ids": ["count-words"]},
+                         "environment": {"id": "docker", "labels": TEST_LABELS},
+                         "harness": {"id": "nop", "_target_": EXEC, "command": "sleep 321"}},
+            "requests": [{"name": "a"}, {"name": "b"}]}
+    path = tmp_path / "orch.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    proc = start_cli("launch", str(path), "--run-id", run_id)
+    try:
+        wait_for(lambda: len(containers()) == 2, 600, "a container per request")
+        time.sleep(1.0)
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    code, err = terminate(proc, timeout=120)
+    assert code == 143, err
+    for name in ("a", "b"):
+        check_cancelled(tmp_path / "out" / name / run_id)
+    assert containers() == []
+    resume = f"agentcompass: resume with: agentcompass launch {path} --run-id {run_id} --reuse"
+    assert err.strip().splitlines()[-1] == resume

@@ -90,8 +90,10 @@ def test_unknown_recipe_lists_the_available_ones(dirs):
     msg = str(info.value)
     assert "unknown recipe 'nope'" in msg and "available recipes:" in msg
     assert "mine" in msg and "pip_mirror" in msg and "no_network" in msg
-    with pytest.raises(ConfigError, match="is not a directory"):
+    with pytest.raises(ConfigError, match="recipe_dirs: '.*missing' does not exist"):
         compose(enabled_recipes=["mine"], recipe_dirs=[str(d1 / "missing")])
+    with pytest.raises(ConfigError, match="does not exist"):           # also when no recipe is enabled
+        compose(recipe_dirs=[str(d1 / "missing")])
     assert main(["config", "--recipe", "nope"]) == 2           # CLI: usage/config error
 
 

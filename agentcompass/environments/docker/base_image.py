@@ -57,7 +57,7 @@ def build_base_image(api: Any, tag: str, data_dir: Path, *, mirror: str = MIRROR
 
 
 def _debootstrap_tarball(tarball: Path, mirror: str, suite: str, packages: tuple[str, ...]) -> None:
-    how = f"sudo agentcompass images build-base (needs root and Debian's debootstrap package)"
+    how = "sudo agentcompass images build-base (needs root and Debian's debootstrap package)"
     if os.geteuid() != 0:
         raise ImageError(f"base image: building the {suite} root file system needs root; run: {how}")
     if shutil.which("debootstrap") is None:

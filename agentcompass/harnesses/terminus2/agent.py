@@ -96,7 +96,8 @@ class _Run:
         self.task, self.env, self.prompts, self.parser, self.log = task, env, h.prompts, h.parser, ctx.logger
         self.session = TmuxSession(env, h.prompts, cfg.tmux_name, workdir=task.workdir or env.workdir,
                                    width=cfg.pane_width, height=cfg.pane_height, record=cfg.record_terminal,
-                                   auto_install=auto_install, image=task.image, logger=ctx.logger)
+                                   auto_install=auto_install, image=task.image, logger=ctx.logger,
+                                   history_limit=cfg.history_limit, pane_log_bytes=cfg.pane_log_bytes)
         model_id = str(getattr(model, "model_id", "unknown"))
         tokens = TokenCounter(model_id, auto_install)
         self.limit = int(cfg.context_limit or getattr(model, "context_limit", None) or tokens.context_limit()
@@ -172,6 +173,7 @@ class _Run:
             await self.env.write_file(TRAJECTORY_IN_ENV, self.traj.dumps())
         except Exception as exc:  # noqa: BLE001 - best effort: the attempt directory has the trajectory
             self.log.debug("terminus2: cannot copy the trajectory to %s: %s", TRAJECTORY_IN_ENV, exc)
+        await self.session.close_log()
         if stop:
             await self.session.stop()
 

@@ -49,6 +49,11 @@ class Terminus2Config(BaseModel):
     tmux_name: str = Field("terminus-2", pattern=r"^[A-Za-z0-9_-]+$", description="Name of the tmux session.")
     pane_width: int = Field(160, ge=20, description="tmux window width (columns).")
     pane_height: int = Field(40, ge=5, description="tmux window height (rows).")
+    history_limit: int = Field(10_000, ge=0, description="tmux history-limit, lines of scrollback for panes "
+                               "made after the session (Harbor: 10000000; a flooding command then grows tmux "
+                               "by gigabytes).")
+    pane_log_bytes: int = Field(2_000_000, ge=2, description="The pane log /logs/agent/terminus_2.pane keeps "
+                                "its first and last halves of this (Harbor keeps everything).")
     stop_tmux: Literal["auto", "always", "never"] = Field("auto", description=(
         "Kill the tmux server when the agent finishes. auto: in the local environment yes (host processes "
         "must not outlive the attempt); in containers no, so services the agent started stay up for the "

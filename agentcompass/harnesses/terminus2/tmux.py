@@ -3,9 +3,9 @@
 What matches Harbor (``harbor/agents/terminus_2/tmux_session.py``):
 
 - the session: ``new-session -x W -y H -d -s terminus-2 'bash --login'`` with ``TERM=xterm-256color`` and
-  ``SHELL=/bin/bash``, ``pipe-pane`` into ``/logs/agent/terminus_2.pane``, then ``set-option -g history-limit
-  10000000``. That option comes after the pane exists, so (as in Harbor) the pane keeps tmux's default history
-  (2,000 lines unless the image's tmux.conf says otherwise);
+  ``SHELL=/bin/bash``, ``pipe-pane`` into ``/logs/agent/terminus_2.pane``, then ``set-option -g history-limit``.
+  That option comes after the pane exists, so (as in Harbor) the pane keeps tmux's default history (2,000 lines
+  unless the image's tmux.conf says otherwise); the option holds for panes made later;
 - with ``record_terminal`` the keys ``asciinema rec --stdin /logs/agent/recording.cast`` + ``Enter``
   (1 s), then ``clear`` + ``Enter``: asciinema records when the image has it (it is never installed here),
   and the screen is cleared either way;
@@ -19,7 +19,10 @@ What matches Harbor (``harbor/agents/terminus_2/tmux_session.py``):
 
 Ours: a private tmux server per session (``tmux -L <socket>``) so attempts sharing a host never meet; the
 session starts in the task's workdir; ``sh -l`` when the image has no bash; :meth:`wait_ready` waits until the
-shell has drawn its prompt before the first capture (Harbor captures at once, which races the shell).
+shell has drawn its prompt before the first capture (Harbor captures at once, which races the shell). Bounded
+where Harbor is not: the history limit is ``history_limit`` lines (Harbor: 10,000,000, which a window the agent
+opens gets, and a flooding command there grows the server by gigabytes), and the pane log keeps the first and last
+``pane_log_bytes / 2`` bytes (Harbor's ``cat`` keeps everything).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from agentcompass.interfaces import Environment, ExecResult
 
 PANE_LOG = "/logs/agent/terminus_2.pane"
 RECORDING = "/logs/agent/recording.cast"
-HISTORY_LIMIT = 10_000_000
+HISTORY_LIMIT = 10_000                 # lines of scrollback (Harbor: 10,000,000)
+PANE_LOG_BYTES = 2_000_000             # the pane log keeps the first and the last half of this
 MAX_COMMAND_BYTES = 16_000             # Harbor's bound on one send-keys command
 PASTE_CHUNK = 32_768                   # base64 characters per write of a paste-buffer file
 TOO_LONG = "command too long"
@@ -93,6 +97,21 @@ def limit_output(text: str, max_bytes: int, prompts: HarborPrompts) -> str:
                         last_portion=last)
 
 
+def pane_log_command(path: str, max_bytes: int) -> str:
+    """The ``pipe-pane`` command keeping the pane's first and last ``max_bytes // 2`` bytes in ``path``: the
+    head is written as it comes (unbuffered through ``stdbuf`` where coreutils has it, as Harbor's ``cat``), the
+    tail (held by ``tail -c``) when the pipe closes, after a note that the middle was cut; POSIX sh and
+    coreutils / busybox."""
+    half, q = max(1, max_bytes // 2), shlex.quote(path)
+    tail = shlex.quote(path + ".tail")
+    note = f"\\n[pane log: the middle was cut; only the first and the last {half} bytes are kept]\\n"
+    head = (f"if command -v stdbuf >/dev/null 2>&1; then stdbuf -o0 head -c {half}; "
+            f"else head -c {half}; fi")
+    return (f"{{ {head}; }} > {q}; tail -c {half} > {tail}; "
+            f"if [ $(wc -c < {tail}) -ge {half} ]; then printf '{note}' >> {q}; fi; "
+            f"cat {tail} >> {q}; rm -f {tail}")
+
+
 def find_new_content(previous: str | None, current: str) -> str | None:
     """Harbor's diff: from the previous capture's last line on, or None when it is not found in ``current``."""
     pb = "" if previous is None else previous.strip()
@@ -109,8 +128,10 @@ class TmuxSession:
 
     def __init__(self, env: Environment, prompts: HarborPrompts, name: str = "terminus-2", *,
                  workdir: str = "/app", width: int = 160, height: int = 40, record: bool = True,
-                 auto_install: bool = False, image: str | None = None, logger: Any = None) -> None:
+                 auto_install: bool = False, image: str | None = None, logger: Any = None,
+                 history_limit: int = HISTORY_LIMIT, pane_log_bytes: int = PANE_LOG_BYTES) -> None:
         self.env, self.prompts, self.name, self.workdir = env, prompts, name, workdir
+        self.history_limit, self.pane_log_bytes = history_limit, pane_log_bytes
         self.width, self.height, self.record = width, height, record
         self.auto_install, self.image, self.logger = auto_install, image, logger
         self.socket = f"agentcompass-{uuid.uuid4().hex[:12]}"
@@ -161,19 +182,24 @@ class TmuxSession:
             raise SandboxError(f"terminus2: cannot create {PANE_LOG} / {self.workdir}: {setup.output.strip()}")
         argv = self._tmux("new-session", "-x", str(self.width), "-y", str(self.height), "-d", "-s", self.name,
                           "-c", workdir, setup.stdout.strip() or "bash --login",
-                          ";", "pipe-pane", "-t", self.name, f"cat > {shlex.quote(log_path)}")
+                          ";", "pipe-pane", "-t", self.name, pane_log_command(log_path, self.pane_log_bytes))
         result = await self._run("export TERM=xterm-256color && export SHELL=/bin/bash && unset TMUX && "
                                  + shlex.join(argv))
         if result.exit_code != 0:
             raise SandboxError(f"terminus2: tmux new-session failed (exit {result.exit_code}): "
                                f"{result.output.strip()[:500]}")
         self.started = True
-        history = await self._run(self._tmux("set-option", "-g", "history-limit", str(HISTORY_LIMIT)))
+        history = await self._run(self._tmux("set-option", "-g", "history-limit", str(self.history_limit)))
         if history.exit_code != 0 and self.logger:
             self.logger.debug("terminus2: tmux history-limit not set: %s", history.output.strip())
         if self.record:
             await self.send_keys([f"asciinema rec --stdin {self.env.path(RECORDING)}", "Enter"], 1.0)
             await self.send_keys(["clear", "Enter"], 0.0)
+
+    async def close_log(self) -> None:
+        """Stop piping the pane into its log, which then gets its tail (best effort)."""
+        if self.started:
+            await self._run(self._tmux("pipe-pane", "-t", self.name), timeout=15)
 
     async def stop(self) -> None:
         """Kill this session's tmux server (best effort, idempotent)."""

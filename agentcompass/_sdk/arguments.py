@@ -1,0 +1,76 @@
+"""Checking an SDK call's arguments: keyword-only, known keywords, values of the types the options table says.
+
+Every problem is an :class:`~agentcompass.errors.ArgumentError` (a ConfigError, and a TypeError as Python's own
+error for a bad call would be) naming the entry point, the keyword, the value (never a secret's) and what is
+allowed, raised before anything is composed or run.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import typing
+from typing import Any
+
+from agentcompass._config import options
+from agentcompass.errors import ArgumentError
+
+
+@functools.cache
+def _adapter(name: str) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(options.by_name()[name].annotation)
+
+
+def _shown(name: str, value: Any) -> str:
+    from agentcompass._config.redact import secret_name
+
+    if secret_name(name):
+        return f"<a {type(value).__name__}, not shown>"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _expected(annotation: Any) -> str:
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return " | ".join(_expected(a) for a in typing.get_args(annotation))
+    text = inspect.formatannotation(annotation)
+    return text.replace("typing.", "").replace("pathlib.", "").replace("collections.abc.", "")
+
+
+def check_positional(name: str, args: tuple[Any, ...], allowed: int = 0) -> None:
+    """A call of ``name`` with more than ``allowed`` positional arguments is an ArgumentError."""
+    if len(args) > allowed:
+        extra = ", ".join(type(a).__name__ for a in args[allowed:])
+        what = "keyword arguments only" if not allowed else "one positional argument (the orchestration)"
+        raise ArgumentError(f"{name}() takes {what}; got {len(args) - allowed} more positional ({extra}): "
+                            "pass them by keyword (see its signature)")
+
+
+def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of a call of ``name``: each known to ``signature`` and of its option's type."""
+    params = signature.parameters
+    unknown = sorted(k for k in kwargs if k not in params)
+    if unknown:
+        import difflib
+
+        valid = [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY]
+        close = difflib.get_close_matches(unknown[0], valid, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ArgumentError(f"{name}(): got an unexpected keyword argument {unknown[0]!r}{hint}; valid keywords: "
+                            + ", ".join(valid))
+    rows = options.by_name()
+    for key, value in kwargs.items():
+        if value is None or key not in rows:
+            continue
+        from pydantic import ValidationError
+
+        try:
+            _adapter(key).validate_python(value)
+        except ValidationError as exc:
+            msg = exc.errors()[0].get("msg", "invalid value")
+            raise ArgumentError(f"{name}(): {key}={_shown(key, value)}: {msg} (expected "
+                                f"{_expected(rows[key].annotation)})") from None
+    return dict(kwargs)
