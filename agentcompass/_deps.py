@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any, Iterator, Sequence
 
 from agentcompass.errors import DependencyError
+from agentcompass.interfaces import ON_HOST
 
 log = logging.getLogger("agentcompass.deps")
 
@@ -176,7 +177,7 @@ async def ensure_tools(env: Any, tools: Sequence[str], *, auto_install: bool, im
     if not auto_install:
         raise DependencyError(f"missing tools in {where}: {', '.join(missing)}; install them in the image, or "
                               f"pass {FLAG} to install them with the image's package manager")
-    if (env.describe() or {}).get("provider") == "local":
+    if ON_HOST.of(env):
         raise DependencyError(f"missing tools on this host (local environment): {', '.join(missing)}; "
                               f"agentcompass does not install system packages on the host: install them yourself")
     manager = await _package_manager(env, where)

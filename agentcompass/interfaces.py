@@ -1,8 +1,12 @@
-"""The plug-in interfaces (``typing.Protocol``, async) and the value types that cross them.
+"""The plug-in contract: the interfaces (``typing.Protocol``, async), the value types that cross them, the status
+enums, and the optional capabilities with their defaults.
 
-Plug-ins import only this module, :mod:`agentcompass.errors` and :mod:`agentcompass.kit`. A plug-in class is built as
-``cls(config, ctx)`` where ``config`` is an instance of its ``config_class`` (a pydantic model validated
-from the composed Hydra config, ``extra="forbid"``) and ``ctx`` is a :class:`ComponentContext`.
+Plug-ins import only this module, :mod:`agentcompass.errors` and :mod:`agentcompass.kit`. Every plug-in class is
+a :class:`Component`: built as ``cls(config, ctx)`` where ``config`` is an instance of its ``config_class`` (a
+pydantic model validated from the composed Hydra config, ``extra="forbid"``) and ``ctx`` is a
+:class:`ComponentContext`. What a component may leave out is a :class:`Capability` (:data:`CAPABILITIES`): the
+core reads each one through :meth:`Capability.of`, which applies the declared default. The conformance suites in
+:mod:`agentcompass.testing.conformance` check an implementation against this contract (``docs/plugins.md``).
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ import enum
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, ClassVar, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Awaitable, Callable, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy
 
@@ -64,6 +69,27 @@ class ComponentContext:
     environment_id: str = ""           # the request's environment id ("docker", "local"...)
     auto_install_dependencies: bool = False
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
+
+
+@runtime_checkable
+class Component(Protocol):
+    """What every plug-in class is: a benchmark, a harness, an environment provider or a model client.
+
+    - ``config_class``: a pydantic model (``extra="forbid"``, every field defaulted and described). The composed
+      config of the component's group, without ``_target_`` (and without ``id``, except for models), is validated
+      into it; an unknown key or a bad value is a :class:`~agentcompass.errors.ConfigError` naming the key.
+    - ``cls(config, ctx)``: built once per request with the validated config and a :class:`ComponentContext`.
+    - ``id``: the id it was selected by (its file name in ``conf/<group>/``), set by the registry after
+      construction; a model client has ``model_id`` (the name sent to the endpoint) instead.
+    """
+
+    id: str
+    config_class: ClassVar[type[Any]]
+
+    def __init__(self, config: Any, ctx: ComponentContext) -> None:
+        """Raises: ConfigError for values that are valid one by one but not together (or not with ``ctx``),
+        DependencyError for a missing optional extra."""
+        ...
 
 
 # --------------------------------------------------------------------------- environments
@@ -126,25 +152,47 @@ class Environment(Protocol):
 
     async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
                    env: dict[str, str] | None = None) -> ExecResult:
-        """Run ``cmd`` (a string runs under ``bash -c``). On timeout the whole process tree is killed."""
+        """Run ``cmd`` (a string runs under ``bash -c``, a list is an argv) in ``cwd`` (default :attr:`workdir`)
+        with ``env`` over the spec's variables. stdout and stderr come back separately, undecodable bytes as
+        U+FFFD. On timeout the whole process tree is killed and the output so far is returned (``timed_out``,
+        ``exit_code`` -1); a cancelled call kills its tree too.
+
+        Raises: SandboxError when the environment is closed or cannot run commands. A command's own failure (a
+        non-zero exit, a missing binary: 127, a missing ``cwd``) is an :class:`ExecResult`, never an exception."""
         ...
 
     async def upload(self, src: Path, dst: str) -> None:
-        """Copy a host file or directory to environment path ``dst`` (created, parents included). An environment
-        may deliver it with its next operation (docker: in the next command's exec) as long as every later
-        operation on it sees the file; a failure to place it then fails that operation."""
+        """Copy a host file or directory to environment path ``dst`` (created, parents included); a relative
+        ``dst`` is under :attr:`workdir`. Contents, executable bits and (where the environment has them) symlinks
+        are kept. An environment may deliver it with its next operation (docker: in the next command's exec) as
+        long as every later operation on it sees the file; a failure to place it then fails that operation.
+
+        Raises: FileNotFoundError (no ``src``), PathEscapeError (``dst`` would leave the environment's root),
+        SandboxError."""
         ...
 
     async def download(self, src: str, dst: Path) -> None:
-        """Copy an environment file or directory to host path ``dst``."""
+        """Copy an environment file or directory to host path ``dst``.
+
+        Raises: FileNotFoundError (no ``src``), PathEscapeError (a member, or a symlink, leading out of ``src``:
+        nothing is written outside ``dst`` and no host file is reached through a link), SandboxError."""
         ...
 
-    async def read_file(self, path: str) -> bytes: ...
+    async def read_file(self, path: str) -> bytes:
+        """The bytes of environment file ``path``.
 
-    async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None: ...
+        Raises: FileNotFoundError, IsADirectoryError, PathEscapeError, SandboxError."""
+        ...
+
+    async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
+        """Write ``data`` (str: UTF-8) to ``path`` with ``mode``, parents created.
+
+        Raises: PathEscapeError, SandboxError."""
+        ...
 
     async def close(self) -> None:
-        """Destroy the environment (unless it was opened with ``keep``). Idempotent."""
+        """Destroy the environment (unless it was opened with ``keep``). Idempotent: a second call does nothing.
+        Any later use raises SandboxError."""
         ...
 
     def describe(self) -> dict[str, Any]:
@@ -158,7 +206,12 @@ class EnvironmentProvider(Protocol):
 
     name: str
 
-    async def open(self, spec: EnvSpec) -> Environment: ...
+    async def open(self, spec: EnvSpec) -> Environment:
+        """A new environment for ``spec``.
+
+        Raises: ImageError (an image that can be neither pulled nor built; not retried), ConfigError (a spec this
+        provider cannot honour, e.g. a compose file on the host), SandboxError (retried)."""
+        ...
 
     async def cleanup(self, run_id: str | None = None) -> int:
         """Remove environments left behind by killed runs (all agentcompass ones when run_id is None)."""
@@ -235,7 +288,11 @@ class ModelClient(Protocol):
         (``{role: "tool", tool_call_id, content}``). ``tools`` are function tools in the OpenAI chat form
         (``{type: "function", function: {name, description, parameters}}``); each protocol receives them,
         the calls and their results in its own form, and the reply's calls come back as
-        :attr:`ModelResponse.tool_calls`."""
+        :attr:`ModelResponse.tool_calls`.
+
+        Raises: ModelRetryableError (429, 408, 5xx, a dropped connection, a timeout: after the client's own
+        retries are used up), ContextLengthExceededError, ModelError (any other refusal: 400, 401, 403, 404;
+        never retried). The messages never contain the API key."""
         ...
 
     def fork(self) -> "ModelClient":
@@ -323,28 +380,37 @@ class Benchmark(Protocol):
     id: str
 
     def load(self) -> list[Task]:
-        """Tasks selected by the config (``sample_ids``, ``limit``...). Unknown sample ids are an error."""
+        """Tasks selected by the config: ``sample_ids`` (exactly those), then ``limit`` (the first N).
+
+        Raises: ConfigError (an unknown sample id, named with the valid ones), DatasetError (a dataset or task
+        that cannot be read), DependencyError (a missing extra, e.g. for parquet)."""
         ...
 
     def env_spec(self, task: Task) -> EnvSpec:
-        """How to open the environment of ``task``."""
+        """How to open the environment of ``task`` (``task_id`` is the task's id). Raises: ConfigError."""
         ...
 
     async def setup(self, task: Task, env: Environment, ctx: AttemptContext) -> None:
-        """Prepare the environment before the agent runs (directories, task files)."""
+        """Prepare the environment before the agent runs (directories, task files). Raises: SandboxError."""
         ...
 
     async def grade(self, task: Task, env: Environment, agent: AgentResult, ctx: AttemptContext) -> Grade:
+        """Verify: a :class:`Grade` (reward 0 for a wrong answer is a valid reward, not an error).
+
+        Raises: VerifierError (the verifier ran but gave no valid reward), SandboxError."""
         ...
 
-    def reference_solution(self, task: Task) -> Solution: ...
+    def reference_solution(self, task: Task) -> Solution:
+        """What the ``oracle`` harness applies (it should score 1). Raises: DatasetError (the task has none)."""
+        ...
 
     def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
         """Write run-level reports (predictions, benchmark report); return extra ``paths`` entries."""
         ...
 
 
-# Optional Benchmark capabilities, looked up with getattr; without them a benchmark grades in the agent's environment.
+# The shapes of the optional Benchmark methods (the capabilities GRADING_ENV_SPEC, GRADE_WITHOUT_ENV and
+# SUPPLIED_SOLUTION below); without them a benchmark grades in the agent's environment.
 
 
 @runtime_checkable
@@ -371,22 +437,114 @@ class SuppliedSolutions(Protocol):
 
 
 def error_policy(benchmark: Any) -> ErrorPolicy:
-    """The verify-after-error policy of ``benchmark``: its optional ``error_policy`` attribute (a table of
-    :mod:`agentcompass.errors`, e.g. ``HARBOR_ERROR_POLICY``); default ``NEVER_VERIFY_AFTER_ERROR``."""
-    return getattr(benchmark, "error_policy", None) or NEVER_VERIFY_AFTER_ERROR
+    """The verify-after-error policy of ``benchmark`` (:data:`ERROR_POLICY`)."""
+    return ERROR_POLICY.of(benchmark)
 
 
 @runtime_checkable
 class Harness(Protocol):
-    """``needs_environment`` (optional, default True): False for a harness that never touches the environment; with
-    a :class:`FreshGrading` benchmark it runs with ``env=None`` and no agent environment opens."""
+    """An agent. Optional: :data:`REQUIRES_MODEL`, :data:`NEEDS_ENVIRONMENT`, :data:`HARNESS_DESCRIBE`."""
 
     id: str
-    requires_model: ClassVar[bool]
 
     async def run(self, task: Task, env: Environment, model: ModelClient | None,
                   ctx: AttemptContext) -> AgentResult:
+        """Run the agent on ``task`` within ``ctx.time_limit_s`` (the caller cancels it at the limit). A step,
+        cost or turn limit is no error: it ends in an :class:`AgentResult` with ``limit_hit`` set.
+
+        Raises: AgentError (the harness itself failed), ModelError / SandboxError (from the model or the
+        environment, unchanged), DependencyError, ConfigError."""
         ...
 
 
 ProgressCallback = Callable[[Any], None | Awaitable[None]]
+
+
+# --------------------------------------------------------------------------- optional capabilities
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Capability(Generic[T]):
+    """An attribute or method a component of ``kind`` may leave out, and what leaving it out means (``default``).
+
+    The core reads every capability through :meth:`of`, never with a bare ``getattr``; the list of them is
+    :data:`CAPABILITIES` (``docs/plugins.md`` shows it as a table)."""
+
+    kind: str          # benchmark | harness | model | provider | environment
+    name: str          # the attribute's name on the component
+    default: T
+    doc: str
+    accepts: tuple[type, ...] = ()     # the types of a value capability; () for a method
+
+    def of(self, component: Any) -> T:
+        """The component's value (a method comes back bound), or the default when it has none (or is None)."""
+        value = getattr(component, self.name, None) if component is not None else None
+        return self.default if value is None else value
+
+    def problem(self, component: Any) -> str | None:
+        """Why the component's value is not of the declared form (a method, or one of ``accepts``), else None."""
+        value = getattr(component, self.name, None)
+        if value is None or (callable(value) if not self.accepts else isinstance(value, self.accepts)):
+            return None
+        wanted = "a method" if not self.accepts else " or ".join(t.__name__ for t in self.accepts)
+        return f"{self.kind} capability {self.name!r} is {value!r}; declared: {wanted}"
+
+
+RESUMABLE_FROM_SUBMISSION: Capability[bool] = Capability(
+    "benchmark", "resumable_from_submission", False,
+    "grading needs only the agent's result: under reuse with checkpoint_resume, an attempt whose agent phase "
+    "finished is verified again without running the agent again", (bool,))
+ERROR_POLICY: Capability[ErrorPolicy] = Capability(
+    "benchmark", "error_policy", NEVER_VERIFY_AFTER_ERROR,
+    "the verify-after-error table of agentcompass.errors (e.g. HARBOR_ERROR_POLICY): which failed attempts are "
+    "still verified and whether that reward counts; default: an error ends the attempt", (Mapping,))
+GRADING_ENV_SPEC: Capability[Callable[[Task], EnvSpec | None] | None] = Capability(
+    "benchmark", "grading_env_spec", None,
+    "grading_env_spec(task) -> EnvSpec | None (FreshGrading): grade in a NEW environment from this spec; "
+    "absent or None: grade in the agent's")
+GRADE_WITHOUT_ENV: Capability[Callable[[Task, AgentResult, AttemptContext], Grade | None] | None] = Capability(
+    "benchmark", "grade_without_env", None,
+    "grade_without_env(task, agent, ctx) -> Grade | None (GradingWithoutEnvironment): the grade when it needs no "
+    "environment (an empty patch); None: grade normally")
+SUPPLIED_SOLUTION: Capability[Callable[[Task], Solution | None] | None] = Capability(
+    "benchmark", "supplied_solution", None,
+    "supplied_solution(task) -> Solution | None (SuppliedSolutions): the solution given with the inputs (a "
+    "predictions file), read by the predictions harness; absent: the benchmark supplies none")
+REQUIRES_MODEL: Capability[bool] = Capability(
+    "harness", "requires_model", False, "True: the request must name a model (model 'none' is a ConfigError)",
+    (bool,))
+NEEDS_ENVIRONMENT: Capability[bool] = Capability(
+    "harness", "needs_environment", True,
+    "False: the harness never touches the environment; with a FreshGrading benchmark it runs with env=None and "
+    "no agent environment opens", (bool,))
+HARNESS_DESCRIBE: Capability[Callable[[], dict[str, Any]] | None] = Capability(
+    "harness", "describe", None,
+    "describe() -> dict: what the harness is made of (e.g. the prompts it uses), recorded redacted as "
+    "harness_info in run.json and the summary's metadata")
+CONTEXT_LIMIT: Capability[int | None] = Capability(
+    "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown",
+    (int,))
+SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capability(
+    "model", "set_concurrency_limit", None,
+    "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
+    "absent: such a limit is reported as not applicable")
+MAX_CONCURRENT: Capability[int | None] = Capability(
+    "provider", "max_concurrent", None,
+    "at most this many environments of the provider open at once (a slot limit of the pool); None: no limit",
+    (int,))
+ON_HOST: Capability[bool] = Capability(
+    "environment", "on_host", False,
+    "True: commands run on this host (the local environment), so nothing is installed with a system package "
+    "manager and messages say 'this host' rather than an image", (bool,))
+READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
+    "environment", "read_head", None,
+    "read_head(path, n) -> bytes: the first n bytes of a file, confined like read_file; absent: cut inside the "
+    "environment with head -c, then downloaded")
+
+CAPABILITIES: tuple[Capability[Any], ...] = (
+    RESUMABLE_FROM_SUBMISSION, ERROR_POLICY, GRADING_ENV_SPEC, GRADE_WITHOUT_ENV, SUPPLIED_SOLUTION,
+    REQUIRES_MODEL, NEEDS_ENVIRONMENT, HARNESS_DESCRIBE, CONTEXT_LIMIT, SET_CONCURRENCY_LIMIT, MAX_CONCURRENT,
+    ON_HOST, READ_HEAD)
+"""Every optional capability, in the order of ``docs/plugins.md``."""

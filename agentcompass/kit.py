@@ -1,12 +1,135 @@
-"""Helpers plug-ins may import, besides :mod:`agentcompass.interfaces` and :mod:`agentcompass.errors`.
+"""The helper kit: what plug-ins (and the core) share, so that no plug-in keeps a copy of its own.
 
-- :func:`require`: import an optional dependency; when it is missing, a DependencyError names the exact
-  ``pip install 'agentcompass[<extra>]'`` command, or with ``auto_install_dependencies`` it is installed into
-  the running interpreter and the import is retried.
+Plug-ins may import this module, :mod:`agentcompass.interfaces` and :mod:`agentcompass.errors`, and nothing
+else of the package (``docs/plugins.md``).
+
+- Files: :func:`write_atomic` (text or bytes) and :func:`write_json`: a temporary file in the same directory,
+  then a rename, so a reader never sees a partial file and a crash leaves the old one; :func:`replacing` is
+  the same for a file another program writes (``tar -cf``, a download).
+- Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
+- Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
+- Dependencies: :func:`require` imports an optional dependency (a missing one is a DependencyError naming
+  ``pip install 'agentcompass[<extra>]'``, or it is installed with ``auto_install_dependencies``);
+  :func:`ensure_tools` makes sure commands exist inside an environment (installed with the image's package
+  manager under ``auto_install_dependencies``, never on the host).
 """
 
 from __future__ import annotations
 
-from agentcompass._deps import require
+import json
+import os
+import re
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["require"]
+__all__ = ["data_dir", "default_data_dir", "ensure_tools", "replacing", "require", "slug", "write_atomic",
+           "write_json"]
+
+# --------------------------------------------------------------------------- files
+
+
+@contextmanager
+def replacing(path: str | Path) -> Iterator[Path]:
+    """A temporary path next to ``path`` (parents created) that becomes ``path`` by a rename when the block ends
+    without an error; on an error it is removed and ``path`` is left as it was.
+
+    ``with kit.replacing(tarball) as part: subprocess.run(["tar", "-cf", str(part), "."], check=True)``"""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None, durable: bool = False) -> None:
+    """Write ``data`` (str: UTF-8) to ``path`` through a temporary file in the same directory and a rename.
+
+    Parents are created. The file gets ``mode`` when given, else the mode a new file gets (0o666 less the
+    umask). ``durable`` also fsyncs before the rename (survives a power loss; costs a blocking disk flush)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with replacing(path) as tmp:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+
+
+def write_json(path: str | Path, obj: Any, *, indent: int | None = 2, ensure_ascii: bool = True,
+               default: Callable[[Any], Any] | None = None, durable: bool = False) -> str:
+    """:func:`write_atomic` of ``obj`` as JSON (``indent`` None: one line), with a final newline; returns the
+    path as a string (what a benchmark's ``finalize`` lists under ``paths``)."""
+    text = json.dumps(obj, indent=indent, ensure_ascii=ensure_ascii, default=default)
+    write_atomic(path, text + "\n", durable=durable)
+    return str(path)
+
+
+# --------------------------------------------------------------------------- names
+
+_SLUG_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def slug(text: str, *, keep: str = "A-Za-z0-9_.-", sep: str = "-", lower: bool = False, strip: str = "",
+         limit: int | None = None, default: str = "x") -> str:
+    """``text`` with every run of characters outside ``keep`` (a regex character-class body) replaced by ``sep``.
+
+    ``lower`` lower-cases first; ``strip`` characters are removed from both ends; the result is cut to
+    ``limit`` characters; an empty result is ``default``. Examples: ``slug("Build Me/1", keep="a-z0-9",
+    lower=True, strip="-")`` is ``"build-me-1"``; ``slug("a/b", sep="__")`` is ``"a__b"``."""
+    pattern = _SLUG_PATTERNS.get(keep)
+    if pattern is None:
+        pattern = _SLUG_PATTERNS[keep] = re.compile(f"[^{keep}]+")
+    out = pattern.sub(sep, text.lower() if lower else text)
+    if strip:
+        out = out.strip(strip)
+    if limit is not None:
+        out = out[:limit]
+    return out or default
+
+
+# --------------------------------------------------------------------------- places
+
+
+def default_data_dir() -> Path:
+    """Datasets, cloned task repositories and caches: ``$AGENTCOMPASS_DATA_DIR``, else ``~/.cache/agentcompass``."""
+    return Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache" / "agentcompass")
+
+
+def data_dir(ctx: Any = None) -> Path:
+    """The request's data directory (``ctx.data_dir`` of a ComponentContext), else :func:`default_data_dir`."""
+    configured = getattr(ctx, "data_dir", None) if ctx is not None else None
+    return Path(configured).expanduser() if configured else default_data_dir()
+
+
+# --------------------------------------------------------------------------- dependencies
+
+
+def require(module: str, extra: str, *, auto_install: bool | None = None, package: str | None = None,
+            purpose: str = "") -> ModuleType:
+    """Import ``module`` (of the ``extra`` extra); when it is missing, a DependencyError names the exact
+    ``pip install 'agentcompass[<extra>]'`` command, or with ``auto_install`` (default: the request's
+    ``auto_install_dependencies``) it is installed into the running interpreter and the import is retried."""
+    from agentcompass._deps import require as _require
+
+    return _require(module, extra, auto_install=auto_install, package=package, purpose=purpose)
+
+
+async def ensure_tools(env: Any, tools: Sequence[str], *, auto_install: bool, image_hint: str = "") -> list[str]:
+    """Make sure the commands ``tools`` exist inside environment ``env``; return the ones it installed.
+
+    Missing tools are installed with the image's package manager (apt-get, apk, dnf, yum, microdnf; sudo -n
+    when not root) only with ``auto_install``, and never in an environment on the host (``interfaces.ON_HOST``).
+    Raises DependencyError naming the tools, the environment (``image_hint``: its image) and the flag."""
+    from agentcompass._deps import ensure_tools as _ensure
+
+    return await _ensure(env, tools, auto_install=auto_install, image_hint=image_hint)

@@ -1,14 +1,12 @@
-"""Default locations."""
+"""Default locations (the helper kit's, so plug-ins and the core agree)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from agentcompass.kit import default_data_dir
 
-def default_data_dir() -> Path:
-    """Datasets, cloned task repositories and caches: ``$AGENTCOMPASS_DATA_DIR``, else ``~/.cache/agentcompass``."""
-    return Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache" / "agentcompass")
+__all__ = ["data_dir", "default_data_dir"]
 
 
 def data_dir(configured: str | None) -> Path:

@@ -13,7 +13,6 @@ metric is over those rewards, errors are counted per exception type.
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +26,7 @@ from agentcompass._orchestrator.store import (
     TASKS_DIR,
 )
 from agentcompass.errors import ConfigError
+from agentcompass.kit import slug
 
 
 def _read_json(path: Path) -> Any:
@@ -148,7 +148,7 @@ def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
 
 
 def job_name(meta: dict[str, Any]) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{meta['run_name']}__{meta['run_id']}")
+    return slug(f"{meta['run_name']}__{meta['run_id']}", default="")
 
 
 def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import uuid
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.store import ARTIFACTS_DIR, RESULT_FILE, VERIFIER_LOG
+from agentcompass.kit import write_json
 
 NAMESPACE = uuid.UUID("5b1b7c64-6a43-4d4e-9a52-1f0e0d1e2a61")   # uuid5 namespace of exported ids
 
@@ -176,12 +176,7 @@ def write_trial(info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_
     result = trial_result(info, attempt, attempt_dir, task_path, trial_dir)
     if (attempt_dir / "error.txt").is_file():
         _copy(attempt_dir / "error.txt", trial_dir / "exception.txt")
-    _write_json(trial_dir / "config.json", result["config"])
-    _write_json(trial_dir / "result.json", result)
+    write_json(trial_dir / "config.json", result["config"], indent=4)
+    write_json(trial_dir / "result.json", result, indent=4)
     return result
 
-
-def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
-    os.replace(tmp, path)

@@ -11,7 +11,6 @@ their environment path under ``dest_dir`` (``/app/out/a.txt`` -> ``<dest_dir>/ap
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 import shlex
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import AgentCompassError, ConfigError
+from agentcompass.interfaces import READ_HEAD
+from agentcompass.kit import write_json
 
 LIST_EXTRA = 1000          # files listed beyond max_files (the rest of a huge tree is only counted)
 LIST_TIMEOUT_S = 120
@@ -126,7 +127,7 @@ async def save_artifacts(env: Any, patterns: list[str], dest_dir: Path, *, max_f
     counts = {s: sum(1 for f in files if f["status"] == s) for s in ("saved", "truncated", "skipped")}
     manifest = {"patterns": list(patterns), "budgets": budget, "files": files, "errors": errors,
                 "totals": {**counts, "bytes": state["bytes"]}}
-    _write_json(dest_dir / MANIFEST, manifest)
+    write_json(dest_dir / MANIFEST, manifest, indent=1, ensure_ascii=False)
     return manifest
 
 
@@ -164,7 +165,7 @@ async def _save_one(env: Any, entry: dict[str, Any], dest_dir: Path, budget: dic
 async def _copy_head(env: Any, path: str, n: int, target: Path) -> None:
     """Save the first ``n`` bytes of environment file ``path``: through the environment's ``read_head`` when it
     has one (the local environment: confined to its workspace), else cut inside the environment and copied."""
-    read_head = getattr(env, "read_head", None)
+    read_head = READ_HEAD.of(env)
     if read_head is not None:
         data = await read_head(path, n)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -181,8 +182,3 @@ async def _copy_head(env: Any, path: str, n: int, target: Path) -> None:
     finally:
         await env.exec(["rm", "-f", "--", env.path(tmp)], timeout=LIST_TIMEOUT_S)
 
-
-def _write_json(path: Path, obj: Any) -> None:
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, classify, one_line
-from agentcompass.interfaces import (AgentResult, AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus,
-                                     Grade, Task, Usage, error_policy)
+from agentcompass.interfaces import (GRADE_WITHOUT_ENV, GRADING_ENV_SPEC, NEEDS_ENVIRONMENT, AgentResult,
+                                     AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus, Grade, Task,
+                                     Usage, error_policy)
 
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -126,7 +127,7 @@ class _Attempt:
     async def _body(self, out: AttemptOutcome) -> None:
         rt, task = self.rt, self.task
         fresh = _grading_env_spec(rt.benchmark, task)
-        if fresh is None or (self.checkpoint is None and getattr(rt.harness, "needs_environment", True)):
+        if fresh is None or (self.checkpoint is None and NEEDS_ENVIRONMENT.of(rt.harness)):
             spec = rt.benchmark.env_spec(task)
             spec.labels.update(rt.labels(task.id))
             spec.keep = rt.config.execution.keep_environment
@@ -227,7 +228,7 @@ class _Attempt:
             return await self._agent()
         except Exception as exc:
             policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
-            if not policy.verify or getattr(exc, "stops_request", False):
+            if not policy.verify or (isinstance(exc, AgentCompassError) and exc.stops_request):
                 raise
             self._fail(out, exc)
             self.after_error = policy
@@ -279,8 +280,8 @@ class _Attempt:
         out.error_type = type(exc).__name__
         out.error = one_line(exc)
         out.error_class = classify(exc)
-        out.retryable = bool(getattr(exc, "retryable", False)) if isinstance(exc, AgentCompassError) else False
-        if getattr(exc, "stops_request", False):
+        out.retryable = isinstance(exc, AgentCompassError) and bool(exc.retryable)
+        if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc
         if not isinstance(exc, asyncio.CancelledError):
             tb = "".join(traceback.format_exception(exc))
@@ -303,12 +304,13 @@ def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
 
 def _grading_env_spec(benchmark: Any, task: Task) -> EnvSpec | None:
     """The benchmark's fresh grading environment (optional capability; None: grade in the agent's)."""
-    method = getattr(benchmark, "grading_env_spec", None)
+    method = GRADING_ENV_SPEC.of(benchmark)
     return method(task) if method is not None else None
 
 
 def _grade_without_env(benchmark: Any, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
-    method = getattr(benchmark, "grade_without_env", None)
+    """The grade that needs no environment (optional capability; None: grade normally)."""
+    method = GRADE_WITHOUT_ENV.of(benchmark)
     return method(task, agent, ctx) if method is not None else None
 
 

@@ -15,7 +15,8 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import AttemptStatus, ComponentContext, RunStatus, Task
+from agentcompass.interfaces import (HARNESS_DESCRIBE, MAX_CONCURRENT, REQUIRES_MODEL, RESUMABLE_FROM_SUBMISSION,
+                                     SET_CONCURRENCY_LIMIT, AttemptStatus, ComponentContext, RunStatus, Task)
 
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
 from .hooks import Hooks
@@ -43,7 +44,7 @@ def _version() -> str:
 
 def _harness_info(harness: Any) -> dict[str, Any]:
     """``{"harness_info": ...}`` when the harness describes what it is made of (e.g. the prompts it uses)."""
-    describe = getattr(harness, "describe", None)
+    describe = HARNESS_DESCRIBE.of(harness)
     return {"harness_info": redact(describe())} if callable(describe) else {}
 
 
@@ -135,7 +136,7 @@ class RequestRun:
 
     def _check_model(self, built: dict[str, Any]) -> None:
         harness, model = built["harness"], built["model"]
-        if getattr(harness, "requires_model", False) and model is None:
+        if REQUIRES_MODEL.of(harness) and model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
 
     def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
@@ -167,10 +168,11 @@ class RequestRun:
 
     def _apply_limits(self) -> None:
         rt, limits = self.rt, self.cfg.runtime.provider_limits
-        self.pool.limit_provider(rt.provider.name, getattr(rt.provider, "max_concurrent", None))
-        model_provider = getattr(rt.model, "provider", None)
-        if model_provider in limits and hasattr(rt.model, "set_concurrency_limit"):
-            rt.model.set_concurrency_limit(limits[model_provider])
+        self.pool.limit_provider(rt.provider.name, MAX_CONCURRENT.of(rt.provider))
+        model_provider = rt.model.provider if rt.model is not None else None
+        set_limit = SET_CONCURRENCY_LIMIT.of(rt.model)
+        if model_provider in limits and set_limit is not None:
+            set_limit(limits[model_provider])
         for name in limits:
             if name != rt.provider.name and name != model_provider:
                 self.logger.warning("provider_limits names %r, which is neither the environment provider %r "
@@ -179,8 +181,7 @@ class RequestRun:
     def _plan(self, tasks: list[Task]) -> None:
         store, resume = self.store, self.cfg.runtime.reuse
         finished = store.finished_rows() if resume else {}
-        can_resume = self.cfg.runtime.checkpoint_resume and getattr(self.rt.benchmark, "resumable_from_submission",
-                                                                    False)
+        can_resume = self.cfg.runtime.checkpoint_resume and RESUMABLE_FROM_SUBMISSION.of(self.rt.benchmark)
         for task in tasks:
             row = finished.get(task.id)
             if row is not None and row["status"] == AttemptStatus.COMPLETED:
@@ -319,9 +320,8 @@ class RequestRun:
         if self.rt is None:
             return
         for part in (self.rt.model, self.rt.provider):
-            closer = getattr(part, "aclose", None)
-            if closer is not None:
+            if part is not None:
                 try:
-                    await closer()
+                    await part.aclose()
                 except Exception as exc:
                     logging.getLogger("agentcompass").debug("aclose failed: %s", exc)

@@ -16,13 +16,14 @@ import json
 import os
 import re
 import secrets
-import tempfile
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 from agentcompass.errors import ConfigError
+from agentcompass.kit import write_atomic
+from agentcompass.kit import write_json as _write_json
 
 from .runlock import RunLock, acquire
 
@@ -57,30 +58,10 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub("_", text.replace("/", "__")) or "_"
 
 
-def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> None:
-    """Write to a temporary file in the same directory, then rename it over ``path``.
-
-    A crash of the process never leaves a partial file. ``durable`` also fsyncs before the rename (survives a
-    power loss); per-attempt files skip it, because a blocking fsync per attempt would stall the event loop.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_json(path: Path, obj: Any, *, durable: bool = False, compact: bool = False) -> None:
-    text = json.dumps(obj, default=str) if compact else json.dumps(obj, indent=2, default=str)
-    write_atomic(path, text + "\n", durable=durable)
+    """:func:`agentcompass.kit.write_json` (atomic). ``durable`` is for run-level files only: a blocking fsync per
+    attempt would stall the event loop."""
+    _write_json(path, obj, indent=None if compact else 2, default=str, durable=durable)
 
 
 def read_json(path: Path) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 
 from agentcompass._orchestrator.store import ANALYSIS_JSON, ANALYSIS_MD, RUN_FILE
 from agentcompass.errors import ConfigError
+from agentcompass.kit import write_atomic
 
 from . import attempts, page, runs
 from .discover import RunRef
@@ -107,9 +108,6 @@ def write_report(run_dir: str | Path, out: str | Path = "report.html",
     if target.is_dir():
         raise ConfigError(f"-o {str(out)!r} is a directory; give a file name such as report.html")
     html, counts = build(run_dir, target, max_attempt_kb)
-    target.parent.mkdir(parents=True, exist_ok=True)
     data = html.encode("utf-8")
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
+    write_atomic(target, data)
     return {"path": str(target), "bytes": len(data), **counts}

@@ -9,12 +9,15 @@ import posixpath
 import shutil
 import signal
 import stat
+import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from agentcompass.environments import _capture
 from agentcompass.errors import PathEscapeError
+from agentcompass.kit import write_json
 
 # --------------------------------------------------------------------------- paths
 
@@ -87,26 +90,42 @@ def copy_in(root: Path, src: Path, dst: Path, original: str) -> None:
         dirnames[:] = [d for d in dirnames if d not in links]
 
 
-def copy_out(src: Path, dst: Path) -> None:
-    """Copy workspace ``src`` to host ``dst``; symlinks inside a directory are copied as links."""
-    if src.is_dir():
-        shutil.copytree(src, dst, symlinks=True, dirs_exist_ok=True)
-    else:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dst)
+@contextmanager
+def staging(dst: Path) -> Iterator[Path]:
+    """A temporary directory next to host path ``dst`` (removed afterwards): a download lands there first."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".agentcompass-dl-", dir=dst.parent))
+    try:
+        yield stage
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
-def write_atomic(path: Path, data: bytes, mode: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+def check_links_inside(top: Path, original: str) -> None:
+    """Every symlink under ``top`` (a download) must stay inside it: absolute targets and links that lead out
+    (symlink chains included) are refused, so nothing on the host is reached through a downloaded link."""
+    real_top = os.path.realpath(top)
+    links = [top] if top.is_symlink() else [Path(d) / n for d, ds, fs in os.walk(top) for n in ds + fs]
+    for p in links:
+        if not p.is_symlink():
+            continue
+        target, real = os.readlink(p), os.path.realpath(p)
+        if target.startswith("/") or not (real == real_top or real.startswith(real_top + os.sep)):
+            rel = p.relative_to(top.parent) if p != top else Path(p.name)
+            raise PathEscapeError(f"download of {original!r}: the link {str(rel)!r} -> {target!r} leads out of "
+                                  f"the downloaded tree; refused")
 
 
-def write_json_atomic(path: Path, obj: Any) -> None:
-    write_atomic(path, json.dumps(obj, indent=1).encode(), 0o644)
+def place(top: Path, dst: Path) -> None:
+    """Move downloaded ``top`` to ``dst``: a directory merges into an existing one, anything else replaces it."""
+    if top.is_dir() and not top.is_symlink() and dst.is_dir() and not dst.is_symlink():
+        shutil.copytree(top, dst, symlinks=True, dirs_exist_ok=True)
+        return
+    if dst.is_dir() and not dst.is_symlink():
+        shutil.rmtree(dst)
+    elif dst.exists() or dst.is_symlink():
+        dst.unlink()
+    os.replace(top, dst)
 
 
 def mark_kept(marker: Path) -> None:
@@ -115,7 +134,7 @@ def mark_kept(marker: Path) -> None:
     except (OSError, ValueError):
         info = {}
     info["kept"] = True
-    write_json_atomic(marker, info)
+    write_json(marker, info, indent=1)
 
 
 def remove_tree(path: Path) -> None:

@@ -23,7 +23,6 @@ import fnmatch
 import json
 import logging
 import os
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -35,6 +34,7 @@ from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
+from agentcompass.kit import slug, write_json
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -101,11 +101,11 @@ class LocalProvider:
         run_id = spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx else "") or ""
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec.task_id)[:60] or "task"
-            ws = Path(tempfile.mkdtemp(prefix=f"{slug}-", dir=self.root)).resolve()
+            name = slug(spec.task_id, sep="_", limit=60, default="task")
+            ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
             marker = {"run_id": run_id, "task_id": spec.task_id, "pid": os.getpid(),
                       "pid_start_ticks": fs.start_ticks(os.getpid()), "created": time.time(), "kept": False}
-            fs.write_json_atomic(ws.with_name(ws.name + ".json"), marker)
+            write_json(ws.with_name(ws.name + ".json"), marker, indent=1)
         except OSError as exc:
             raise SandboxError(f"local environment: cannot create a workspace under {self.root}: {exc}") from exc
         env = LocalEnvironment(ws, spec, self.config, on_close=self._closed)
@@ -153,6 +153,8 @@ class LocalProvider:
 class LocalEnvironment:
     """One workspace. Environment paths are absolute POSIX paths mapped under the workspace."""
 
+    on_host = True        # interfaces.ON_HOST: commands run on this host
+
     def __init__(self, root: Path, spec: EnvSpec, config: LocalConfig, on_close: Any = None) -> None:
         self.root = root
         self.spec = spec
@@ -180,7 +182,9 @@ class LocalEnvironment:
         return fs.confined(self.root, fs.map_path(self.root, p, self.workdir), p)
 
     def _rel(self, p: str) -> str:
-        """``p`` relative to the workspace root (``..`` climbing above the root refused)."""
+        """``p`` relative to the workspace root (``..`` climbing above the root refused); SandboxError once closed."""
+        if self._closed:
+            raise SandboxError(f"local environment {self.root} is closed")
         return str(fs.map_path(self.root, p, self.workdir))[len(str(self.root)):].lstrip("/")
 
     def make_dirs(self) -> None:
@@ -287,11 +291,19 @@ class LocalEnvironment:
         await asyncio.to_thread(beneath.copy_in, self.root, src, self._rel(dst), dst)
 
     async def download(self, src: str, dst: Path) -> None:
-        """Copy an environment file or directory to host path ``dst`` (symlinks are copied as links)."""
+        """Copy an environment file or directory to host path ``dst``. Symlinks are copied as links, and only
+        while they stay inside the copied tree (else PathEscapeError, and nothing is written)."""
         try:
-            await asyncio.to_thread(beneath.copy_out, self.root, self._rel(src), Path(dst), src)
+            await asyncio.to_thread(self._download, self._rel(src), Path(dst), src)
         except FileNotFoundError:
             raise FileNotFoundError(f"{src} does not exist in the environment") from None
+
+    def _download(self, rel: str, dst: Path, original: str) -> None:
+        with fs.staging(dst) as stage:
+            top = stage / (dst.name or "top")
+            beneath.copy_out(self.root, rel, top, original)
+            fs.check_links_inside(top, original)
+            fs.place(top, dst)
 
     async def read_file(self, path: str) -> bytes:
         """Bytes of an environment file; FileNotFoundError when it does not exist."""

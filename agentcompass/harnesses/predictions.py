@@ -13,7 +13,8 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
+from agentcompass.interfaces import (SUPPLIED_SOLUTION, AgentResult, AttemptContext, ComponentContext, Environment,
+                                     ModelClient, Task)
 
 
 class PredictionsConfig(BaseModel):
@@ -33,7 +34,7 @@ class PredictionsHarness:
 
     async def run(self, task: Task, env: Environment | None, model: ModelClient | None,
                   ctx: AttemptContext) -> AgentResult:
-        supplied = getattr(ctx.benchmark, "supplied_solution", None)
+        supplied = SUPPLIED_SOLUTION.of(ctx.benchmark)
         if supplied is None:
             raise ConfigError(f"harness {self.id!r}: benchmark {getattr(ctx.benchmark, 'id', '?')!r} supplies no "
                               f"solutions (it has no predictions input)")

@@ -15,8 +15,10 @@ PLUGIN_MAY_IMPORT = ("agentcompass.interfaces", "agentcompass.errors", "agentcom
 
 # package -> the agentcompass modules it may import (besides its own package); a prefix covers its submodules
 LAYERS: dict[str, tuple[str, ...]] = {
-    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass.interfaces", "agentcompass.errors"),
-    "agentcompass._config": ("agentcompass._recipes", "agentcompass.interfaces", "agentcompass.errors"),
+    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass.interfaces", "agentcompass.errors",
+                                   "agentcompass.kit"),
+    "agentcompass._config": ("agentcompass._recipes", "agentcompass.interfaces", "agentcompass.errors",
+                             "agentcompass.kit"),
     "agentcompass._cli": ("agentcompass._sdk", "agentcompass._config.options", "agentcompass.interfaces",
                           "agentcompass.errors"),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),

@@ -51,3 +51,17 @@ def test_type_checking_imports_are_not_cycles(tmp_path):
     (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from agentcompass import b\n")
     (pkg / "b.py").write_text("from agentcompass import a\n")
     assert import_rules.cycles(import_rules.scan(tmp_path, ("agentcompass",))) == []
+
+
+def test_plugins_may_import_the_kit_and_nothing_else_of_the_core(tmp_path):
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "harnesses"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    for name in ("interfaces", "errors", "kit", "_deps"):
+        (pkg / f"{name}.py").write_text("")
+    (pkg / "harnesses" / "mine.py").write_text("from agentcompass.kit import write_atomic\n"
+                                               "from agentcompass import errors, interfaces\n\n\n"
+                                               "def run():\n    from agentcompass._deps import require\n")
+    bad = import_rules.violations(import_rules.scan(tmp_path, ("agentcompass",)))
+    assert len(bad) == 1 and bad[0].startswith("agentcompass/harnesses/mine.py:6: ") and "_deps" in bad[0], bad

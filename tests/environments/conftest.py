@@ -52,3 +52,13 @@ def _docker_test_containers(request):
 
         if engine_problem() is None:
             remove_session_containers()
+
+
+@pytest.fixture(scope="class")
+def suite_containers():
+    """After a test class whose containers carry SUITE_LABELS, remove any it left behind."""
+    yield
+    from tests.environments.docker_support import SUITE_LABELS, engine_problem, remove_session_containers
+
+    if engine_problem() is None:
+        remove_session_containers(SUITE_LABELS)

@@ -17,6 +17,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 SESSION = uuid.uuid4().hex[:12]
 TEST_LABELS = {"agentcompass.test": "1", "agentcompass.test.session": SESSION}
+# containers that live as long as a test class (conformance suites): spared by the per-test teardown
+SUITE_LABELS = {"agentcompass.test": "1", "agentcompass.test.session": f"{SESSION}-class"}
 BASE_IMAGE = os.environ.get("AGENTCOMPASS_BASE_IMAGE", "agentcompass/base:bookworm")
 
 
@@ -54,9 +56,11 @@ def session_containers(extra: dict[str, str] | None = None, all_sessions: bool =
     return api().containers(all=True, filters={"label": [f"{k}={v}" for k, v in labels.items()]})
 
 
-def remove_session_containers() -> int:
+def remove_session_containers(labels: dict[str, str] | None = None) -> int:
+    """Remove this session's test containers (or those carrying ``labels``)."""
     client = api()
-    found = session_containers()
+    found = api().containers(all=True, filters={"label": [f"{k}={v}" for k, v in labels.items()]}) if labels \
+        else session_containers()
     for c in found:
         try:
             client.remove_container(c["Id"], v=True, force=True)

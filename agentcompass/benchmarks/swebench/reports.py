@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentcompass.kit import write_atomic
+
 from .infra_failure import TIER_ENVIRONMENT, classify_files
-from .runner import write_atomic
 
 
 def _attempt_dir(run_dir: Path, row: dict[str, Any]) -> Path | None:

@@ -12,7 +12,6 @@ Files written to the attempt directory (SWE-bench's per-instance names): ``predi
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 from agentcompass.errors import VerifierError
 from agentcompass.interfaces import Environment, Grade
+from agentcompass.kit import write_atomic
 
 from . import grading
 from .specs import InstanceSpec
@@ -31,13 +31,6 @@ OUTPUT_PATH = "/tmp/agentcompass_test_output.txt"
 GIT_CONFIG_PATH = "/tmp/agentcompass.gitconfig"
 SETUP_FILE = "swebench_setup.json"
 APPLY_TIMEOUT_S = 300.0
-
-
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 @dataclass

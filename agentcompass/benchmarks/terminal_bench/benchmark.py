@@ -18,7 +18,6 @@ container is harmless. The demo benchmark sets it to ``files``; it is off for ot
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from pathlib import Path
@@ -32,6 +31,7 @@ from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_sol
 from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
 from agentcompass.errors import HARBOR_ERROR_POLICY, ConfigError, DatasetError, SandboxError
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, EnvSpec, Grade, Solution, Task
+from agentcompass.kit import data_dir, write_json
 
 SOLUTION_COMMAND = 'bash "${AGENTCOMPASS_SOLUTION_DIR:-/solution}/solve.sh"'
 
@@ -101,9 +101,7 @@ class TerminalBenchBenchmark:
         return tasks_root(root)
 
     def _data_dir(self) -> Path:
-        if self.ctx is not None and getattr(self.ctx, "data_dir", None):
-            return Path(self.ctx.data_dir)
-        return Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache" / "agentcompass")
+        return data_dir(self.ctx)
 
     def load(self) -> list[Task]:
         result = load_tasks(self.dataset_root(), sample_ids=self.config.sample_ids, limit=self.config.limit)
@@ -191,9 +189,9 @@ class TerminalBenchBenchmark:
         if self.problems:
             skipped = [{"task_id": p.task_id, "path": p.path, "field": p.field, "reason": p.message}
                        for p in self.problems]
-            paths["skipped_tasks"] = _write_json(Path(run_dir) / "skipped_tasks.json", skipped)
+            paths["skipped_tasks"] = write_json(Path(run_dir) / "skipped_tasks.json", skipped)
         if self.checkout is not None:
-            paths["dataset_source"] = _write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
+            paths["dataset_source"] = write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
         return paths
 
 
@@ -203,13 +201,6 @@ def _grade(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:
         return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log, details=details)
     return Grade(reward=out.reward, rewards=out.rewards, resolved=bool(out.reward is not None and out.reward >= 1),
                  log=out.log, details=details)
-
-
-def _write_json(path: Path, data: Any) -> str:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    return str(path)
 
 
 async def _upload_clean(env: Any, src: Path, dst: str) -> None:

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentcompass.errors import DatasetError
+from agentcompass.kit import slug
 
 log = logging.getLogger("agentcompass.benchmarks.terminal_bench")
 
 MARKER = ".agentcompass-source.json"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 # a shallow fetch of this revision was refused, but a full fetch may still find it (a short commit id, a server
 # that does not serve unadvertised commits, no shallow support)
 _REFUSED = re.compile(r"couldn't find remote ref|not our ref|unadvertised|no such remote ref|shallow", re.IGNORECASE)
@@ -56,11 +56,11 @@ def repo_name(repo_url: str) -> str:
     """``https://host/org/terminal-bench-2.git`` -> ``terminal-bench-2``."""
     tail = repo_url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
     tail = tail.removesuffix(".git")
-    return _UNSAFE.sub("_", tail) or "repository"
+    return slug(tail, sep="_", default="repository")
 
 
 def checkout_dir(data_dir: Path, repo_url: str, revision: str) -> Path:
-    return Path(data_dir) / "terminal_bench" / f"{repo_name(repo_url)}@{_UNSAFE.sub('_', revision)}"
+    return Path(data_dir) / "terminal_bench" / f"{repo_name(repo_url)}@{slug(revision, sep='_', default='')}"
 
 
 def _git(args: list[str], cwd: Path | None, timeout_s: float) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import ImageError
+from agentcompass.kit import replacing
 
 log = logging.getLogger("agentcompass.environments.docker")
 
@@ -77,10 +78,8 @@ def _debootstrap_tarball(tarball: Path, mirror: str, suite: str, packages: tuple
             for entry in (root / junk).glob("*"):
                 if entry.is_file():
                     entry.unlink()
-        partial = tarball.with_name(f".{tarball.name}.{os.getpid()}.part")
-        packed = subprocess.run(["tar", "-C", str(root), "-cf", str(partial), "."], capture_output=True, text=True,
-                                check=False)
-        if packed.returncode != 0:
-            partial.unlink(missing_ok=True)
-            raise ImageError(f"base image: cannot pack the root file system: {packed.stderr.strip()[-300:]}")
-        os.replace(partial, tarball)
+        with replacing(tarball) as partial:
+            packed = subprocess.run(["tar", "-C", str(root), "-cf", str(partial), "."], capture_output=True,
+                                    text=True, check=False)
+            if packed.returncode != 0:
+                raise ImageError(f"base image: cannot pack the root file system: {packed.stderr.strip()[-300:]}")

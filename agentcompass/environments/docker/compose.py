@@ -21,6 +21,7 @@ docker environment).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -42,6 +43,7 @@ from agentcompass.environments.docker.environment import DockerEnvironment
 from agentcompass.environments.docker.images import context_hash, repo_component, uses_base_image
 from agentcompass.errors import DatasetError, ImageError, SandboxError
 from agentcompass.interfaces import EnvSpec
+from agentcompass.kit import slug
 
 log = logging.getLogger("agentcompass.environments.docker")
 MAIN = "main"
@@ -52,13 +54,10 @@ _SECRET = re.compile(r".*(_API_KEY|_TOKEN)$|.*(SECRET|PASSWORD).*|^AWS_SESSION_.
 DOWN_TIMEOUT_S = 180.0
 
 
-def _slug(text: str, limit: int) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:limit] or "x"
-
-
 def project_name(run_id: str, task_id: str) -> str:
     """``ac_<run id>_<task>_<8 hex>``: lowercase letters, digits, '-' and '_' (Compose's rule)."""
-    return f"ac_{_slug(run_id or 'norun', 60)}_{_slug(task_id, 30)}_{uuid.uuid4().hex[:8]}"
+    name = functools.partial(slug, keep="a-z0-9", lower=True, strip="-")
+    return f"ac_{name(run_id or 'norun', limit=60)}_{name(task_id, limit=30)}_{uuid.uuid4().hex[:8]}"
 
 
 class ComposeProject:

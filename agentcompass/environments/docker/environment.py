@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import posixpath
 import time
 import uuid
 from pathlib import Path
@@ -33,7 +34,8 @@ class _Run:
 
 
 class DockerEnvironment(StagedDelivery):
-    """A running container. Environment paths are the container's own paths (``path`` is the identity)."""
+    """A running container. Environment paths are the container's own paths (``path`` only makes a relative one
+    absolute, under the workdir)."""
 
     def __init__(self, provider: Any, container_id: str, name: str, image: str, workdir: str,
                  keep: bool, output_limit: int) -> None:
@@ -51,7 +53,7 @@ class DockerEnvironment(StagedDelivery):
         self._stdin_fusion = True           # archives ride on a command's stdin (off for other transports)
 
     def path(self, p: str) -> str:
-        return p
+        return p if p.startswith("/") else posixpath.join(self.workdir, p)
 
     def describe(self) -> dict[str, Any]:
         return {"provider": "docker", "container_id": self.id, "container_name": self.name, "image": self.image}

@@ -118,32 +118,36 @@ class FrameReader:
         self.raw = getattr(sock, "_sock", sock)
         self.pool = pool
         self.native = isinstance(self.raw, socket.socket) and not isinstance(self.raw, ssl.SSLSocket)
+        self.fp = _buffered_reader(sock)
+        self.buf = bytearray()
         if self.native:
             self.raw.setblocking(False)
-        self.buf = bytearray()
+            self.buf += _read_ahead(self.fp)
 
     async def _recv(self) -> bytes:
         loop = asyncio.get_running_loop()
         if self.native:
             return await loop.sock_recv(self.raw, 65536)
-        reader = getattr(self.sock, "recv", None) or self.sock.read
+        reader = getattr(self.fp, "read1", None) or getattr(self.sock, "recv", None) or self.sock.read
         return await loop.run_in_executor(self.pool, reader, 65536)
 
     async def pump(self, out: Any, err: Any, until: Callable[[], bool] | None = None) -> None:
-        """Read frames until the stream ends (or ``until()`` holds after a chunk), feeding stdout (1) and
-        stderr (2)."""
-        while until is None or not until():
-            chunk = await self._recv()
-            if not chunk:
-                return
-            self.buf += chunk
-            while len(self.buf) >= 8:
+        """Read frames until the stream ends (or ``until()`` holds after the frames at hand), feeding stdout (1)
+        and stderr (2)."""
+        while True:
+            while len(self.buf) >= 8:          # first what was read ahead, then each chunk
                 kind, size = struct.unpack(">BxxxL", self.buf[:8])
                 if len(self.buf) < 8 + size:
                     break
                 payload = bytes(self.buf[8:8 + size])
                 del self.buf[:8 + size]
                 (err if kind == 2 else out).feed(payload)
+            if until is not None and until():
+                return
+            chunk = await self._recv()
+            if not chunk:
+                return
+            self.buf += chunk
 
     def close(self) -> None:
         for obj in (self.raw, self.sock):
@@ -151,3 +155,23 @@ class FrameReader:
                 obj.close()
             except Exception:  # noqa: BLE001 - closing a dead socket must never fail the caller
                 pass
+
+
+def _buffered_reader(sock: Any) -> Any:
+    """The HTTP client's buffered reader over ``sock`` (docker-py's ``sock._response``), or None.
+
+    docker-py hands out the socket under that reader, so what the reader took past the engine's reply headers
+    (often all the output of a quick command, when both arrive in one read) is in its buffer, not on the socket."""
+    response = getattr(sock, "_response", None)
+    return getattr(getattr(getattr(response, "raw", None), "_fp", None), "fp", None)
+
+
+def _read_ahead(fp: Any) -> bytes:
+    """The bytes ``fp`` already buffered, taken out of it; its socket must be non-blocking (no wait here)."""
+    if fp is None or not hasattr(fp, "peek"):
+        return b""
+    try:
+        ahead = fp.peek(65536)
+        return fp.read(len(ahead)) if ahead else b""
+    except (BlockingIOError, ValueError, OSError):
+        return b""

@@ -18,7 +18,6 @@ import functools
 import hashlib
 import logging
 import os
-import re
 import threading
 import time
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from agentcompass.errors import ImageError
+from agentcompass.kit import slug
 
 log = logging.getLogger("agentcompass.environments.docker")
 HASH_LABEL = "agentcompass.context_hash"
@@ -33,8 +33,7 @@ HASH_LABEL = "agentcompass.context_hash"
 
 def repo_component(text: str) -> str:
     """A valid lowercase Docker repository path component made from ``text``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug[:100] or "x"
+    return slug(text, keep="a-z0-9", lower=True, strip="-", limit=100)
 
 
 # Python byte-code caches are never part of a build context: an installed package compiles the .py files of

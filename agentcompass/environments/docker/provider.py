@@ -14,7 +14,6 @@ import asyncio
 import functools
 import logging
 import os
-import re
 import socket
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ from agentcompass.environments.docker.environment import DockerEnvironment
 from agentcompass.environments.docker.images import BaseFallback, ImageManager
 from agentcompass.errors import SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec
+from agentcompass.kit import slug
 
 log = logging.getLogger("agentcompass.environments.docker")
 KEEP_ALIVE = ["sh", "-c", "exec sleep infinity 2>/dev/null || while :; do sleep 86400; done"]
@@ -236,9 +236,9 @@ class DockerProvider:
             init=True, network_mode=cfg.network or spec.network or "bridge",
             nano_cpus=int(cpus * 1e9) if cpus else None,
             mem_limit=f"{memory}m" if memory else None, memswap_limit=f"{memory}m" if memory else None)
-        slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", spec.task_id).strip("-.")[:40] or "task"
+        name = slug(spec.task_id, strip="-.", limit=40, default="task")
         params: dict[str, Any] = {
-            "image": image, "command": KEEP_ALIVE, "name": f"ac-{slug}-{uuid.uuid4().hex[:8]}",
+            "image": image, "command": KEEP_ALIVE, "name": f"ac-{name}-{uuid.uuid4().hex[:8]}",
             "labels": labels, "host_config": host_config, "detach": True,
             "working_dir": cfg.workdir or spec.workdir or "/app",
             "environment": {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env},

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import traceback
 from pathlib import Path
 from typing import Any, ClassVar
 
 from agentcompass.errors import AgentCompassError, AgentError, ConfigError
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
+from agentcompass.kit import slug
 
 from . import package
 from .bridge import Cancelled, LoopBridge, run_in_thread
@@ -36,7 +36,7 @@ EXIT_STATUS = {"Submitted": "submitted", "LimitsExceeded": "limits_exceeded", "T
 
 
 def trajectory_name(task_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "__", task_id) + ".traj.json"
+    return slug(task_id, sep="__", default="") + ".traj.json"
 
 
 class MiniSweAgentHarness:

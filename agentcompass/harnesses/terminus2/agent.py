@@ -25,7 +25,8 @@ from agentcompass.harnesses.terminus2.query import Conversation
 from agentcompass.harnesses.terminus2.tmux import TmuxSession, limit_output
 from agentcompass.harnesses.terminus2.tokens import TokenCounter, load_litellm
 from agentcompass.harnesses.terminus2.trajectory import Trajectory
-from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task, Usage
+from agentcompass.interfaces import (CONTEXT_LIMIT, ON_HOST, AgentResult, AttemptContext, ComponentContext,
+                                     Environment, ModelClient, Task, Usage)
 
 TRAJECTORY_IN_ENV = "/logs/agent/trajectory.json"
 TEARDOWN_TIMEOUT_S = 20.0
@@ -100,7 +101,7 @@ class _Run:
                                    history_limit=cfg.history_limit, pane_log_bytes=cfg.pane_log_bytes)
         model_id = str(getattr(model, "model_id", "unknown"))
         tokens = TokenCounter(model_id, auto_install)
-        self.limit = int(cfg.context_limit or getattr(model, "context_limit", None) or tokens.context_limit()
+        self.limit = int(cfg.context_limit or CONTEXT_LIMIT.of(model) or tokens.context_limit()
                          or FALLBACK_CONTEXT_LIMIT)
         output_limit = cfg.output_limit or tokens.output_limit()
         self.conv = Conversation(model, h.prompts, h.parser, attempts=cfg.model_query_attempts,
@@ -162,7 +163,7 @@ class _Run:
     async def _teardown(self) -> None:
         """Copy the trajectory into the environment and stop tmux; bounded, best effort."""
         stop = self.cfg.stop_tmux == "always" or (
-            self.cfg.stop_tmux == "auto" and self.env.path("/") != "/")
+            self.cfg.stop_tmux == "auto" and ON_HOST.of(self.env))
         try:
             await asyncio.wait_for(self._teardown_steps(stop), TEARDOWN_TIMEOUT_S)
         except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001 - a second cancellation must not lose it

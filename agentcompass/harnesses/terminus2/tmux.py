@@ -36,7 +36,8 @@ from typing import Any
 
 from agentcompass.errors import AgentError, DependencyError, SandboxError
 from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
-from agentcompass.interfaces import Environment, ExecResult
+from agentcompass.interfaces import ON_HOST, Environment, ExecResult
+from agentcompass.kit import ensure_tools
 
 PANE_LOG = "/logs/agent/terminus_2.pane"
 RECORDING = "/logs/agent/recording.cast"
@@ -45,14 +46,6 @@ PANE_LOG_BYTES = 2_000_000             # the pane log keeps the first and the la
 MAX_COMMAND_BYTES = 16_000             # Harbor's bound on one send-keys command
 PASTE_CHUNK = 32_768                   # base64 characters per write of a paste-buffer file
 TOO_LONG = "command too long"
-_INSTALL = (
-    "if command -v apt-get >/dev/null 2>&1; then export DEBIAN_FRONTEND=noninteractive; "
-    "apt-get update -qq && apt-get install -y -qq tmux; "
-    "elif command -v apk >/dev/null 2>&1; then apk add --no-cache tmux; "
-    "elif command -v dnf >/dev/null 2>&1; then dnf install -y tmux; "
-    "elif command -v yum >/dev/null 2>&1; then yum install -y tmux; "
-    "else echo 'no known package manager (apt-get, apk, dnf, yum)' >&2; exit 3; fi"
-)
 
 
 def utf8_len(text: str) -> int:
@@ -153,7 +146,7 @@ class TmuxSession:
             if self.logger:
                 self.logger.debug("terminus2: describe failed: %s", exc)
         image = self.image or desc.get("image")
-        if self.env.path("/") != "/":
+        if ON_HOST.of(self.env):
             return f"the local environment (host, workspace {desc.get('workspace', self.env.id)})"
         return f"image {image!r}" if image else f"environment {self.env.id!r}"
 
@@ -162,15 +155,12 @@ class TmuxSession:
         if (await self._run("command -v tmux")).exit_code == 0:
             return
         where = self._where()
-        local = self.env.path("/") != "/"
+        local = ON_HOST.of(self.env)
         if not self.auto_install or local:
             hint = ("install tmux on this host (e.g. apt-get install -y tmux)" if local else
                     "add tmux to the image (e.g. RUN apt-get install -y tmux) or set auto_install_dependencies=true")
             raise DependencyError(f"terminus2 needs tmux, which is not installed in {where}; {hint}")
-        result = await self._run(_INSTALL, timeout=600)
-        if result.exit_code != 0 or (await self._run("command -v tmux")).exit_code != 0:
-            tail = " | ".join(result.output.strip().splitlines()[-3:]) or "tmux is still not on PATH"
-            raise DependencyError(f"terminus2: installing tmux in {where} failed (exit {result.exit_code}): {tail}")
+        await ensure_tools(self.env, ["tmux"], auto_install=True, image_hint=self.image or "")
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:

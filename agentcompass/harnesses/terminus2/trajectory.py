@@ -11,14 +11,13 @@ producer-specific data.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from agentcompass.interfaces import Usage
+from agentcompass.kit import write_json
 
 SCHEMA_VERSION = "ATIF-v1.2"
 AGENT_NAME = "terminus-2"
@@ -32,20 +31,6 @@ def _now() -> str:
 def _metrics(usage: Usage) -> dict[str, Any]:
     return {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens,
             "cached_tokens": usage.cached_tokens, "cost_usd": round(usage.cost_usd, 8)}
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON to ``path`` via a temporary file in the same directory and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=2)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class Trajectory:
@@ -121,7 +106,7 @@ class Trajectory:
         }
 
     def save(self) -> None:
-        write_json_atomic(self.path, self.to_dict())
+        write_json(self.path, self.to_dict(), ensure_ascii=False)
 
     def dumps(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"

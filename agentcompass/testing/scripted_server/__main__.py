@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 from agentcompass.errors import ConfigError
+from agentcompass.kit import write_atomic
 
 from .server import ScriptedModelServer
 
@@ -60,9 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
     if args.port_file:
-        tmp = args.port_file.with_name(args.port_file.name + ".tmp")
-        tmp.write_text(str(server.port))
-        tmp.replace(args.port_file)
+        write_atomic(args.port_file, str(server.port))
     print(f"AGENTCOMPASS_SCRIPTED_PORT={server.port}\nlistening on {server.base_url}", flush=True)
     stop.wait()
     server.stop()

@@ -1,0 +1,53 @@
+"""The bundled benchmarks against the benchmark conformance suite (SWE-bench: tests/benchmarks/swebench/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentcompass.benchmarks.demo import DEMO_TASKS_DIR
+from agentcompass.testing.conformance.benchmark import BenchmarkSuite
+from tests.benchmarks.tb_fixtures import NORMALIZED_TOML, make_task
+
+DEMO_TASKS = sorted(p.name for p in DEMO_TASKS_DIR.iterdir() if (p / "task.toml").is_file())
+
+
+class TestDemoBenchmark(BenchmarkSuite):
+    """Every bundled task, in the local environment: the reference solution scores 1, doing nothing 0."""
+
+    BENCHMARK = "demo"
+    SUBSET = DEMO_TASKS
+
+    @pytest.fixture(scope="class")
+    def request_kwargs(self, tmp_path_factory) -> dict[str, Any]:
+        return {"environment": "local",
+                "environment_params": {"root_dir": str(tmp_path_factory.mktemp("demo-ws"))}}
+
+
+class TestTerminalBenchBenchmark(BenchmarkSuite):
+    """Fixture task directories in both task.toml forms, in the local environment."""
+
+    BENCHMARK = "terminal_bench"
+    SUBSET = ["published-a", "published-b", "normalized"]
+
+    @pytest.fixture(scope="class")
+    def request_kwargs(self, tmp_path_factory) -> dict[str, Any]:
+        root = tmp_path_factory.mktemp("tb-tasks")
+        make_task(root, "published-a")
+        make_task(root, "published-b")
+        make_task(root, "normalized", toml=NORMALIZED_TOML)
+        return {"benchmark_params": {"dataset_path": str(root)},
+                "environment": "local",
+                "environment_params": {"root_dir": str(tmp_path_factory.mktemp("tb-ws"))}}
+
+
+class TestSyntheticBenchmark(BenchmarkSuite):
+    """The in-process benchmark in the memory environment."""
+
+    BENCHMARK = "synthetic"
+    SUBSET = ["syn-0", "syn-3", "syn-7"]
+
+    @pytest.fixture(scope="class")
+    def request_kwargs(self) -> dict[str, Any]:
+        return {"environment": "memory"}
