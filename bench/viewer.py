@@ -44,13 +44,13 @@ def big_run(tmp: Path, n: int, repeats: int, d) -> None:
     t0 = time.perf_counter()
     run_dir = synth.big_run(tmp / "results", n)
     print(f"run of {n} tasks made in {time.perf_counter() - t0:.1f}s")
-    traj = run_dir / "tasks" / "syn-0" / "attempt-1" / "syn-0.traj.json"
+    traj = run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "syn-0.traj.json"
     size = synth.write_json(traj, synth.msa_trajectory("syn-0", 1000, 20000))
     key = quote(f"results/{run_dir.parent.name}/{run_dir.name}", safe="")
     with serve([str(tmp / "results")]) as srv:
         table = load(d, f"{srv.url}#/run/{key}", "tasksRendered", repeats)
         rows = d.execute_script("return document.querySelectorAll('#tasks-table tbody tr').length")
-        first = load(d, f"{srv.url}#/attempt/{key}/{quote('tasks/syn-0/attempt-1', safe='')}", "trajRendered",
+        first = load(d, f"{srv.url}#/attempt/{key}/{quote('tasks/syn-0/sample-1/attempt-1', safe='')}", "trajRendered",
                      repeats)
     print(f"Run page, {n} tasks: task table drawn at {statistics.median(table)} ms (median of {repeats}: {table}); "
           f"{rows} rows in the DOM")

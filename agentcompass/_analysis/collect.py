@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import RESULTS_FILE, RunStore, attempt_number
+from agentcompass._orchestrator.store import RESULTS_FILE, RunStore, attempt_number, row_sample
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AttemptStatus
 
@@ -16,11 +16,12 @@ OUTCOMES = ("resolved", "unresolved", "verifier_error", "infra_error", "model_er
 
 @dataclass
 class TaskRecord:
-    """One task: its final row and all its attempts (result.json contents, oldest first)."""
+    """One sample of a task: its final row and all its attempts (result.json contents, oldest first)."""
 
     task_id: str
     row: dict[str, Any]
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    sample: int = 1
 
     @property
     def final(self) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def _attempts(store: RunStore, row: dict[str, Any]) -> list[dict[str, Any]]:
     moved run directory works too); attempts after the row's final one are stale and left out."""
     final = attempt_number(row["attempt_dir"]) if row.get("attempt_dir") else None
     found = []
-    for record in store.attempt_records(str(row["task_id"])):
+    for record in store.attempt_records(str(row["task_id"]), row_sample(row)):
         data = record.read_result()
         if data is not None and (final is None or record.n <= final):
             data["attempt_dir"] = str(record.dir)
@@ -65,14 +66,15 @@ def _attempts(store: RunStore, row: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def load_run(run_dir: str | Path) -> tuple[Path, list[TaskRecord]]:
-    """The tasks of a run directory, sorted by id. A directory without results.jsonl is a ConfigError."""
+    """The samples of a run directory's tasks, sorted by (task id, sample). A directory without results.jsonl is
+    a ConfigError."""
     run_dir = Path(run_dir).expanduser().resolve()
     store = RunStore.at(run_dir)
     if not store.results_path.is_file():
         raise ConfigError(f"{run_dir} is not a run directory: it has no {RESULTS_FILE} "
                           f"(expected <results_dir>/<run_name>/<run_id>/)")
-    rows = store.finished_rows(strict=True)            # the last line of a task wins
-    records = [TaskRecord(tid, row, _attempts(store, row)) for tid, row in sorted(rows.items())]
+    rows = store.finished_rows(strict=True)            # the last line of a (task, sample) wins
+    records = [TaskRecord(tid, row, _attempts(store, row), sample) for (tid, sample), row in sorted(rows.items())]
     for rec in records:
         for att in rec.attempts:
             att.setdefault("task_id", rec.task_id)

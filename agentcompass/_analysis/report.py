@@ -23,9 +23,12 @@ def _num(v: Any) -> str:
 
 def _outcomes(a: dict[str, Any]) -> list[str]:
     b = a["breakdown"]
-    lines = ["## Outcomes", "", f"{b['n_tasks']} tasks, {b['n_attempts']} attempts "
-             f"({b['tasks_retried']} tasks retried).", ""]
-    lines += _table(["outcome", "tasks", "attempts"],
+    n_samples = b.get("n_samples", b["n_tasks"])
+    what = "tasks" if n_samples == b["n_tasks"] else "samples"
+    samples = "" if what == "tasks" else f" ({n_samples} samples)"
+    lines = ["## Outcomes", "", f"{b['n_tasks']} tasks{samples}, {b['n_attempts']} attempts "
+             f"({b['tasks_retried']} {what} retried).", ""]
+    lines += _table(["outcome", what, "attempts"],
                     [[o, n, b["attempt_outcomes"][o]] for o, n in b["outcomes"].items() if n or
                      b["attempt_outcomes"][o]])
     if b["errors_by_class"]:

@@ -66,7 +66,8 @@ def distributions(records: list[TaskRecord]) -> dict[str, Any]:
 
 
 def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
-    """Outcome counts of the tasks (final attempts) and of all attempts, limits, timeouts, format errors."""
+    """Outcome counts of the samples (their final attempts; one per task without repeated samples) and of all
+    attempts, limits, timeouts, format errors."""
     finals = [rec.final for rec in records]
     all_attempts = [a for rec in records for a in (rec.attempts or [rec.final])]
     by_class: dict[str, Counter] = defaultdict(Counter)
@@ -80,7 +81,8 @@ def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
     task_counts = Counter(a["outcome"] for a in finals)
     attempt_counts = Counter(a["outcome"] for a in all_attempts)
     return {
-        "n_tasks": len(records), "n_attempts": len(all_attempts),
+        "n_tasks": len({rec.task_id for rec in records}), "n_samples": len(records),
+        "n_attempts": len(all_attempts),
         "outcomes": {o: task_counts.get(o, 0) for o in OUTCOMES},
         "attempt_outcomes": {o: attempt_counts.get(o, 0) for o in OUTCOMES},
         "errors_by_class": {c: dict(sorted(t.items())) for c, t in sorted(by_class.items())},

@@ -95,7 +95,8 @@ def add_table_arguments(p: argparse.ArgumentParser, entry: str) -> None:
 
     for row in options.for_entry(entry):
         if row.cli:
-            p.add_argument(row.cli, dest=row.name, default=None, help=_help(row), **_argparse_kwargs(row))
+            flags = (row.cli, row.short) if row.short else (row.cli,)
+            p.add_argument(*flags, dest=row.name, default=None, help=_help(row), **_argparse_kwargs(row))
 
 
 def _help(row: Any) -> str:

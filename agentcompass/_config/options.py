@@ -41,6 +41,7 @@ class Option:
     help: str
     choices: tuple[str, ...] = ()
     field: FieldInfo | None = None   # the schema field (config sections only)
+    short: str = ""                  # a one-letter alias of the flag ("-k")
 
     @property
     def section(self) -> str:
@@ -91,7 +92,8 @@ def _row(name: str, field: FieldInfo, key: str, *, schema_field: bool) -> Option
         annotation = list[str | Path] if typing.get_origin(annotation) is list else str | Path
     return Option(name=name, key=key, cli=cli, entries=tuple(marker["entries"]), form=form,
                   annotation=annotation, scope=marker["scope"], path=marker["path"], metavar=marker["metavar"],
-                  help=field.description or "", choices=choices, field=field if schema_field else None)
+                  help=field.description or "", choices=choices, field=field if schema_field else None,
+                  short=marker.get("short", ""))
 
 
 @functools.cache

@@ -55,11 +55,23 @@ def validation_message(exc: ValidationError, where: str, valid_keys: list[str] |
     return f"{where}: {key}={shown}: {err.get('msg', 'invalid value')}"
 
 
+def _keys_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The valid keys of the (nested) model an error's location points into."""
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field is not None else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            break
+        model = annotation
+    return sorted(model.model_fields)
+
+
 def validate(model: type[BaseModel], data: dict[str, Any], where: str) -> BaseModel:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, where, sorted(model.model_fields))) from None
+        keys = _keys_at(model, tuple(exc.errors()[0].get("loc", ())))
+        raise ConfigError(validation_message(exc, where, keys)) from None
 
 
 def validate_component(group: str, cfg: dict[str, Any]) -> None:

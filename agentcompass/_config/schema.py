@@ -19,7 +19,8 @@ RUN, LAUNCH, BOTH = ("run",), ("launch",), ("run", "launch")
 
 
 def option(default: Any = None, *, entries: tuple[str, ...] = RUN, cli: str | None = "", form: str = "",
-           scope: str = "", key: str = "", path: bool = False, metavar: str = "", **field: Any) -> Any:
+           scope: str = "", key: str = "", path: bool = False, metavar: str = "", short: str = "",
+           **field: Any) -> Any:
     """A config field (or request input) that is also a keyword of the entry points in ``entries``.
 
     ``cli``: the flag ("" derives ``--field-name``; None: SDK only). ``form``: how the CLI parses it when the
@@ -27,10 +28,10 @@ def option(default: Any = None, *, entries: tuple[str, ...] = RUN, cli: str | No
     level in any case; ``reuse``: ``--reuse [RUN_ID]``; ``protocol``; ``positional``). ``scope`` (runtime
     fields): where it lives in an orchestration (``orchestration``: the top-level ``runtime``; ``request``: a
     request's ``runtime``; ``top``: a top-level field). ``key``: the config key a request input sets. ``path``:
-    the SDK also accepts ``pathlib.Path`` values.
+    the SDK also accepts ``pathlib.Path`` values. ``short``: a one-letter alias of the CLI flag (``-k``).
     """
     marker = {"entries": entries, "cli": cli, "form": form, "scope": scope, "key": key, "path": path,
-              "metavar": metavar}
+              "metavar": metavar, "short": short}
     if default is dict or default is list:
         return Field(default_factory=default, json_schema_extra={"option": marker}, **field)
     return Field(default, json_schema_extra={"option": marker}, **field)
@@ -127,7 +128,32 @@ class ArtifactsConfig(_Strict):
     max_total_bytes: int = Field(100 * 2**20, ge=0)
 
 
+class RayConfig(_Strict):
+    """Where and how attempts run with ``executor: ray`` (docs/scale.md)."""
+
+    address: str | None = Field(None, description="the cluster to connect to (host:6379 or auto); null: "
+                                "$RAY_ADDRESS, else a Ray instance started for the run")
+    num_cpus_per_attempt: float = Field(1, ge=0, description="CPUs Ray reserves for each running attempt")
+    resources: dict[str, float] = Field(default_factory=dict, description="custom Ray resources each attempt "
+                                        "needs (e.g. {docker: 1} to run only on nodes that declare it)")
+    runtime_env: dict[str, Any] = Field(default_factory=dict, description="Ray runtime_env of the attempts' "
+                                        "worker processes (env_vars, pip, working_dir...)")
+
+    @field_validator("resources")
+    @classmethod
+    def _resources(cls, v: dict[str, float]) -> dict[str, float]:
+        for key, n in v.items():
+            if not n > 0:
+                raise ValueError(f"resource {key!r} must be > 0, got {n}")
+        return v
+
+
 class ExecutionConfig(_Strict):
+    n_attempts: int = option(1, cli="--attempts", short="-k", metavar="N", ge=1,
+                             description="independent samples (attempts) per task; retries are not samples")
+    executor: Literal["local", "ray"] = Field("local", description="where attempts run: local (this process) "
+                                              "or ray (a Ray cluster; pip install 'agentcompass[ray]')")
+    ray: RayConfig = Field(default_factory=RayConfig)
     max_retries: int = option(0, metavar="N", ge=0, description="extra attempts after a failed one")
     retry_pattern_list: list[str] = option(list, metavar="JSON",
                                            description='regexes searched in "<ErrorType>: <message>"')

@@ -1,19 +1,23 @@
 """``agentcompass export harbor RUN_DIR OUT_DIR``: a run directory in Harbor 0.26's job layout.
 
-``OUT_DIR/<run_name>__<run_id>/`` holds ``config.json`` (JobConfig), ``result.json`` (JobResult with its
-``stats``, written without ``trial_results`` as Harbor writes it) and one trial directory per task
-(:mod:`.harbor_trial`), named ``<task>__attempt-<n>`` after the task's final attempt. Earlier attempts were
-retries: as in Harbor, where a retried trial's directory is replaced, they are not trials; ``stats.n_retries``
-counts them. ``harbor view OUT_DIR`` lists the job.
+``OUT_DIR/<run_name>__<run_id>/`` holds ``config.json`` (JobConfig, ``n_attempts`` = samples per task),
+``result.json`` (JobResult with its ``stats``, written without ``trial_results`` as Harbor writes it) and one
+trial directory per (task, sample) (:mod:`.harbor_trial`), named ``<task>__attempt-<n>`` after the sample's
+final attempt (``<task>__sample-<j>__attempt-<n>`` when tasks have several samples). Earlier attempts of a
+sample were retries: as in Harbor, where a retried trial's directory is replaced, they are not trials;
+``stats.n_retries`` counts them. ``harbor view OUT_DIR`` lists the job.
 
 Stats follow Harbor's rules: a trial's rewards count when it has a valid reward (``reward_valid``), the ``mean``
-metric is over those rewards, errors are counted per exception type.
+metric is over those rewards, errors are counted per exception type, and ``pass_at_k`` is Harbor's: over
+trials with a valid reward only, when every such reward is a single 0 or 1, for k = 2, 4, 8, ... and 5, 10,
+15, ... up to the fewest valid trials a task has (our own ``pass_at_k`` counts errors as failures and takes
+every k).
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -40,11 +44,11 @@ def _rows(run_dir: Path) -> list[dict[str, Any]]:
     results = run_dir / RESULTS_FILE
     if not results.is_file():
         raise ConfigError(f"RUN_DIR {str(run_dir)!r}: not an agentcompass run directory (no results.jsonl)")
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[tuple[str, int], dict[str, Any]] = {}
     for line in results.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
-            rows[row["task_id"]] = row           # the last line of a task is its final outcome
+            rows[(row["task_id"], int(row.get("sample") or 1))] = row   # a sample's last line is its outcome
     return [rows[k] for k in sorted(rows)]
 
 
@@ -123,9 +127,36 @@ def _eval_stats(trials: list[dict[str, Any]]) -> dict[str, Any]:
             exception_stats[t["exception_info"]["exception_type"]].append(t["trial_name"])
     rewards = [t["verifier_result"]["rewards"] for t in valid]
     return {"n_trials": len(valid), "n_errors": sum(1 for t in trials if t.get("exception_info")),
-            "metrics": [mean_metric(rewards)] if rewards else [], "pass_at_k": {},
+            "metrics": [mean_metric(rewards)] if rewards else [], "pass_at_k": harbor_pass_at_k(trials),
             "reward_stats": {k: {str(v): names for v, names in d.items()} for k, d in reward_stats.items()},
             "exception_stats": dict(exception_stats)}
+
+
+def _harbor_k_values(max_k: int) -> list[int]:
+    """Harbor's k values: powers of two from 2, and multiples of 5, up to ``max_k``."""
+    ks = {2 ** i for i in range(1, max_k.bit_length() + 1) if 2 ** i <= max_k}
+    return sorted(ks | set(range(5, max_k + 1, 5)))
+
+
+def harbor_pass_at_k(trials: list[dict[str, Any]]) -> dict[int, float]:
+    """Harbor's ``pass_at_k`` of one eval: per task over its valid trials; none unless every valid trial has a
+    single reward of 0 or 1."""
+    import math
+
+    successes: dict[str, list[int]] = defaultdict(list)
+    for t in trials:
+        if not reward_valid(t):
+            continue
+        rewards = t["verifier_result"]["rewards"]
+        value = next(iter(rewards.values()))
+        if len(rewards) != 1 or not isinstance(value, (int, float)) or value not in (0, 1):
+            return {}
+        successes[t["task_name"]].append(int(value))
+    if not successes:
+        return {}
+    ks = _harbor_k_values(min(len(s) for s in successes.values()))
+    return {k: sum(1.0 - math.comb(len(s) - sum(s), k) / math.comb(len(s), k) for s in successes.values())
+            / len(successes) for k in ks}
 
 
 def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
@@ -161,6 +192,7 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
         raise ConfigError(f"OUT_DIR: {job_dir} already exists; remove it or choose another OUT_DIR")
     job_dir.mkdir(parents=True)
     info, root = _run_info(run_dir, meta, job_dir), _task_root(run_dir, meta)
+    per_task = max(Counter(r["task_id"] for r in rows).values(), default=1)
     trials = []
     for row in rows:
         attempt_dir = Path(row["attempt_dir"])
@@ -168,9 +200,11 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
             attempt_dir = _moved(run_dir, attempt_dir)
         attempt = _read_json(attempt_dir / RESULT_FILE)
         task_path = (root / row["task_id"]) if root is not None else Path(row["task_id"])
+        sample = f"__sample-{row.get('sample') or 1}" if per_task > 1 else ""
         trials.append(write_trial(info, attempt, attempt_dir, task_path,
-                                  job_dir / f"{row['task_id']}__attempt-{attempt['attempt']}"))
-    _write(job_dir / "config.json", _job_config(meta, info, out_dir, [t["config"]["task"] for t in trials]))
+                                  job_dir / f"{row['task_id']}{sample}__attempt-{attempt['attempt']}"))
+    tasks = list({json.dumps(t["config"]["task"], sort_keys=True): t["config"]["task"] for t in trials}.values())
+    _write(job_dir / "config.json", _job_config(meta, info, out_dir, tasks, per_task))
     n_retries = sum(int(r.get("attempts", 1)) - 1 for r in rows)
     _write(job_dir / "result.json", {
         "schema_version": 1, "id": info.job_id, "started_at": meta.get("started_at") or iso(datetime.now(timezone.utc)),
@@ -179,10 +213,11 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
     return job_dir
 
 
-def _job_config(meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[dict[str, Any]]) -> dict[str, Any]:
+def _job_config(meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[dict[str, Any]],
+                n_attempts: int) -> dict[str, Any]:
     config = meta.get("config") or {}
     execution, runtime = config.get("execution") or {}, config.get("runtime") or {}
-    return {"schema_version": 1, "job_name": info.job_dir.name, "jobs_dir": str(out_dir), "n_attempts": 1,
+    return {"schema_version": 1, "job_name": info.job_dir.name, "jobs_dir": str(out_dir), "n_attempts": n_attempts,
             "n_concurrent_trials": runtime.get("task_concurrency", 1),
             "retry": {"max_retries": execution.get("max_retries", 0)},
             "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},

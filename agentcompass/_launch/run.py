@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from agentcompass.errors import one_line
 from agentcompass.interfaces import RunStatus
+from agentcompass._orchestrator.executor import Executor, open_executor
 from agentcompass._orchestrator.hooks import Hooks
 from agentcompass._orchestrator.logs import console_logging, file_logging
 from agentcompass._orchestrator.pool import Pool
@@ -75,6 +76,7 @@ class _Runner:
         self.progress = Progress(_runtime_value(orch, "progress", "auto"), 0, on_progress, desc=orch.name)
         self.outcomes: dict[str, RequestOutcome] = {}
         self.runs: list[RequestRun] = []
+        self.executor: Executor | None = None
 
     def _done(self, outcome: RequestOutcome) -> None:
         self.outcomes[outcome.name] = outcome
@@ -90,11 +92,13 @@ class _Runner:
                 log.warning("on_request_finished callback raised %s", one_line(exc))
 
     async def prepare(self) -> None:
+        configs = [job.resolved.config for job in self.orch.jobs if job.error is None and job.resolved is not None]
+        self.executor = await open_executor(self.hooks.executor, configs, self.pool, log)
         for job in self.orch.jobs:
             if job.error is not None:
                 self._done(RequestOutcome(job.name, RunStatus.FAILED, error=one_line(job.error)))
                 continue
-            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks)
+            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks, self.executor)
             try:
                 await asyncio.to_thread(run.prepare)
             except Exception as exc:
@@ -163,6 +167,8 @@ async def run_orchestration(orch: Orchestration, *, hooks: Hooks, on_progress: C
             raise
         finally:
             runner.progress.close()
+            if runner.executor is not None:
+                await runner.executor.aclose()
     if status == RunStatus.COMPLETED and any(o.status != RunStatus.COMPLETED for o in runner.outcomes.values()):
         status = RunStatus.FAILED
     ordered = {job.name: runner.outcomes[job.name] for job in orch.jobs if job.name in runner.outcomes}

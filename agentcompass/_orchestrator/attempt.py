@@ -5,69 +5,31 @@ from __future__ import annotations
 import asyncio
 import copy
 import time
-import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, classify, one_line
+from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line
 from agentcompass.interfaces import (GRADE_WITHOUT_ENV, GRADING_ENV_SPEC, NEEDS_ENVIRONMENT, AgentResult,
                                      AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus, Grade, Task,
                                      Usage, error_policy)
 
+from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
 from .store import AttemptRecord
+
+__all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
 SETUP_TIMEOUT_S = 900.0
 VERIFY_WATCHDOG_MARGIN_S = 120.0
 
 
-@dataclass
-class AttemptOutcome:
-    task_id: str
-    attempt: int
-    status: AttemptStatus
-    attempt_dir: str
-    reward: float | None = None
-    rewards: dict[str, float] = field(default_factory=dict)
-    resolved: bool | None = None
-    error_type: str | None = None
-    error: str | None = None          # "<Type>: <message>"
-    error_class: str | None = None
-    retryable: bool = False
-    duration_s: float = 0.0           # from the moment the attempt holds its slot
-    queue_s: float = 0.0              # the wait for the slot before that
-    phases: dict[str, float] = field(default_factory=dict)
-    usage: dict[str, Any] = field(default_factory=dict)
-    agent: dict[str, Any] = field(default_factory=dict)
-    grade: dict[str, Any] = field(default_factory=dict)
-    environment: dict[str, Any] = field(default_factory=dict)
-    resumed_from_checkpoint: bool = False
-    artifacts: dict[str, Any] | None = None
-    reward_valid: bool = False        # the reward counts (no error, or the error's policy counts it)
-
-
-def _agent_to_dict(res: AgentResult) -> dict[str, Any]:
-    out = dict(vars(res))
-    out["usage"] = res.usage.to_dict()
-    return out
-
-
-def agent_from_dict(data: dict[str, Any]) -> AgentResult:
-    data = dict(data)
-    usage = data.pop("usage", {}) or {}
-    res = AgentResult(**{k: v for k, v in data.items() if k in AgentResult.__dataclass_fields__})
-    res.usage = Usage(input_tokens=usage.get("input", 0), output_tokens=usage.get("output", 0),
-                      cached_tokens=usage.get("cached", 0), cost_usd=usage.get("cost_usd", 0.0),
-                      n_calls=usage.get("calls", 0), n_retries=usage.get("retries", 0))
-    return res
-
-
 class _Attempt:
-    def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None) -> None:
-        self.rt, self.n, self.checkpoint = rt, n, checkpoint
+    def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None,
+                 sample: int = 1) -> None:
+        self.rt, self.n, self.checkpoint, self.sample = rt, n, checkpoint, sample
         self.task = _with_overrides(task, rt)
-        self.record = rt.store.attempt(task.id, n)
+        self.record = rt.store.attempt(task.id, n, sample)
         self.dir = self.record.dir
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
@@ -77,13 +39,14 @@ class _Attempt:
         self.ctx = AttemptContext(task=self.task, attempt=n, attempt_dir=self.dir, benchmark=rt.benchmark,
                                   time_limit_s=self.task.agent_timeout_s, logger=rt.logger,
                                   emit=self._emit_custom,
-                                  auto_install_dependencies=rt.config.runtime.auto_install_dependencies)
+                                  auto_install_dependencies=rt.config.runtime.auto_install_dependencies,
+                                  sample=sample)
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
 
     def _phase(self, name: str) -> None:
-        self.rt.progress.emit(PhaseChanged(self.rt.name, self.task.id, self.n, phase=name))
+        self.rt.progress.emit(PhaseChanged(self.rt.name, self.task.id, self.n, phase=name, sample=self.sample))
 
     async def _timed(self, name: str, coro: Any, timeout: float | None) -> Any:
         self._phase(name)
@@ -98,8 +61,7 @@ class _Attempt:
         """The attempt exists from the moment it holds its slot: its directory is made then, ``duration_s``
         counts from then, and the wait before it is ``queue_s`` (a cancelled wait leaves nothing on disk)."""
         rt, queued, start = self.rt, time.monotonic(), None
-        out = AttemptOutcome(self.task.id, self.n, AttemptStatus.COMPLETED, str(self.dir),
-                             resumed_from_checkpoint=self.checkpoint is not None)
+        out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
         try:
             async with rt.pool.slot(rt.slot_providers):
                 if rt.stopped is not None:     # the request is stopping: this attempt never starts
@@ -108,7 +70,7 @@ class _Attempt:
                 out.queue_s = round(start - queued, 4)
                 # file-system work runs in worker threads: a slow disk must not stall every other attempt
                 await asyncio.to_thread(self.record.mkdir)
-                rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n))
+                rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
                 try:
                     try:
                         await self._body(out)
@@ -138,7 +100,7 @@ class _Attempt:
         if self.checkpoint is None and self.env is not None:
             await rt.hook("before_agent", self.env, self.ctx)
         agent = self.checkpoint or await self._agent_or_error(out)
-        out.agent = _agent_to_dict(agent)
+        out.agent = agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         if self.after_error is None:     # a failed agent phase is no checkpoint to resume from
             await asyncio.to_thread(self.record.write_checkpoint, out.agent)
@@ -276,17 +238,9 @@ class _Attempt:
             self.phases[phase] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
-        out.status, out.reward_valid = AttemptStatus.ERROR, False
-        out.error_type = type(exc).__name__
-        out.error = one_line(exc)
-        out.error_class = classify(exc)
-        out.retryable = isinstance(exc, AgentCompassError) and bool(exc.retryable)
+        record_failure(out, exc, self.record, self.rt.logger)
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc
-        if not isinstance(exc, asyncio.CancelledError):
-            tb = "".join(traceback.format_exception(exc))
-            self.record.write_error(tb)
-            self.rt.logger.warning("%s attempt %d failed: %s", self.task.id, self.n, out.error)
 
     def _finish(self, out: AttemptOutcome, start: float) -> None:
         out.duration_s = round(time.monotonic() - start, 4)
@@ -318,11 +272,14 @@ def _verify_watchdog(task: Task) -> float:
     return (task.verifier_timeout_s or 1800.0) * 1.5 + VERIFY_WATCHDOG_MARGIN_S
 
 
-async def run_attempt(rt: RequestRuntime, task: Task, n: int,
-                      checkpoint: AgentResult | None = None) -> AttemptOutcome:
-    """Run one attempt; its result is on disk. An error that stops the request (``stops_request``, e.g. a dead
-    model endpoint) is kept in ``rt.stopped``: no attempt starts after it."""
-    return await _Attempt(rt, task, n, checkpoint).run()
+async def run_attempt(rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None = None,
+                      sample: int = 1) -> AttemptOutcome:
+    """Attempt ``n`` of sample ``sample`` of ``task``, here or on the request's executor (``executor: ray``); its
+    result is on disk. An error that stops the request (``stops_request``, e.g. a dead model endpoint) is kept in
+    ``rt.stopped``: no attempt starts after it."""
+    if rt.executor is not None:
+        return await rt.executor.run_attempt(rt, task, n, checkpoint, sample)
+    return await _Attempt(rt, task, n, checkpoint, sample).run()
 
 
 def load_checkpoint(record: AttemptRecord) -> AgentResult | None:

@@ -26,17 +26,21 @@ class RecipeHooks(Protocol):
 RecipesFactory = Callable[[dict[str, Any], logging.Logger], "RecipeHooks | None"]
 DependencyScope = Callable[[bool], AbstractContextManager[Any]]
 Analysis = Callable[[dict[str, Any], dict[str, Any], logging.Logger, bool], Awaitable[dict[str, Any]]]
+ExecutorFactory = Callable[[str, list[Any], Any, logging.Logger], Any]   # (kind, configs, pool, logger) -> Executor
 
 
 @dataclass(frozen=True)
 class Hooks:
     """``recipes(records, logger)``: the runner of the resolved request's recipes (``config.recipes``);
     ``dependencies(enabled)``: a context in which optional Python dependencies are installed when missing;
-    ``analysis(result, analysis_params, logger, judge)``: the post-run analysis, returning the result."""
+    ``analysis(result, analysis_params, logger, judge)``: the post-run analysis, returning the result;
+    ``executor(kind, configs, pool, logger)``: an :class:`~agentcompass._orchestrator.executor.Executor` for
+    ``execution.executor`` other than ``local``."""
 
     recipes: RecipesFactory | None = None
     dependencies: DependencyScope | None = None
     analysis: Analysis | None = None
+    executor: ExecutorFactory | None = None
 
     def recipe_runner(self, records: dict[str, Any], logger: logging.Logger) -> RecipeHooks | None:
         if not records:

@@ -1,23 +1,28 @@
-"""Per-task rows and the run metrics (names fixed by the contract)."""
+"""Per-sample rows and the run metrics (names fixed by the contract).
+
+A row is one (task, sample): the final attempt of that sample after its retries. Every metric is computed from
+samples; retries only add to ``n_attempts`` / ``n_retries`` and are never samples.
+"""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any, Iterable
 
 from agentcompass.errors import ERROR_CLASSES
 from agentcompass.interfaces import AttemptStatus
 
-from .attempt import AttemptOutcome
+from .outcome import AttemptOutcome
 
 
-def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome]) -> dict[str, Any]:
-    """One task's final outcome: the summary row and the results.jsonl line."""
+def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int = 1) -> dict[str, Any]:
+    """One sample's final outcome: the results.jsonl line (and the sample entry of its summary task row)."""
     usage = final.usage or {}
     agent = final.agent or {}
     return {
         "task_id": final.task_id,
+        "sample": sample,
         "status": final.status,
         "reward": final.reward,
         "rewards": final.rewards,
@@ -48,27 +53,65 @@ def percentile(values: list[float], q: float, digits: int = 4) -> float:
     return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), digits)
 
 
-def _pass_at_k(rows: list[dict[str, Any]]) -> dict[str, float]:
-    samples = [[r is not None and r >= 1 for _, r in row.get("attempt_outcomes", [])] for row in rows]
-    max_n = max((len(s) for s in samples), default=0)
-    if max_n < 2:
-        return {}
-    out: dict[str, float] = {}
-    for k in range(1, max_n + 1):
-        vals = [1.0 - math.comb(len(s) - sum(s), k) / math.comb(len(s), k) for s in samples if len(s) >= k]
-        out[str(k)] = round(sum(vals) / len(vals), 6) if vals else 0.0
-    return out
-
-
 def reward_counts(row: dict[str, Any]) -> bool:
-    """A task's reward counts when it finished without an error, or its error's policy counts the reward
+    """A sample's reward counts when it finished without an error, or its error's policy counts the reward
     (verified after an agent-phase error); rows of older runs carry no ``reward_valid``."""
     return row["reward"] is not None and bool(row.get("reward_valid", row["status"] == AttemptStatus.COMPLETED))
 
 
+def scored(row: dict[str, Any]) -> float:
+    """A sample's score: its reward when it counts, else 0 (an error counts 0)."""
+    return float(row["reward"]) if reward_counts(row) else 0.0
+
+
+def passed(row: dict[str, Any]) -> bool:
+    """A sample passes with a counted reward >= 1 (partial credit does not pass)."""
+    return reward_counts(row) and row["reward"] >= 1
+
+
+def by_task(rows: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Rows grouped by task (sorted by id), each task's samples in sample order."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        groups[str(row["task_id"])].append(row)
+    return {t: sorted(groups[t], key=lambda r: r.get("sample") or 1) for t in sorted(groups)}
+
+
+def pass_at_k_of(n: int, c: int, k: int) -> float:
+    """The unbiased estimator of pass@k for one task with ``c`` passing samples out of ``n``:
+    ``1 - C(n - c, k) / C(n, k)`` (Chen et al., 2021)."""
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_at_k(groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """Mean over tasks of the per-task estimator, for every k up to the most samples a task has; a task with
+    fewer than k samples (a run cut short) is left out of pass@k. Empty with one sample per task."""
+    counts = [(len(s), sum(passed(r) for r in s)) for s in groups.values()]
+    max_n = max((n for n, _ in counts), default=0)
+    if max_n < 2:
+        return {}
+    out: dict[str, float] = {}
+    for k in range(1, max_n + 1):
+        vals = [pass_at_k_of(n, c, k) for n, c in counts if n >= k]
+        out[str(k)] = round(sum(vals) / len(vals), 6) if vals else 0.0
+    return out
+
+
+def stderr_over_tasks(means: list[float]) -> float | None:
+    """Standard error of the mean reward, clustered by task: the sample standard deviation of the per-task
+    mean rewards over sqrt(number of tasks). None for fewer than two tasks."""
+    n = len(means)
+    if n < 2:
+        return None
+    mu = sum(means) / n
+    var = sum((m - mu) ** 2 for m in means) / (n - 1)
+    return round(math.sqrt(var / n), 6)
+
+
 def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     rows = list(rows)
-    n = len(rows)
+    groups = by_task(rows)
+    n_samples = len(rows)
     completed = [r for r in rows if r["status"] == AttemptStatus.COMPLETED]
     errors = [r for r in rows if r["status"] != AttemptStatus.COMPLETED]
     valid = [r["reward"] for r in rows if reward_counts(r)]
@@ -77,65 +120,31 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     resolved_known = [r for r in rows if r.get("resolved") is not None]
     durations = [r["duration_s"] for r in rows]
     tokens = {k: sum(r["tokens"].get(k, 0) for r in rows) for k in ("input", "output", "cached")}
+    task_means = [sum(scored(r) for r in s) / len(s) for s in groups.values()]
     metrics: dict[str, Any] = {
-        "n_tasks": n,
+        "n_tasks": len(groups),
+        "n_samples": n_samples,
+        "samples_per_task": max((len(s) for s in groups.values()), default=0),
         "n_attempts": n_attempts,
         "n_completed": len(completed),
         "n_errors": len(errors),
         "errors_by_class": {c: by_class.get(c, 0) for c in ERROR_CLASSES},
-        "n_retries": n_attempts - n,
-        "mean_reward": round(sum(valid) / n, 6) if n else 0.0,
-        "mean_reward_denominator": n,
+        "n_retries": n_attempts - n_samples,
+        "mean_reward": round(sum(valid) / n_samples, 6) if n_samples else 0.0,
+        "mean_reward_denominator": n_samples,
+        "mean_reward_stderr": stderr_over_tasks(task_means),
         "mean_reward_valid": round(sum(valid) / len(valid), 6) if valid else None,
         "n_valid_rewards": len(valid),
-        "pass_rate": round(sum(1 for v in valid if v >= 1) / n, 6) if n else 0.0,
+        "pass_rate": round(sum(1 for v in valid if v >= 1) / n_samples, 6) if n_samples else 0.0,
         "tokens": tokens,
         "cost_usd": round(sum(r.get("cost_usd", 0.0) for r in rows), 6),
         "duration_s": {"p50": percentile(durations, 0.5), "p90": percentile(durations, 0.9),
                        "max": round(max(durations), 4) if durations else 0.0},
     }
-    pass_at_k = _pass_at_k(rows)
-    if pass_at_k:
-        metrics["pass_at_k"] = pass_at_k
+    at_k = pass_at_k(groups)
+    if at_k:
+        metrics["pass_at_k"] = at_k
     if resolved_known:
         metrics["resolved"] = sum(1 for r in rows if r.get("resolved"))
-        metrics["resolved_rate"] = round(metrics["resolved"] / n, 6) if n else 0.0
+        metrics["resolved_rate"] = round(metrics["resolved"] / n_samples, 6) if n_samples else 0.0
     return metrics
-
-
-def outcome_of(row: dict[str, Any]) -> str:
-    if row["status"] != AttemptStatus.COMPLETED:
-        return f"error:{row.get('error_class') or 'agent'}"
-    return "passed" if (row["reward"] or 0) >= 1 else "failed"
-
-
-def build_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    counts = Counter(outcome_of(r) for r in rows)
-    keys = ("task_id", "status", "reward", "rewards", "resolved", "attempts", "error", "duration_s",
-            "tokens", "cost_usd", "exit_status", "limit_hit")
-    return {"outcomes": dict(sorted(counts.items())),
-            "tasks": [{k: r.get(k) for k in keys} for r in sorted(rows, key=lambda r: r["task_id"])]}
-
-
-def format_table(result: dict[str, Any]) -> str:
-    """The readable summary printed at the end of a CLI run."""
-    m, meta = result["metrics"], result["metadata"]
-    lines = [f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s",
-             f"{'task':<40} {'status':<10} {'reward':>8} {'tries':>5} {'secs':>8}  error"]
-    for row in result["summary"]["tasks"]:
-        reward = "-" if row["reward"] is None else f"{row['reward']:.3f}"
-        err = (row["error"] or {}).get("message") or ""
-        lines.append(f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {row['attempts']:>5} "
-                     f"{row['duration_s']:>8.2f}  {err}")     # whole: the end of a message is what matters
-    valid = m["mean_reward_valid"]
-    lines.append(f"tasks={m['n_tasks']} attempts={m['n_attempts']} errors={m['n_errors']} "
-                 f"retries={m['n_retries']} mean_reward={m['mean_reward']:.4f} (over {m['n_tasks']} tasks, "
-                 f"errors as 0) mean_reward_valid={'-' if valid is None else f'{valid:.4f}'} "
-                 f"(over {m['n_valid_rewards']}) pass_rate={m['pass_rate']:.4f}")
-    if "resolved" in m:
-        lines.append(f"resolved={m['resolved']}/{m['n_tasks']} ({m['resolved_rate']:.4f})")
-    if m["tokens"]["input"] or m["cost_usd"]:
-        lines.append(f"tokens in={m['tokens']['input']} out={m['tokens']['output']} "
-                     f"cached={m['tokens']['cached']} cost_usd={m['cost_usd']:.4f}")
-    lines.append(f"results: {result['paths']['run_dir']}")
-    return "\n".join(lines)

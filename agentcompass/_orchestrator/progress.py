@@ -20,6 +20,7 @@ class ProgressEvent:
     task_id: str = ""
     attempt: int = 0
     kind: str = "event"
+    sample: int = 1
     time: float = field(default_factory=time.time)
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,9 +127,9 @@ class Progress:
         elif self.mode == "plain" and isinstance(e, (AttemptFinished, RetryScheduled)):
             tag = f"[{e.request}] " if e.request else ""
             if isinstance(e, RetryScheduled):
-                line = f"{tag}retry {e.task_id} (attempt {e.attempt + 1}): {e.error}"
+                line = f"{tag}retry {_name(e)} (attempt {e.attempt + 1}): {e.error}"
             else:
-                line = f"{tag}{self.done}/{self.total} {e.task_id}: {e.status} reward={e.reward}"
+                line = f"{tag}{self.done}/{self.total} {_name(e)}: {e.status} reward={e.reward}"
             print(f"{line} | {self.postfix()}", file=sys.stderr, flush=True)
 
     def _forward(self, event: ProgressEvent) -> None:
@@ -148,6 +149,10 @@ class Progress:
             if type(self._bar) in live_bars:
                 live_bars.remove(type(self._bar))
             self._bar = None
+
+
+def _name(e: ProgressEvent) -> str:
+    return e.task_id if e.sample == 1 else f"{e.task_id}#{e.sample}"
 
 
 def _interactive() -> bool:

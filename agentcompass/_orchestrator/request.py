@@ -21,7 +21,7 @@ from agentcompass.interfaces import (HARNESS_DESCRIBE, MAX_CONCURRENT, REQUIRES_
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
 from .hooks import Hooks
 from .logs import LOGGER, current_request
-from .metrics import build_summary, compute_metrics, task_row
+from .metrics import compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .retry import should_retry
@@ -29,6 +29,7 @@ from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
 from .store import RunStore, find_reusable, new_run_id, safe_name
+from .summary import build_summary
 
 _COMPONENTS = ("benchmark", "harness", "model", "environment")
 
@@ -62,15 +63,15 @@ class RequestRun:
     """Prepared once (components, tasks, run dir), executed once, finalized once."""
 
     def __init__(self, resolved: ResolvedRequest, name: str, pool: Pool, progress: Progress,
-                 hooks: Hooks | None = None) -> None:
-        self.resolved, self.pool, self.progress = resolved, pool, progress
+                 hooks: Hooks | None = None, executor: Any = None) -> None:
+        self.resolved, self.pool, self.progress, self.executor = resolved, pool, progress, executor
         self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
         self.built: tuple[Any, ...] = ()
         self.n_tasks = 0
-        self.rows: dict[str, dict[str, Any]] = {}
-        self.pending: list[tuple[Task, int, Any]] = []
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}     # (task id, sample) -> its final row
+        self.pending: list[tuple[Task, int, int, Any]] = []        # (task, sample, attempt number, checkpoint)
         self.started_at = datetime.now(timezone.utc)
         self._t0 = time.monotonic()
         self.rt: RequestRuntime | None = None
@@ -98,7 +99,8 @@ class RequestRun:
             self.release()
             raise
         self.rt = RequestRuntime(self.name, self.store.run_id, self.cfg, *self.built, self.store, self.pool,
-                                 self.progress, self.logger, slot_providers=[self.built[3].name], recipes=recipes)
+                                 self.progress, self.logger, slot_providers=[self.built[3].name], recipes=recipes,
+                                 executor=self.executor)
         self._apply_limits()
         self._plan(tasks)
 
@@ -179,31 +181,41 @@ class RequestRun:
                                     "nor the model provider %r", name, rt.provider.name, model_provider)
 
     def _plan(self, tasks: list[Task]) -> None:
-        store, resume = self.store, self.cfg.runtime.reuse
+        """Every (task, sample) still to run, samples outermost (a run cut short has whole earlier samples)."""
+        store, resume, k = self.store, self.cfg.runtime.reuse, self.cfg.execution.n_attempts
         finished = store.finished_rows() if resume else {}
         can_resume = self.cfg.runtime.checkpoint_resume and RESUMABLE_FROM_SUBMISSION.of(self.rt.benchmark)
-        for task in tasks:
-            row = finished.get(task.id)
-            if row is not None and row["status"] == AttemptStatus.COMPLETED:
-                self.rows[task.id] = row
-                continue
-            attempts = store.attempts_of(task.id)
-            checkpoint = load_checkpoint(store.attempt(task.id, attempts[-1])) if attempts and resume else None
-            if checkpoint is not None and can_resume:
-                self.pending.append((task, attempts[-1], checkpoint))
-            else:
-                self.pending.append((task, (attempts[-1] + 1) if attempts else 1, None))
+        for sample in range(1, k + 1):
+            for task in tasks:
+                row = finished.get((task.id, sample))
+                if row is not None and row["status"] == AttemptStatus.COMPLETED:
+                    self.rows[(task.id, sample)] = row
+                    continue
+                attempts = store.attempts_of(task.id, sample) if resume else []
+                last = store.attempt(task.id, attempts[-1], sample) if attempts else None
+                checkpoint = load_checkpoint(last) if last is not None else None
+                if checkpoint is not None and can_resume:
+                    self.pending.append((task, sample, attempts[-1], checkpoint))
+                else:
+                    self.pending.append((task, sample, (attempts[-1] + 1) if attempts else 1, None))
         if resume:
-            self.logger.info("reuse of %s: %d tasks kept, %d to run", store.run_id, len(self.rows), len(self.pending))
+            beyond = sorted({s for (_, s) in finished if s > k})
+            if beyond:
+                self.logger.warning("reuse of %s: samples %s of the earlier run are beyond n_attempts=%d and left "
+                                    "out of the results", store.run_id, beyond, k)
+            self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows),
+                             len(self.pending))
 
     # ------------------------------------------------------------------ execution
     async def execute(self) -> None:
         current_request.set(self.name)
         if self.cfg.runtime.reuse:
-            removed = await self.rt.provider.cleanup(self.store.run_id)
+            cleanup = self.executor.cleanup(self.rt) if self.executor is not None else \
+                self.rt.provider.cleanup(self.store.run_id)
+            removed = await cleanup
             if removed:
                 self.logger.info("removed %d environments left behind by run %s", removed, self.store.run_id)
-        jobs = [asyncio.ensure_future(self._run_task(t, n, cp)) for t, n, cp in self.pending]
+        jobs = [asyncio.ensure_future(self._run_sample(t, j, n, cp)) for t, j, n, cp in self.pending]
         try:
             # not gather: a cancelled gather waits for every child to finish, so the grace below would never
             # bound how long a slow-to-cancel attempt holds up the end of the run
@@ -220,24 +232,26 @@ class RequestRun:
                 await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
             raise
 
-    async def _run_task(self, task: Task, n: int, checkpoint: Any) -> None:
+    async def _run_sample(self, task: Task, sample: int, n: int, checkpoint: Any) -> None:
+        """One sample of a task: attempt ``n``, then its retries (each a new attempt of the same sample)."""
         rt, ex = self.rt, self.cfg.execution
         attempts: list[AttemptOutcome] = []
         while True:
-            out = await run_attempt(rt, task, n, checkpoint)
+            out = await run_attempt(rt, task, n, checkpoint, sample)
             attempts.append(out)
             checkpoint = None
             retry = (out.status == AttemptStatus.ERROR and len(attempts) <= ex.max_retries and rt.stopped is None
                      and should_retry(out.error or "", out.retryable, ex.retry_pattern_list))
             self.progress.emit(AttemptFinished(self.name, task.id, n, status=out.status, reward=out.reward,
                                                error=out.error, duration_s=out.duration_s, final=not retry,
-                                               model_retries=int((out.usage or {}).get("retries", 0))))
+                                               model_retries=int((out.usage or {}).get("retries", 0)),
+                                               sample=sample))
             if not retry:
                 break
-            self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or ""))
+            self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or "", sample=sample))
             n += 1
-        row = task_row(out, attempts)
-        self.rows[task.id] = row
+        row = task_row(out, attempts, sample)
+        self.rows[(task.id, sample)] = row
         await asyncio.to_thread(self.store.append_result, row)
         self.progress_record.changed()
         if rt.stopped is not None:          # e.g. a dead model endpoint: the request ends here
@@ -249,7 +263,8 @@ class RequestRun:
         return {
             "run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
             "started_at": self.started_at.isoformat(), "updated_at": datetime.now(timezone.utc).isoformat(),
-            "n_tasks": self.n_tasks, "n_finished": len(self.rows), "n_errors": metrics.get("n_errors", 0),
+            "n_tasks": self.n_tasks, "n_samples": self.n_tasks * self.cfg.execution.n_attempts,
+            "n_finished": len(self.rows), "n_errors": metrics.get("n_errors", 0),
             "agentcompass_version": _version(), "counts": metrics.get("errors_by_class"),
         }
 
@@ -266,7 +281,7 @@ class RequestRun:
     def finalize(self, status: RunStatus) -> dict[str, Any]:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()    # no progress write may land after the final one
-        rows = sorted(self.rows.values(), key=lambda r: r["task_id"])
+        rows = [self.rows[key] for key in sorted(self.rows)]
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
             status = RunStatus.FAILED

@@ -29,6 +29,7 @@ class RequestRuntime:
     logger: logging.Logger
     slot_providers: list[str] = field(default_factory=list)
     recipes: Any = None
+    executor: Any = None              # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None      # an error that stops the request: no attempt starts after it
 
     async def hook(self, phase: str, env: Any, ctx: Any) -> None:

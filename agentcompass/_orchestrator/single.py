@@ -9,8 +9,9 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
 from agentcompass.interfaces import RunStatus
 
+from .executor import open_executor
 from .hooks import Hooks
-from .logs import console_logging, file_logging
+from .logs import LOGGER, console_logging, file_logging
 from .pool import Pool
 from .progress import Progress, RequestFinished
 from .request import RequestRun
@@ -22,7 +23,12 @@ async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Ca
     pool = Pool(runtime.task_concurrency, runtime.provider_limits, runtime.env_open_qps)
     progress = Progress(runtime.progress, 0, on_progress)
     with console_logging(runtime.log_level):
-        run = RequestRun(resolved, name, pool, progress, hooks)
+        try:
+            executor = await open_executor(hooks.executor, [resolved.config], pool, LOGGER)
+        except BaseException:
+            progress.close()
+            raise
+        run = RequestRun(resolved, name, pool, progress, hooks, executor)
         try:
             await asyncio.to_thread(run.prepare)
             progress.add_total(len(run.pending))
@@ -32,6 +38,8 @@ async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Ca
         finally:
             progress.close()
             await run.aclose()
+            if executor is not None:
+                await executor.aclose()
     progress.emit(RequestFinished(run.name, status=result["metadata"]["status"], metrics=result["metrics"]))
     if status == RunStatus.TIMEOUT:
         raise RunTimeoutError(f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in "

@@ -4,8 +4,13 @@
 
     <results_dir>/<run_name>/<run_id>/
       config.yaml  run.json  tasks.json  results.jsonl  summary.json  run.log  analysis.json  analysis.md
-      tasks/<task_id>/attempt-<n>/  result.json  checkpoint.json  error.txt  verifier.log  artifacts/
+      tasks/<task_id>/sample-<j>/attempt-<n>/  result.json  checkpoint.json  error.txt  verifier.log  artifacts/
                                     (plus the files harnesses and benchmarks write there themselves)
+
+Sample ``j`` (1..n_attempts) of a task is one independent attempt at it; ``attempt-<n>`` numbers that sample's
+physical attempts (a retry after an error is the next ``n``). Runs written before samples existed keep their
+attempts in ``tasks/<task_id>/attempt-<n>/``: that directory is read as sample 1, and sample 1 of such a task
+goes on there when the run is reused.
 
 Every file is written atomically (temporary file + rename); ``results.jsonl`` grows by whole-line appends.
 """
@@ -29,11 +34,12 @@ from .runlock import RunLock, acquire
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
 _ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
+_SAMPLE_DIR = re.compile(r"^sample-(\d+)$")
 
 CONFIG_FILE = "config.yaml"        # the resolved request, secrets redacted
 RUN_FILE = "run.json"              # status, timings, version, counts (rewritten as the run progresses)
 FINGERPRINT_FILE = "tasks.json"    # the component configs and task ids (what reuse compares)
-RESULTS_FILE = "results.jsonl"     # one line per finished task
+RESULTS_FILE = "results.jsonl"     # one line per finished (task, sample)
 SUMMARY_FILE = "summary.json"      # what run_evaluation returns
 LOG_FILE = "run.log"               # the file log, unless runtime.log_file names another path
 ANALYSIS_JSON, ANALYSIS_MD = "analysis.json", "analysis.md"
@@ -69,10 +75,11 @@ def read_json(path: Path) -> Any:
 
 
 class AttemptRecord:
-    """One attempt directory ``tasks/<task_id>/attempt-<n>/`` and the files the orchestrator keeps there."""
+    """One attempt directory ``tasks/<task_id>/sample-<j>/attempt-<n>/`` and the files the orchestrator keeps
+    there."""
 
-    def __init__(self, path: Path, n: int) -> None:
-        self.dir, self.n = Path(path), n
+    def __init__(self, path: Path, n: int, sample: int = 1) -> None:
+        self.dir, self.n, self.sample = Path(path), n, sample
         self.artifacts_dir = self.dir / ARTIFACTS_DIR
 
     def mkdir(self) -> None:
@@ -142,7 +149,8 @@ class RunStore:
 
     def sweep_temp_files(self) -> int:
         """Remove temporary files a killed process left mid-write (call with the lock held)."""
-        found = [*self.run_dir.glob(TEMP_PATTERN), *self.tasks_dir.glob(f"*/attempt-*/{TEMP_PATTERN}")]
+        found = [*self.run_dir.glob(TEMP_PATTERN), *self.tasks_dir.glob(f"*/sample-*/attempt-*/{TEMP_PATTERN}"),
+                 *self.tasks_dir.glob(f"*/attempt-*/{TEMP_PATTERN}")]            # and older runs' layout
         for path in found:
             path.unlink(missing_ok=True)
         return len(found)
@@ -200,10 +208,11 @@ class RunStore:
             finally:
                 os.close(fd)
 
-    def finished_rows(self, *, strict: bool = False) -> dict[str, dict[str, Any]]:
-        """The last complete row per task in results.jsonl. A torn line is skipped, or with ``strict`` a
-        ConfigError naming the file and the line."""
-        rows: dict[str, dict[str, Any]] = {}
+    def finished_rows(self, *, strict: bool = False) -> dict[tuple[str, int], dict[str, Any]]:
+        """The last complete row per (task, sample) in results.jsonl (a row without ``sample``, from a run
+        written before samples existed, is sample 1). A torn line is skipped, or with ``strict`` a ConfigError
+        naming the file and the line."""
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
         if not self.results_path.exists():
             return rows
         for n, line in enumerate(self.results_path.read_text(encoding="utf-8").splitlines(), 1):
@@ -215,7 +224,7 @@ class RunStore:
                 if strict:
                     raise ConfigError(f"{self.results_path}: line {n} is not valid JSON") from None
                 continue
-            rows[str(row["task_id"])] = row
+            rows[(str(row["task_id"]), row_sample(row))] = row
         return rows
 
     def rewrite_results(self, rows: list[dict[str, Any]]) -> None:
@@ -225,28 +234,55 @@ class RunStore:
     def task_dir(self, task_id: str) -> Path:
         return self.tasks_dir / safe_name(task_id)
 
-    def attempt(self, task_id: str, n: int) -> AttemptRecord:
-        """The record of attempt ``n`` of ``task_id`` (nothing is created until something is written)."""
-        return AttemptRecord(self.task_dir(task_id) / f"attempt-{n}", n)
+    def sample_dir(self, task_id: str, sample: int = 1) -> Path:
+        """``tasks/<task_id>/sample-<j>/``; sample 1 of a task recorded before samples existed is the task
+        directory itself (its ``attempt-<n>/`` directories)."""
+        folder = self.task_dir(task_id)
+        if sample == 1 and not (folder / "sample-1").is_dir() and any(_attempt_subdirs(folder)):
+            return folder
+        return folder / f"sample-{sample}"
 
-    def attempt_dir(self, task_id: str, n: int) -> Path:
-        path = self.attempt(task_id, n).dir
+    def attempt(self, task_id: str, n: int, sample: int = 1) -> AttemptRecord:
+        """The record of attempt ``n`` of sample ``sample`` of ``task_id`` (nothing is created until something
+        is written)."""
+        return AttemptRecord(self.sample_dir(task_id, sample) / f"attempt-{n}", n, sample)
+
+    def attempt_dir(self, task_id: str, n: int, sample: int = 1) -> Path:
+        path = self.attempt(task_id, n, sample).dir
         path.mkdir(parents=True, exist_ok=True)
         return path
 
-    def attempts_of(self, task_id: str) -> list[int]:
-        return [record.n for record in self.attempt_records(task_id)]
+    def attempts_of(self, task_id: str, sample: int = 1) -> list[int]:
+        return [record.n for record in self.attempt_records(task_id, sample)]
 
-    def attempt_records(self, task_id: str) -> list[AttemptRecord]:
-        """The task's attempt directories, oldest first."""
-        return sorted(self._attempt_dirs(task_id), key=lambda record: record.n)
+    def attempt_records(self, task_id: str, sample: int = 1) -> list[AttemptRecord]:
+        """The attempt directories of one sample of a task, oldest first."""
+        folder = self.sample_dir(task_id, sample)
+        found = [AttemptRecord(sub, n, sample) for sub, n in _attempt_subdirs(folder)]
+        return sorted(found, key=lambda record: record.n)
 
-    def _attempt_dirs(self, task_id: str) -> Iterator[AttemptRecord]:
+    def samples_of(self, task_id: str) -> list[int]:
+        """The samples of a task that have a directory (a task of an older run has sample 1 only)."""
         folder = self.task_dir(task_id)
-        for sub in folder.iterdir() if folder.is_dir() else ():
-            match = _ATTEMPT_DIR.match(sub.name)
-            if match and sub.is_dir():
-                yield AttemptRecord(sub, int(match.group(1)))
+        found = {int(m.group(1)) for sub in (folder.iterdir() if folder.is_dir() else ())
+                 if (m := _SAMPLE_DIR.match(sub.name)) and sub.is_dir()}
+        if any(_attempt_subdirs(folder)):
+            found.add(1)
+        return sorted(found)
+
+
+def _attempt_subdirs(folder: Path) -> Iterator[tuple[Path, int]]:
+    """The ``attempt-<n>/`` directories of a sample directory (or, in older runs, of a task directory)."""
+    for sub in folder.iterdir() if folder.is_dir() else ():
+        match = _ATTEMPT_DIR.match(sub.name)
+        if match and sub.is_dir():
+            yield sub, int(match.group(1))
+
+
+def row_sample(row: dict[str, Any]) -> int:
+    """The sample a results row belongs to (1 for rows written before samples existed)."""
+    sample = row.get("sample")
+    return int(sample) if isinstance(sample, int) and not isinstance(sample, bool) else 1
 
 
 def unusable_dir(results_dir: Path, exc: OSError) -> str:
@@ -264,6 +300,12 @@ def attempt_number(attempt_dir: str | Path) -> int | None:
     """``n`` of an ``attempt-<n>`` directory path, else None."""
     match = _ATTEMPT_DIR.match(Path(attempt_dir).name)
     return int(match.group(1)) if match else None
+
+
+def sample_number(attempt_dir: str | Path) -> int:
+    """``j`` of a ``sample-<j>/attempt-<n>`` directory path; 1 for an attempt directly under its task."""
+    match = _SAMPLE_DIR.match(Path(attempt_dir).parent.name)
+    return int(match.group(1)) if match else 1
 
 
 def find_reusable(results_dir: Path, run_name: str, run_id: str | None) -> str:

@@ -4,7 +4,8 @@
 - :func:`launch` / :func:`async_launch`: several named requests on one attempt pool; :func:`resolve_file`
   (an orchestration file), :func:`dry_run` (preflight), :func:`run_sweep` (``run -m``);
 - :func:`render_config` (``agentcompass config``), :func:`cleanup`, :func:`analyze`, :func:`export`,
-  :func:`build_base_image` (``agentcompass images build-base``), :func:`serve_view` / :func:`write_report`
+  :func:`build_base_image` (``agentcompass images build-base``), :func:`prebuild_images` (``agentcompass images
+  prebuild``: every task image on every node), :func:`serve_view` / :func:`write_report`
   (``agentcompass view`` / ``report``);
 - text for people: :func:`format_result`, :func:`format_orchestration`, :func:`error_message`.
 
@@ -26,6 +27,7 @@ _EXPORTS = {
     "EXPORT_FORMATS": "maintenance", "build_base_image": "maintenance",
     "check_supported": "hooks", "default_hooks": "hooks",
     "serve_view": "viewing", "write_report": "viewing",
+    "prebuild_images": "prebuild", "format_prebuild": "prebuild",
     "sigterm_as_interrupt": "signals", "new_run_id": "evaluate",
 }
 

@@ -30,9 +30,15 @@ async def _analysis(result: dict[str, Any], params: dict[str, Any], logger: logg
     return await attach_analysis(result, params, logger=logger, judge=judge)
 
 
+def _executor(kind: str, configs: list[Any], pool: Any, logger: logging.Logger) -> Any:
+    from agentcompass._ray import RayExecutor
+
+    return RayExecutor(configs, pool, logger)
+
+
 def default_hooks() -> Hooks:
     """Every feature on: what ``run_evaluation``, ``launch`` and the CLI hand to the orchestrator."""
-    return Hooks(recipes=_recipes, dependencies=_dependencies, analysis=_analysis)
+    return Hooks(recipes=_recipes, dependencies=_dependencies, analysis=_analysis, executor=_executor)
 
 
 def check_supported(resolved: ResolvedRequest) -> None:

@@ -18,7 +18,7 @@ def render_config(**kwargs: Any) -> str:
 
 def format_result(result: dict[str, Any]) -> str:
     """The readable summary of one run's result (what ``agentcompass run`` prints)."""
-    from agentcompass._orchestrator.metrics import format_table
+    from agentcompass._orchestrator.summary import format_table
 
     return format_table(result)
 

@@ -1,8 +1,8 @@
 """What the Attempt page shows: result.json, the trajectory file (fetched on its own, when opened), the
 verifier log, the submitted patch, the error with its traceback, the artifacts manifest, phases and usage.
 
-Attempt directories are discovered by walking ``tasks/<task>/``: ``attempt-<n>/`` and, for repeated samples,
-``sample-<j>/attempt-<n>/``.
+Attempt directories are discovered by walking ``tasks/<task>/``: ``sample-<j>/attempt-<n>/`` and, in runs
+written before samples existed, ``attempt-<n>/``. The sample is shown only for a task with several samples.
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ def task_attempts(ref: RunRef, task_dir: str) -> list[dict[str, Any]]:
             found += [(j, n2, c) for c in child.iterdir()
                       if (n2 := _number(c.name, _ATTEMPT)) is not None and c.is_dir()]
     out = []
+    several = len({j for j, _, _ in found}) > 1 or any(j > 1 for j, _, _ in found)
     for j, n, path in sorted(found, key=lambda t: (t[0], t[1])):
         result = read_json(path / RESULT_FILE) or {}
-        out.append({"path": path.relative_to(ref.path).as_posix(), "sample": j if j >= 0 else None,
+        out.append({"path": path.relative_to(ref.path).as_posix(), "sample": j if j >= 0 and several else None,
                     "attempt": n, "status": result.get("status") or "running", "reward": result.get("reward")})
     return out
 
@@ -116,6 +117,9 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
     agent = result.get("agent") or read_json(folder / CHECKPOINT_FILE) or {}
     files = list_files(folder)
     ids = _ids(rel)
+    siblings = task_attempts(ref, ids["task_dir"])
+    if all(s["sample"] is None for s in siblings):
+        ids["sample"] = None
     verifier = read_text(folder / VERIFIER_LOG, LOG_LIMIT)
     return {"key": ref.key, "path": rel, **ids, "task_id": result.get("task_id"), "running": running,
             "status": result.get("status") or "running", "reward": result.get("reward"),
@@ -127,7 +131,7 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
             "error": _error(folder, result), "verifier_log": verifier, "patch": _patch(folder, agent, files),
             "trajectory": _trajectory(ref, folder, agent, files), "files": files,
             "artifacts": read_json(folder / ARTIFACTS_DIR / MANIFEST),
-            "siblings": task_attempts(ref, ids["task_dir"]), "stamp": attempt_stamp(folder)}
+            "siblings": siblings, "stamp": attempt_stamp(folder)}
 
 
 def _agent_summary(agent: dict[str, Any]) -> dict[str, Any]:

@@ -151,7 +151,11 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
     """The Run page's table: finished tasks, then tasks still running (a task folder exists) or pending."""
     from agentcompass._orchestrator.store import safe_name
 
-    rows = [_task_row(ref, r) for r in final_rows(ref)]
+    final = final_rows(ref)
+    rows = [_task_row(ref, r) for r in final]
+    if not any(isinstance(r.get("sample"), int) and r["sample"] > 1 for r in final):
+        for row in rows:                    # one sample per task: no sample column
+            row["sample"] = None
     done = {r["id"] for r in rows}
     fingerprint = read_json(ref.path / FINGERPRINT_FILE) or {}
     ids = [t for t in fingerprint.get("task_ids") or [] if isinstance(t, str) and t not in done]

@@ -89,7 +89,7 @@ def evaluate(tmp: Path, harness: str = "nop", *, overrides=(), solution: bool = 
 
 
 def attempt_result(result: dict, n: int = 1) -> dict:
-    return json.loads((Path(result["paths"]["tasks"]) / "t" / f"attempt-{n}" / "result.json").read_text())
+    return json.loads((Path(result["paths"]["tasks"]) / "t" / "sample-1" / f"attempt-{n}" / "result.json").read_text())
 
 
 @pytest.mark.parametrize("error,cls,verified,counted", [

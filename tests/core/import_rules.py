@@ -22,6 +22,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._cli": ("agentcompass._sdk", "agentcompass._config.options", "agentcompass.interfaces",
                           "agentcompass.errors"),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
+    "agentcompass._ray": ("agentcompass._orchestrator", "agentcompass._config", "agentcompass._deps",
+                          "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.errors": (),
 }

@@ -89,7 +89,7 @@ class Outcome:
         return [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
 
     def attempt(self, task_id: str, n: int = 1) -> dict[str, Any]:
-        return json.loads((self.run_dir / "tasks" / task_id / f"attempt-{n}" / "result.json").read_text())
+        return json.loads((self.run_dir / "tasks" / task_id / "sample-1" / f"attempt-{n}" / "result.json").read_text())
 
     def infos(self) -> list[dict[str, Any]]:
         return [self.attempt(r["task_id"], r["attempts"])["agent"]["info"] for r in self.rows()]

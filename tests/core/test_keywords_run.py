@@ -261,6 +261,15 @@ def _max_retries(env: Env):
     return kw, lambda o: [(r["attempts"], r["status"]) for r in o.rows()] == [(2, "completed")] * 2 or _fail(o)
 
 
+@case("n_attempts")
+def _n_attempts(env: Env):   # the default is one sample per task
+    def check(o: Outcome) -> None:
+        assert sorted((r["task_id"], r["sample"], r["attempts"]) for r in o.rows()) == [
+            (t, j, 1) for t in ("syn-0", "syn-1") for j in (1, 2, 3)]
+        assert o.summary()["metrics"]["pass_at_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}
+    return env.base(n_attempts=3), check
+
+
 @case("retry_pattern_list")
 def _patterns(env: Env):   # an AgentError is not retryable by type: only the pattern retries it
     kw = env.base(harness_params=env.recording(fail_first=True), max_retries=1, retry_pattern_list=["flaky first"])
@@ -307,14 +316,14 @@ def _reuse_run_id(env: Env):
 @case("checkpoint_resume")
 def _checkpoint_resume(env: Env):
     first = _sdk(env.base())
-    attempt = first.run_dir / "tasks" / "syn-0" / "attempt-1" / "result.json"   # as if verification crashed
+    attempt = first.run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "result.json"   # as if verification crashed
     attempt.write_text(json.dumps({**json.loads(attempt.read_text()), "status": "error"}))
     rows = [line for line in (first.run_dir / "results.jsonl").read_text().splitlines() if "syn-0" not in line]
     (first.run_dir / "results.jsonl").write_text("\n".join(rows) + "\n")
     RecordingHarness.reset()
 
     def check(o: Outcome) -> None:   # with checkpoint resume syn-0 would only be verified again (no agent call)
-        assert RecordingHarness.calls == ["syn-0"] and (o.run_dir / "tasks" / "syn-0" / "attempt-2").is_dir()
+        assert RecordingHarness.calls == ["syn-0"] and (o.run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-2").is_dir()
     return env.base(run_id=DROP, reuse=True, checkpoint_resume=False), check
 
 

@@ -61,7 +61,8 @@ def test_retry_pattern_list_and_max_retries(results_dir):
     r = run(results_dir, "benchmark.n_tasks=2", "+harness.fail_times=1", max_retries=3,
             retry_pattern_list=["flaky"])
     assert r["metrics"]["n_attempts"] == 4 and r["metrics"]["n_errors"] == 0 and r["metrics"]["pass_rate"] == 1.0
-    assert r["metrics"]["pass_at_k"]["1"] == 0.5 and r["metrics"]["pass_at_k"]["2"] == 1.0
+    # a retry is not a sample: one sample per task, so no pass@k (and never one computed from retries)
+    assert r["metrics"]["n_samples"] == 2 and r["metrics"]["n_retries"] == 2 and "pass_at_k" not in r["metrics"]
 
 
 def test_timeout_raises_and_keeps_finished_results(results_dir):
@@ -116,21 +117,21 @@ def test_checkpoint_resume_reverifies_only(results_dir):
     r = run(results_dir, "benchmark.n_tasks=3", run_name="cp")
     run_dir = Path(r["paths"]["run_dir"])
     # simulate a process killed after the agent phase of syn-1: result.json and its results row are gone
-    (run_dir / "tasks/syn-1/attempt-1/result.json").unlink()
+    (run_dir / "tasks/syn-1/sample-1/attempt-1/result.json").unlink()
     rows = [line for line in (run_dir / "results.jsonl").read_text().splitlines() if "syn-1" not in line]
     (run_dir / "results.jsonl").write_text("\n".join(rows) + "\n")
     r2 = run(results_dir, "benchmark.n_tasks=3", run_name="cp", reuse=True)
     assert ProbeHarness.instances[-1].calls == {}          # the agent did not run again
-    result = json.loads((run_dir / "tasks/syn-1/attempt-1/result.json").read_text())
+    result = json.loads((run_dir / "tasks/syn-1/sample-1/attempt-1/result.json").read_text())
     assert result["resumed_from_checkpoint"] is True and result["reward"] == 1.0
     assert r2["metrics"]["n_tasks"] == 3 and r2["metrics"]["mean_reward"] == 1.0
     # without checkpoint_resume the agent runs again, in a new attempt directory
-    (run_dir / "tasks/syn-2/attempt-1/result.json").unlink()
+    (run_dir / "tasks/syn-2/sample-1/attempt-1/result.json").unlink()
     rows = [line for line in (run_dir / "results.jsonl").read_text().splitlines() if "syn-2" not in line]
     (run_dir / "results.jsonl").write_text("\n".join(rows) + "\n")
     run(results_dir, "benchmark.n_tasks=3", run_name="cp", reuse=True, checkpoint_resume=False)
     assert ProbeHarness.instances[-1].calls == {"syn-2": 1}
-    assert (run_dir / "tasks/syn-2/attempt-2/result.json").is_file()
+    assert (run_dir / "tasks/syn-2/sample-1/attempt-2/result.json").is_file()
 
 
 def test_result_shape_and_run_directory(results_dir):
@@ -145,7 +146,7 @@ def test_result_shape_and_run_directory(results_dir):
         assert name in r["metrics"], name
     summary = json.load(open(r["paths"]["summary"]))
     assert summary["metrics"] == r["metrics"]
-    result = json.load(open(f"{r['paths']['tasks']}/syn-0/attempt-1/result.json"))
+    result = json.load(open(f"{r['paths']['tasks']}/syn-0/sample-1/attempt-1/result.json"))
     assert result["status"] == "completed" and set(result["phases"]) >= {"env_open", "agent", "verify", "close"}
     from agentcompass.errors import ConfigError
 

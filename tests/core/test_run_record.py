@@ -49,14 +49,14 @@ def test_kill_leaves_no_empty_attempt_dirs_and_run_json_follows_the_run(tmp_path
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    started = sorted(p.parent.name for p in run_dir.glob("tasks/*/attempt-*"))
+    started = sorted(p.parent.parent.name for p in run_dir.glob("tasks/*/sample-1/attempt-*"))
     assert len(started) == 2 and sorted(p.name for p in run_dir.glob("tasks/*")) == started, started
     # the queued tasks have no directory at all
     assert read_json(run_dir / "run.json")["status"] == "running"
     (tmp_path / "gate").touch()
     out = run_cli(*_gated_run(tmp_path, "--reuse", "r1", "--task-concurrency", "2", gated=()))
     assert out.returncode == 0, out.stderr
-    attempts = sorted(f"{p.parent.name}/{p.name}" for p in run_dir.glob("tasks/*/attempt-*"))
+    attempts = sorted(f"{p.parent.parent.name}/{p.name}" for p in run_dir.glob("tasks/*/sample-1/attempt-*"))
     # the four that never started begin at attempt-1; the two killed while running go on at attempt-2
     expected = sorted([f"syn-{i}/attempt-1" for i in range(6)] + [f"{t}/attempt-2" for t in started])
     assert attempts == expected, attempts
@@ -90,7 +90,7 @@ def test_a_second_reuse_of_a_live_run_refuses_naming_its_holder(tmp_path):
     first.wait()
     # temporary files a kill during finalize would leave behind
     (run_dir / ".summary.json.k1ll3d.tmp").write_text("{")
-    attempt = next(run_dir.glob("tasks/*/attempt-1"))
+    attempt = next(run_dir.glob("tasks/*/sample-1/attempt-1"))
     (attempt / ".result.json.k1ll3d.tmp").write_text("{")
     (tmp_path / "agent.log").unlink()
     reuse = start_cli(*_gated_run(tmp_path, "--reuse", "r3", "--task-concurrency", "6"))

@@ -71,7 +71,7 @@ def test_ctrl_c_prints_the_command_that_resumes_the_run(tmp_path):
                      "--run-name", "ctrl-c", "--progress", "none", "harness._target_=tests.core.run_support.GateHarness",
                      f"+harness.gate={tmp_path / 'never'}")
     try:
-        wait_for(lambda: list(tmp_path.glob("ctrl-c/*/tasks/*/attempt-1")), 60, "an attempt")
+        wait_for(lambda: list(tmp_path.glob("ctrl-c/*/tasks/*/sample-1/attempt-1")), 60, "an attempt")
     except BaseException:
         os.killpg(proc.pid, signal.SIGKILL)
         raise

@@ -515,7 +515,7 @@ def test_demo_benchmark_in_docker(tmp_path, harness, reward):
     assert len(rows) == 7 and {row["reward"] for row in rows} == {reward}, rows
     assert result["metrics"]["n_errors"] == 0
     run_dir = Path(result["paths"]["run_dir"])
-    manifests = sorted(run_dir.glob("tasks/*/attempt-*/artifacts/manifest.json"))
+    manifests = sorted(run_dir.glob("tasks/*/sample-*/attempt-*/artifacts/manifest.json"))
     assert len(manifests) == 7
     assert all(f["path"].startswith("/logs/verifier/") for m in manifests for f in json.loads(m.read_text())["files"])
     run_id = result["metadata"]["run_id"]

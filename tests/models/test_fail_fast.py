@@ -107,7 +107,7 @@ def test_a_run_against_a_dead_endpoint_fails_within_15_s_with_one_line(tmp_path)
     assert len(errors) == 1, out.stderr
     assert f"model endpoint http://127.0.0.1:{port}/v1/chat/completions is unreachable" in errors[0]
     run_dir = tmp_path / "synthetic__nop__dead-model" / "dead"
-    started = list(run_dir.glob("tasks/*/attempt-*"))
+    started = list(run_dir.glob("tasks/*/sample-1/attempt-*"))
     assert 1 <= len(started) <= 3, started                # no attempt was started once the circuit opened
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["metadata"]["status"] == "failed"

@@ -28,7 +28,7 @@ def test_pip_mirror_and_no_network_in_docker(dirs, tmp_path, monkeypatch):
                                 benchmark_params={"sample_ids": ["hello-file"]},
                                 enabled_recipes=["pip_mirror", "no_network", "inspect"], recipe_dirs=[str(d1)])
         assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 1.0
-        attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "attempt-1"
+        attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "sample-1" / "attempt-1"
         log = (attempt / "recipes.log").read_text()
         assert "index-url = https://mirror.example/simple" in log and "NETS=lo\n" in log
         assert json.loads((attempt / "result.json").read_text())["environment"]["provider"] == "docker"

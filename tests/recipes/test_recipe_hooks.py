@@ -59,7 +59,7 @@ def test_hooks_run_at_each_phase_in_recipe_order(dirs, local_env, tmp_path, monk
     for task in ("syn-0", "syn-1"):
         assert (out / f"{task}.log").read_text().split("\n")[:-1] == expected
     run_dir = Path(result["paths"]["run_dir"])
-    log = (run_dir / "tasks" / "syn-0" / "attempt-1" / "recipes.log").read_text()
+    log = (run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "recipes.log").read_text()
     assert log.count("=== ") == 12 and "recipe=second hook#3 exit=0" in log
     assert str(out) not in (run_dir / "config.yaml").read_text()      # host values are not recorded
     assert list(json.loads((run_dir / "summary.json").read_text())["metadata"]["config"]["recipes"]) == \
@@ -96,7 +96,7 @@ def test_builtin_pip_mirror_writes_pip_conf_and_keeps_the_url_off_disk(local_env
     result = _run(tmp_path / "results", local_env, enabled_recipes=["pip_mirror"], keep_environment=True,
                   benchmark_params={"n_tasks": 1})
     run_dir = Path(result["paths"]["run_dir"])
-    attempt = json.loads((run_dir / "tasks" / "syn-0" / "attempt-1" / "result.json").read_text())
+    attempt = json.loads((run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "result.json").read_text())
     ws = Path(attempt["environment"]["workspace"])
     try:
         pip_conf = (ws / "etc" / "pip.conf").read_text()

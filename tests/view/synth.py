@@ -85,7 +85,7 @@ def write_json(path: Path, obj: Any) -> int:
 def dress(run_dir: Path, n_steps: int = 30, obs_chars: int = 3000, log_chars: int = 12000,
           patch_lines: int = 40) -> None:
     """Every attempt gets ``<task>.traj.json``, ``verifier.log`` and ``patch.diff`` of the given sizes."""
-    for i, attempt in enumerate(sorted((run_dir / "tasks").glob("*/attempt-*"))):
+    for i, attempt in enumerate(sorted((run_dir / "tasks").glob("*/sample-*/attempt-*"))):
         rng = random.Random(i)
         task = attempt.parent.name
         write_json(attempt / f"{task}.traj.json", msa_trajectory(task, n_steps, obs_chars, seed=i))

@@ -134,7 +134,7 @@ def test_terminus2_attempt_shows_keystrokes_and_terminal_output(driver, server, 
     assert "Hello, world!" in text(css(agent_steps[0], ".obs pre.terminal")[0])
     assert all(css(s, ".b-passed") for s in agent_steps[1:])          # mark_task_complete, twice
     assert all(css(s, ".dt") for s in agent_steps)                      # time since the previous step
-    traj = json.loads((view_runs.dirs["terminus2"] / "tasks/hello-file/attempt-1/trajectory.json").read_text())
+    traj = json.loads((view_runs.dirs["terminus2"] / "tasks/hello-file/sample-1/attempt-1/trajectory.json").read_text())
     first = next(st for st in traj["steps"] if st.get("source") == "agent")
     assert f"in {first['metrics']['prompt_tokens']}" in text(css(agent_steps[0], ".metrics")[0])
     assert text(css(driver, "#verifier pre")[0]).strip() == "PASS: hello.txt has the expected content"
@@ -291,11 +291,11 @@ def test_mini_swe_agent_2_tool_calls_render(driver, view_runs, tmp_path):
 
     run = tmp_path / "res" / "msa2" / "r1"
     shutil.copytree(view_runs.dirs["swebench"], run)
-    attempt = run / "tasks" / "calc__calc-1" / "attempt-1"
+    attempt = run / "tasks" / "calc__calc-1" / "sample-1" / "attempt-1"
     (attempt / "calc__calc-1.traj.json").write_text(json.dumps(msa2_trajectory()))
     with serve([str(tmp_path / "res")]) as srv:
         open_page(driver, f"{srv.url}#/attempt/{quote('res/msa2/r1', safe='')}/"
-                          f"{quote('tasks/calc__calc-1/attempt-1', safe='')}", ".traj .steps .step")
+                          f"{quote('tasks/calc__calc-1/sample-1/attempt-1', safe='')}", ".traj .steps .step")
         assert [text(p) for p in css(driver, ".step[data-role=assistant] .toolcall pre.command")] == \
             ["cat calc/ops.py", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"]
         tool = css(driver, ".step[data-role=tool]")
@@ -329,10 +329,10 @@ def test_atif_as_harbor_writes_it_renders(driver, view_runs, tmp_path, monkeypat
     atif = run_reference("harbor", HARBOR_ATIF, msa2_trajectory())
     run = tmp_path / "res" / "atif" / "r1"
     shutil.copytree(view_runs.dirs["terminus2"], run)
-    (run / "tasks" / "hello-file" / "attempt-1" / "trajectory.json").write_text(json.dumps(atif))
+    (run / "tasks" / "hello-file" / "sample-1" / "attempt-1" / "trajectory.json").write_text(json.dumps(atif))
     with serve([str(tmp_path / "res")]) as srv:
         open_page(driver, f"{srv.url}#/attempt/{quote('res/atif/r1', safe='')}/"
-                          f"{quote('tasks/hello-file/attempt-1', safe='')}", ".traj .steps .step")
+                          f"{quote('tasks/hello-file/sample-1/attempt-1', safe='')}", ".traj .steps .step")
         assert css(driver, ".traj")[0].get_attribute("data-format") == "atif"
         sources = [s.get_attribute("data-source") for s in css(driver, ".step.atif")]
         assert sources == [s["source"] for s in atif["steps"]] and sources.count("agent") == 2
@@ -349,10 +349,10 @@ def test_other_trajectory_formats_fall_back_to_a_json_tree(driver, view_runs, tm
     run = tmp_path / "res" / "other" / "r1"
     shutil.copytree(view_runs.dirs["terminus2"], run)
     events = {"harness": "my-agent", "events": [{"kind": "think", "text": f"thought {i}"} for i in range(120)]}
-    (run / "tasks" / "hello-file" / "attempt-1" / "trajectory.json").write_text(json.dumps(events))
+    (run / "tasks" / "hello-file" / "sample-1" / "attempt-1" / "trajectory.json").write_text(json.dumps(events))
     with serve([str(tmp_path / "res")]) as srv:
         open_page(driver, f"{srv.url}#/attempt/{quote('res/other/r1', safe='')}/"
-                          f"{quote('tasks/hello-file/attempt-1', safe='')}", ".traj .jt")
+                          f"{quote('tasks/hello-file/sample-1/attempt-1', safe='')}", ".traj .jt")
         assert css(driver, ".traj")[0].get_attribute("data-format") == "json"
         events_node = [n for n in css(driver, ".traj details.jt") if text(n).startswith("events: [120]")]
         css(events_node[0], "summary")[0].click()                    # children are built when opened

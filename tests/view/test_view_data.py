@@ -72,7 +72,7 @@ def test_task_table_and_attempts_of_a_retried_task(server, view_runs):
     bad = tasks["hello-file"]
     assert (bad["status"], bad["outcome"], bad["error_class"], bad["error_type"]) == \
         ("error", "error", "infra", "SandboxError")
-    assert bad["attempts"] == 2 and bad["path"] == "tasks/hello-file/attempt-2"
+    assert bad["attempts"] == 2 and bad["path"] == "tasks/hello-file/sample-1/attempt-2"
     assert tasks["partial-credit"]["sub"] == {"dir": 1.0, "greeting": 1.0, "script": 1.0, "config": 1.0}
     att = api(server, "attempt", run=key, path=bad["path"])
     assert att["error"]["type"] == "SandboxError" and "Traceback" in att["error"]["traceback"]
@@ -118,25 +118,24 @@ def test_sample_layout_and_unknown_fields(tmp_path, view_runs):
     lines = []
     for row in rows:
         task_dir = run / "tasks" / row["task_id"]
-        for j in (0, 1):
-            shutil.copytree(task_dir / "attempt-1", task_dir / f"sample-{j}" / "attempt-1")
+        shutil.copytree(task_dir / "sample-1" / "attempt-1", task_dir / "sample-2" / "attempt-1")
+        for j in (1, 2):
             lines.append({**row, "sample": j, "future_field": {"x": 1},
                           "attempt_dir": str(task_dir / f"sample-{j}" / "attempt-1"),
-                          "reward": float(j), "rewards": {"reward": float(j)}})
-        shutil.rmtree(task_dir / "attempt-1")
+                          "reward": float(j - 1), "rewards": {"reward": float(j - 1)}})
     (run / "results.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     (run / "summary.json").unlink()
     with serve([str(tmp_path / "res")]) as srv:
         (row,) = api(srv, "runs")["runs"]
         assert row["partial"] and row["mean_reward"] == 0.5 and row["mean_reward_denominator"] == 14
         tasks = api(srv, "tasks", run=row["key"])["tasks"]
-        assert len(tasks) == 14 and {t["sample"] for t in tasks} == {0, 1}
+        assert len(tasks) == 14 and {t["sample"] for t in tasks} == {1, 2}
         hello = [t for t in tasks if t["id"] == "hello-file"]
-        assert [t["path"] for t in hello] == ["tasks/hello-file/sample-0/attempt-1",
-                                              "tasks/hello-file/sample-1/attempt-1"]
+        assert [t["path"] for t in hello] == ["tasks/hello-file/sample-1/attempt-1",
+                                              "tasks/hello-file/sample-2/attempt-1"]
         att = api(srv, "attempt", run=row["key"], path=hello[1]["path"])
-        assert att["sample"] == 1 and att["attempt"] == 1
-        assert [(s["sample"], s["attempt"]) for s in att["siblings"]] == [(0, 1), (1, 1)]
+        assert att["sample"] == 2 and att["attempt"] == 1
+        assert [(s["sample"], s["attempt"]) for s in att["siblings"]] == [(1, 1), (2, 1)]
         listed = api(srv, "task", run=row["key"], dir="tasks/hello-file")["attempts"]
         assert len(listed) == 2
 
@@ -168,10 +167,10 @@ def test_a_symlink_out_of_the_run_is_refused(tmp_path, view_runs):
     shutil.copytree(view_runs.dirs["oracle"], run)
     secret = tmp_path / "outside.txt"
     secret.write_text("outside the run")
-    (run / "tasks" / "hello-file" / "attempt-1" / "link.txt").symlink_to(secret)
+    (run / "tasks" / "hello-file" / "sample-1" / "attempt-1" / "link.txt").symlink_to(secret)
     with serve([str(tmp_path / "res")]) as srv:
         key = api(srv, "runs")["runs"][0]["key"]
-        code, body, _ = get(f"{srv.url}api/file?run={key}&path=tasks/hello-file/attempt-1/link.txt")
+        code, body, _ = get(f"{srv.url}api/file?run={key}&path=tasks/hello-file/sample-1/attempt-1/link.txt")
     assert code == 400 and b"outside the run" not in body
 
 

@@ -24,7 +24,7 @@ N_TASKS = 5000
 def big(tmp_path_factory):
     root = tmp_path_factory.mktemp("big")
     run_dir = synth.big_run(root / "results", N_TASKS)
-    traj = run_dir / "tasks" / "syn-0" / "attempt-1" / "syn-0.traj.json"
+    traj = run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "syn-0.traj.json"
     size = synth.write_json(traj, synth.msa_trajectory("syn-0", 1000, 20000))
     assert size > 20_000_000
     return root, run_dir, size
@@ -53,7 +53,7 @@ def test_5000_tasks_and_a_20mb_trajectory(big, tmp_path):
             d.find_element(By.ID, "page-next").click()
             browser.wait(d, lambda: d.find_element(By.ID, "page-info").text.startswith("page 2 of 50"), what="page 2")
             start = time.monotonic()
-            d.get(f"{srv.url}#/attempt/{quote(key, safe='')}/{quote('tasks/syn-0/attempt-1', safe='')}")
+            d.get(f"{srv.url}#/attempt/{quote(key, safe='')}/{quote('tasks/syn-0/sample-1/attempt-1', safe='')}")
             d.refresh()                       # a fresh document: the marks count from this navigation
             timings["trajectory_ms"] = elapsed(d, "trajRendered")
             timings["trajectory_wall_ms"] = round((time.monotonic() - start) * 1000)
@@ -74,7 +74,7 @@ def test_5000_tasks_and_a_20mb_trajectory(big, tmp_path):
 def test_report_cuts_a_20mb_trajectory_to_its_budget(big):
     _, run_dir, _ = big
     ref = RunRef("r", run_dir)
-    payload = attempt_payload(ref, "tasks/syn-0/attempt-1", 48 * 1024)
+    payload = attempt_payload(ref, "tasks/syn-0/sample-1/attempt-1", 48 * 1024)
     assert payload["trajectory"]["trimmed"] is True and size_of(payload) < 2 * 48 * 1024
     messages = payload["trajectory"]["data"]["messages"]
     elided = [m for m in messages if m.get("agentcompass_elided")]

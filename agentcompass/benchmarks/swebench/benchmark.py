@@ -209,10 +209,20 @@ class SWEBenchBenchmark:
         return Solution(submission=task.data["patch"])
 
     def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+        """preds.jsonl and the run report; with repeated samples, one pair per sample (one prediction per
+        instance each, as the official harness takes them): sample 1's under the usual names, sample j's with
+        ``.sample-<j>`` before the extension (paths keys ``predictions_sample_<j>``, ``report_sample_<j>``)."""
         run_id = self.ctx.run_id or Path(run_dir).name
-        return reports.write_run_outputs(Path(run_dir), rows, run_id,
-                                         self.config.model_name_or_path or self._default_model_name(),
-                                         submitted=self._predictions)
+        model = self.config.model_name_or_path or self._default_model_name()
+        samples: dict[int, list[dict[str, Any]]] = {}
+        for row in rows:
+            samples.setdefault(int(row.get("sample") or 1), []).append(row)
+        out: dict[str, str] = {}
+        for j, group in sorted(samples.items()) or [(1, [])]:
+            paths = reports.write_run_outputs(Path(run_dir), group, run_id, model, submitted=self._predictions,
+                                              suffix="" if j == 1 else f".sample-{j}")
+            out.update(paths if j == 1 else {f"{k}_sample_{j}": v for k, v in paths.items()})
+        return out
 
 
 def _user_specs(repo_specs: dict[str, dict[str, RepoSpecConfig]]) -> dict[str, dict[str, RepoSpec]]:

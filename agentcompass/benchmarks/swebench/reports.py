@@ -123,16 +123,17 @@ def run_report(ids: list[str], preds: dict[str, dict], reports: dict[str, Any], 
 
 
 def write_run_outputs(run_dir: Path, rows: list[dict[str, Any]], run_id: str, default_model: str,
-                      submitted: dict[str, dict] | None = None) -> dict[str, str]:
+                      submitted: dict[str, dict] | None = None, suffix: str = "") -> dict[str, str]:
     """Write preds.jsonl and the run report into ``run_dir``; return their paths. The report is named after
-    the first prediction's model, as SWE-bench names it."""
+    the first prediction's model, as SWE-bench names it. ``suffix`` (``.sample-2``) names the files of one
+    sample of a run with repeated samples: ``preds.sample-2.jsonl``, ``<model>.<run_id>.sample-2.json``."""
     ids, preds, reports, folders = collect(run_dir, rows)
     lines = [json.dumps({"instance_id": p["instance_id"], "model_name_or_path": p.get("model_name_or_path"),
                          "model_patch": p.get("model_patch")}) for p in (preds[i] for i in ids if i in preds)]
-    preds_path = run_dir / "preds.jsonl"
+    preds_path = run_dir / f"preds{suffix}.jsonl"
     write_atomic(preds_path, "".join(line + "\n" for line in lines))
     first = next(iter((submitted or preds).values()), {})
     model = first.get("model_name_or_path") or default_model
-    report_path = run_dir / f"{str(model).replace('/', '__')}.{run_id}.json"
+    report_path = run_dir / f"{str(model).replace('/', '__')}.{run_id}{suffix}.json"
     write_atomic(report_path, json.dumps(run_report(ids, preds, reports, folders, submitted), indent=4) + "\n")
     return {"predictions": str(preds_path), "report": str(report_path)}

@@ -188,6 +188,22 @@ class DockerProvider:
         log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
         return env
 
+    async def prebuild(self, spec: EnvSpec) -> str:
+        """Pull or build the image ``spec`` starts from, without starting a container (``agentcompass images
+        prebuild``); returns the image. A compose task is brought up once and removed (its build is part of
+        bringing it up)."""
+        await self.connect()
+        if spec.compose_file is not None:
+            env = await self.open(spec)
+            try:
+                return str(env.describe().get("image") or spec.task_id)
+            finally:
+                await env.close()
+        assert self._images is not None
+        cfg = self.config
+        timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
+        return await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
+
     async def _start_from(self, spec: EnvSpec, image: str,
                           missing_ok: bool = True) -> tuple[str, dict[str, Any]] | None:
         """Create and start a container of ``image`` for ``spec``: (its id, the create parameters); None when

@@ -134,7 +134,7 @@ def test_killed_run_is_regraded_from_the_saved_patch_alone(tmp_path, calc, calc_
     (recipes / "slow_verify.yaml").write_text("description: wait before grading\nhook_timeout_s: 600\n"
                                               "hooks:\n  before_verify:\n    - sleep 300\n")
     env = {**os.environ, "PYTHONPATH": f"{REPO_ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    adir = tmp_path / "results" / "killed" / run_id / "tasks" / "calc__calc-1" / "attempt-1"
+    adir = tmp_path / "results" / "killed" / run_id / "tasks" / "calc__calc-1" / "sample-1" / "attempt-1"
     proc = subprocess.Popen(_cli(tmp_path, calc, calc_image, run_id, "--run-id", run_id, "--recipe-dir",
                                  str(recipes), "--recipe", "slow_verify"), env=env, cwd=REPO_ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -157,6 +157,6 @@ def test_killed_run_is_regraded_from_the_saved_patch_alone(tmp_path, calc, calc_
     assert (tmp_path / "agent_runs.txt").read_text().splitlines() == ["calc__calc-1"]    # the agent never reran
     assert "env_open" not in res["phases"] and "agent" not in res["phases"] and "setup" not in res["phases"]
     assert set(res["environment"]) == {"grading"}
-    report = json.loads((adir.parents[2] / f"agentcompass.{run_id}.json").read_text())
+    report = json.loads((adir.parents[3] / f"agentcompass.{run_id}.json").read_text())
     assert report["resolved_ids"] == ["calc__calc-1"]
     assert containers_of(run_id) == []

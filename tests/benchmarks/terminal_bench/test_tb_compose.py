@@ -58,7 +58,7 @@ def test_oracle_scores_one_and_nop_zero_with_attempts_in_parallel(tmp_path):
         assert sorted(rows) == ["kv-record", "web-secret"]
         for tid, row in rows.items():
             assert (row["status"], row["reward"], row["attempts"]) == ("completed", expected, 1), (name, tid, row)
-            attempt = json.loads((Path(res["paths"]["tasks"]) / tid / "attempt-1" / "result.json").read_text())
+            attempt = json.loads((Path(res["paths"]["tasks"]) / tid / "sample-1" / "attempt-1" / "result.json").read_text())
             project = attempt["environment"]["compose_project"]
             prefix = project_name(res["metadata"]["run_id"], tid).rsplit("_", 1)[0]   # ac_<run id>_<task>
             assert project.startswith(prefix + "_") and nothing_left(project)
@@ -121,7 +121,7 @@ def test_cancelled_run_takes_its_projects_down(tmp_path):
                        results_dir=str(tmp_path / "results"), data_dir=str(tmp_path / "data"))
     tasks = Path(info.value.result["paths"]["tasks"])
     projects = [json.loads(p.read_text())["environment"].get("compose_project")
-                for p in tasks.glob("*/attempt-1/result.json")]
+                for p in tasks.glob("*/sample-1/attempt-1/result.json")]
     assert len(projects) == 2 and all(projects), projects       # both were up (the agents were sleeping)
     assert all(nothing_left(p) for p in projects), {p: project_resources(p) for p in projects}
     assert session_projects() == set()

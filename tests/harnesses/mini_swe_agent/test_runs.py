@@ -41,7 +41,7 @@ def test_a_demo_task_solved_through_the_orchestrator(tmp_path) -> None:
     assert (m["n_tasks"], m["n_errors"], m["mean_reward"]) == (1, 0, 1.0)
     assert m["tokens"]["input"] > 0 and m["cost_usd"] > 0 and len(requests) == 2
     assert requests[0]["body"]["tools"][0]["function"]["name"] == "bash"
-    attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "attempt-1"
+    attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "sample-1" / "attempt-1"
     traj = json.loads((attempt / "hello-file.traj.json").read_text())
     assert traj["info"]["exit_status"] == "Submitted" and traj["info"]["config"]["environment"]["cwd"] == "/app"
     assert traj["info"]["model_stats"]["instance_cost"] == pytest.approx(m["cost_usd"])
@@ -58,7 +58,7 @@ def test_the_agent_timeout_cancels_the_loop_and_the_attempt_is_still_graded(tmp_
     assert time.monotonic() - start < 30 and len(requests) == 1
     m = result["metrics"]
     assert (m["n_errors"], m["mean_reward"]) == (0, 0.0)
-    attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "attempt-1"
+    attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "sample-1" / "attempt-1"
     assert json.loads((attempt / "result.json").read_text())["agent"]["exit_status"] == "agent_timeout"
     traj = json.loads((attempt / "hello-file.traj.json").read_text())
     assert traj["info"]["exit_status"] == "Cancelled" and traj["messages"][-1]["role"] == "exit"

@@ -1,0 +1,267 @@
+"""``execution.executor: ray``: the driver's side of attempts that run on a Ray cluster.
+
+Each attempt takes its slot of the pool here, then runs as one streaming Ray task (:mod:`.worker`) reserving
+``ray.num_cpus_per_attempt`` CPUs and ``ray.resources`` on whichever node Ray places it. The driver writes
+every file the worker streams back into the run directory, then the attempt's ``result.json`` (``node``
+says where it ran; phase ``dispatch`` is the time the attempt spent outside its own run: scheduling, worker
+start, transfers). A node or worker process that dies mid-attempt makes the attempt an ``infra`` error
+(:class:`~agentcompass.errors.NodeLostError`, retryable), retried under the request's retry rules on a node
+that is alive; a cancel (``timeout_seconds``, Ctrl-C) cancels the remote task and waits, within the close
+timeout, until the worker has closed its environments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from agentcompass import errors
+from agentcompass._config.schema import RequestConfig
+from agentcompass._deps import auto_install_scope, require
+from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
+from agentcompass._orchestrator.pool import Pool
+from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
+from agentcompass._orchestrator.runtime import RequestRuntime
+from agentcompass._orchestrator.store import AttemptRecord, write_atomic
+from agentcompass.errors import ConfigError, NodeLostError, PathEscapeError, SandboxError
+from agentcompass.interfaces import AgentResult, Task
+
+from .services import ClusterServices, actor_options
+from .worker import attempt_stream
+
+CANCEL_MARGIN_S = 5.0
+
+
+class RayExecutor:
+    kind = "ray"
+
+    def __init__(self, configs: list[RequestConfig], pool: Pool, logger: logging.Logger) -> None:
+        self.config, self.pool, self.log = configs[0], pool, logger
+        self.ray: Any = None
+        self.services: Any = None
+        self._owned = False
+        self._remote: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ connection
+    async def start(self) -> None:
+        await asyncio.to_thread(self._connect)
+
+    def _connect(self) -> None:
+        runtime, settings = self.config.runtime, self.config.execution.ray
+        with auto_install_scope(runtime.auto_install_dependencies):
+            self.ray = require("ray", "ray", purpose="execution.executor=ray")
+        ray = self.ray
+        if not ray.is_initialized():
+            address = settings.address or os.environ.get("RAY_ADDRESS") or None
+            try:
+                ray.init(address=address, logging_level=logging.WARNING, include_dashboard=False
+                         if address is None else None, configure_logging=False)
+            except Exception as exc:  # noqa: BLE001 - any failure to connect is a bad address / cluster
+                raise ConfigError(f"execution.ray.address={address!r}: cannot connect to a Ray cluster: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            self._owned = True
+        node = ray.get_runtime_context().get_node_id()
+        actor = ray.remote(ClusterServices).options(**actor_options(node))
+        self.services = actor.remote(dict(runtime.env_open_qps), dict(runtime.provider_limits))
+        ray.get(self.services.ping.remote(), timeout=120)
+        self.log.info("executor ray: connected (%d nodes alive)", sum(1 for n in ray.nodes() if n.get("Alive")))
+
+    async def aclose(self) -> None:
+        if self.ray is None:
+            return
+        ray, self.ray = self.ray, None
+        if self.services is not None:
+            try:
+                ray.kill(self.services)
+            except Exception as exc:  # noqa: BLE001 - best effort at the end of a run
+                self.log.debug("ray: killing the services actor failed: %s", exc)
+        if self._owned:
+            await asyncio.to_thread(ray.shutdown)
+
+    def _task_fn(self, rt: RequestRuntime) -> Any:
+        """The streaming Ray task of ``rt``'s request, with its per-attempt resources."""
+        if rt.name not in self._remote:
+            settings = rt.config.execution.ray
+            options: dict[str, Any] = {"num_returns": "streaming", "max_retries": 0,
+                                       "num_cpus": settings.num_cpus_per_attempt}
+            if settings.resources:
+                options["resources"] = dict(settings.resources)
+            if settings.runtime_env:
+                options["runtime_env"] = dict(settings.runtime_env)
+            self._remote[rt.name] = self.ray.remote(attempt_stream).options(**options)
+        return self._remote[rt.name]
+
+    # ------------------------------------------------------------------ one attempt
+    async def run_attempt(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None,
+                          sample: int) -> AttemptOutcome:
+        record = rt.store.attempt(task.id, n, sample)
+        out = new_outcome(task.id, n, sample, record, checkpoint is not None)
+        key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{uuid.uuid4().hex[:8]}"
+        queued, start = time.monotonic(), None
+        try:
+            async with rt.pool.slot(rt.slot_providers):
+                if rt.stopped is not None:     # the request is stopping: this attempt never starts
+                    raise asyncio.CancelledError()
+                start = time.monotonic()       # as locally: the attempt exists from the moment it holds its slot
+                out.queue_s = round(start - queued, 4)
+                await asyncio.to_thread(record.mkdir)
+                rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
+                await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
+                if "remote" in out.phases:     # the time in the slot that the attempt did not spend running
+                    out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - out.phases.pop("remote")), 4)
+                await asyncio.to_thread(self._finish, record, out, start)
+        except asyncio.CancelledError:
+            if start is not None:              # cancelled while running: recorded; while queued: never started
+                record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
+                self._finish(record, out, start)
+            raise
+        finally:
+            self.services.drop.remote(key)
+        return out
+
+    async def _attempt(self, rt: RequestRuntime, task: Task, n: int, sample: int,
+                       checkpoint: AgentResult | None, key: str, record: AttemptRecord, out: AttemptOutcome) -> None:
+        payload = self._payload(rt, task, n, sample, checkpoint, key)
+        stream = self._task_fn(rt).remote(payload)
+        try:
+            result = await self._consume(rt, stream, record, out)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._cancel(stream, key, payload["grace_s"]))
+            raise
+        except Exception as exc:
+            lost = self._lost(exc)
+            if lost is not None:
+                released = await self.services.forget.remote(key)
+                self.log.warning("%s sample %d attempt %d: %s%s", task.id, sample, n, lost,
+                                 f" ({released} model tokens handed back)" if released else "")
+                exc = lost
+            else:
+                exc = getattr(exc, "cause", None) or exc          # an error raised on the worker
+            record_failure(out, exc, record, rt.logger)
+            return
+        if result is None:       # the services actor had it cancelled before it started
+            record_failure(out, SandboxError("the attempt was cancelled before it started on a node"), record,
+                           rt.logger)
+            return
+        self._merge(out, result, record)
+        stopped = _stops_request(out)
+        if stopped is not None:                # e.g. a dead model endpoint on the worker: the request ends
+            rt.stopped = stopped
+
+    def _payload(self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None,
+                 key: str) -> dict[str, Any]:
+        limits = rt.config.runtime.provider_limits
+        provider = getattr(rt.model, "provider", None)
+        return {"key": key, "services": self.services, "config": rt.config.model_dump(mode="json"),
+                "run_id": rt.run_id, "run_name": rt.store.run_name, "name": rt.name, "task_id": task.id, "n": n,
+                "sample": sample, "checkpoint": agent_to_dict(checkpoint) if checkpoint is not None else None,
+                "recipes": rt.recipes, "model_gate": provider if provider in limits else None,
+                "grace_s": rt.config.execution.timeouts.close + CANCEL_MARGIN_S}
+
+    async def _consume(self, rt: RequestRuntime, stream: Any, record: AttemptRecord,
+                       out: AttemptOutcome) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = None
+        async for ref in stream:
+            files = []
+            for item in await ref:
+                kind = item[0]
+                if kind == "event":
+                    rt.progress.emit(PhaseChanged(rt.name, out.task_id, out.attempt, phase=item[1]["phase"],
+                                                  sample=out.sample))
+                elif kind == "log":
+                    logging.getLogger(item[2]).log(item[1], "%s", item[3])
+                elif kind == "file":
+                    files.append(item[1:])
+                elif kind == "result":
+                    result = item[1]
+            if files:
+                await asyncio.to_thread(_write_files, record.dir, files)
+        return result
+
+    async def _cancel(self, stream: Any, key: str, grace_s: float) -> None:
+        try:
+            self.ray.cancel(stream)
+        except Exception as exc:  # noqa: BLE001 - the task may have just ended
+            self.log.debug("ray.cancel failed: %s", exc)
+        try:
+            state = await asyncio.wait_for(self.services.cancel.remote(key, grace_s), grace_s + CANCEL_MARGIN_S)
+        except Exception as exc:  # noqa: BLE001 - the worker's node may be gone too
+            state = f"unknown ({type(exc).__name__})"
+        if state not in ("finished", "not_started"):
+            self.log.warning("cancelled attempt %s: its environments may not be closed (%s)", key, state)
+        await self.services.forget.remote(key)
+
+    def _lost(self, exc: BaseException) -> NodeLostError | None:
+        """A NodeLostError for the Ray errors that mean the attempt's node or worker process is gone."""
+        errors = self.ray.exceptions
+        lost = tuple(getattr(errors, name) for name in (
+            "NodeDiedError", "WorkerCrashedError", "LocalRayletDiedError", "ObjectLostError", "OwnerDiedError",
+            "RaySystemError", "OutOfMemoryError", "ActorDiedError", "ActorUnavailableError",
+            "ObjectFetchTimedOutError") if hasattr(errors, name))
+        if isinstance(exc, lost):
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            return NodeLostError(f"the Ray node or worker running the attempt was lost ({type(exc).__name__}: "
+                                 f"{first[:300]})")
+        return None
+
+    def _merge(self, out: AttemptOutcome, result: dict[str, Any], record: AttemptRecord) -> None:
+        remote = _rebase(result["outcome"], result["staging"], str(record.dir))
+        for key, value in remote.items():
+            if key not in ("attempt_dir", "duration_s", "queue_s") and hasattr(out, key):
+                setattr(out, key, value)
+        out.phases = {**out.phases, "remote": result["duration_s"]}
+
+    def _finish(self, record: AttemptRecord, out: AttemptOutcome, start: float) -> None:
+        out.duration_s = round(time.monotonic() - start, 4)
+        out.phases.pop("remote", None)
+        record.write_result(dict(vars(out)))
+
+    # ------------------------------------------------------------------ every node
+    async def cleanup(self, rt: RequestRuntime) -> int:
+        from .nodes import on_every_node
+
+        counts = await on_every_node(self.ray, "cleanup", rt.config.model_dump(mode="json"), rt.run_id)
+        return sum(int(c) for c in counts.values())
+
+
+def _stops_request(out: AttemptOutcome) -> BaseException | None:
+    """The error that ended a remote attempt, rebuilt from its type name, when its class stops the request."""
+    cls = getattr(errors, out.error_type or "", None)
+    if not (isinstance(cls, type) and issubclass(cls, errors.AgentCompassError) and cls.stops_request):
+        return None
+    prefix = f"{out.error_type}: "
+    text = out.error or ""
+    return cls(text[len(prefix):] if text.startswith(prefix) else text)
+
+
+def _rebase(value: Any, old: str, new: str) -> Any:
+    """``value`` with paths under the worker's staging directory ``old`` moved under ``new``."""
+    if isinstance(value, str):
+        return new + value[len(old):] if value == old or value.startswith(old + "/") else value
+    if isinstance(value, dict):
+        return {k: _rebase(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rebase(v, old, new) for v in value]
+    return value
+
+
+def _write_files(folder: Path, files: list[tuple[str, bytes, bool]]) -> None:
+    for rel, data, append in files:
+        _write_file(folder, rel, data, append)
+
+
+def _write_file(folder: Path, rel: str, data: bytes, append: bool) -> None:
+    """Write a streamed file into the attempt directory (a path leaving it is refused)."""
+    target = (folder / rel).resolve()
+    if Path(rel).is_absolute() or not target.is_relative_to(folder.resolve()):
+        raise PathEscapeError(f"a worker sent a file outside the attempt directory: {rel!r}")
+    if append:
+        with open(target, "ab") as fh:
+            fh.write(data)
+    else:
+        write_atomic(target, data)

@@ -1,0 +1,92 @@
+"""Work done once on every alive node of the cluster: cleanup of a killed run's environments, image prebuilds.
+
+Each node runs one Ray task pinned to it (node affinity, not soft) that builds the request's environment
+provider (and, to prebuild, its benchmark and tasks) from the resolved config, with that node's data_dir and
+Docker engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+from agentcompass._config import registry
+from agentcompass._config.schema import RequestConfig
+from agentcompass._deps import auto_install_scope
+from agentcompass.interfaces import PREBUILD
+
+from .parts import component_context
+
+
+def _cleanup(data: dict[str, Any], run_id: str) -> int:
+    config = RequestConfig.model_validate(data)
+    ctx = component_context(data, config, run_id, "cleanup")
+    provider = registry.build("environment", data["environment"], ctx)
+
+    async def go() -> int:
+        try:
+            return await provider.cleanup(run_id)
+        finally:
+            await provider.aclose()
+    return asyncio.run(go())
+
+
+def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
+    """Resolve (pull or build) the environment image of every task of the request on this machine.
+
+    Returns ``{"host", "provider", "tasks": [{task_id, image | error}], "built": n, "failed": n}``; a provider
+    with nothing to build (``local``, ``memory``) says so in ``note``.
+    """
+    config = RequestConfig.model_validate(data)
+    ctx = component_context(data, config, run_id, "prebuild")
+    with auto_install_scope(config.runtime.auto_install_dependencies):
+        benchmark = registry.build("benchmark", data["benchmark"], ctx)
+        provider = registry.build("environment", data["environment"], ctx)
+        tasks = benchmark.load()
+    out: dict[str, Any] = {"host": socket.gethostname(), "provider": provider.name, "tasks": []}
+    prebuild = PREBUILD.of(provider)
+    if prebuild is None:
+        out.update(note=f"environment provider {provider.name!r} has no images to build", built=0, failed=0)
+        return out
+
+    async def one(task: Any) -> dict[str, Any]:
+        try:
+            return {"task_id": task.id, "image": await prebuild(benchmark.env_spec(task))}
+        except Exception as exc:  # noqa: BLE001 - reported per task
+            return {"task_id": task.id, "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
+
+    async def go() -> list[dict[str, Any]]:
+        try:
+            return [await one(t) for t in tasks]
+        finally:
+            await provider.aclose()
+    out["tasks"] = asyncio.run(go())
+    out["built"] = sum(1 for t in out["tasks"] if "image" in t)
+    out["failed"] = len(out["tasks"]) - out["built"]
+    return out
+
+
+_ACTIONS = {"cleanup": _cleanup, "prebuild": prebuild_here}
+
+
+def _on_node(action: str, data: dict[str, Any], arg: str) -> Any:
+    return _ACTIONS[action](data, arg)
+
+
+async def on_every_node(ray: Any, action: str, data: dict[str, Any], arg: str) -> dict[str, Any]:
+    """``{node_id: result}`` of ``action`` run on every alive node (a node lost meanwhile: its error text)."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive")]
+    fn = ray.remote(_on_node)
+    refs = {node: fn.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
+        node, soft=False)).remote(action, data, arg) for node in nodes}
+    out: dict[str, Any] = {}
+    for node, ref in refs.items():
+        try:
+            out[node] = await ref
+        except Exception as exc:  # noqa: BLE001 - reported per node
+            out[node] = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"} \
+                if action == "prebuild" else 0
+    return out

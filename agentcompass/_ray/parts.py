@@ -1,0 +1,110 @@
+"""A request's components on a worker node, and the runtime an attempt sees there.
+
+The components are built from the request's resolved config exactly as the driver builds them
+(``_config.registry.build``), with this node's ``data_dir``; the benchmark loads its tasks here. The runtime's
+pool holds no slot (the driver holds it) but asks the driver's services actor before each environment open, and
+the model is wrapped so that each call holds one token of its provider's cluster-wide limit.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+
+from agentcompass._config import registry
+from agentcompass._config.paths import data_dir
+from agentcompass._config.redact import register_config_secrets, register_secret
+from agentcompass._config.schema import RequestConfig
+from agentcompass._deps import auto_install_scope
+from agentcompass._orchestrator.logs import LOGGER
+from agentcompass._orchestrator.runtime import RequestRuntime
+from agentcompass.errors import ConfigError, SandboxError
+from agentcompass.interfaces import ComponentContext, Task
+
+
+@dataclass
+class Parts:
+    config: RequestConfig
+    benchmark: Any
+    harness: Any
+    model: Any
+    provider: Any
+    tasks: dict[str, Task]
+
+    def task(self, task_id: str) -> Task:
+        try:
+            return self.tasks[task_id]
+        except KeyError:
+            raise ConfigError(f"task {task_id!r} is not among the tasks the benchmark loads on this node "
+                              f"({len(self.tasks)} tasks): every node must see the same dataset") from None
+
+
+def component_context(data: dict[str, Any], config: RequestConfig, run_id: str, name: str) -> ComponentContext:
+    return ComponentContext(data_dir=data_dir(config.runtime.data_dir), run_id=run_id, request=name,
+                            benchmark_id=str(data["benchmark"].get("id")), model_id=str(data["model"].get("id")
+                                                                                        or "none"),
+                            harness_id=str(data["harness"].get("id")),
+                            environment_id=str(data["environment"].get("id")),
+                            auto_install_dependencies=config.runtime.auto_install_dependencies,
+                            logger=LOGGER.getChild("run"))
+
+
+def build_parts(payload: dict[str, Any]) -> Parts:
+    """Build the request's components on this node and load its tasks (blocking)."""
+    data = payload["config"]
+    config = RequestConfig.model_validate(data)
+    register_secret(data["model"].get("api_key"))
+    register_config_secrets(data)
+    ctx = component_context(data, config, payload["run_id"], payload["name"])
+    with auto_install_scope(config.runtime.auto_install_dependencies):
+        built = {g: registry.build(g, data[g], ctx) for g in registry.GROUPS}
+        tasks = {t.id: t for t in built["benchmark"].load()}
+    return Parts(config, built["benchmark"], built["harness"], built["model"], built["environment"], tasks)
+
+
+class WorkerPool:
+    """No slot (the driver holds the attempt's slot); environment opens wait for the driver's rate limit."""
+
+    def __init__(self, services: Any) -> None:
+        self.services = services
+
+    @asynccontextmanager
+    async def slot(self, providers: list[str]) -> AsyncIterator[None]:
+        yield
+
+    async def before_open(self, provider: str) -> None:
+        await self.services.before_open.remote(provider)
+
+
+class GatedModel:
+    """The request's model client, each call holding one token of the provider's cluster-wide limit (leased to
+    the attempt, so that the driver can hand back the tokens of an attempt whose node died)."""
+
+    def __init__(self, inner: Any, services: Any, provider: str, holder: str) -> None:
+        self._inner, self._services, self._provider, self._holder = inner, services, provider, holder
+
+    def fork(self) -> "GatedModel":
+        return GatedModel(self._inner.fork(), self._services, self._provider, self._holder)
+
+    async def complete(self, messages: list[dict[str, Any]], **params: Any) -> Any:
+        if not await self._services.acquire.remote(self._provider, self._holder):
+            raise SandboxError(f"model provider {self._provider!r}: the attempt was given up by the driver")
+        try:
+            return await self._inner.complete(messages, **params)
+        finally:
+            self._services.release.remote(self._provider, self._holder)   # sent even when cancelled
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -> RequestRuntime:
+    """The runtime of one attempt on this node (no executor: the attempt runs right here)."""
+    model = parts.model
+    if model is not None and p.get("model_gate"):
+        model = GatedModel(model, p["services"], p["model_gate"], p["key"])
+    return RequestRuntime(p["name"], p["run_id"], parts.config, parts.benchmark, parts.harness, model,
+                          parts.provider, store, WorkerPool(p["services"]), progress,
+                          logging.getLogger("agentcompass.run"), slot_providers=[], recipes=p.get("recipes"))

@@ -1,0 +1,214 @@
+"""What runs on a worker node: one attempt per Ray task, streaming back its events, log lines and files.
+
+:func:`attempt_stream` is the body of a streaming Ray task. It runs the ordinary attempt
+(:func:`agentcompass._orchestrator.attempt.run_attempt`: open environment, agent, verify, close) on an event
+loop that lives as long as the worker process, against components built on this node from the request's
+config (once per worker process and request; the benchmark's tasks are loaded here, so task files and
+datasets are this node's). The attempt writes into a private staging directory; the driver receives:
+
+- ``("event", {...})``: phase changes, re-emitted as progress events;
+- ``("log", level, logger name, message)``: log records, written to the driver's console and run.log;
+- ``("file", relative path, bytes, append)``: the attempt's files (``checkpoint.json`` as soon as it is written, the
+  rest when the attempt ends: trajectories, logs, error.txt, artifacts/ already cut to their budgets);
+- ``("result", {...})``: the outcome, last.
+
+The slot of the pool is the driver's; environment opens and model calls ask the driver's services actor for
+their turn (``env_open_qps``, ``provider_limits``). A cancel (``ray.cancel``) cancels the attempt here, which
+closes its environments, then tells the services actor it has finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import queue
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterator
+
+from agentcompass._orchestrator.store import AttemptRecord, RunStore
+
+from .parts import Parts, build_parts, worker_runtime
+
+CHUNK = 8 * 2**20
+BATCH_S = 0.1                 # items arriving within this window travel together
+_DONE = object()
+_loop_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+_parts: dict[str, "asyncio.Future[Parts]"] = {}
+
+
+def _worker_loop() -> asyncio.AbstractEventLoop:
+    """The event loop of this worker process (a daemon thread), shared by every attempt it runs."""
+    global _loop
+    with _loop_lock:
+        if _loop is None:
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="agentcompass-attempts", daemon=True).start()
+        return _loop
+
+
+def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
+    """The Ray task: yield the attempt's events, log lines and files in batches (what arrives within
+    ``BATCH_S``, up to about CHUNK bytes; each yield is one object to transfer; ``checkpoint.json`` goes at
+    once), the last one ending with ``("result", ...)``."""
+    events: queue.Queue = queue.Queue()
+    fut = asyncio.run_coroutine_threadsafe(_attempt(payload, events), _worker_loop())
+    fut.add_done_callback(lambda _: events.put(_DONE))
+    try:
+        done = False
+        while not done:
+            try:
+                batch = [events.get(timeout=1.0)]
+            except queue.Empty:
+                continue
+            size, until = 0, time.monotonic() + BATCH_S
+            while batch[-1] is not _DONE and size < CHUNK and not _urgent(batch[-1]):
+                try:
+                    batch.append(events.get(timeout=max(0.0, until - time.monotonic())))
+                except queue.Empty:
+                    break
+                size += len(batch[-1][2]) if _is_file(batch[-1]) else 0
+            done = batch[-1] is _DONE
+            batch = [item for item in batch if item is not _DONE]
+            if done:
+                batch.append(("result", fut.result()))
+            yield batch
+    except BaseException:         # cancelled (GeneratorExit / KeyboardInterrupt): close the environments first
+        fut.cancel()
+        concurrent.futures.wait([fut], timeout=payload["grace_s"])
+        raise
+
+
+def _is_file(item: Any) -> bool:
+    return isinstance(item, tuple) and item[0] == "file"
+
+
+def _urgent(item: Any) -> bool:
+    return _is_file(item) and item[1] == "checkpoint.json"
+
+
+class _Events:
+    """The attempt's progress: phase changes go to the driver (the slot and start event are the driver's)."""
+
+    def __init__(self, events: queue.Queue) -> None:
+        self.events = events
+
+    def emit(self, event: Any) -> None:
+        if event.kind == "phase_changed":
+            self.events.put(("event", {"kind": event.kind, "phase": event.phase}))
+
+
+class _Forward(logging.Handler):
+    def __init__(self, events: queue.Queue, level: int) -> None:
+        super().__init__(level)
+        self.events = events
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.events.put(("log", record.levelno, record.name, record.getMessage()))
+        except Exception:  # noqa: BLE001 - a log line never breaks an attempt
+            pass
+
+
+@contextlib.contextmanager
+def _forwarded_logs(events: queue.Queue, level: str) -> Iterator[None]:
+    """The package's log records go to the driver only (not to this worker's stderr, which Ray would echo)."""
+    logger = logging.getLogger("agentcompass")
+    handler = _Forward(events, min(logging.getLevelName(level), logging.INFO))
+    saved = (logger.level, logger.propagate)
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+
+
+class _StagingStore(RunStore):
+    """The run directory of one attempt on this node; ``checkpoint.json`` is streamed as soon as written."""
+
+    def __init__(self, root: Path, run_name: str, run_id: str, events: queue.Queue) -> None:
+        super().__init__(root, run_name, run_id)
+        self.events = events
+
+    def attempt(self, task_id: str, n: int, sample: int = 1) -> AttemptRecord:
+        record = super().attempt(task_id, n, sample)
+        events = self.events
+
+        class Streaming(AttemptRecord):
+            def write_checkpoint(self, agent: dict[str, Any]) -> None:
+                super().write_checkpoint(agent)
+                events.put(("file", "checkpoint.json", (self.dir / "checkpoint.json").read_bytes(), False))
+
+        return Streaming(record.dir, record.n, record.sample)
+
+
+def node_info() -> dict[str, Any]:
+    import ray
+
+    ctx = ray.get_runtime_context()
+    return {"executor": "ray", "node_id": ctx.get_node_id(), "node_ip": ray.util.get_node_ip_address(),
+            "hostname": socket.gethostname(), "pid": os.getpid()}
+
+
+async def _parts_for(payload: dict[str, Any]) -> Parts:
+    """This process's components of the request (built once, in a thread: loading tasks may take a while)."""
+    key = hashlib.sha256(json.dumps([payload["config"], payload["run_id"], payload["name"]], sort_keys=True,
+                                    default=str).encode()).hexdigest()
+    fut = _parts.get(key)
+    if fut is None or (fut.done() and fut.exception() is not None):
+        fut = asyncio.ensure_future(asyncio.to_thread(build_parts, payload))
+        _parts[key] = fut
+    return await asyncio.shield(fut)
+
+
+async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | None:
+    from agentcompass._orchestrator.attempt import agent_from_dict, run_attempt
+
+    services, key = p["services"], p["key"]
+    if not await services.start.remote(key):
+        return None                                        # cancelled before it started
+    staging = Path(tempfile.mkdtemp(prefix="agentcompass-attempt-"))
+    started = time.monotonic()
+    try:
+        with _forwarded_logs(events, p["config"]["runtime"]["file_log_level"]):
+            parts = await _parts_for(p)
+            store = _StagingStore(staging, p["run_name"], p["run_id"], events)
+            rt = worker_runtime(p, parts, store, _Events(events))
+            checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
+            out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
+            out.node = node_info()
+            record = store.attempt(p["task_id"], p["n"], p["sample"])
+            async for item in _files(record.dir):
+                events.put(item)
+            return {"outcome": dict(vars(out)), "staging": str(record.dir),
+                    "duration_s": round(time.monotonic() - started, 4)}
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        services.finish.remote(key)           # sent, not awaited: the driver's cancel waits for it
+
+
+async def _files(folder: Path) -> AsyncIterator[tuple[str, str, bytes, bool]]:
+    """Every file of the attempt directory but result.json (the driver writes its own), in chunks:
+    ``("file", relative path, bytes, append)``."""
+    paths = await asyncio.to_thread(lambda: sorted(p for p in folder.rglob("*") if p.is_file()))
+    for path in paths:
+        rel = path.relative_to(folder).as_posix()
+        if rel == "result.json" or path.is_symlink():
+            continue
+        data = await asyncio.to_thread(path.read_bytes)
+        for start in range(0, max(len(data), 1), CHUNK):
+            yield ("file", rel, data[start:start + CHUNK], start > 0)
