@@ -136,7 +136,12 @@ class EnvSpec:
 
 @runtime_checkable
 class Environment(Protocol):
-    """One sandbox for one attempt. Paths are the environment's own absolute paths ("/app/x")."""
+    """One sandbox for one attempt. Paths are the environment's own absolute paths ("/app/x").
+
+    Optional: ``async prepare(command, *, what, timeout=None)`` stages an idempotent shell command that runs before
+    anything else runs in or reads from the environment (the docker environment runs it in the same exec as the
+    next command); its failure fails that operation with a SandboxError naming ``what``. Callers fall back to
+    ``exec`` where it is missing."""
 
     id: str          # container id, workspace path...
     workdir: str     # default cwd of exec, as an environment path
@@ -159,7 +164,8 @@ class Environment(Protocol):
     async def upload(self, src: Path, dst: str) -> None:
         """Copy a host file or directory to environment path ``dst`` (created, parents included); a relative
         ``dst`` is under :attr:`workdir`. Contents, executable bits and (where the environment has them) symlinks
-        are kept.
+        are kept. An environment may deliver it with its next operation (docker: in the next command's exec) as
+        long as every later operation on it sees the file; a failure to place it then fails that operation.
 
         Raises: FileNotFoundError (no ``src``), PathEscapeError (``dst`` would leave the environment's root),
         SandboxError."""

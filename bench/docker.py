@@ -1,141 +1,98 @@
-"""Docker environment overhead: N copies of a one-file Dockerfile task at concurrency C, beside a baseline.
+"""Docker path at the physical limit: the full attempt flow beside a raw Docker SDK loop, and where the time goes.
 
     python bench/docker.py [--tasks 20] [--concurrency 4] [--repeats 3]
 
-Headline side (``side_orchestrator``): the full flow, ``run_evaluation`` of the oracle harness on a
-Terminal-Bench-format copy of the task (open, setup, solution upload + run, /tests upload + verifier, reward
-read, close, result files), with per-phase medians from each attempt's result.json.
-Measured side (``side_provider``): per task, DockerProvider.open (image resolved from the task's Dockerfile,
-container created and started), exec of a command that writes a file, read_file of it, close.
-Baseline (``side_baseline``): a plain loop of Docker SDK calls with the same parallelism: create + start +
-exec (writes and prints the file) + remove, on the same image.
-Both sides run ``--repeats`` times, alternating; the printout has each side's wall time (median), per-phase
-medians (open / exec / close) and the ratio measured / baseline. Needs scripts/ensure_docker.sh.
-A side is any ``async (tasks, concurrency) -> SideResult`` function registered in ``SIDES``.
+The task set: ``--tasks`` copies of a one-file Terminal-Bench-format task (a Dockerfile ``FROM`` the base image
+that copies one file; ``solution/solve.sh`` writes ``/app/out.txt``; ``tests/test.sh`` writes the reward), each
+in its own directory (so each has its own build context and image tag; the first build is reused by the others).
+Sides, alternated in each of ``--repeats`` rounds after a warm-up that builds the image:
+
+- ``full flow``: ``run_evaluation(benchmark=terminal_bench, harness=oracle, environment=docker)`` of the set at
+  ``--concurrency`` (every attempt's phases: open, setup, solution upload + run, tests upload + verifier, reward
+  read, close, result files); every reward must be 1.
+- ``baseline``: a plain loop of Docker SDK calls doing the same container work with the same parallelism:
+  create + start + one exec (writes the file, prints it) + remove, on the image of the task.
+- ``one task``: ``run_evaluation`` of one task of the set (concurrency 1), beside one baseline iteration.
+
+Printed: wall time of each side (median, each round beside) and the ratio full flow / baseline (aim <= 1.2x); one
+task end to end (aim <= 0.8 s); the median of each attempt phase (from result.json); every Docker API call an
+attempt makes (calls per attempt, median ms, ms per attempt; from the provider's thread pool, in which every
+blocking SDK call runs, plus the exec output streams read by the event loop); the timeline of the one-task
+attempt; and the CPU of this process (the driver) per attempt of the full flow. Needs scripts/ensure_docker.sh.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # This file is named docker.py: keep its folder off sys.path so `import docker` finds the Docker SDK.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from agentcompass.environments.docker import DockerConfig, DockerProvider  # noqa: E402
-from agentcompass.interfaces import EnvSpec  # noqa: E402
-
-DOCKERFILE = "ARG BASE_IMAGE=agentcompass/base:bookworm\nFROM ${BASE_IMAGE}\nWORKDIR /app\nCOPY task.txt /app/task.txt\n"
+BASE = "agentcompass/base:bookworm"     # present locally (the default base image may need a pull)
+DOCKERFILE = f"ARG BASE_IMAGE={BASE}\nFROM ${{BASE_IMAGE}}\nWORKDIR /app\nCOPY task.txt /app/task.txt\n"
 COMMAND = "cat /app/task.txt > /app/out.txt && echo done >> /app/out.txt"
 LABELS = {"agentcompass.bench": "docker"}
 
 
 @dataclass
-class Task:
-    id: str
-    context: Path
+class Calls:
+    """Docker API calls recorded while a side runs: (name, start, duration) in perf_counter seconds."""
+
+    records: list[tuple[str, float, float]] = field(default_factory=list)
+
+    def add(self, name: str, start: float) -> None:
+        self.records.append((name, start, time.perf_counter() - start))
 
 
-@dataclass
-class SideResult:
-    wall_s: float
-    phases: dict[str, list[float]] = field(default_factory=lambda: {"open": [], "exec": [], "close": []})
-    image: str = ""
+CALLS: Calls | None = None      # the recorder of the side that runs now (None: not recording)
 
 
-def make_tasks(root: Path, n: int) -> list[Task]:
-    """``n`` copies of one task: a build context with a Dockerfile and one file."""
-    tasks = []
-    for i in range(n):
-        ctx = root / f"copy-{i:02d}" / "environment"
-        ctx.mkdir(parents=True)
-        (ctx / "Dockerfile").write_text(DOCKERFILE)
-        (ctx / "task.txt").write_text("one-file task\n")
-        tasks.append(Task(f"copy-{i:02d}", ctx))
-    return tasks
+def instrument() -> None:
+    """Record every blocking call of the docker provider (its thread pool) and every exec output stream."""
+    from agentcompass.environments.docker import execstream
+    from agentcompass.environments.docker.provider import DockerProvider
+
+    run, pump = DockerProvider.run, execstream.FrameReader.pump
+
+    async def timed_run(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await run(self, fn, *args, **kwargs)
+        finally:
+            if CALLS is not None:
+                CALLS.add(getattr(fn, "__name__", repr(fn)), start)
+
+    async def timed_pump(self: Any, out: Any, err: Any, *args: Any, **kwargs: Any) -> None:
+        start = time.perf_counter()
+        try:
+            return await pump(self, out, err, *args, **kwargs)
+        finally:
+            if CALLS is not None:
+                CALLS.add("(exec output stream)", start)
+
+    DockerProvider.run, execstream.FrameReader.pump = timed_run, timed_pump
 
 
-def _spec(task: Task) -> EnvSpec:
-    return EnvSpec(task_id=task.id, benchmark="bench-docker", dockerfile_dir=task.context, labels=dict(LABELS))
-
-
-async def side_provider(tasks: list[Task], concurrency: int) -> SideResult:
-    """agentcompass DockerProvider: open -> exec (write a file) + read_file -> close."""
-    provider = DockerProvider(DockerConfig())
-    sem = asyncio.Semaphore(concurrency)
-    result = SideResult(0.0)
-
-    async def one(task: Task) -> None:
-        async with sem:
-            t0 = time.perf_counter()
-            env = await provider.open(_spec(task))
-            t1 = time.perf_counter()
-            res = await env.exec(COMMAND)
-            data = await env.read_file("/app/out.txt")
-            t2 = time.perf_counter()
-            await env.close()
-            t3 = time.perf_counter()
-            assert res.exit_code == 0 and data == b"one-file task\ndone\n", (res, data)
-            result.image = env.image
-            for name, dt in zip(("open", "exec", "close"), (t1 - t0, t2 - t1, t3 - t2)):
-                result.phases[name].append(dt)
-
-    start = time.perf_counter()
-    try:
-        await asyncio.gather(*(one(t) for t in tasks))
-    finally:
-        await provider.aclose()
-    result.wall_s = time.perf_counter() - start
-    return result
-
-
-async def side_baseline(tasks: list[Task], concurrency: int, image: str = "") -> SideResult:
-    """Plain Docker SDK with a thread per slot: create + start + exec + remove."""
-    import docker
-
-    api = docker.from_env(max_pool_size=max(10, concurrency * 2)).api
-    result = SideResult(0.0, image=image)
-
-    def one(_task: Task) -> None:
-        t0 = time.perf_counter()
-        cid = api.create_container(image, command=["sleep", "infinity"], labels=dict(LABELS),
-                                   host_config=api.create_host_config(init=True))["Id"]
-        api.start(cid)
-        t1 = time.perf_counter()
-        exec_id = api.exec_create(cid, ["sh", "-c", COMMAND + " && cat /app/out.txt"])["Id"]
-        out = api.exec_start(exec_id)
-        t2 = time.perf_counter()
-        api.remove_container(cid, v=True, force=True)
-        t3 = time.perf_counter()
-        assert out == b"one-file task\ndone\n", out
-        for name, dt in zip(("open", "exec", "close"), (t1 - t0, t2 - t1, t3 - t2)):
-            result.phases[name].append(dt)
-
-    start = time.perf_counter()
-    with ThreadPoolExecutor(concurrency) as pool:
-        await asyncio.gather(*(asyncio.wrap_future(pool.submit(one, t)) for t in tasks))
-    result.wall_s = time.perf_counter() - start
-    api.close()
-    return result
-
-
-def make_tb_tasks(root: Path, tasks: list[Task]) -> Path:
-    """The same copies as Terminal-Bench-format task directories (for the full-flow side)."""
+def make_tasks(root: Path, n: int) -> Path:
+    """``n`` copies of the one-file task as Terminal-Bench-format task directories."""
     base = root / "tb"
-    for task in tasks:
-        d = base / task.id
-        (d / "environment").mkdir(parents=True)
-        (d / "tests").mkdir()
-        (d / "solution").mkdir()
+    for i in range(n):
+        d = base / f"copy-{i:02d}"
+        for sub in ("environment", "tests", "solution"):
+            (d / sub).mkdir(parents=True)
         (d / "environment" / "Dockerfile").write_text(DOCKERFILE)
         (d / "environment" / "task.txt").write_text("one-file task\n")
         (d / "instruction.md").write_text("Copy /app/task.txt to /app/out.txt and append a line 'done'.\n")
@@ -147,49 +104,139 @@ def make_tb_tasks(root: Path, tasks: list[Task]) -> Path:
     return base
 
 
-async def side_orchestrator(tasks: list[Task], concurrency: int, dataset: Path | None = None) -> SideResult:
-    """run_evaluation(terminal_bench, oracle, docker): the whole attempt flow, every reward must be 1."""
-    import json
+@dataclass
+class Run:
+    wall_s: float
+    n: int
+    cpu_s: float = 0.0
+    phases: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    calls: Calls = field(default_factory=Calls)
+    image: str = ""
+    outside: tuple[float, float] = (0.0, 0.0)
 
+
+async def full_flow(dataset: Path, concurrency: int, sample_ids: list[str] | None = None) -> Run:
+    """run_evaluation(terminal_bench, oracle, docker); every reward must be 1."""
+    global CALLS
     from agentcompass import async_run_evaluation
 
-    result = SideResult(0.0)
+    params: dict[str, Any] = {"dataset_path": str(dataset), "base_image": BASE}
+    if sample_ids:
+        params["sample_ids"] = sample_ids
+    calls = Calls()
     with tempfile.TemporaryDirectory(prefix="ac-bench-runs-") as out:
-        start = time.perf_counter()
-        r = await async_run_evaluation(benchmark="terminal_bench", harness="oracle", model="none",
-                                       environment="docker", benchmark_params={"dataset_path": str(dataset)},
-                                       environment_params={"labels": LABELS}, task_concurrency=concurrency,
-                                       results_dir=out, progress="none", log_level="WARNING")
-        result.wall_s = time.perf_counter() - start
-        assert r["metrics"]["pass_rate"] == 1.0 and r["metrics"]["n_tasks"] == len(tasks), r["metrics"]
+        CALLS = calls
+        cpu0, start = time.process_time(), time.perf_counter()
+        try:
+            r = await async_run_evaluation(benchmark="terminal_bench", harness="oracle", model="none",
+                                           environment="docker", benchmark_params=params,
+                                           environment_params={"labels": LABELS, "base_image": BASE},
+                                           task_concurrency=concurrency,
+                                           results_dir=out, progress="none", log_level="WARNING")
+        finally:
+            CALLS = None
+        end = time.perf_counter()
+        run = Run(end - start, r["metrics"]["n_tasks"], time.process_time() - cpu0, calls=calls)
+        if calls.records:           # the request's own time before the first and after the last Docker call
+            run.outside = (calls.records[0][1] - start,
+                           end - max(t0 + seconds for _, t0, seconds in calls.records))
+        assert r["metrics"]["pass_rate"] == 1.0, r["metrics"]
         for row in r["summary"]["tasks"]:
-            phases = json.loads((Path(r["paths"]["tasks"]) / row["task_id"] / "sample-1" / "attempt-1" / "result.json")
-                                .read_text())["phases"]
-            result.phases["open"].append(phases.get("env_open", 0.0) + phases.get("setup", 0.0))
-            result.phases["exec"].append(phases.get("agent", 0.0) + phases.get("verify", 0.0))
-            result.phases["close"].append(phases.get("close", 0.0))
-    return result
+            attempt = Path(r["paths"]["tasks"]) / row["task_id"] / "sample-1" / "attempt-1"
+            result = json.loads((attempt / "result.json").read_text())
+            for name, seconds in result["phases"].items():
+                run.phases[name].append(seconds)
+            run.image = result["environment"].get("image", "")
+    return run
 
 
-SIDES = {"orchestrator": side_orchestrator, "agentcompass": side_provider, "baseline": side_baseline}
+async def baseline(image: str, n: int, concurrency: int) -> Run:
+    """Plain Docker SDK, a thread per slot: create + start + exec + remove, ``n`` times."""
+    import docker
+
+    api = docker.from_env(max_pool_size=max(10, concurrency * 2)).api
+    run = Run(0.0, n)
+
+    def timed(name: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            run.calls.add(name, start)
+
+    def one(_: int) -> None:
+        t0 = time.perf_counter()
+        cid = timed("create_container", api.create_container, image, command=["sleep", "infinity"],
+                    labels=dict(LABELS), host_config=api.create_host_config(init=True))["Id"]
+        timed("start", api.start, cid)
+        exec_id = timed("exec_create", api.exec_create, cid, ["sh", "-c", COMMAND + " && cat /app/out.txt"])["Id"]
+        out = timed("exec_start", api.exec_start, exec_id)
+        timed("remove_container", api.remove_container, cid, v=True, force=True)
+        assert out == b"one-file task\ndone\n", out
+        run.phases["attempt"].append(time.perf_counter() - t0)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        await asyncio.gather(*(asyncio.wrap_future(pool.submit(one, i)) for i in range(n)))
+    run.wall_s = time.perf_counter() - start
+    api.close()
+    return run
 
 
-def _median_ms(values: list[float]) -> str:
-    return f"{statistics.median(values) * 1000:7.0f}" if values else "      -"
+def _med(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
 
 
-def report(results: dict[str, list[SideResult]]) -> None:
-    print(f"{'side':<14}{'wall s (median)':>16}{'runs':>22}   open ms  exec ms close ms")
-    for name, runs in results.items():
-        walls = [r.wall_s for r in runs]
-        phases = {k: [v for r in runs for v in r.phases[k]] for k in ("open", "exec", "close")}
-        print(f"{name:<14}{statistics.median(walls):16.2f}{' '.join(f'{w:.2f}' for w in walls):>22}   "
-              f"{_median_ms(phases['open'])}  {_median_ms(phases['exec'])}  {_median_ms(phases['close'])}")
-    base = statistics.median(r.wall_s for r in results["baseline"])
-    for name in ("orchestrator", "agentcompass"):
-        ratio = statistics.median(r.wall_s for r in results[name]) / base
-        print(f"ratio {name} / baseline: {ratio:.2f}x" + (" (aim: <= 1.3x)" if name == "orchestrator" else ""))
-    print("orchestrator phases: open = env_open + setup, exec = agent + verify (oracle run, /tests upload, test.sh)")
+def _walls(runs: list[Run]) -> str:
+    return f"{_med([r.wall_s for r in runs]):6.2f} s   rounds {' '.join(f'{r.wall_s:.2f}' for r in runs)}"
+
+
+def print_calls(title: str, runs: list[Run]) -> None:
+    """Calls per attempt, median ms per call and ms per attempt of each call name, over ``runs``."""
+    per: dict[str, list[float]] = defaultdict(list)
+    for run in runs:
+        for name, _, seconds in run.calls.records:
+            per[name].append(seconds)
+    attempts = sum(r.n for r in runs)
+    print(f"\n{title}: calls per attempt, median ms, ms per attempt (summed over the attempt)")
+    for name, values in sorted(per.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {name:<24}{len(values) / attempts:6.2f}  {_med(values) * 1000:8.1f}  "
+              f"{sum(values) * 1000 / attempts:8.1f}")
+    total = sum(len(v) for v in per.values()) / attempts
+    print(f"  {'all':<24}{total:6.2f}")
+
+
+def print_timeline(run: Run) -> None:
+    """Every recorded call of a one-task run, in order: start offset and duration (ms)."""
+    if not run.calls.records:
+        return
+    t0 = run.calls.records[0][1]
+    print("\none-task attempt, call timeline (start ms from the first call, duration ms)")
+    for name, start, seconds in sorted(run.calls.records, key=lambda r: r[1]):
+        print(f"  {(start - t0) * 1000:7.1f}  {seconds * 1000:7.1f}  {name}")
+
+
+def report(args: argparse.Namespace, full: list[Run], base: list[Run], one: list[Run], one_base: list[Run]) -> None:
+    print(f"\n{args.tasks} tasks, concurrency {args.concurrency}, median of {args.repeats} rounds")
+    print(f"  full flow     {_walls(full)}")
+    print(f"  baseline      {_walls(base)}")
+    ratio = _med([r.wall_s for r in full]) / _med([r.wall_s for r in base])
+    print(f"  ratio full flow / baseline: {ratio:.2f}x (aim <= 1.2x)")
+    print(f"  one task end to end: {_med([r.wall_s for r in one]):.3f} s (aim <= 0.8 s); raw SDK loop for one "
+          f"task {_med([r.wall_s for r in one_base]):.3f} s; of the one task, before the first Docker call "
+          f"{_med([r.outside[0] for r in one]) * 1000:.0f} ms, after the last {_med([r.outside[1] for r in one]) * 1000:.0f} ms")
+    cpu_ms = _med([r.cpu_s * 1000 / r.n for r in full])
+    print(f"  driver CPU per attempt (this process, threads included): {cpu_ms:.1f} ms")
+    phases: dict[str, list[float]] = defaultdict(list)
+    for run in full:
+        for name, values in run.phases.items():
+            phases[name].extend(values)
+    print("\nattempt phases of the full flow (median ms): " +
+          ", ".join(f"{name} {_med(v) * 1000:.0f}" for name, v in phases.items()))
+    print(f"baseline attempt (create .. remove, median ms): {_med([v for r in base for v in r.phases['attempt']]) * 1000:.0f}")
+    print_calls("full flow, Docker calls", full)
+    print_calls("baseline, Docker calls", base)
+    print_timeline(one[len(one) // 2])
 
 
 async def main() -> None:
@@ -198,19 +245,23 @@ async def main() -> None:
     ap.add_argument("--concurrency", type=int, default=4)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
+    instrument()
     with tempfile.TemporaryDirectory(prefix="ac-bench-docker-") as tmp:
-        tasks = make_tasks(Path(tmp), args.tasks)
-        dataset = make_tb_tasks(Path(tmp), tasks)
+        dataset = make_tasks(Path(tmp), args.tasks)
         t0 = time.perf_counter()
-        warm = await side_provider(tasks, args.concurrency)     # builds the image once, tags the copies
-        print(f"warm-up (image build + {args.tasks} tasks): {time.perf_counter() - t0:.2f}s, image {warm.image}")
-        results: dict[str, list[SideResult]] = {name: [] for name in SIDES}
-        for _ in range(args.repeats):
-            results["baseline"].append(await side_baseline(tasks, args.concurrency, warm.image))
-            results["agentcompass"].append(await side_provider(tasks, args.concurrency))
-            results["orchestrator"].append(await side_orchestrator(tasks, args.concurrency, dataset))
-    print(f"{args.tasks} tasks, concurrency {args.concurrency}, {args.repeats} runs per side")
-    report(results)
+        warm = await full_flow(dataset, args.concurrency)      # builds the image once, tags the copies
+        print(f"warm-up (image build + {args.tasks} tasks): {time.perf_counter() - t0:.2f} s, image {warm.image}")
+        full, base, one, one_base = [], [], [], []
+        for i in range(args.repeats):
+            order = [0, 1] if i % 2 == 0 else [1, 0]
+            for side in order:
+                if side == 0:
+                    full.append(await full_flow(dataset, args.concurrency))
+                else:
+                    base.append(await baseline(warm.image, args.tasks, args.concurrency))
+            one.append(await full_flow(dataset, 1, ["copy-00"]))
+            one_base.append(await baseline(warm.image, 1, 1))
+    report(args, full, base, one, one_base)
 
 
 if __name__ == "__main__":

@@ -190,6 +190,9 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | N
             rt = worker_runtime(p, parts, store, _Events(events))
             checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
             out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
+            wait_removed = getattr(parts.provider, "wait_removed", None)
+            if wait_removed is not None:     # this worker's provider outlives the request: removals end here
+                await wait_removed()
             out.node = node_info()
             record = store.attempt(p["task_id"], p["n"], p["sample"])
             async for item in _files(record.dir):

@@ -5,6 +5,12 @@ type). Each protocol then receives the parameter under its own name where an equ
 (``max_tokens`` -> Responses ``max_output_tokens``; ``stop`` -> Anthropic ``stop_sequences``;
 ``reasoning_effort`` -> Responses ``reasoning.effort``); keys the SDK method does not take go into the
 request body (``extra_body``), so server-specific settings (``top_k``, ``repetition_penalty``...) pass.
+
+The large structured values of a request (the messages, the tools) reach the SDK method through
+``extra_body`` too (:func:`untyped`): the method's own type-driven transform walks every value given as a
+typed argument on every call, which for a long conversation costs several milliseconds of CPU, and is the
+identity on the JSON values the model layer sends. ``extra_body`` is merged over the typed body by the SDK
+(top level, ``extra_body`` wins), so the request on the wire is the one the typed arguments would make.
 """
 
 from __future__ import annotations
@@ -85,3 +91,12 @@ def for_protocol(protocol: str, params: dict[str, Any], accepted: frozenset[str]
     if extra:
         out["extra_body"] = extra
     return out
+
+
+def untyped(kwargs: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with ``values`` (messages, tools...) placed in ``extra_body``, under the user's own ``extra_body``
+    keys (which win, as they would over typed arguments). Values that are None are left out."""
+    extra = {k: v for k, v in values.items() if v is not None}
+    if extra:
+        kwargs["extra_body"] = {**extra, **(kwargs.get("extra_body") or {})}
+    return kwargs

@@ -44,11 +44,13 @@ async def call(client: Any, model_id: str, messages: list[dict[str, Any]], param
     system, msgs = _tools.anthropic_messages(messages)
     if system and "system" not in kwargs:
         kwargs["system"] = system
-    if tools:
-        kwargs["tools"] = _tools.anthropic_tools(tools)
+    kwargs.pop("tools", None)
     if choice is not None and tools:
         kwargs["tool_choice"] = choice
-    message = await create(model=model_id, messages=msgs, **kwargs)
+    if isinstance(kwargs.get("system"), list):
+        kwargs = _params.untyped(kwargs, {"system": kwargs.pop("system")})
+    kwargs = _params.untyped(kwargs, {"messages": msgs, "tools": _tools.anthropic_tools(tools) if tools else None})
+    message = await create(model=model_id, messages=[], **kwargs)
     text = "".join(getattr(b, "text", "") for b in message.content if getattr(b, "type", "") == "text")
     usage = _usage.call_usage(*_usage.anthropic_tokens(message.usage), prices)
     return ModelResponse(text=text, finish_reason=normalize_finish(message.stop_reason), usage=usage, raw=message,

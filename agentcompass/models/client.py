@@ -12,6 +12,7 @@ import importlib
 import itertools
 import logging
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import SecretStr
@@ -32,6 +33,20 @@ _MODULES = {"openai-chat": "openai_chat", "openai-responses": "openai_responses"
 CONNECTIONS_PER_SHARD = 8
 
 
+@dataclass(frozen=True)
+class _Route:
+    """How one protocol of a client is reached (the key is held here only in memory)."""
+
+    module: Any
+    family: str
+    key: str
+    base: str
+    endpoint: str
+
+    def __repr__(self) -> str:
+        return f"_Route({self.module.PROTOCOL}, {self.endpoint})"
+
+
 class _Shared:
     """What a client and its forks share: SDK clients, the protocol choice, the provider semaphore.
 
@@ -44,6 +59,7 @@ class _Shared:
     def __init__(self, candidates: list[str], limit: int | None) -> None:
         self.candidates, self.chosen, self.limit = candidates, None, limit
         self.total = Usage()
+        self.routes: dict[str, _Route] = {}
         self._clients: dict[str, tuple[Any, list[Any]]] = {}
         self._turn = itertools.count()
         self._sem: asyncio.Semaphore | None = None
@@ -111,7 +127,8 @@ class Model:
         self._policy = RetryPolicy(config.max_retries, config.retry_budget_s, config.backoff_base_s,
                                    config.backoff_max_s)
         self._keys: dict[str, SecretStr] = {}
-        self._api_key(FAMILY[candidates[0]])  # a missing key for a public API fails now, not mid-run
+        if _shared is None:  # a missing key for a public API fails now, not mid-run
+            self._api_key(FAMILY[candidates[0]])
 
     # ------------------------------------------------------------------ public surface
     @property
@@ -194,12 +211,21 @@ class Model:
             self._keys[family] = key
         return self._keys[family].get_secret_value()
 
+    def _route(self, protocol: str) -> "_Route":
+        """Module, key, base URL and endpoint of ``protocol`` (resolved once for a client and its forks)."""
+        route = self._shared.routes.get(protocol)
+        if route is None:
+            module = importlib.import_module(f"{__package__}.{_MODULES[protocol]}")
+            key, base = self._api_key(FAMILY[protocol]), base_url_for(protocol, self.config.base_url)
+            route = _Route(module, FAMILY[protocol], key, base, display_url(base + module.PATH))
+            self._shared.routes[protocol] = route
+        return route
+
     async def _call(self, protocol: str, messages: list[dict[str, Any]], params: dict[str, Any],
                     tools: list[dict[str, Any]] | None = None) -> ModelResponse:
-        module = importlib.import_module(f"{__package__}.{_MODULES[protocol]}")
-        family = FAMILY[protocol]
-        key, base = self._api_key(family), base_url_for(protocol, self.config.base_url)
-        client = self._shared.client(family, lambda: module.make_client(base, key, self.config.request_timeout_s))
+        route = self._route(protocol)
+        module, timeout = route.module, self.config.request_timeout_s
+        client = self._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
         retries = 0
 
         def on_retry() -> None:
@@ -213,9 +239,8 @@ class Model:
                 async with self._shared.slot():
                     return await module.call(client, self.model_id, messages, params, self.config.prices, tools)
 
-        endpoint = display_url(base + module.PATH)
-        response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=endpoint, secret=key,
-                                           log=self._log, on_retry=on_retry)
+        response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=route.endpoint,
+                                           secret=route.key, log=self._log, on_retry=on_retry)
         self.usage.add(response.usage)
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries

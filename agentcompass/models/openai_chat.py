@@ -26,12 +26,13 @@ def normalize_finish(reason: str | None) -> str:
 
 async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
                prices: Prices | None, tools: list[dict[str, Any]] | None = None) -> ModelResponse:
-    """Messages and tools are already in this protocol's form; keys whose value is None are not sent."""
+    """Messages and tools are already in this protocol's form; keys whose value is None are not sent. They go in
+    ``extra_body`` (see ``_params.untyped``); ``messages=[]`` is the typed placeholder they replace."""
     create = client.chat.completions.create
     kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
-    if tools:
-        kwargs["tools"] = tools
-    completion = await create(model=model_id, messages=_tools.chat_messages(messages), **kwargs)
+    kwargs.pop("tools", None)
+    kwargs = _params.untyped(kwargs, {"messages": _tools.chat_messages(messages), "tools": tools or None})
+    completion = await create(model=model_id, messages=[], **kwargs)
     choice = completion.choices[0] if completion.choices else None
     message = choice.message if choice is not None else None
     text = (message.content or "") if message is not None else ""

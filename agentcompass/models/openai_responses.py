@@ -40,11 +40,11 @@ async def call(client: Any, model_id: str, messages: list[dict[str, Any]], param
     system, items = _tools.responses_input(messages)
     if system and "instructions" not in kwargs:
         kwargs["instructions"] = system
-    if tools:
-        kwargs["tools"] = _tools.responses_tools(tools)
+    kwargs.pop("tools", None)
     if "tool_choice" in kwargs:
         kwargs["tool_choice"] = _tools.responses_tool_choice(kwargs["tool_choice"])
-    response = await create(model=model_id, input=items, **kwargs)
+    kwargs = _params.untyped(kwargs, {"input": items, "tools": _tools.responses_tools(tools) if tools else None})
+    response = await create(model=model_id, **kwargs)
     usage = _usage.call_usage(*_usage.openai_responses_tokens(response.usage), prices)
     return ModelResponse(text=response.output_text or "", finish_reason=normalize_finish(response), usage=usage,
                          raw=response, tool_calls=_tools.responses_tool_calls(response))

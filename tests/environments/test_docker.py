@@ -108,11 +108,49 @@ def test_open_exec_close_on_the_base_image():
         start = time.monotonic()
         await env.close()
         assert time.monotonic() - start < 5, "close must not wait for a stop timeout"
+        assert env.id in p._removals, "the removal runs in the background"
         await env.close()                                      # idempotent
-        assert not container_exists(env.id)
         with pytest.raises(SandboxError):
             await env.exec("true")
+        await p.wait_removed()
+        assert not container_exists(env.id) and not p._removals
     with_provider(body, labels={"extra.label": "from-config"})
+
+
+def test_background_removals_are_bounded_and_awaited_by_aclose():
+    from agentcompass.environments.docker import provider as provider_module
+
+    async def body(p):
+        envs = await asyncio.gather(*(p.open(spec(f"bg-{i}")) for i in range(provider_module.MAX_PENDING_REMOVALS + 3)))
+        for env in envs:
+            await env.close()
+            assert len(p._removals) <= provider_module.MAX_PENDING_REMOVALS
+        assert p._removals, "closes return before the removals end"
+        return [env.id for env in envs]
+
+    ids = with_provider(body)                                  # aclose awaits every removal
+    assert not any(container_exists(cid) for cid in ids)
+
+
+def test_exit_codes_come_in_band_and_from_the_engine_when_the_wrapper_dies():
+    """No exec_inspect round trip per command; a killed wrapper (no trailer) still gets the engine's exit code."""
+    async def body(p):
+        calls = []
+        run = p.run
+
+        async def counting(fn, *args, **kwargs):
+            calls.append(getattr(fn, "__name__", ""))
+            return await run(fn, *args, **kwargs)
+
+        p.run = counting
+        env = await p.open(spec("in-band"))
+        codes = [(await env.exec(f"echo x >&2; exit {n}")).exit_code for n in (0, 1, 42, 255)]
+        res = await env.exec("printf 'no newline' >&2; exit 5")
+        assert codes == [0, 1, 42, 255] and (res.exit_code, res.stderr) == (5, "no newline")
+        assert calls.count("exec_start") == 5 and "exec_inspect" not in calls
+        res = await env.exec("kill -9 $PPID; sleep 0.2; echo after >&2")
+        assert res.exit_code == 137 and "exec_inspect" in calls and "\x01ac:" not in res.stderr
+    with_provider(body)
 
 
 def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
@@ -224,6 +262,33 @@ def test_dockerfile_build_then_cache_hit(tmp_path, built_images):
     (ctx / "hello.txt").write_text("changed\n")
     image3, stamp3, hello3, _ = with_provider(first)
     assert image3 != image and stamp3 != stamp and hello3 == b"changed\n"
+
+
+def test_opening_a_built_task_costs_create_and_start_only(tmp_path, built_images):
+    """Creating the container is the presence check of the task's image; base image ids are asked once."""
+    ctxs = [make_context(tmp_path, f"ctx{i}") for i in range(3)]
+
+    async def body(p, names):
+        run = p.run
+
+        async def recording(fn, *args, **kwargs):
+            names.append(getattr(fn, "__name__", ""))
+            return await run(fn, *args, **kwargs)
+
+        p.run = recording
+        envs = [await p.open(spec(f"cheap-{i}", dockerfile_dir=ctx)) for i, ctx in enumerate(ctxs)]
+        for env in envs:
+            await env.close()
+        return [env.image for env in envs]
+
+    images = with_provider(lambda p: body(p, []))         # builds (or tags) the three images
+    again: list[str] = []
+    assert with_provider(lambda p: body(p, again)) == images
+    api_calls = [n for n in again if n not in ("_make_client", "context_hash", "close")]
+    first = api_calls.index("create_container")
+    # once per request: the base image (present: one inspect; absent: inspect, pull, inspect the fallback)
+    assert api_calls[:first] in (["inspect_image"], ["inspect_image", "_pull_blocking", "inspect_image"]), again
+    assert api_calls[first:] == ["create_container", "start"] * 3 + ["remove_container"] * 3, again
 
 
 def test_concurrent_opens_of_one_dockerfile_build_once(tmp_path, built_images):

@@ -143,10 +143,15 @@ class TerminalBenchBenchmark:
     async def setup(self, task: Task, env: Any, ctx: AttemptContext | None = None) -> None:
         """Create /logs/agent, /logs/verifier and the workdir; make sure /tests and /solution are absent."""
         q = lambda p: shlex.quote(env.path(p))  # noqa: E731
-        res = await env.exec(f"rm -rf {q('/tests')} {q('/solution')} && "
-                             f"mkdir -p {q('/logs/agent')} {q('/logs/verifier')} {q(task.workdir)}", timeout=120)
-        if res.exit_code != 0:
-            raise SandboxError(f"task {task.id}: setup failed (exit {res.exit_code}): {res.output.strip()[:300]}")
+        command = (f"rm -rf {q('/tests')} {q('/solution')} && "
+                   f"mkdir -p {q('/logs/agent')} {q('/logs/verifier')} {q(task.workdir)}")
+        prepare = getattr(env, "prepare", None)
+        if prepare is not None:     # done before anything else runs or reads there (docker: in the same exec)
+            await prepare(command, what=f"task {task.id}: setup", timeout=120)
+        else:
+            res = await env.exec(command, timeout=120)
+            if res.exit_code != 0:
+                raise SandboxError(f"task {task.id}: setup failed (exit {res.exit_code}): {res.output.strip()[:300]}")
         if self.config.workdir_files:
             files = self.task_dir(task).environment_dir / self.config.workdir_files
             if files.is_dir():

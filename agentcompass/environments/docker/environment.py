@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import posixpath
 import time
@@ -10,8 +11,10 @@ import uuid
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from agentcompass.environments.docker import tarsafe
-from agentcompass.environments.docker.execstream import KILL_SCRIPT, TOKEN_VAR, WRAPPER, FrameReader, HeadTail
+from agentcompass.environments.docker import staging, tarsafe
+from agentcompass.environments.docker.delivery import StagedDelivery
+from agentcompass.environments.docker.execstream import (KILL_SCRIPT, TOKEN_VAR, WRAPPER, ExitTrailer, FrameReader,
+                                                         HeadTail)
 from agentcompass.errors import SandboxError
 from agentcompass.interfaces import ExecResult
 
@@ -19,7 +22,18 @@ log = logging.getLogger("agentcompass.environments.docker")
 KILL_GRACE_S = 5.0      # after a kill, how long the output stream may take to end before it is cut
 
 
-class DockerEnvironment:
+class _Run:
+    """One started command: its exec, output stream, captured output and the wrapper's in-band reports."""
+
+    def __init__(self, exec_id: str, token: str, reader: FrameReader, limit: int) -> None:
+        self.exec_id, self.token, self.reader = exec_id, token, reader
+        self.out, self.err = HeadTail(limit), HeadTail(limit)
+        self.words: list[str] = []
+        self.trailer = ExitTrailer(self.err, token, self.words.append)
+        self.timed_out = False
+
+
+class DockerEnvironment(StagedDelivery):
     """A running container. Environment paths are the container's own paths (``path`` only makes a relative one
     absolute, under the workdir)."""
 
@@ -35,6 +49,8 @@ class DockerEnvironment:
         self.keep = keep
         self.output_limit = output_limit
         self._closed = False
+        self._staged = staging.Staged()
+        self._stdin_fusion = True           # archives ride on a command's stdin (off for other transports)
 
     def path(self, p: str) -> str:
         return p if p.startswith("/") else posixpath.join(self.workdir, p)
@@ -55,26 +71,49 @@ class DockerEnvironment:
     # ------------------------------------------------------------------ exec
     async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
                    env: dict[str, str] | None = None) -> ExecResult:
-        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed."""
+        """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed. What is staged
+        (uploads, prepared commands: :mod:`.staging`) is delivered first, in the same exec where it can be."""
         self._check_open()
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
+        start = time.monotonic()
+        run = None
+        async with self._staged.lock:
+            archives, commands = self._staged.take()
+            if archives or commands:
+                run = await self._start_staged(argv, cwd, env, archives, commands, timeout)
+        if run is None:
+            run = await self._start(argv, cwd, env)
+        return await self._finish(run, timeout, start)
+
+    async def _start(self, argv: list[str], cwd: str | None, env: dict[str, str] | None,
+                     prefix: str = "", stdin: bool = False) -> _Run:
         token = uuid.uuid4().hex
         environment = {**{str(k): str(v) for k, v in (env or {}).items()}, TOKEN_VAR: token}
-        full = ["sh", "-c", WRAPPER, "ac", self._abs(cwd or self.workdir), *argv]
-        start = time.monotonic()
+        full = ["sh", "-c", prefix + WRAPPER, "ac", self._abs(cwd or self.workdir), *argv]
         try:
-            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment))["Id"]
+            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment,
+                                       stdin=stdin))["Id"]
             sock = await self._run(self.api.exec_start, exec_id, socket=True)
         except Exception as exc:
             raise self._sandbox_error("exec", exc) from exc
-        out, err = HeadTail(self.output_limit), HeadTail(self.output_limit)
-        timed_out = await self._collect(FrameReader(sock, self.provider.pool), token, timeout, out, err)
-        code = -1 if timed_out else await self._exit_code(exec_id)
-        return ExecResult(exit_code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out,
-                          duration_s=time.monotonic() - start, truncated=bool(out.elided or err.elided))
+        return _Run(exec_id, token, FrameReader(sock, self.provider.pool), self.output_limit)
+
+    async def _finish(self, run: _Run, timeout: float | None, start: float) -> ExecResult:
+        if run.timed_out:
+            timed_out = True
+        else:
+            left = None if timeout is None else max(0.0, timeout - (time.monotonic() - start))
+            timed_out = await self._collect(run.reader, run.token, left, run.out, run.trailer)
+        run.trailer.close()
+        if timed_out:
+            code = -1
+        else:   # in-band from the wrapper; the engine is asked only when the wrapper did not report
+            code = run.trailer.code if run.trailer.code is not None else await self._exit_code(run.exec_id)
+        return ExecResult(exit_code=code, stdout=run.out.text(), stderr=run.err.text(), timed_out=timed_out,
+                          duration_s=time.monotonic() - start, truncated=bool(run.out.elided or run.err.elided))
 
     async def _collect(self, reader: FrameReader, token: str, timeout: float | None, out: HeadTail,
-                       err: HeadTail) -> bool:
+                       err: Any) -> bool:
         """Read the command's output to its end; True when the timeout killed it."""
         try:
             await asyncio.wait_for(reader.pump(out, err), timeout)
@@ -93,7 +132,7 @@ class DockerEnvironment:
         finally:
             reader.close()
 
-    async def _drain(self, reader: FrameReader, out: HeadTail, err: HeadTail) -> None:
+    async def _drain(self, reader: FrameReader, out: HeadTail, err: Any) -> None:
         try:
             await asyncio.wait_for(reader.pump(out, err), KILL_GRACE_S)
         except (asyncio.TimeoutError, OSError):
@@ -126,17 +165,14 @@ class DockerEnvironment:
 
     # ------------------------------------------------------------------ files
     async def upload(self, src: Path, dst: str) -> None:
-        """Copy a host file or directory to ``dst`` (a directory's contents are merged into ``dst``)."""
+        """Copy a host file or directory to ``dst`` (a directory's contents are merged into ``dst``). The archive is
+        made now and delivered with the next command or file read (:mod:`.staging`)."""
         self._check_open()
         src = Path(src)
         if not src.exists():
             raise FileNotFoundError(f"upload source {src} does not exist")
         target = self._abs(dst)
-        archive = await self._run(tarsafe.tar_of_path, src, target)
-        try:
-            await self._run(self._put, archive)
-        finally:
-            archive.close()
+        self._staged.add(await self._run(tarsafe.tar_of_path, src, target))
 
     def _put(self, data: Any) -> None:
         import docker.errors
@@ -151,6 +187,7 @@ class DockerEnvironment:
     async def download(self, src: str, dst: Path) -> None:
         """Copy an environment file or directory to host path ``dst``; escaping archive members are refused."""
         self._check_open()
+        await self._settle()
         spool = await self._run(self._fetch, self._abs(src))
         try:
             await self._run(tarsafe.extract_to, spool, Path(dst))
@@ -178,6 +215,7 @@ class DockerEnvironment:
     async def read_file(self, path: str) -> bytes:
         """Bytes of an environment file (symlinks followed); FileNotFoundError when it does not exist."""
         self._check_open()
+        await self._settle()
         spool = await self._run(self._fetch, self._abs(path))
         try:
             member, data = await self._run(tarsafe.single_file, spool, path)
@@ -190,20 +228,30 @@ class DockerEnvironment:
         return data
 
     async def write_file(self, path: str, data: bytes | str, mode: int = 0o644) -> None:
-        """Write ``data`` to ``path`` (parents created)."""
+        """Write ``data`` to ``path`` (parents created); delivered like an upload."""
         self._check_open()
         payload = data.encode() if isinstance(data, str) else data
-        archive = tarsafe.tar_of_bytes(self._abs(path), payload, mode)
-        await self._run(self._put, archive)
+        self._staged.add(io.BytesIO(tarsafe.tar_of_bytes(self._abs(path), payload, mode)))
 
     # ------------------------------------------------------------------ lifecycle
     async def close(self) -> None:
-        """Kill and remove the container and its anonymous volumes (a no-op under ``keep``). Idempotent."""
+        """Kill and remove the container and its anonymous volumes (a no-op under ``keep``). Idempotent.
+
+        The environment is unusable at once; the removal runs in the background (the provider bounds it and
+        awaits it in ``aclose``, ``wait_removed`` awaits it on demand)."""
         if self._closed:
             return
         self._closed = True
-        self.provider.forget(self)
         if self.keep:
+            try:
+                await self._settle()
+            except Exception as exc:  # noqa: BLE001 - the container is kept as it is
+                log.warning("%s: delivering staged uploads before keeping it failed: %s", self.name, exc)
+            self.provider.forget(self)
             log.info("keeping container %s (%s)", self.name, self.id[:12])
             return
-        await self.provider.remove_container(self.id)
+        self._staged.discard()
+        try:
+            await self.provider.remove_later(self.id)
+        finally:
+            self.provider.forget(self)

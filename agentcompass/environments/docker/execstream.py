@@ -5,6 +5,11 @@ environment. Docker starts an exec process as a session and process-group leader
 everything it starts in the background share its process group. On timeout or cancellation
 :data:`KILL_SCRIPT` (a second exec) SIGKILLs the process group of every process carrying the token, and
 every such process itself (that also catches children that left the group with ``setsid``).
+
+The exit code travels in-band: the wrapper waits for the command and then writes a report
+``\\x01ac:<token>:<code>\\x02`` to stderr, which :class:`ExitTrailer` takes out of the stream (no
+``exec_inspect`` round trip per command). When no report arrives (the wrapper itself was killed), the caller
+asks the engine.
 """
 
 from __future__ import annotations
@@ -12,15 +17,20 @@ from __future__ import annotations
 from agentcompass.environments._capture import HeadTail  # noqa: F401 (re-exported)
 
 import asyncio
+import re
 import socket
 import ssl
 import struct
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Callable
 
 TOKEN_VAR = "AGENTCOMPASS_EXEC"
+_REPORT = re.compile(rb"-?[0-9]{1,12}|[a-z][a-z0-9]{0,15}")
+_REPORT_START = re.compile(rb"-?[0-9]{0,12}|([a-z][a-z0-9]{0,15})?")
 
-WRAPPER = 'cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; exit 126; }; shift; exec "$@"'
+WRAPPER = ('ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
+           'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
+           f'printf \'\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "$ac_rc" >&2; exit "$ac_rc"')
 
 KILL_SCRIPT = r"""
 t="AGENTCOMPASS_EXEC=$1"
@@ -36,6 +46,65 @@ for round in 1 2; do
 done
 exit 0
 """
+
+
+class ExitTrailer:
+    """Feeds a stderr stream to ``sink`` without the wrapper's in-band reports ``\\x01ac:<token>:<value>\\x02``.
+
+    A number is the exit code (kept as ``code``); a word (the report of what was staged, see :mod:`.staging`) goes
+    to ``on_word``. Reports may arrive split over frames, and output written after
+    one (a background process still holding stderr) is passed on. Bytes that may start a report are held back until
+    it is known they do not.
+    """
+
+    def __init__(self, sink: Any, token: str, on_word: Callable[[str], None] | None = None) -> None:
+        self.sink, self.prefix, self.on_word = sink, b"\x01ac:" + token.encode() + b":", on_word
+        self.code: int | None = None
+        self.pending = b""
+
+    def feed(self, data: bytes) -> None:
+        buf = self.pending + data
+        self.pending = b""
+        while buf:
+            i = buf.find(self.prefix)
+            if i < 0:
+                keep = _partial_prefix(buf, self.prefix)
+                self.sink.feed(buf[:len(buf) - keep])
+                self.pending = buf[len(buf) - keep:]
+                return
+            end = buf.find(b"\x02", i + len(self.prefix))
+            value = buf[i + len(self.prefix):end if end >= 0 else len(buf)]
+            pattern = _REPORT if end >= 0 else _REPORT_START      # a whole report, or the start of one
+            if not pattern.fullmatch(value):
+                self.sink.feed(buf[:i + 1])     # not a report after all: pass its first byte on, look again
+                buf = buf[i + 1:]
+                continue
+            self.sink.feed(buf[:i])
+            if end < 0:
+                self.pending = buf[i:]
+                return
+            self._report(value.decode())
+            buf = buf[end + 1:]
+
+    def _report(self, value: str) -> None:
+        if value.lstrip("-").isdigit():
+            self.code = int(value)
+        elif self.on_word is not None:
+            self.on_word(value)
+
+    def close(self) -> None:
+        """The stream ended: bytes held back were output after all."""
+        if self.pending:
+            self.sink.feed(self.pending)
+            self.pending = b""
+
+
+def _partial_prefix(buf: bytes, prefix: bytes) -> int:
+    """Length of the longest end of ``buf`` that is a beginning of ``prefix`` (shorter than ``prefix``)."""
+    for n in range(min(len(buf), len(prefix) - 1), 0, -1):
+        if buf.endswith(prefix[:n]):
+            return n
+    return 0
 
 
 class FrameReader:
@@ -62,8 +131,9 @@ class FrameReader:
         reader = getattr(self.fp, "read1", None) or getattr(self.sock, "recv", None) or self.sock.read
         return await loop.run_in_executor(self.pool, reader, 65536)
 
-    async def pump(self, out: HeadTail, err: HeadTail) -> None:
-        """Read frames until the stream ends, feeding stdout (1) and stderr (2)."""
+    async def pump(self, out: Any, err: Any, until: Callable[[], bool] | None = None) -> None:
+        """Read frames until the stream ends (or ``until()`` holds after the frames at hand), feeding stdout (1)
+        and stderr (2)."""
         while True:
             while len(self.buf) >= 8:          # first what was read ahead, then each chunk
                 kind, size = struct.unpack(">BxxxL", self.buf[:8])
@@ -72,6 +142,8 @@ class FrameReader:
                 payload = bytes(self.buf[8:8 + size])
                 del self.buf[:8 + size]
                 (err if kind == 2 else out).feed(payload)
+            if until is not None and until():
+                return
             chunk = await self._recv()
             if not chunk:
                 return

@@ -5,6 +5,10 @@ Built images are tagged ``agentcompass/<benchmark>/<task>:<hash>`` where the has
 present locally. An image with that tag is never rebuilt. Builds of the same hash run once per process
 (one future per hash), and a task whose context equals an already built one gets a new tag on the same
 image instead of a build. Failures raise :class:`ImageError` (not retried) naming the image and why.
+
+:meth:`ImageManager.candidate` names the image a spec resolves to when it is present, without asking the engine
+whether it is: the provider creates the container from it at once (creation is the presence check) and resolves,
+pulls or builds only when the engine answers that there is no such image.
 """
 
 from __future__ import annotations
@@ -111,6 +115,8 @@ class ImageManager:
         self._builds: dict[str, asyncio.Future[str]] = {}     # context hash -> build (failures stay)
         self._present: set[str] = set()
         self._digests: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
+        self._uses_base: dict[Path, bool] = {}               # context -> its Dockerfile builds FROM BASE_IMAGE
+        self._ids: dict[str, str] = {}                        # image ids of base images, once per request
 
     async def exists(self, ref: str) -> bool:
         import docker.errors
@@ -118,7 +124,7 @@ class ImageManager:
         if ref in self._present:
             return True
         try:
-            await self.run(self.api.inspect_image, ref)
+            found = await self.run(self.api.inspect_image, ref)
         except docker.errors.ImageNotFound:
             return False
         except docker.errors.APIError as exc:
@@ -126,6 +132,8 @@ class ImageManager:
                 return False
             raise
         self._present.add(ref)
+        if isinstance(found, dict) and found.get("Id"):
+            self._ids.setdefault(ref, str(found["Id"]))       # the build hash's base id: no second inspect
         return True
 
     async def pull(self, ref: str) -> str | None:
@@ -204,17 +212,11 @@ class ImageManager:
         context = Path(spec.dockerfile_dir)
         if not (context / "Dockerfile").is_file():
             raise ImageError(f"task {spec.task_id}: no Dockerfile in {context}" + "".join(f"; {r}" for r in reasons))
-        args = {"BASE_IMAGE": base_image, **{str(k): str(v) for k, v in spec.build_args.items()}}
-        if uses_base_image(context / "Dockerfile"):
-            args["BASE_IMAGE"] = await self.base(args["BASE_IMAGE"], policy)
-        key = (str(context.resolve()), tuple(sorted(args.items())))
-        digest = self._digests.get(key)
-        if digest is None:           # once per provider: contexts do not change during a request
-            base_id = await self._image_id(args["BASE_IMAGE"])
-            digest = self._digests[key] = await self.run(context_hash, context, args, f"{self.platform}|{base_id}")
-        tag = f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
+        args = await self._args(spec, context, base_image, policy)
+        tag = await self._build_tag(spec, context, args)
         if await self.exists(tag):
             return tag
+        digest = tag.rpartition(":")[2]
         fut = self._builds.get(digest)
         if fut is None or fut.cancelled() or (not fut.done() and fut.get_loop() is not asyncio.get_running_loop()):
             fut = asyncio.ensure_future(self._build_or_tag(context, tag, args, digest, timeout_s))
@@ -229,11 +231,56 @@ class ImageManager:
             await self._tag(built, tag)
         return tag
 
+    async def candidate(self, spec: Any, policy: str, base_image: str) -> str | None:
+        """The image :meth:`resolve` returns for ``spec`` when that image is present (None: resolve first, as
+        under ``pull_policy: always``). Asks the engine nothing but, once per request, about a base image."""
+        if spec.image or not spec.dockerfile_dir:
+            if policy == "always":
+                return None
+            if spec.image:
+                return spec.image
+            known = self._bases.get(base_image)       # the base (or its offline fallback) already resolved
+            ok = known is not None and known.done() and not known.cancelled() and known.exception() is None
+            return known.result() if ok and known is not None else base_image
+        context = Path(spec.dockerfile_dir)
+        if not (context / "Dockerfile").is_file():
+            return None
+        return await self._build_tag(spec, context, await self._args(spec, context, base_image, policy))
+
+    def present(self, ref: str) -> None:
+        """``ref`` is known to exist (a container was just created from it)."""
+        self._present.add(ref)
+
+    async def _args(self, spec: Any, context: Path, base_image: str, policy: str) -> dict[str, str]:
+        """The build arguments of ``spec``: ``BASE_IMAGE`` is the base image to use (see :meth:`base`) when the
+        Dockerfile builds from it."""
+        args = {"BASE_IMAGE": base_image, **{str(k): str(v) for k, v in spec.build_args.items()}}
+        uses = self._uses_base.get(context)
+        if uses is None:
+            uses = self._uses_base[context] = uses_base_image(context / "Dockerfile")
+        if uses:
+            args["BASE_IMAGE"] = await self.base(args["BASE_IMAGE"], policy)
+        return args
+
+    async def _build_tag(self, spec: Any, context: Path, args: dict[str, str]) -> str:
+        """``agentcompass/<benchmark>/<task>:<context hash>`` (hashed once per context and arguments)."""
+        key = (str(context.resolve()), tuple(sorted(args.items())))
+        digest = self._digests.get(key)
+        if digest is None:           # once per provider: contexts do not change during a request
+            base_id = await self._image_id(args["BASE_IMAGE"])
+            digest = self._digests[key] = await self.run(context_hash, context, args, f"{self.platform}|{base_id}")
+        return f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
+
     async def _image_id(self, ref: str) -> str:
+        """Id of image ``ref`` ('' when it is missing: the build will pull it); known ids are kept."""
+        if ref in self._ids:
+            return self._ids[ref]
         try:
-            return (await self.run(self.api.inspect_image, ref))["Id"]
+            image_id = (await self.run(self.api.inspect_image, ref))["Id"]
         except Exception:  # noqa: BLE001 - a missing base only means the build will pull it
             return ""
+        self._ids[ref] = image_id
+        return image_id
 
     async def _tag(self, source: str, tag: str) -> None:
         repo, _, version = tag.rpartition(":")

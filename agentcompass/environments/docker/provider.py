@@ -3,7 +3,8 @@
 Every blocking Docker SDK call runs in the provider's own thread pool, so the event loop never blocks and
 long commands never starve other calls (command output is read from the socket by the event loop itself).
 Containers run ``sleep infinity`` under Docker's init process and are removed with SIGKILL, so closing is
-instant. Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
+instant; the removal itself runs in the background (at most ``MAX_PENDING_REMOVALS`` at once, each bounded by
+``REMOVAL_TIMEOUT_S``), off the path of the next attempt, and :meth:`DockerProvider.aclose` awaits every one. Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
 (host:pid:start time of this process), so ``cleanup`` can tell leftovers from live environments.
 """
 
@@ -28,6 +29,8 @@ from agentcompass.kit import slug
 log = logging.getLogger("agentcompass.environments.docker")
 KEEP_ALIVE = ["sh", "-c", "exec sleep infinity 2>/dev/null || while :; do sleep 86400; done"]
 POOL_THREADS = 32
+MAX_PENDING_REMOVALS = 8       # a close waits while more removals than this are under way
+REMOVAL_TIMEOUT_S = 120.0
 
 
 def _start_time(pid: int) -> str:
@@ -74,6 +77,7 @@ class DockerProvider:
         self._open: dict[str, DockerEnvironment] = {}
         self._owner = owner_label()
         self._compose_locks: dict[str, asyncio.Lock] = {}
+        self._removals: dict[str, asyncio.Future[None]] = {}
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -111,10 +115,15 @@ class DockerProvider:
         except ImportError as exc:
             raise SandboxError(f"the docker Python package is missing ({exc}); pip install docker") from exc
         try:
-            return docker.from_env(max_pool_size=POOL_THREADS, timeout=300)
+            client = docker.from_env(max_pool_size=POOL_THREADS, timeout=300)
         except docker.errors.DockerException as exc:
             raise SandboxError(f"cannot reach the Docker engine: {exc}; start it (scripts/ensure_docker.sh) "
                                "or set DOCKER_HOST") from exc
+        if str(client.api.base_url).startswith("http+docker://local"):
+            # a local socket: no proxy or .netrc applies, so requests need not scan the environment for them on
+            # every call (a quarter of the SDK's CPU per call)
+            client.api.trust_env = False
+        return client
 
     def _fallback(self) -> "BaseFallback | None":
         """How to build the offline base image when the default one is unavailable (None: never)."""
@@ -154,8 +163,9 @@ class DockerProvider:
 
     # ------------------------------------------------------------------ open
     async def open(self, spec: EnvSpec) -> DockerEnvironment:
-        """Resolve the image (pull or build), then create and start a container for ``spec``; a spec with a
-        compose file starts a compose project instead (:mod:`.compose`)."""
+        """Create and start a container for ``spec`` from the image it resolves to; only when the engine has no such
+        image is it resolved first (pulled or built). A spec with a compose file starts a compose project instead
+        (:mod:`.compose`)."""
         await self.connect()
         if spec.compose_file is not None:
             from agentcompass.environments.docker.compose import open_compose
@@ -163,14 +173,15 @@ class DockerProvider:
             return await open_compose(self, spec)
         assert self._images is not None
         cfg = self.config
-        timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
-        image = await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
-        params = self._create_params(spec, image)
-        try:
-            cid = await asyncio.wait_for(self._start(params), cfg.open_timeout_s)
-        except asyncio.TimeoutError:
-            raise SandboxError(f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
-                               f"it is removed by cleanup(run_id)") from None
+        image = await self._images.candidate(spec, cfg.pull_policy, cfg.base_image)
+        started = await self._start_from(spec, image) if image is not None else None   # creating checks the image
+        if started is None:
+            timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
+            image = await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
+            started = await self._start_from(spec, image, missing_ok=False)
+        assert started is not None and image is not None
+        cid, params = started
+        self._images.present(image)
         env = DockerEnvironment(self, cid, params["name"], image, params["working_dir"], spec.keep,
                                 cfg.exec_output_limit)
         self._open[cid] = env
@@ -193,11 +204,31 @@ class DockerProvider:
         timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
         return await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
 
+    async def _start_from(self, spec: EnvSpec, image: str,
+                          missing_ok: bool = True) -> tuple[str, dict[str, Any]] | None:
+        """Create and start a container of ``image`` for ``spec``: (its id, the create parameters); None when
+        ``missing_ok`` and the engine has no such image."""
+        import docker.errors
+
+        cfg = self.config
+        params = self._create_params(spec, image)
+        try:
+            return await asyncio.wait_for(self._start(params), cfg.open_timeout_s), params
+        except asyncio.TimeoutError:
+            raise SandboxError(f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
+                               f"it is removed by cleanup(run_id)") from None
+        except docker.errors.ImageNotFound:
+            if missing_ok:
+                return None
+            raise SandboxError(f"docker: cannot create a container of {image}: no such image") from None
+
     async def _start(self, params: dict[str, Any]) -> str:
         import docker.errors
 
         try:
             cid = (await self.run(self.api.create_container, **params))["Id"]
+        except docker.errors.ImageNotFound:
+            raise
         except docker.errors.APIError as exc:
             raise SandboxError(f"docker: cannot create a container of {params['image']}: {exc}") from exc
         except BaseException:        # cancelled while the engine creates it: remove it by name
@@ -251,6 +282,30 @@ class DockerProvider:
             return False
         return True
 
+    async def remove_later(self, cid: str) -> None:
+        """Remove a container in the background; returns once it is under way (waiting while more than
+        ``MAX_PENDING_REMOVALS`` are). :meth:`wait_removed` and :meth:`aclose` await the removals."""
+        if cid not in self._removals:
+            self._removals[cid] = asyncio.ensure_future(self._remove_bounded(cid))
+        while len(self._removals) > MAX_PENDING_REMOVALS:
+            await asyncio.wait(set(self._removals.values()), return_when=asyncio.FIRST_COMPLETED)
+
+    async def _remove_bounded(self, cid: str) -> None:
+        try:
+            await asyncio.wait_for(self.remove_container(cid), REMOVAL_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            log.warning("docker: removing container %s took over %.0fs; cleanup(run_id) removes it later",
+                        cid[:12], REMOVAL_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 - logged like a failed removal; the outcome of the attempt stands
+            log.warning("docker: removing container %s failed: %s", cid[:12], exc)
+        finally:
+            self._removals.pop(cid, None)
+
+    async def wait_removed(self) -> None:
+        """Wait until every background removal has ended."""
+        while self._removals:
+            await asyncio.gather(*list(self._removals.values()), return_exceptions=True)
+
     async def cleanup(self, run_id: str | None = None) -> int:
         """Remove containers left by killed runs (of ``run_id``, or all agentcompass ones when None).
 
@@ -263,7 +318,8 @@ class DockerProvider:
         projects = await cleanup_projects(self, run_id, _leftover)
         wanted = ["agentcompass=1"] + ([f"agentcompass.run_id={run_id}"] if run_id is not None else [])
         found = await self.run(self.api.containers, all=True, filters={"label": wanted})
-        doomed = [c["Id"] for c in found if c["Id"] not in self._open and _leftover(c.get("Labels") or {})
+        doomed = [c["Id"] for c in found if c["Id"] not in self._open and c["Id"] not in self._removals
+                  and _leftover(c.get("Labels") or {})
                   and PROJECT_LABEL not in (c.get("Labels") or {})]
         removed = sum(await asyncio.gather(*(self.remove_container(cid) for cid in doomed)))
         if doomed or projects:
@@ -272,9 +328,11 @@ class DockerProvider:
         return removed + projects
 
     async def aclose(self) -> None:
-        """Close the environments the caller left open, then the client and the thread pool."""
+        """Close the environments the caller left open, wait for every container removal, then close the client
+        and the thread pool."""
         for env in list(self._open.values()):
             await env.close()
+        await self.wait_removed()
         if self._client is not None:
             client, self._client, self._images = self._client, None, None
             await self.run(client.close)
