@@ -7,6 +7,7 @@ else of the package (``docs/plugins.md``).
   then a rename, so a reader never sees a partial file and a crash leaves the old one; :func:`replacing` is
   the same for a file another program writes (``tar -cf``, a download); :func:`place` moves a downloaded
   file or tree to its destination (a directory merges into an existing one).
+- Processes: :func:`start_ticks` and :func:`process_alive` (a pid that still runs and is not a reused one).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
 - Dependencies: :func:`require` imports an optional dependency (a missing one is a DependencyError naming
@@ -27,8 +28,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["data_dir", "default_data_dir", "ensure_tools", "place", "replacing", "require", "slug",
-           "write_atomic", "write_json"]
+__all__ = ["data_dir", "default_data_dir", "ensure_tools", "place", "process_alive", "replacing", "require", "slug",
+           "start_ticks", "write_atomic", "write_json"]
 
 # --------------------------------------------------------------------------- files
 
@@ -80,6 +81,29 @@ def place(top: str | Path, dst: str | Path) -> None:
     elif dst.exists() or dst.is_symlink():
         dst.unlink()
     os.replace(top, dst)
+
+
+def start_ticks(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks since boot, Linux /proc), or None when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return int(fh.read(4096).rsplit(b")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def process_alive(pid: int, ticks: int | None = None) -> bool:
+    """True when ``pid`` runs and (given ``ticks``) is the process that started then, not a reused pid."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    now = start_ticks(pid)
+    return ticks is None or now is None or now == ticks
 
 
 def write_json(path: str | Path, obj: Any, *, indent: int | None = 2, ensure_ascii: bool = True,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import RunInUseError
+from agentcompass.kit import process_alive, start_ticks
 
 _NO_FLOCK = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL}
 
@@ -34,11 +35,8 @@ def _boot_id() -> str:
 
 
 def _start_ticks(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[19].decode()
-    except (OSError, IndexError):
-        return ""
+    ticks = start_ticks(pid)
+    return "" if ticks is None else str(ticks)
 
 
 def holder_info() -> dict[str, Any]:
@@ -53,13 +51,7 @@ def holder_alive(info: dict[str, Any]) -> bool:
     pid = info.get("pid")
     if not isinstance(pid, int) or info.get("host") != socket.gethostname() or info.get("boot_id") != _boot_id():
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return not info.get("start_ticks") or _start_ticks(pid) == info.get("start_ticks")
+    return process_alive(pid) and (not info.get("start_ticks") or _start_ticks(pid) == info.get("start_ticks"))
 
 
 def describe_holder(info: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from agentcompass.environments import _capture
 from agentcompass.errors import PathEscapeError
-from agentcompass.kit import write_json
+from agentcompass.kit import start_ticks, write_json
 
 # --------------------------------------------------------------------------- paths
 
@@ -202,29 +202,6 @@ def _read(path: str, size: int) -> bytes | None:
         return None
     finally:
         os.close(fd)
-
-
-def start_ticks(pid: int) -> int | None:
-    """When process ``pid`` started (clock ticks since boot), or None when there is no such process."""
-    stat = _read(f"/proc/{pid}/stat", 4096)
-    try:
-        return None if stat is None else int(stat.rsplit(b")", 1)[1].split()[19])
-    except (IndexError, ValueError):
-        return None
-
-
-def process_alive(pid: int, ticks: int | None) -> bool:
-    """True when ``pid`` runs and (given ``ticks``) is the process that started then, not a reused pid."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    now = start_ticks(pid)
-    return ticks is None or now is None or now == ticks
 
 
 def _started_before(pid: int, ticks: int) -> bool:

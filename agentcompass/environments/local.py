@@ -34,7 +34,7 @@ from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
-from agentcompass.kit import place, slug, write_json
+from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -78,7 +78,7 @@ def _owned(ws: Path, info: dict[str, Any]) -> bool:
     pid = info.get("pid")
     if pid == os.getpid():
         return ws in _LIVE
-    return isinstance(pid, int) and fs.process_alive(pid, info.get("pid_start_ticks"))
+    return isinstance(pid, int) and process_alive(pid, info.get("pid_start_ticks"))
 
 
 class LocalProvider:
@@ -104,7 +104,7 @@ class LocalProvider:
             name = slug(spec.task_id, sep="_", limit=60, default="task")
             ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
             marker = {"run_id": run_id, "task_id": spec.task_id, "pid": os.getpid(),
-                      "pid_start_ticks": fs.start_ticks(os.getpid()), "created": time.time(), "kept": False}
+                      "pid_start_ticks": start_ticks(os.getpid()), "created": time.time(), "kept": False}
             write_json(ws.with_name(ws.name + ".json"), marker, indent=1)
         except OSError as exc:
             raise SandboxError(f"local environment: cannot create a workspace under {self.root}: {exc}") from exc
