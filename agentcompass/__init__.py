@@ -24,9 +24,24 @@ _EXPORTS = {
     "RunStatus": "agentcompass.interfaces",
     "ExitStatus": "agentcompass.interfaces",
 }
-_ERRORS = ("AgentCompassError", "ConfigError", "UnknownComponentError", "NotSupportedYetError", "DependencyError",
-           "DatasetError", "SandboxError", "ImageError", "ModelError", "AgentError", "VerifierError",
-           "EvaluationFailedError", "RunTimeoutError", "ArgumentError", "RunInUseError", "ModelEndpointDownError")
+_ERRORS = (
+    "AgentCompassError",
+    "ConfigError",
+    "UnknownComponentError",
+    "NotSupportedYetError",
+    "DependencyError",
+    "DatasetError",
+    "SandboxError",
+    "ImageError",
+    "ModelError",
+    "AgentError",
+    "VerifierError",
+    "EvaluationFailedError",
+    "RunTimeoutError",
+    "ArgumentError",
+    "RunInUseError",
+    "ModelEndpointDownError",
+)
 
 __all__ = [*_EXPORTS, *_ERRORS, "__version__"]
 

@@ -24,8 +24,9 @@ import site
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator, Sequence
 from types import ModuleType
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from agentcompass.errors import DependencyError
 from agentcompass.interfaces import ON_HOST
@@ -80,11 +81,12 @@ def _import(module: str) -> ModuleType | None:
     except ModuleNotFoundError as exc:
         if exc.name is None or module == exc.name or module.startswith(exc.name + "."):
             return None
-        raise                # the module exists but one of ITS dependencies is missing: show that
+        raise  # the module exists but one of ITS dependencies is missing: show that
 
 
-def require(module: str, extra: str, *, auto_install: bool | None = None, package: str | None = None,
-            purpose: str = "") -> ModuleType:
+def require(
+    module: str, extra: str, *, auto_install: bool | None = None, package: str | None = None, purpose: str = ""
+) -> ModuleType:
     """Import ``module`` (part of the ``extra`` extra); install it first when missing and ``auto_install``.
 
     ``package`` is the pip requirement to install (default: the extra's requirement for that module).
@@ -97,13 +99,17 @@ def require(module: str, extra: str, *, auto_install: bool | None = None, packag
     spec = _package_for(module, extra, package)
     why = f"{purpose} needs" if purpose else "needs"
     if not auto:
-        raise DependencyError(f"{why} the Python module {module!r} (package {spec!r}), which is not installed: "
-                              f"run {install_command(extra)}, or pass {FLAG} to install it automatically")
+        raise DependencyError(
+            f"{why} the Python module {module!r} (package {spec!r}), which is not installed: "
+            f"run {install_command(extra)}, or pass {FLAG} to install it automatically"
+        )
     pip_install([spec])
     found = _import(module)
     if found is None:
-        raise DependencyError(f"installed {spec!r} with {sys.executable} -m pip, but {module!r} still cannot be "
-                              f"imported; run {install_command(extra)} and check the interpreter")
+        raise DependencyError(
+            f"installed {spec!r} with {sys.executable} -m pip, but {module!r} still cannot be "
+            f"imported; run {install_command(extra)} and check the interpreter"
+        )
     return found
 
 
@@ -123,7 +129,7 @@ def pip_install(specs: Sequence[str]) -> None:
     user_site = site.getusersitepackages()
     in_venv = sys.prefix != sys.base_prefix
     if site.ENABLE_USER_SITE and not in_venv and isinstance(user_site, str) and user_site not in sys.path:
-        site.addsitedir(user_site)      # pip fell back to --user and that directory is new
+        site.addsitedir(user_site)  # pip fell back to --user and that directory is new
 
 
 # --------------------------------------------------------------------------- tools inside environments
@@ -132,11 +138,15 @@ MANAGERS = ("apt-get", "apk", "dnf", "yum", "microdnf")
 # tool -> package, where the package is not named like the tool ({manager: name} or one name for all)
 TOOL_PACKAGES: dict[str, Any] = {
     "ps": {"apk": "procps", "apt-get": "procps", "dnf": "procps-ng", "yum": "procps-ng", "microdnf": "procps-ng"},
-    "pkill": {"apk": "procps", "apt-get": "procps", "dnf": "procps-ng", "yum": "procps-ng",
-              "microdnf": "procps-ng"},
+    "pkill": {"apk": "procps", "apt-get": "procps", "dnf": "procps-ng", "yum": "procps-ng", "microdnf": "procps-ng"},
     "python3": "python3",
-    "pip3": {"apk": "py3-pip", "apt-get": "python3-pip", "dnf": "python3-pip", "yum": "python3-pip",
-             "microdnf": "python3-pip"},
+    "pip3": {
+        "apk": "py3-pip",
+        "apt-get": "python3-pip",
+        "dnf": "python3-pip",
+        "yum": "python3-pip",
+        "microdnf": "python3-pip",
+    },
     "xxd": {"apt-get": "xxd", "apk": "xxd", "dnf": "vim-common", "yum": "vim-common", "microdnf": "vim-common"},
 }
 
@@ -151,13 +161,13 @@ def install_script(manager: str, packages: Sequence[str]) -> str:
     pkgs = " ".join(shlex.quote(p) for p in packages)
     body = {
         "apt-get": f"export DEBIAN_FRONTEND=noninteractive; $S apt-get update -qq && "
-                   f"$S apt-get install -y -qq --no-install-recommends {pkgs}",
+        f"$S apt-get install -y -qq --no-install-recommends {pkgs}",
         "apk": f"$S apk add --no-cache {pkgs}",
         "dnf": f"$S dnf install -y {pkgs}",
         "yum": f"$S yum install -y {pkgs}",
         "microdnf": f"$S microdnf install -y {pkgs}",
     }[manager]
-    return ('S=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then S="sudo -n"; fi; ' + body)
+    return 'S=""; if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then S="sudo -n"; fi; ' + body
 
 
 async def missing_tools(env: Any, tools: Sequence[str]) -> list[str]:
@@ -176,29 +186,37 @@ async def ensure_tools(env: Any, tools: Sequence[str], *, auto_install: bool, im
         return []
     where = f"environment {env.id}" + (f" (image {image_hint})" if image_hint else "")
     if not auto_install:
-        raise DependencyError(f"missing tools in {where}: {', '.join(missing)}; install them in the image, or "
-                              f"pass {FLAG} to install them with the image's package manager")
+        raise DependencyError(
+            f"missing tools in {where}: {', '.join(missing)}; install them in the image, or "
+            f"pass {FLAG} to install them with the image's package manager"
+        )
     if ON_HOST.of(env):
-        raise DependencyError(f"missing tools on this host (local environment): {', '.join(missing)}; "
-                              f"agentcompass does not install system packages on the host: install them yourself")
+        raise DependencyError(
+            f"missing tools on this host (local environment): {', '.join(missing)}; "
+            f"agentcompass does not install system packages on the host: install them yourself"
+        )
     manager = await _package_manager(env, where)
     packages = sorted({package_of(t, manager) for t in missing})
     res = await env.exec(install_script(manager, packages), timeout=TOOL_INSTALL_TIMEOUT_S, cwd="/")
     still = await missing_tools(env, missing)
     if res.exit_code != 0 or still:
         tail = " | ".join(res.output.strip().splitlines()[-3:])
-        raise DependencyError(f"installing {', '.join(packages)} with {manager} in {where} failed "
-                              f"(exit {res.exit_code}; still missing: {', '.join(still) or 'none'}): {tail}")
+        raise DependencyError(
+            f"installing {', '.join(packages)} with {manager} in {where} failed "
+            f"(exit {res.exit_code}; still missing: {', '.join(still) or 'none'}): {tail}"
+        )
     log.info("installed %s in %s with %s", ", ".join(packages), where, manager)
     return missing
 
 
 async def _package_manager(env: Any, where: str) -> str:
     names = " ".join(MANAGERS)
-    res = await env.exec(f"for m in {names}; do command -v $m >/dev/null 2>&1 && {{ echo $m; break; }}; done",
-                         timeout=60)
+    res = await env.exec(
+        f"for m in {names}; do command -v $m >/dev/null 2>&1 && {{ echo $m; break; }}; done", timeout=60
+    )
     manager = res.stdout.strip().splitlines()[0] if res.stdout.strip() else ""
     if manager not in MANAGERS:
-        raise DependencyError(f"{where} has no known package manager ({', '.join(MANAGERS)}); install the "
-                              f"tools in the image instead")
+        raise DependencyError(
+            f"{where} has no known package manager ({', '.join(MANAGERS)}); install the tools in the image instead"
+        )
     return manager

@@ -31,9 +31,10 @@ verifier writes counts; a benchmark picks one (``interfaces.error_policy``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal
 
 ErrorClass = Literal["infra", "model", "agent", "verifier", "config"]
 ERROR_CLASSES: tuple[ErrorClass, ...] = ("infra", "model", "agent", "verifier", "config")
@@ -44,7 +45,7 @@ class AgentCompassError(Exception):
 
     error_class: ErrorClass = "agent"
     retryable: bool = False
-    stops_request: bool = False      # raised in an attempt, it ends the whole request (no further attempts)
+    stops_request: bool = False  # raised in an attempt, it ends the whole request (no further attempts)
 
     def __init__(self, message: str = "", *, retryable: bool | None = None) -> None:
         super().__init__(message)
@@ -116,8 +117,9 @@ class ModelError(AgentCompassError):
 
     error_class: ErrorClass = "model"
 
-    def __init__(self, message: str, *, endpoint: str = "", status: int | None = None,
-                 retryable: bool | None = None) -> None:
+    def __init__(
+        self, message: str, *, endpoint: str = "", status: int | None = None, retryable: bool | None = None
+    ) -> None:
         self.endpoint, self.status = endpoint, status
         super().__init__(message, retryable=retryable)
 
@@ -210,15 +212,17 @@ ErrorPolicy = Mapping[tuple[str, Phase], AfterError]
 NEVER_VERIFY_AFTER_ERROR: ErrorPolicy = MappingProxyType({})
 """The default: an error ends the attempt; nothing is verified after it."""
 
-HARBOR_ERROR_POLICY: ErrorPolicy = MappingProxyType({
-    # Harbor 0.26's default trial policy (harbor.models.trial.error_policy), by our error classes. Errors
-    # before the agent ran are never verified (setup: no entry). In the agent phase:
-    ("agent", "agent"): VERIFIED_COUNTED,        # a crashed or failed agent (Harbor: unknown errors, non-zero exit)
-    ("ContextLengthExceededError", "agent"): VERIFIED_COUNTED,   # Harbor: ContextLengthExceededError
-    ("model", "agent"): VERIFIED_NOT_COUNTED,    # Harbor: API errors (rate limits, bad requests, 5xx)
-    ("infra", "agent"): NOT_VERIFIED,            # Harbor: sandbox errors (health check, out of memory)
-    ("config", "agent"): NOT_VERIFIED,           # Harbor: missing extras, unsupported operations
-})
+HARBOR_ERROR_POLICY: ErrorPolicy = MappingProxyType(
+    {
+        # Harbor 0.26's default trial policy (harbor.models.trial.error_policy), by our error classes. Errors
+        # before the agent ran are never verified (setup: no entry). In the agent phase:
+        ("agent", "agent"): VERIFIED_COUNTED,  # a crashed or failed agent (Harbor: unknown errors, non-zero exit)
+        ("ContextLengthExceededError", "agent"): VERIFIED_COUNTED,  # Harbor: ContextLengthExceededError
+        ("model", "agent"): VERIFIED_NOT_COUNTED,  # Harbor: API errors (rate limits, bad requests, 5xx)
+        ("infra", "agent"): NOT_VERIFIED,  # Harbor: sandbox errors (health check, out of memory)
+        ("config", "agent"): NOT_VERIFIED,  # Harbor: missing extras, unsupported operations
+    }
+)
 """Harbor's defaults, used by the Terminal-Bench benchmarks."""
 
 

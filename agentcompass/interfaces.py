@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import enum
 import logging
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
-from typing import Any, Awaitable, Callable, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy
 
@@ -50,7 +50,7 @@ class ExitStatus(enum.StrEnum):
     SUBMITTED = "submitted"
     LIMITS_EXCEEDED = "limits_exceeded"
     AGENT_TIMEOUT = "agent_timeout"
-    ERROR = "error"             # the agent phase raised, and the benchmark's error policy verifies anyway
+    ERROR = "error"  # the agent phase raised, and the benchmark's error policy verifies anyway
 
 
 # --------------------------------------------------------------------------- shared context
@@ -64,9 +64,9 @@ class ComponentContext:
     run_id: str = ""
     request: str = ""
     benchmark_id: str = ""
-    model_id: str = ""                 # the request's model name ("none" without a model)
+    model_id: str = ""  # the request's model name ("none" without a model)
     harness_id: str = ""
-    environment_id: str = ""           # the request's environment id ("docker", "local"...)
+    environment_id: str = ""  # the request's environment id ("docker", "local"...)
     auto_install_dependencies: bool = False
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
 
@@ -120,18 +120,18 @@ class EnvSpec:
 
     task_id: str
     benchmark: str = ""
-    image: str | None = None                 # an image name to use (pulled if the policy allows)
-    dockerfile_dir: Path | None = None       # or a build context holding a Dockerfile
-    compose_file: Path | None = None         # a Docker Compose file: a project whose "main" service is the env
-    build_args: dict[str, str] = field(default_factory=dict)   # e.g. BASE_IMAGE for the demo tasks
+    image: str | None = None  # an image name to use (pulled if the policy allows)
+    dockerfile_dir: Path | None = None  # or a build context holding a Dockerfile
+    compose_file: Path | None = None  # a Docker Compose file: a project whose "main" service is the env
+    build_args: dict[str, str] = field(default_factory=dict)  # e.g. BASE_IMAGE for the demo tasks
     workdir: str = "/app"
     cpus: float | None = None
     memory_mb: int | None = None
     env: dict[str, str] = field(default_factory=dict)
-    network: str | None = None               # None: provider default; "bridge" | "none"
+    network: str | None = None  # None: provider default; "bridge" | "none"
     build_timeout_s: float | None = None
-    labels: dict[str, str] = field(default_factory=dict)   # agentcompass.run_id / request / task
-    keep: bool = False                       # keep_environment: close() leaves it in place
+    labels: dict[str, str] = field(default_factory=dict)  # agentcompass.run_id / request / task
+    keep: bool = False  # keep_environment: close() leaves it in place
 
 
 @runtime_checkable
@@ -143,15 +143,21 @@ class Environment(Protocol):
     next command); its failure fails that operation with a SandboxError naming ``what``. Callers fall back to
     ``exec`` where it is missing."""
 
-    id: str          # container id, workspace path...
-    workdir: str     # default cwd of exec, as an environment path
+    id: str  # container id, workspace path...
+    workdir: str  # default cwd of exec, as an environment path
 
     def path(self, p: str) -> str:
         """The form of environment path ``p`` to use inside commands run by :meth:`exec`."""
         ...
 
-    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
-                   env: dict[str, str] | None = None) -> ExecResult:
+    async def exec(
+        self,
+        cmd: str | list[str],
+        *,
+        timeout: float | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ExecResult:
         """Run ``cmd`` (a string runs under ``bash -c``, a list is an argv) in ``cwd`` (default :attr:`workdir`)
         with ``env`` over the spec's variables. stdout and stderr come back separately, undecodable bytes as
         U+FFFD. On timeout the whole process tree is killed and the output so far is returned (``timed_out``,
@@ -235,7 +241,7 @@ class Usage:
     n_calls: int = 0
     n_retries: int = 0
 
-    def add(self, other: "Usage") -> "Usage":
+    def add(self, other: Usage) -> Usage:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.cached_tokens += other.cached_tokens
@@ -245,8 +251,14 @@ class Usage:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return {"input": self.input_tokens, "output": self.output_tokens, "cached": self.cached_tokens,
-                "cost_usd": round(self.cost_usd, 8), "calls": self.n_calls, "retries": self.n_retries}
+        return {
+            "input": self.input_tokens,
+            "output": self.output_tokens,
+            "cached": self.cached_tokens,
+            "cost_usd": round(self.cost_usd, 8),
+            "calls": self.n_calls,
+            "retries": self.n_retries,
+        }
 
 
 @dataclass
@@ -265,7 +277,7 @@ class ToolCall:
 @dataclass
 class ModelResponse:
     text: str
-    finish_reason: str = "stop"        # "stop" | "length" | "tool_calls" | provider value
+    finish_reason: str = "stop"  # "stop" | "length" | "tool_calls" | provider value
     usage: Usage = field(default_factory=Usage)
     raw: Any = None
     tool_calls: list[ToolCall] = field(default_factory=list)
@@ -279,8 +291,9 @@ class ModelClient(Protocol):
     provider: str
     usage: Usage
 
-    async def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
-                       **params: Any) -> ModelResponse:
+    async def complete(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **params: Any
+    ) -> ModelResponse:
         """Send a chat and return the reply.
 
         Messages use the OpenAI chat form on every protocol: ``{role, content}`` with roles system / user /
@@ -296,7 +309,7 @@ class ModelClient(Protocol):
         never retried). The messages never contain the API key."""
         ...
 
-    def fork(self) -> "ModelClient":
+    def fork(self) -> ModelClient:
         """A client sharing the connection and limits but with its own ``usage`` (one per attempt)."""
         ...
 
@@ -322,30 +335,30 @@ class Task:
     build_timeout_s: float | None = None
     env: dict[str, str] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
-    data: Any = None                       # benchmark-private payload (a SWE-bench row, a task dir...)
+    data: Any = None  # benchmark-private payload (a SWE-bench row, a task dir...)
 
 
 @dataclass
 class Solution:
     """A reference solution: files to upload, then a command to run; or a submission (a patch)."""
 
-    files: dict[str, Path] = field(default_factory=dict)    # environment path -> host path
+    files: dict[str, Path] = field(default_factory=dict)  # environment path -> host path
     command: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     submission: str | None = None
-    info: dict[str, Any] = field(default_factory=dict)     # facts about it (e.g. a prediction's model name)
+    info: dict[str, Any] = field(default_factory=dict)  # facts about it (e.g. a prediction's model name)
 
 
 @dataclass
 class AgentResult:
     """What the agent phase produced. A limit or an agent timeout is not an error: it is still graded."""
 
-    exit_status: str = ExitStatus.COMPLETED   # an ExitStatus value, or a harness's own
+    exit_status: str = ExitStatus.COMPLETED  # an ExitStatus value, or a harness's own
     submission: str | None = None
     n_turns: int = 0
     usage: Usage = field(default_factory=Usage)
     trajectory_path: str | None = None
-    limit_hit: str | None = None          # step_limit | cost_limit | wall_time | max_turns | agent_timeout
+    limit_hit: str | None = None  # step_limit | cost_limit | wall_time | max_turns | agent_timeout
     n_format_errors: int = 0
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -369,12 +382,12 @@ class AttemptContext:
     task: Task
     attempt: int
     attempt_dir: Path
-    benchmark: "Benchmark"
+    benchmark: Benchmark
     time_limit_s: float | None = None
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
     emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
     auto_install_dependencies: bool = False
-    sample: int = 1                        # which independent sample of the task (1..n_attempts) this attempt is
+    sample: int = 1  # which independent sample of the task (1..n_attempts) this attempt is
 
 
 @runtime_checkable
@@ -449,8 +462,7 @@ class Harness(Protocol):
 
     id: str
 
-    async def run(self, task: Task, env: Environment, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
         """Run the agent on ``task`` within ``ctx.time_limit_s`` (the caller cancels it at the limit). A step,
         cost or turn limit is no error: it ends in an :class:`AgentResult` with ``limit_hit`` set.
 
@@ -474,11 +486,11 @@ class Capability(Generic[T]):
     The core reads every capability through :meth:`of`, never with a bare ``getattr``; the list of them is
     :data:`CAPABILITIES` (``docs/plugins.md`` shows it as a table)."""
 
-    kind: str          # benchmark | harness | model | provider | environment
-    name: str          # the attribute's name on the component
+    kind: str  # benchmark | harness | model | provider | environment
+    name: str  # the attribute's name on the component
     default: T
     doc: str
-    accepts: tuple[type, ...] = ()     # the types of a value capability; () for a method
+    accepts: tuple[type, ...] = ()  # the types of a value capability; () for a method
 
     def of(self, component: Any) -> T:
         """The component's value (a method comes back bound), or the default when it has none (or is None)."""
@@ -495,62 +507,114 @@ class Capability(Generic[T]):
 
 
 RESUMABLE_FROM_SUBMISSION: Capability[bool] = Capability(
-    "benchmark", "resumable_from_submission", False,
+    "benchmark",
+    "resumable_from_submission",
+    False,
     "grading needs only the agent's result: under reuse with checkpoint_resume, an attempt whose agent phase "
-    "finished is verified again without running the agent again", (bool,))
+    "finished is verified again without running the agent again",
+    (bool,),
+)
 ERROR_POLICY: Capability[ErrorPolicy] = Capability(
-    "benchmark", "error_policy", NEVER_VERIFY_AFTER_ERROR,
+    "benchmark",
+    "error_policy",
+    NEVER_VERIFY_AFTER_ERROR,
     "the verify-after-error table of agentcompass.errors (e.g. HARBOR_ERROR_POLICY): which failed attempts are "
-    "still verified and whether that reward counts; default: an error ends the attempt", (Mapping,))
+    "still verified and whether that reward counts; default: an error ends the attempt",
+    (Mapping,),
+)
 GRADING_ENV_SPEC: Capability[Callable[[Task], EnvSpec | None] | None] = Capability(
-    "benchmark", "grading_env_spec", None,
+    "benchmark",
+    "grading_env_spec",
+    None,
     "grading_env_spec(task) -> EnvSpec | None (FreshGrading): grade in a NEW environment from this spec; "
-    "absent or None: grade in the agent's")
+    "absent or None: grade in the agent's",
+)
 GRADE_WITHOUT_ENV: Capability[Callable[[Task, AgentResult, AttemptContext], Grade | None] | None] = Capability(
-    "benchmark", "grade_without_env", None,
+    "benchmark",
+    "grade_without_env",
+    None,
     "grade_without_env(task, agent, ctx) -> Grade | None (GradingWithoutEnvironment): the grade when it needs no "
-    "environment (an empty patch); None: grade normally")
+    "environment (an empty patch); None: grade normally",
+)
 SUPPLIED_SOLUTION: Capability[Callable[[Task], Solution | None] | None] = Capability(
-    "benchmark", "supplied_solution", None,
+    "benchmark",
+    "supplied_solution",
+    None,
     "supplied_solution(task) -> Solution | None (SuppliedSolutions): the solution given with the inputs (a "
-    "predictions file), read by the predictions harness; absent: the benchmark supplies none")
+    "predictions file), read by the predictions harness; absent: the benchmark supplies none",
+)
 REQUIRES_MODEL: Capability[bool] = Capability(
-    "harness", "requires_model", False, "True: the request must name a model (model 'none' is a ConfigError)",
-    (bool,))
+    "harness", "requires_model", False, "True: the request must name a model (model 'none' is a ConfigError)", (bool,)
+)
 NEEDS_ENVIRONMENT: Capability[bool] = Capability(
-    "harness", "needs_environment", True,
+    "harness",
+    "needs_environment",
+    True,
     "False: the harness never touches the environment; with a FreshGrading benchmark it runs with env=None and "
-    "no agent environment opens", (bool,))
+    "no agent environment opens",
+    (bool,),
+)
 HARNESS_DESCRIBE: Capability[Callable[[], dict[str, Any]] | None] = Capability(
-    "harness", "describe", None,
+    "harness",
+    "describe",
+    None,
     "describe() -> dict: what the harness is made of (e.g. the prompts it uses), recorded redacted as "
-    "harness_info in run.json and the summary's metadata")
+    "harness_info in run.json and the summary's metadata",
+)
 CONTEXT_LIMIT: Capability[int | None] = Capability(
-    "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown",
-    (int,))
+    "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown", (int,)
+)
 SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capability(
-    "model", "set_concurrency_limit", None,
+    "model",
+    "set_concurrency_limit",
+    None,
     "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
-    "absent: such a limit is reported as not applicable")
+    "absent: such a limit is reported as not applicable",
+)
 MAX_CONCURRENT: Capability[int | None] = Capability(
-    "provider", "max_concurrent", None,
+    "provider",
+    "max_concurrent",
+    None,
     "at most this many environments of the provider open at once (a slot limit of the pool); None: no limit",
-    (int,))
+    (int,),
+)
 PREBUILD: Capability[Callable[[EnvSpec], Awaitable[str]] | None] = Capability(
-    "provider", "prebuild", None,
+    "provider",
+    "prebuild",
+    None,
     "async prebuild(spec) -> image: pull or build what open(spec) would start from, without starting it "
-    "(agentcompass images prebuild, on every node of a Ray cluster); absent: the provider has no images to build")
+    "(agentcompass images prebuild, on every node of a Ray cluster); absent: the provider has no images to build",
+)
 ON_HOST: Capability[bool] = Capability(
-    "environment", "on_host", False,
+    "environment",
+    "on_host",
+    False,
     "True: commands run on this host (the local environment), so nothing is installed with a system package "
-    "manager and messages say 'this host' rather than an image", (bool,))
+    "manager and messages say 'this host' rather than an image",
+    (bool,),
+)
 READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
-    "environment", "read_head", None,
+    "environment",
+    "read_head",
+    None,
     "read_head(path, n) -> bytes: the first n bytes of a file, confined like read_file; absent: cut inside the "
-    "environment with head -c, then downloaded")
+    "environment with head -c, then downloaded",
+)
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
-    RESUMABLE_FROM_SUBMISSION, ERROR_POLICY, GRADING_ENV_SPEC, GRADE_WITHOUT_ENV, SUPPLIED_SOLUTION,
-    REQUIRES_MODEL, NEEDS_ENVIRONMENT, HARNESS_DESCRIBE, CONTEXT_LIMIT, SET_CONCURRENCY_LIMIT, MAX_CONCURRENT,
-    PREBUILD, ON_HOST, READ_HEAD)
+    RESUMABLE_FROM_SUBMISSION,
+    ERROR_POLICY,
+    GRADING_ENV_SPEC,
+    GRADE_WITHOUT_ENV,
+    SUPPLIED_SOLUTION,
+    REQUIRES_MODEL,
+    NEEDS_ENVIRONMENT,
+    HARNESS_DESCRIBE,
+    CONTEXT_LIMIT,
+    SET_CONCURRENCY_LIMIT,
+    MAX_CONCURRENT,
+    PREBUILD,
+    ON_HOST,
+    READ_HEAD,
+)
 """Every optional capability, in the order of ``docs/plugins.md``."""

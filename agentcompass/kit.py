@@ -23,13 +23,25 @@ import os
 import re
 import shutil
 import uuid
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
-__all__ = ["data_dir", "default_data_dir", "ensure_tools", "place", "process_alive", "replacing", "require", "slug",
-           "start_ticks", "write_atomic", "write_json"]
+__all__ = [
+    "data_dir",
+    "default_data_dir",
+    "ensure_tools",
+    "place",
+    "process_alive",
+    "replacing",
+    "require",
+    "slug",
+    "start_ticks",
+    "write_atomic",
+    "write_json",
+]
 
 # --------------------------------------------------------------------------- files
 
@@ -106,8 +118,15 @@ def process_alive(pid: int, ticks: int | None = None) -> bool:
     return ticks is None or now is None or now == ticks
 
 
-def write_json(path: str | Path, obj: Any, *, indent: int | None = 2, ensure_ascii: bool = True,
-               default: Callable[[Any], Any] | None = None, durable: bool = False) -> str:
+def write_json(
+    path: str | Path,
+    obj: Any,
+    *,
+    indent: int | None = 2,
+    ensure_ascii: bool = True,
+    default: Callable[[Any], Any] | None = None,
+    durable: bool = False,
+) -> str:
     """:func:`write_atomic` of ``obj`` as JSON (``indent`` None: one line), with a final newline; returns the
     path as a string (what a benchmark's ``finalize`` lists under ``paths``)."""
     text = json.dumps(obj, indent=indent, ensure_ascii=ensure_ascii, default=default)
@@ -120,8 +139,16 @@ def write_json(path: str | Path, obj: Any, *, indent: int | None = 2, ensure_asc
 _SLUG_PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
-def slug(text: str, *, keep: str = "A-Za-z0-9_.-", sep: str = "-", lower: bool = False, strip: str = "",
-         limit: int | None = None, default: str = "x") -> str:
+def slug(
+    text: str,
+    *,
+    keep: str = "A-Za-z0-9_.-",
+    sep: str = "-",
+    lower: bool = False,
+    strip: str = "",
+    limit: int | None = None,
+    default: str = "x",
+) -> str:
     """``text`` with every run of characters outside ``keep`` (a regex character-class body) replaced by ``sep``.
 
     ``lower`` lower-cases first; ``strip`` characters are removed from both ends; the result is cut to
@@ -155,8 +182,9 @@ def data_dir(ctx: Any = None) -> Path:
 # --------------------------------------------------------------------------- dependencies
 
 
-def require(module: str, extra: str, *, auto_install: bool | None = None, package: str | None = None,
-            purpose: str = "") -> ModuleType:
+def require(
+    module: str, extra: str, *, auto_install: bool | None = None, package: str | None = None, purpose: str = ""
+) -> ModuleType:
     """Import ``module`` (of the ``extra`` extra); when it is missing, a DependencyError names the exact
     ``pip install 'agentcompass[<extra>]'`` command, or with ``auto_install`` (default: the request's
     ``auto_install_dependencies``) it is installed into the running interpreter and the import is retried."""

@@ -41,7 +41,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-BASE = "agentcompass/base:bookworm"     # present locally (the default base image may need a pull)
+BASE = "agentcompass/base:bookworm"  # present locally (the default base image may need a pull)
 DOCKERFILE = f"ARG BASE_IMAGE={BASE}\nFROM ${{BASE_IMAGE}}\nWORKDIR /app\nCOPY task.txt /app/task.txt\n"
 COMMAND = "cat /app/task.txt > /app/out.txt && echo done >> /app/out.txt"
 LABELS = {"agentcompass.bench": "docker"}
@@ -57,7 +57,7 @@ class Calls:
         self.records.append((name, start, time.perf_counter() - start))
 
 
-CALLS: Calls | None = None      # the recorder of the side that runs now (None: not recording)
+CALLS: Calls | None = None  # the recorder of the side that runs now (None: not recording)
 
 
 def instrument() -> None:
@@ -99,8 +99,9 @@ def make_tasks(root: Path, n: int) -> Path:
         (d / "task.toml").write_text('version = "1.0"\n[agent]\ntimeout_sec = 60\n[verifier]\ntimeout_sec = 60\n')
         (d / "solution" / "solve.sh").write_text("#!/bin/bash\n" + COMMAND + "\n")
         (d / "tests" / "test.sh").write_text(
-            "#!/bin/bash\nif [ \"$(cat /app/out.txt)\" = \"$(printf 'one-file task\\ndone')\" ]; then echo 1; "
-            "else echo 0; fi > /logs/verifier/reward.txt\n")
+            '#!/bin/bash\nif [ "$(cat /app/out.txt)" = "$(printf \'one-file task\\ndone\')" ]; then echo 1; '
+            "else echo 0; fi > /logs/verifier/reward.txt\n"
+        )
     return base
 
 
@@ -128,18 +129,24 @@ async def full_flow(dataset: Path, concurrency: int, sample_ids: list[str] | Non
         CALLS = calls
         cpu0, start = time.process_time(), time.perf_counter()
         try:
-            r = await async_run_evaluation(benchmark="terminal_bench", harness="oracle", model="none",
-                                           environment="docker", benchmark_params=params,
-                                           environment_params={"labels": LABELS, "base_image": BASE},
-                                           task_concurrency=concurrency,
-                                           results_dir=out, progress="none", log_level="WARNING")
+            r = await async_run_evaluation(
+                benchmark="terminal_bench",
+                harness="oracle",
+                model="none",
+                environment="docker",
+                benchmark_params=params,
+                environment_params={"labels": LABELS, "base_image": BASE},
+                task_concurrency=concurrency,
+                results_dir=out,
+                progress="none",
+                log_level="WARNING",
+            )
         finally:
             CALLS = None
         end = time.perf_counter()
         run = Run(end - start, r["metrics"]["n_tasks"], time.process_time() - cpu0, calls=calls)
-        if calls.records:           # the request's own time before the first and after the last Docker call
-            run.outside = (calls.records[0][1] - start,
-                           end - max(t0 + seconds for _, t0, seconds in calls.records))
+        if calls.records:  # the request's own time before the first and after the last Docker call
+            run.outside = (calls.records[0][1] - start, end - max(t0 + seconds for _, t0, seconds in calls.records))
         assert r["metrics"]["pass_rate"] == 1.0, r["metrics"]
         for row in r["summary"]["tasks"]:
             attempt = Path(r["paths"]["tasks"]) / row["task_id"] / "sample-1" / "attempt-1"
@@ -166,8 +173,14 @@ async def baseline(image: str, n: int, concurrency: int) -> Run:
 
     def one(_: int) -> None:
         t0 = time.perf_counter()
-        cid = timed("create_container", api.create_container, image, command=["sleep", "infinity"],
-                    labels=dict(LABELS), host_config=api.create_host_config(init=True))["Id"]
+        cid = timed(
+            "create_container",
+            api.create_container,
+            image,
+            command=["sleep", "infinity"],
+            labels=dict(LABELS),
+            host_config=api.create_host_config(init=True),
+        )["Id"]
         timed("start", api.start, cid)
         exec_id = timed("exec_create", api.exec_create, cid, ["sh", "-c", COMMAND + " && cat /app/out.txt"])["Id"]
         out = timed("exec_start", api.exec_start, exec_id)
@@ -200,8 +213,10 @@ def print_calls(title: str, runs: list[Run]) -> None:
     attempts = sum(r.n for r in runs)
     print(f"\n{title}: calls per attempt, median ms, ms per attempt (summed over the attempt)")
     for name, values in sorted(per.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {name:<24}{len(values) / attempts:6.2f}  {_med(values) * 1000:8.1f}  "
-              f"{sum(values) * 1000 / attempts:8.1f}")
+        print(
+            f"  {name:<24}{len(values) / attempts:6.2f}  {_med(values) * 1000:8.1f}  "
+            f"{sum(values) * 1000 / attempts:8.1f}"
+        )
     total = sum(len(v) for v in per.values()) / attempts
     print(f"  {'all':<24}{total:6.2f}")
 
@@ -222,18 +237,24 @@ def report(args: argparse.Namespace, full: list[Run], base: list[Run], one: list
     print(f"  baseline      {_walls(base)}")
     ratio = _med([r.wall_s for r in full]) / _med([r.wall_s for r in base])
     print(f"  ratio full flow / baseline: {ratio:.2f}x (aim <= 1.2x)")
-    print(f"  one task end to end: {_med([r.wall_s for r in one]):.3f} s (aim <= 0.8 s); raw SDK loop for one "
-          f"task {_med([r.wall_s for r in one_base]):.3f} s; of the one task, before the first Docker call "
-          f"{_med([r.outside[0] for r in one]) * 1000:.0f} ms, after the last {_med([r.outside[1] for r in one]) * 1000:.0f} ms")
+    print(
+        f"  one task end to end: {_med([r.wall_s for r in one]):.3f} s (aim <= 0.8 s); raw SDK loop for one "
+        f"task {_med([r.wall_s for r in one_base]):.3f} s; of the one task, before the first Docker call "
+        f"{_med([r.outside[0] for r in one]) * 1000:.0f} ms, "
+        f"after the last {_med([r.outside[1] for r in one]) * 1000:.0f} ms"
+    )
     cpu_ms = _med([r.cpu_s * 1000 / r.n for r in full])
     print(f"  driver CPU per attempt (this process, threads included): {cpu_ms:.1f} ms")
     phases: dict[str, list[float]] = defaultdict(list)
     for run in full:
         for name, values in run.phases.items():
             phases[name].extend(values)
-    print("\nattempt phases of the full flow (median ms): " +
-          ", ".join(f"{name} {_med(v) * 1000:.0f}" for name, v in phases.items()))
-    print(f"baseline attempt (create .. remove, median ms): {_med([v for r in base for v in r.phases['attempt']]) * 1000:.0f}")
+    print(
+        "\nattempt phases of the full flow (median ms): "
+        + ", ".join(f"{name} {_med(v) * 1000:.0f}" for name, v in phases.items())
+    )
+    base_ms = _med([v for r in base for v in r.phases["attempt"]]) * 1000
+    print(f"baseline attempt (create .. remove, median ms): {base_ms:.0f}")
     print_calls("full flow, Docker calls", full)
     print_calls("baseline, Docker calls", base)
     print_timeline(one[len(one) // 2])
@@ -249,7 +270,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ac-bench-docker-") as tmp:
         dataset = make_tasks(Path(tmp), args.tasks)
         t0 = time.perf_counter()
-        warm = await full_flow(dataset, args.concurrency)      # builds the image once, tags the copies
+        warm = await full_flow(dataset, args.concurrency)  # builds the image once, tags the copies
         print(f"warm-up (image build + {args.tasks} tasks): {time.perf_counter() - t0:.2f} s, image {warm.image}")
         full, base, one, one_base = [], [], [], []
         for i in range(args.repeats):

@@ -19,11 +19,15 @@ def one(requests: int, tasks: int, conc: int, sleep: float) -> tuple[float, floa
     from agentcompass import OrchestrationDefaults, OrchestrationSpec, RunRequestSpec, launch
 
     spec = OrchestrationSpec(
-        name="bench", task_concurrency=conc,
+        name="bench",
+        task_concurrency=conc,
         defaults=OrchestrationDefaults(
-            benchmark={"id": "synthetic", "n_tasks": tasks}, environment="memory",
-            harness={"id": "nop", "_target_": "agentcompass.testing.sleep_harness.SleepHarness", "sleep_s": sleep}),
-        requests=[RunRequestSpec(name=f"r{i}") for i in range(requests)])
+            benchmark={"id": "synthetic", "n_tasks": tasks},
+            environment="memory",
+            harness={"id": "nop", "_target_": "agentcompass.testing.sleep_harness.SleepHarness", "sleep_s": sleep},
+        ),
+        requests=[RunRequestSpec(name=f"r{i}") for i in range(requests)],
+    )
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         result = launch(spec, results_dir=tmp, progress="none", log_level="WARNING")
@@ -44,10 +48,14 @@ def main() -> None:
     wall = statistics.median(r[0] for r in runs)
     util = statistics.median(r[1] for r in runs)
     ideal = a.requests * a.tasks * a.sleep / a.concurrency
-    print(f"{a.requests} requests x {a.tasks} tasks, {a.sleep * 1000:.0f} ms per attempt, pool {a.concurrency}, "
-          f"median of {a.repeats}")
-    print(f"  wall {wall:.2f} s (ideal {ideal:.2f} s, ratio {wall / ideal:.2f}x), utilisation {util:.3f} "
-          f"(aim >= 0.9), max running {max(r[2] for r in runs)}")
+    print(
+        f"{a.requests} requests x {a.tasks} tasks, {a.sleep * 1000:.0f} ms per attempt, pool {a.concurrency}, "
+        f"median of {a.repeats}"
+    )
+    print(
+        f"  wall {wall:.2f} s (ideal {ideal:.2f} s, ratio {wall / ideal:.2f}x), utilisation {util:.3f} "
+        f"(aim >= 0.9), max running {max(r[2] for r in runs)}"
+    )
 
 
 if __name__ == "__main__":

@@ -105,9 +105,24 @@ asyncio.run(main())
 
 def start_server(latency_s: float, port_file: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "agentcompass.testing.scripted_server", "--port", "0",
-                             "--latency-s", str(latency_s), "--default-reply", "ok",
-                             "--port-file", str(port_file)], stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "agentcompass.testing.scripted_server",
+            "--port",
+            "0",
+            "--latency-s",
+            str(latency_s),
+            "--default-reply",
+            "ok",
+            "--port-file",
+            str(port_file),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     deadline = time.monotonic() + 30
     while not port_file.exists():
         if time.monotonic() > deadline or proc.poll() is not None:
@@ -129,24 +144,29 @@ def peer_python(given: str | None) -> Path:
     if not (marker.is_file() and marker.read_text() == want):
         print(f"creating {PEER_VENV} ({want}) ...", file=sys.stderr, flush=True)
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(PEER_VENV)], check=True)
-        subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", *want.split()],
-                       check=True)
+        subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", *want.split()], check=True
+        )
         marker.write_text(want)
     return py
 
 
 def run_side(side: str, python: Path, cfg: dict) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) if side == "agentcompass" else "",
-           "INSPECT_LOG_LEVEL": "warning"}
-    proc = subprocess.run([str(python), "-c", CHILD, json.dumps({**cfg, "side": side})], capture_output=True,
-                          text=True, env=env, timeout=1800)
+    env = {**os.environ, "PYTHONPATH": str(ROOT) if side == "agentcompass" else "", "INSPECT_LOG_LEVEL": "warning"}
+    proc = subprocess.run(
+        [str(python), "-c", CHILD, json.dumps({**cfg, "side": side})],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+    )
     if proc.returncode != 0:
         raise SystemExit(f"side {side} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def report(history: int, results: dict[str, list[dict]]) -> None:
-    print(f"\nhistory {history} turns ({'short call' if not history else 'about %d KB per request' % (2 * history)})")
+    print(f"\nhistory {history} turns ({'short call' if not history else f'about {2 * history} KB per request'})")
     print(f"  {'side':<14}{'calls/s':>9}{'CPU ms/call':>13}   rounds (calls/s | CPU ms)")
     med = {}
     for side, runs in results.items():
@@ -156,8 +176,10 @@ def report(history: int, results: dict[str, list[dict]]) -> None:
     ours = med["agentcompass"]
     for side in med:
         if side != "agentcompass":
-            print(f"  ours vs {side}: {ours[0] / med[side][0]:.2f}x the calls/s, "
-                  f"{ours[1] / med[side][1]:.2f}x the CPU per call")
+            print(
+                f"  ours vs {side}: {ours[0] / med[side][0]:.2f}x the calls/s, "
+                f"{ours[1] / med[side][1]:.2f}x the CPU per call"
+            )
 
 
 def main() -> int:
@@ -167,8 +189,9 @@ def main() -> int:
     p.add_argument("--latency-s", type=float, default=0.02)
     p.add_argument("--history", default="0,30", help="comma-separated numbers of earlier turns per request")
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--protocol", default="openai-chat",
-                   choices=["openai-chat", "openai-responses", "anthropic-messages"])
+    p.add_argument(
+        "--protocol", default="openai-chat", choices=["openai-chat", "openai-responses", "anthropic-messages"]
+    )
     p.add_argument("--peers", default="inspect-ai,openai", help="comma-separated: inspect-ai, openai ('' for none)")
     p.add_argument("--peer-python", help="an interpreter with inspect_ai installed (default: the bench's venv)")
     args = p.parse_args()
@@ -177,18 +200,26 @@ def main() -> int:
     if "inspect-ai" in peers:
         pythons["inspect-ai"] = peer_python(args.peer_python)
     sides = ["agentcompass", *peers]
-    print(f"{args.calls} calls per round at limit {args.limit}, +{args.latency_s * 1000:.0f} ms latency per request, "
-          f"protocol {args.protocol}, {args.repeats} rounds, sides {', '.join(sides)}")
+    print(
+        f"{args.calls} calls per round at limit {args.limit}, +{args.latency_s * 1000:.0f} ms latency per request, "
+        f"protocol {args.protocol}, {args.repeats} rounds, sides {', '.join(sides)}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(args.latency_s, Path(tmp) / "port")
         base_url = f"http://127.0.0.1:{int((Path(tmp) / 'port').read_text())}/v1"
         try:
             for history in (int(h) for h in args.history.split(",")):
-                cfg = {"base_url": base_url, "calls": args.calls, "limit": args.limit, "history": history,
-                       "protocol": args.protocol, "tmp": tmp}
+                cfg = {
+                    "base_url": base_url,
+                    "calls": args.calls,
+                    "limit": args.limit,
+                    "history": history,
+                    "protocol": args.protocol,
+                    "tmp": tmp,
+                }
                 results: dict[str, list[dict]] = {s: [] for s in sides}
                 for i in range(args.repeats):
-                    for side in sides[i % len(sides):] + sides[:i % len(sides)]:
+                    for side in sides[i % len(sides) :] + sides[: i % len(sides)]:
                         results[side].append(run_side(side, pythons[side], cfg))
                 report(history, results)
         finally:

@@ -41,8 +41,9 @@ print(json.dumps({"wall_s": wall, "cpu_s": cpu, "rss_mb": resource.getrusage(res
 
 
 def measure(n: int, conc: int, mode: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(n), str(conc), mode], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(n), str(conc), mode], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -66,17 +67,25 @@ def main() -> None:
     med = {k: statistics.median(r[k] for r in fw) for k in fw[0]}
     bmed = {k: statistics.median(r[k] for r in base) for k in base[0]}
     cpu_ms = (med["cpu_s"] - bmed["cpu_s"]) * 1000 / a.tasks
-    print(f"{a.tasks} synthetic tasks, nop harness, memory environment, concurrency {a.concurrency}, "
-          f"median of {a.repeats}")
+    print(
+        f"{a.tasks} synthetic tasks, nop harness, memory environment, concurrency {a.concurrency}, "
+        f"median of {a.repeats}"
+    )
     print(f"  framework: wall {med['wall_s']:.2f} s, CPU {med['cpu_s']:.2f} s, peak RSS {med['rss_mb']:.0f} MB")
-    print(f"  baseline (bare asyncio loop): wall {bmed['wall_s']:.3f} s, CPU {bmed['cpu_s']:.3f} s, "
-          f"peak RSS {bmed['rss_mb']:.0f} MB")
-    print(f"  CPU per attempt above baseline: {cpu_ms:.2f} ms (aim <= 2 ms); "
-          f"total CPU incl. imports per attempt: {med['cpu_s'] * 1000 / a.tasks:.2f} ms")
+    print(
+        f"  baseline (bare asyncio loop): wall {bmed['wall_s']:.3f} s, CPU {bmed['cpu_s']:.3f} s, "
+        f"peak RSS {bmed['rss_mb']:.0f} MB"
+    )
+    print(
+        f"  CPU per attempt above baseline: {cpu_ms:.2f} ms (aim <= 2 ms); "
+        f"total CPU incl. imports per attempt: {med['cpu_s'] * 1000 / a.tasks:.2f} ms"
+    )
     help_s = startup([sys.executable, "-m", "agentcompass", "--help"], 7)
     py_s = startup([sys.executable, "-c", "pass"], 7)
-    print(f"  `agentcompass --help`: {help_s * 1000:.0f} ms median (python -c pass: {py_s * 1000:.0f} ms, "
-          f"ratio {help_s / py_s:.1f}x; aim < 500 ms)")
+    print(
+        f"  `agentcompass --help`: {help_s * 1000:.0f} ms median (python -c pass: {py_s * 1000:.0f} ms, "
+        f"ratio {help_s / py_s:.1f}x; aim < 500 ms)"
+    )
 
 
 if __name__ == "__main__":

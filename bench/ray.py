@@ -33,15 +33,25 @@ def one_run(n: int, sleep: float, conc: int, ray: dict | None) -> tuple[float, l
 
     execution = {"executor": "ray", "ray": ray} if ray else {}
     t0 = time.perf_counter()
-    result = run_evaluation(benchmark="synthetic", harness="oracle", model="none", environment="memory",
-                            benchmark_params={"n_tasks": n}, task_concurrency=conc, progress="none",
-                            log_level="WARNING", results_dir=tempfile.mkdtemp(prefix="ac-bench-ray-"),
-                            overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness",
-                                       f"+harness.sleep_s={sleep}"], execution_params=execution)
+    result = run_evaluation(
+        benchmark="synthetic",
+        harness="oracle",
+        model="none",
+        environment="memory",
+        benchmark_params={"n_tasks": n},
+        task_concurrency=conc,
+        progress="none",
+        log_level="WARNING",
+        results_dir=tempfile.mkdtemp(prefix="ac-bench-ray-"),
+        overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", f"+harness.sleep_s={sleep}"],
+        execution_params=execution,
+    )
     wall = time.perf_counter() - t0
     assert result["metrics"]["n_samples"] == n and result["metrics"]["n_errors"] == 0, result["metrics"]
-    dispatch = [json.loads(p.read_text())["phases"].get("dispatch", 0.0)
-                for p in Path(result["paths"]["tasks"]).rglob("result.json")]
+    dispatch = [
+        json.loads(p.read_text())["phases"].get("dispatch", 0.0)
+        for p in Path(result["paths"]["tasks"]).rglob("result.json")
+    ]
     return wall, dispatch
 
 
@@ -76,19 +86,26 @@ def main() -> None:
         cluster.shutdown()
     ideal = a.attempts * a.sleep / a.concurrency
     lw, rw = statistics.median(local), statistics.median(remote)
-    print(f"{a.attempts} attempts of {a.sleep}s, pool {a.concurrency}; cluster of 2 nodes x {a.cpus_per_node} CPUs "
-          f"started in {started:.1f}s")
+    print(
+        f"{a.attempts} attempts of {a.sleep}s, pool {a.concurrency}; cluster of 2 nodes x {a.cpus_per_node} CPUs "
+        f"started in {started:.1f}s"
+    )
     print(f"ideal wall time             {ideal:8.2f} s")
     print(f"local executor (median/{a.repeats})   {lw:8.2f} s   runs: {', '.join(f'{x:.2f}' for x in local)}")
     print(f"ray executor   (median/{a.repeats})   {rw:8.2f} s   runs: {', '.join(f'{x:.2f}' for x in remote)}")
-    print(f"overhead Ray adds per attempt  {(rw - lw) * a.concurrency / a.attempts * 1000:8.1f} ms "
-          f"(extra wall time x pool / attempts; first run, cold workers: "
-          f"{(remote[0] - lw) * a.concurrency / a.attempts * 1000:.1f} ms)")
+    print(
+        f"overhead Ray adds per attempt  {(rw - lw) * a.concurrency / a.attempts * 1000:8.1f} ms "
+        f"(extra wall time x pool / attempts; first run, cold workers: "
+        f"{(remote[0] - lw) * a.concurrency / a.attempts * 1000:.1f} ms)"
+    )
     d = statistics.median(dispatch)
-    print(f"median dispatch phase          {d * 1000:8.1f} ms "
-          f"(per run: {', '.join(f'{x * 1000:.1f}' for x in dispatch)})")
-    print(f"fixed cost per run (rest)      {rw - lw - a.attempts * d / a.concurrency:8.2f} s "
-          f"(the services actor's start, connection, component build on the workers)")
+    print(
+        f"median dispatch phase          {d * 1000:8.1f} ms (per run: {', '.join(f'{x * 1000:.1f}' for x in dispatch)})"
+    )
+    print(
+        f"fixed cost per run (rest)      {rw - lw - a.attempts * d / a.concurrency:8.2f} s "
+        f"(the services actor's start, connection, component build on the workers)"
+    )
 
 
 if __name__ == "__main__":

@@ -22,13 +22,12 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agentcompass._view import serve, write_report  # noqa: E402
-from tests.view import browser, synth  # noqa: E402
+from agentcompass._view import serve, write_report
+from tests.view import browser, synth
 
 
 def mark(d, name: str) -> int:
-    return int(browser.wait(d, lambda: d.execute_script(f"return document.documentElement.dataset.{name}"), 120,
-                            name))
+    return int(browser.wait(d, lambda: d.execute_script(f"return document.documentElement.dataset.{name}"), 120, name))
 
 
 def load(d, url: str, name: str, repeats: int) -> list[int]:
@@ -50,12 +49,17 @@ def big_run(tmp: Path, n: int, repeats: int, d) -> None:
     with serve([str(tmp / "results")]) as srv:
         table = load(d, f"{srv.url}#/run/{key}", "tasksRendered", repeats)
         rows = d.execute_script("return document.querySelectorAll('#tasks-table tbody tr').length")
-        first = load(d, f"{srv.url}#/attempt/{key}/{quote('tasks/syn-0/sample-1/attempt-1', safe='')}", "trajRendered",
-                     repeats)
-    print(f"Run page, {n} tasks: task table drawn at {statistics.median(table)} ms (median of {repeats}: {table}); "
-          f"{rows} rows in the DOM")
-    print(f"Attempt page, {size / 1e6:.1f} MB trajectory: first steps drawn at {statistics.median(first)} ms "
-          f"(median of {repeats}: {first})")
+        first = load(
+            d, f"{srv.url}#/attempt/{key}/{quote('tasks/syn-0/sample-1/attempt-1', safe='')}", "trajRendered", repeats
+        )
+    print(
+        f"Run page, {n} tasks: task table drawn at {statistics.median(table)} ms (median of {repeats}: {table}); "
+        f"{rows} rows in the DOM"
+    )
+    print(
+        f"Attempt page, {size / 1e6:.1f} MB trajectory: first steps drawn at {statistics.median(first)} ms "
+        f"(median of {repeats}: {first})"
+    )
 
 
 def report(tmp: Path, n: int, d) -> None:
@@ -66,11 +70,15 @@ def report(tmp: Path, n: int, d) -> None:
     info = write_report(run_dir, tmp / "report.html")
     built = time.perf_counter() - t0
     d.execute_cdp_cmd("Network.enable", {})
-    d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0,
-                                                         "downloadThroughput": 0, "uploadThroughput": 0})
+    d.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0},
+    )
     shown = load(d, (tmp / "report.html").as_uri(), "tasksRendered", 1)[0]
-    print(f"report, {n} tasks ({info['attempts']} attempts, run directory {raw / 1e6:.1f} MB): "
-          f"{info['bytes'] / 1e6:.2f} MB in {built:.1f}s; task table drawn offline at {shown} ms")
+    print(
+        f"report, {n} tasks ({info['attempts']} attempts, run directory {raw / 1e6:.1f} MB): "
+        f"{info['bytes'] / 1e6:.2f} MB in {built:.1f}s; task table drawn offline at {shown} ms"
+    )
 
 
 def main() -> int:

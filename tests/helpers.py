@@ -16,10 +16,10 @@ class ProbeConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     sleep_s: float = 0.0
-    fail_times: int = 0              # the first N attempts of every task fail
-    error: str = "agent"             # agent | sandbox (typed retryable)
+    fail_times: int = 0  # the first N attempts of every task fail
+    error: str = "agent"  # agent | sandbox (typed retryable)
     message: str = "flaky failure"
-    solve: bool = True               # submit the reference solution's submission
+    solve: bool = True  # submit the reference solution's submission
 
 
 class ProbeHarness:
@@ -27,8 +27,8 @@ class ProbeHarness:
 
     requires_model: ClassVar[bool] = False
     config_class = ProbeConfig
-    instances: ClassVar[list["ProbeHarness"]] = []
-    global_running: ClassVar[int] = 0          # across every instance (all requests of an orchestration)
+    instances: ClassVar[list[ProbeHarness]] = []
+    global_running: ClassVar[int] = 0  # across every instance (all requests of an orchestration)
     global_max: ClassVar[int] = 0
 
     def __init__(self, config: ProbeConfig, ctx) -> None:
@@ -54,8 +54,8 @@ class ProbeHarness:
             self.running -= 1
             ProbeHarness.global_running -= 1
         submission = ctx.benchmark.reference_solution(task).submission if self.config.solve else ""
-        if self.config.solve and submission is None:   # a command-style solution (Terminal-Bench format)
-            from agentcompass.harnesses.oracle import OracleHarness, OracleConfig
+        if self.config.solve and submission is None:  # a command-style solution (Terminal-Bench format)
+            from agentcompass.harnesses.oracle import OracleConfig, OracleHarness
 
             return await OracleHarness(OracleConfig(), None).run(task, env, model, ctx)
         return AgentResult(submission=submission, n_turns=1)
@@ -85,8 +85,9 @@ class ModelEchoHarness:
         self.config = config
 
     async def run(self, task, env, model, ctx) -> AgentResult:
-        reply = await model.complete([{"role": "system", "content": "Answer exactly."},
-                                      {"role": "user", "content": task.instruction}])
+        reply = await model.complete(
+            [{"role": "system", "content": "Answer exactly."}, {"role": "user", "content": task.instruction}]
+        )
         return AgentResult(submission=reply.text.strip(), n_turns=1, usage=model.usage)
 
 

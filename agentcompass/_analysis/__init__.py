@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,28 +39,54 @@ def _run_meta(run_dir: Path) -> dict[str, Any]:
 
 
 async def _judge(params: AnalysisParams, records: list[TaskRecord], logger: logging.Logger) -> dict[str, Any]:
-    pool = [a for rec in records for a in (rec.attempts if params.judge_scope == "all" and rec.attempts
-                                           else [rec.final])]
+    pool = [
+        a for rec in records for a in (rec.attempts if params.judge_scope == "all" and rec.attempts else [rec.final])
+    ]
     failed = [a for a in pool if a["outcome"] != "resolved"]
-    chosen, rest = failed[: params.max_judge_attempts], failed[params.max_judge_attempts:]
+    chosen, rest = failed[: params.max_judge_attempts], failed[params.max_judge_attempts :]
     model = build_judge(params.model, logger)  # type: ignore[arg-type]
     try:
-        labels = await judge_attempts(model, chosen, concurrency=params.judge_concurrency,
-                                      budget=params.judge_max_chars) if chosen else []
+        labels = (
+            await judge_attempts(model, chosen, concurrency=params.judge_concurrency, budget=params.judge_max_chars)
+            if chosen
+            else []
+        )
     finally:
         await model.aclose()
-    labels += [{"task_id": a.get("task_id"), "attempt": a.get("attempt"), "outcome": a["outcome"],
-                "category": None, "reason": None, "not_judged": True} for a in rest]
+    labels += [
+        {
+            "task_id": a.get("task_id"),
+            "attempt": a.get("attempt"),
+            "outcome": a["outcome"],
+            "category": None,
+            "reason": None,
+            "not_judged": True,
+        }
+        for a in rest
+    ]
     usage = model.usage.to_dict()
-    return {"model": model.describe(), "scope": params.judge_scope, "taxonomy": TAXONOMY,
-            "n_failed": len(failed), "n_judged": sum(1 for lb in labels if lb.get("category")),
-            "n_not_judged": len(rest), "n_judge_errors": sum(1 for lb in labels if lb.get("judge_error")),
-            "categories": dict(Counter(lb["category"] for lb in labels if lb.get("category"))),
-            "usage": usage, "cost_usd": usage["cost_usd"], "labels": labels}
+    return {
+        "model": model.describe(),
+        "scope": params.judge_scope,
+        "taxonomy": TAXONOMY,
+        "n_failed": len(failed),
+        "n_judged": sum(1 for lb in labels if lb.get("category")),
+        "n_not_judged": len(rest),
+        "n_judge_errors": sum(1 for lb in labels if lb.get("judge_error")),
+        "categories": dict(Counter(lb["category"] for lb in labels if lb.get("category"))),
+        "usage": usage,
+        "cost_usd": usage["cost_usd"],
+        "labels": labels,
+    }
 
 
-async def analyze_run(run_dir: str | Path, params: dict[str, Any] | AnalysisParams | None = None, *,
-                      judge: bool = True, logger: logging.Logger | None = None) -> dict[str, Any]:
+async def analyze_run(
+    run_dir: str | Path,
+    params: dict[str, Any] | AnalysisParams | None = None,
+    *,
+    judge: bool = True,
+    logger: logging.Logger | None = None,
+) -> dict[str, Any]:
     """Analyse ``run_dir``, write ``analysis.json`` and ``analysis.md`` there, return the analysis.
 
     ``judge=False`` skips the judge even when ``params.model`` names one.
@@ -70,10 +96,15 @@ async def analyze_run(run_dir: str | Path, params: dict[str, Any] | AnalysisPara
     p = params if isinstance(params, AnalysisParams) else parse_params(params)
     folder, records = load_run(run_dir)
     analysis: dict[str, Any] = {
-        "version": 1, "created_at": datetime.now(timezone.utc).isoformat(), "run": _run_meta(folder),
-        "params": redact(p.model_dump()), "breakdown": breakdown(records),
-        "distributions": distributions(records), "error_groups": error_groups(records, p.top_n),
-        "slowest": top_tasks(records, "duration_s", p.top_n), "costliest": top_tasks(records, "cost_usd", p.top_n),
+        "version": 1,
+        "created_at": datetime.now(UTC).isoformat(),
+        "run": _run_meta(folder),
+        "params": redact(p.model_dump()),
+        "breakdown": breakdown(records),
+        "distributions": distributions(records),
+        "error_groups": error_groups(records, p.top_n),
+        "slowest": top_tasks(records, "duration_s", p.top_n),
+        "costliest": top_tasks(records, "cost_usd", p.top_n),
         "judge": None,
     }
     if p.model is not None and judge:
@@ -113,14 +144,15 @@ def update_summary(run_dir: Path, analysis: dict[str, Any]) -> None:
         store.write_summary(record_in_result(summary, analysis))
 
 
-async def attach_analysis(result: dict[str, Any], params: dict[str, Any] | None, *, judge: bool = True,
-                          logger: logging.Logger | None = None) -> dict[str, Any]:
+async def attach_analysis(
+    result: dict[str, Any], params: dict[str, Any] | None, *, judge: bool = True, logger: logging.Logger | None = None
+) -> dict[str, Any]:
     """After a run: analyse it, record the analysis in ``result`` and ``summary.json``. Never raises."""
     log = logger or LOG
     run_dir = Path(result["paths"]["run_dir"])
     try:
         analysis = await analyze_run(run_dir, params, judge=judge, logger=log)
-    except Exception as exc:     # the run's results stand even when its analysis fails
+    except Exception as exc:  # the run's results stand even when its analysis fails
         log.error("post-run analysis failed: %s", one_line(exc))
         return result
     record_in_result(result, analysis)

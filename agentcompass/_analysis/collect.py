@@ -10,8 +10,7 @@ from agentcompass._orchestrator.store import RESULTS_FILE, RunStore, attempt_num
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AttemptStatus
 
-OUTCOMES = ("resolved", "unresolved", "verifier_error", "infra_error", "model_error", "agent_error",
-            "config_error")
+OUTCOMES = ("resolved", "unresolved", "verifier_error", "infra_error", "model_error", "agent_error", "config_error")
 
 
 @dataclass
@@ -43,13 +42,24 @@ def _attempt_from_row(row: dict[str, Any]) -> dict[str, Any]:
     """An attempt-like dict from a results.jsonl row (when the attempt's result.json is missing)."""
     err = row.get("error") or {}
     tokens = row.get("tokens") or {}
-    return {"task_id": row.get("task_id"), "attempt": row.get("attempts"), "status": row.get("status"),
-            "reward": row.get("reward"), "resolved": row.get("resolved"), "error_type": err.get("type"),
-            "error": err.get("message"), "error_class": row.get("error_class"),
-            "duration_s": row.get("duration_s", 0.0), "attempt_dir": row.get("attempt_dir"),
-            "usage": {**tokens, "cost_usd": row.get("cost_usd", 0.0)},
-            "agent": {"exit_status": row.get("exit_status"), "limit_hit": row.get("limit_hit"),
-                      "n_turns": row.get("n_turns", 0)}}
+    return {
+        "task_id": row.get("task_id"),
+        "attempt": row.get("attempts"),
+        "status": row.get("status"),
+        "reward": row.get("reward"),
+        "resolved": row.get("resolved"),
+        "error_type": err.get("type"),
+        "error": err.get("message"),
+        "error_class": row.get("error_class"),
+        "duration_s": row.get("duration_s", 0.0),
+        "attempt_dir": row.get("attempt_dir"),
+        "usage": {**tokens, "cost_usd": row.get("cost_usd", 0.0)},
+        "agent": {
+            "exit_status": row.get("exit_status"),
+            "limit_hit": row.get("limit_hit"),
+            "n_turns": row.get("n_turns", 0),
+        },
+    }
 
 
 def _attempts(store: RunStore, row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -71,9 +81,10 @@ def load_run(run_dir: str | Path) -> tuple[Path, list[TaskRecord]]:
     run_dir = Path(run_dir).expanduser().resolve()
     store = RunStore.at(run_dir)
     if not store.results_path.is_file():
-        raise ConfigError(f"{run_dir} is not a run directory: it has no {RESULTS_FILE} "
-                          f"(expected <results_dir>/<run_name>/<run_id>/)")
-    rows = store.finished_rows(strict=True)            # the last line of a (task, sample) wins
+        raise ConfigError(
+            f"{run_dir} is not a run directory: it has no {RESULTS_FILE} (expected <results_dir>/<run_name>/<run_id>/)"
+        )
+    rows = store.finished_rows(strict=True)  # the last line of a (task, sample) wins
     records = [TaskRecord(tid, row, _attempts(store, row), sample) for (tid, sample), row in sorted(rows.items())]
     for rec in records:
         for att in rec.attempts:

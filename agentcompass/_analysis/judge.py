@@ -20,26 +20,32 @@ from agentcompass.errors import ConfigError, one_line
 
 TAXONOMY: dict[str, str] = {
     "infra_failure": "the sandbox or infrastructure failed (container, image, disk, network, crash of the "
-                     "framework), not the agent",
+    "framework), not the agent",
     "model_api_failure": "the model endpoint failed: HTTP errors, rate limits, context length exceeded, "
-                         "empty or cut-off replies",
+    "empty or cut-off replies",
     "format_errors": "the agent's replies did not follow the required action/reply format, so its actions "
-                     "could not be parsed or executed",
+    "could not be parsed or executed",
     "gave_up_or_no_submission": "the agent stopped, declared it was done, or crashed without producing a "
-                                "submission or the required result",
+    "submission or the required result",
     "wrong_solution": "the agent produced a submission or result, but it is incorrect or incomplete",
     "timeout_or_limit": "the agent ran out of wall time, turns, steps or cost budget before finishing",
     "verifier_problem": "the verifier or its tests could not run or gave no valid reward, independently of "
-                        "the agent's work",
+    "the agent's work",
     "other": "none of the above fits",
 }
 
-_SYSTEM = ("You analyse failed attempts of an AI agent on a benchmark task. Pick exactly ONE category for the "
-           "main cause of the failure and give a one-line reason. Categories:\n"
-           + "\n".join(f"- {k}: {v}" for k, v in TAXONOMY.items())
-           + '\nAnswer with one JSON object and nothing else: {"category": "<category>", "reason": "<one line>"}')
-_FILES = (("traceback", ERROR_FILE, 0.2), ("verifier log", VERIFIER_LOG, 0.25),
-          ("agent log", "agent.log", 0.25), ("trajectory", "trajectory.json", 0.3))   # the last two: harnesses
+_SYSTEM = (
+    "You analyse failed attempts of an AI agent on a benchmark task. Pick exactly ONE category for the "
+    "main cause of the failure and give a one-line reason. Categories:\n"
+    + "\n".join(f"- {k}: {v}" for k, v in TAXONOMY.items())
+    + '\nAnswer with one JSON object and nothing else: {"category": "<category>", "reason": "<one line>"}'
+)
+_FILES = (
+    ("traceback", ERROR_FILE, 0.2),
+    ("verifier log", VERIFIER_LOG, 0.25),
+    ("agent log", "agent.log", 0.25),
+    ("trajectory", "trajectory.json", 0.3),
+)  # the last two: harnesses
 
 
 def build_judge(spec: dict[str, Any] | str, logger: Any = None) -> Any:
@@ -47,8 +53,8 @@ def build_judge(spec: dict[str, Any] | str, logger: Any = None) -> Any:
     from agentcompass._config import registry
     from agentcompass._config.compose import component_config
     from agentcompass._config.merge import deep_merge
-    from agentcompass._config.redact import register_secret
     from agentcompass._config.paths import default_data_dir
+    from agentcompass._config.redact import register_secret
     from agentcompass.interfaces import ComponentContext
 
     extra = {"id": spec} if isinstance(spec, str) else dict(spec)
@@ -79,8 +85,10 @@ def evidence(attempt: dict[str, Any], budget: int) -> str:
     from agentcompass._config.redact import scrub
 
     agent = attempt.get("agent") or {}
-    facts = {k: attempt.get(k) for k in ("task_id", "attempt", "status", "reward", "resolved", "error",
-                                         "error_class", "duration_s")}
+    facts = {
+        k: attempt.get(k)
+        for k in ("task_id", "attempt", "status", "reward", "resolved", "error", "error_class", "duration_s")
+    }
     facts.update({k: agent.get(k) for k in ("exit_status", "limit_hit", "n_turns", "n_format_errors")})
     grade = attempt.get("grade") or {}
     if grade.get("error"):
@@ -117,8 +125,9 @@ def parse_reply(text: str) -> tuple[str, str]:
     return category, reason or "(no reason given)"
 
 
-async def judge_attempts(model: Any, attempts: list[dict[str, Any]], *, concurrency: int,
-                         budget: int) -> list[dict[str, Any]]:
+async def judge_attempts(
+    model: Any, attempts: list[dict[str, Any]], *, concurrency: int, budget: int
+) -> list[dict[str, Any]]:
     """One label per attempt, in input order."""
     sem = asyncio.Semaphore(concurrency)
 
@@ -128,7 +137,7 @@ async def judge_attempts(model: Any, attempts: list[dict[str, Any]], *, concurre
         async with sem:
             try:
                 reply = await model.complete(messages)
-            except Exception as exc:      # a failed judge call never fails the analysis
+            except Exception as exc:  # a failed judge call never fails the analysis
                 return {**label, "category": None, "reason": None, "judge_error": one_line(exc)}
         category, reason = parse_reply(reply.text)
         return {**label, "category": category, "reason": reason}

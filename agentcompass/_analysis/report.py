@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .judge import TAXONOMY
+
 _SHOWN = ("turns", "total_tokens", "cost_usd", "duration_s")
 
 
@@ -26,29 +27,45 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
     n_samples = b.get("n_samples", b["n_tasks"])
     what = "tasks" if n_samples == b["n_tasks"] else "samples"
     samples = "" if what == "tasks" else f" ({n_samples} samples)"
-    lines = ["## Outcomes", "", f"{b['n_tasks']} tasks{samples}, {b['n_attempts']} attempts "
-             f"({b['tasks_retried']} {what} retried).", ""]
-    lines += _table(["outcome", what, "attempts"],
-                    [[o, n, b["attempt_outcomes"][o]] for o, n in b["outcomes"].items() if n or
-                     b["attempt_outcomes"][o]])
+    lines = [
+        "## Outcomes",
+        "",
+        f"{b['n_tasks']} tasks{samples}, {b['n_attempts']} attempts ({b['tasks_retried']} {what} retried).",
+        "",
+    ]
+    lines += _table(
+        ["outcome", what, "attempts"],
+        [[o, n, b["attempt_outcomes"][o]] for o, n in b["outcomes"].items() if n or b["attempt_outcomes"][o]],
+    )
     if b["errors_by_class"]:
         lines += ["Errors by class (final attempts):", ""]
-        lines += _table(["class", "error type", "tasks"],
-                        [[c, t, n] for c, types in b["errors_by_class"].items() for t, n in types.items()])
-    extra = [f"- limits hit: {', '.join(f'{k} {v}' for k, v in b['limits_hit'].items()) or 'none'}",
-             f"- agent timeouts: {b['agent_timeouts']}",
-             f"- format errors: {b['format_errors']['total']} in {b['format_errors']['tasks']} tasks"]
+        lines += _table(
+            ["class", "error type", "tasks"],
+            [[c, t, n] for c, types in b["errors_by_class"].items() for t, n in types.items()],
+        )
+    extra = [
+        f"- limits hit: {', '.join(f'{k} {v}' for k, v in b['limits_hit'].items()) or 'none'}",
+        f"- agent timeouts: {b['agent_timeouts']}",
+        f"- format errors: {b['format_errors']['total']} in {b['format_errors']['tasks']} tasks",
+    ]
     return lines + extra + [""]
 
 
 def _distributions(a: dict[str, Any]) -> list[str]:
     d = a["distributions"]
-    lines = ["## Distributions (per task, p50 / p90)", "", "Tokens (input + output), cost and duration are summed "
-             "over a task's attempts; turns are the final attempt's. analysis.json also has mean, max and "
-             "input / output tokens separately.", ""]
+    lines = [
+        "## Distributions (per task, p50 / p90)",
+        "",
+        "Tokens (input + output), cost and duration are summed "
+        "over a task's attempts; turns are the final attempt's. analysis.json also has mean, max and "
+        "input / output tokens separately.",
+        "",
+    ]
     groups = [("all", d["overall"])] + list(d["by_outcome"].items())
-    rows = [[name, stats["turns"]["n"]] + [f"{_num(stats[f]['p50'])} / {_num(stats[f]['p90'])}" for f in _SHOWN]
-            for name, stats in groups]
+    rows = [
+        [name, stats["turns"]["n"]] + [f"{_num(stats[f]['p50'])} / {_num(stats[f]['p90'])}" for f in _SHOWN]
+        for name, stats in groups
+    ]
     return lines + _table(["outcome", "tasks", "turns", "tokens", "cost_usd", "duration_s"], rows)
 
 
@@ -56,20 +73,24 @@ def _errors(a: dict[str, Any]) -> list[str]:
     groups = a["error_groups"]
     if not groups:
         return ["## Most frequent errors", "", "No failed attempts.", ""]
-    rows = [[g["count"], g["n_tasks"], g["error_class"], g["pattern"][:160], ", ".join(g["tasks"][:3])]
-            for g in groups]
-    return ["## Most frequent errors", ""] + _table(["attempts", "tasks", "class", "message (normalized)",
-                                                     "tasks (first)"], rows)
+    rows = [[g["count"], g["n_tasks"], g["error_class"], g["pattern"][:160], ", ".join(g["tasks"][:3])] for g in groups]
+    return ["## Most frequent errors", ""] + _table(
+        ["attempts", "tasks", "class", "message (normalized)", "tasks (first)"], rows
+    )
 
 
 def _tops(a: dict[str, Any]) -> list[str]:
     lines = ["## Slowest tasks", ""]
-    lines += _table(["task", "duration_s", "outcome", "attempts"],
-                    [[r["task_id"], _num(r["duration_s"]), r["outcome"], r["attempts"]] for r in a["slowest"]])
+    lines += _table(
+        ["task", "duration_s", "outcome", "attempts"],
+        [[r["task_id"], _num(r["duration_s"]), r["outcome"], r["attempts"]] for r in a["slowest"]],
+    )
     lines += ["## Costliest tasks", ""]
     if a["costliest"]:
-        lines += _table(["task", "cost_usd", "outcome", "turns"],
-                        [[r["task_id"], _num(r["cost_usd"]), r["outcome"], r["turns"]] for r in a["costliest"]])
+        lines += _table(
+            ["task", "cost_usd", "outcome", "turns"],
+            [[r["task_id"], _num(r["cost_usd"]), r["outcome"], r["turns"]] for r in a["costliest"]],
+        )
     else:
         lines += ["No cost was recorded (no model, or no prices configured).", ""]
     return lines
@@ -80,23 +101,44 @@ def _judge(a: dict[str, Any]) -> list[str]:
     if not j:
         return ["## Judge", "", "No judge model configured (analysis_params.model).", ""]
     usage = j["usage"]
-    lines = ["## Judge", "", f"Model `{j['model'].get('id')}`: {j['n_judged']} attempts judged, "
-             f"{j['n_not_judged']} not judged, {j['n_judge_errors']} judge errors; {usage['calls']} calls, "
-             f"{usage['input']} input / {usage['output']} output tokens, cost_usd {usage['cost_usd']:.6f}.", ""]
-    lines += _table(["category", "attempts", "meaning"],
-                    [[c, j["categories"].get(c, 0), TAXONOMY[c]] for c in TAXONOMY if j["categories"].get(c)])
-    lines += _table(["task", "attempt", "outcome", "category", "reason"],
-                    [[lb["task_id"], lb["attempt"], lb["outcome"], lb.get("category") or "-",
-                      lb.get("reason") or lb.get("judge_error") or
-                      ("(not judged: max_judge_attempts reached)" if lb.get("not_judged") else "")]
-                     for lb in j["labels"]])
+    lines = [
+        "## Judge",
+        "",
+        f"Model `{j['model'].get('id')}`: {j['n_judged']} attempts judged, "
+        f"{j['n_not_judged']} not judged, {j['n_judge_errors']} judge errors; {usage['calls']} calls, "
+        f"{usage['input']} input / {usage['output']} output tokens, cost_usd {usage['cost_usd']:.6f}.",
+        "",
+    ]
+    lines += _table(
+        ["category", "attempts", "meaning"],
+        [[c, j["categories"].get(c, 0), TAXONOMY[c]] for c in TAXONOMY if j["categories"].get(c)],
+    )
+    lines += _table(
+        ["task", "attempt", "outcome", "category", "reason"],
+        [
+            [
+                lb["task_id"],
+                lb["attempt"],
+                lb["outcome"],
+                lb.get("category") or "-",
+                lb.get("reason")
+                or lb.get("judge_error")
+                or ("(not judged: max_judge_attempts reached)" if lb.get("not_judged") else ""),
+            ]
+            for lb in j["labels"]
+        ],
+    )
     return lines
 
 
 def render(a: dict[str, Any]) -> str:
     run = a.get("run", {})
-    head = [f"# Analysis of run {run.get('run_name', '?')}/{run.get('run_id', '?')}", "",
-            f"benchmark `{run.get('benchmark')}`, harness `{run.get('harness')}`, model `{run.get('model')}`, "
-            f"environment `{run.get('environment')}`; analysed {a['created_at']}.", ""]
+    head = [
+        f"# Analysis of run {run.get('run_name', '?')}/{run.get('run_id', '?')}",
+        "",
+        f"benchmark `{run.get('benchmark')}`, harness `{run.get('harness')}`, model `{run.get('model')}`, "
+        f"environment `{run.get('environment')}`; analysed {a['created_at']}.",
+        "",
+    ]
     body = _outcomes(a) + _distributions(a) + _errors(a) + _tops(a) + _judge(a)
     return "\n".join(head + body).rstrip() + "\n"

@@ -41,16 +41,24 @@ def task_values(rec: TaskRecord) -> dict[str, float]:
     usage = [a.get("usage") or {} for a in attempts]
     n_in = sum(int(u.get("input", 0) or 0) for u in usage)
     n_out = sum(int(u.get("output", 0) or 0) for u in usage)
-    return {"turns": float((rec.final.get("agent") or {}).get("n_turns") or 0),
-            "input_tokens": float(n_in), "output_tokens": float(n_out), "total_tokens": float(n_in + n_out),
-            "cost_usd": round(sum(float(u.get("cost_usd", 0) or 0) for u in usage), 8),
-            "duration_s": round(sum(float(a.get("duration_s", 0) or 0) for a in attempts), 4)}
+    return {
+        "turns": float((rec.final.get("agent") or {}).get("n_turns") or 0),
+        "input_tokens": float(n_in),
+        "output_tokens": float(n_out),
+        "total_tokens": float(n_in + n_out),
+        "cost_usd": round(sum(float(u.get("cost_usd", 0) or 0) for u in usage), 8),
+        "duration_s": round(sum(float(a.get("duration_s", 0) or 0) for a in attempts), 4),
+    }
 
 
 def describe(values: list[float]) -> dict[str, float]:
-    return {"n": len(values), "mean": round(sum(values) / len(values), 6) if values else 0.0,
-            "p50": percentile(values, 0.5), "p90": percentile(values, 0.9),
-            "max": round(max(values), 6) if values else 0.0}
+    return {
+        "n": len(values),
+        "mean": round(sum(values) / len(values), 6) if values else 0.0,
+        "p50": percentile(values, 0.5),
+        "p90": percentile(values, 0.9),
+        "max": round(max(values), 6) if values else 0.0,
+    }
 
 
 def distributions(records: list[TaskRecord]) -> dict[str, Any]:
@@ -81,7 +89,8 @@ def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
     task_counts = Counter(a["outcome"] for a in finals)
     attempt_counts = Counter(a["outcome"] for a in all_attempts)
     return {
-        "n_tasks": len({rec.task_id for rec in records}), "n_samples": len(records),
+        "n_tasks": len({rec.task_id for rec in records}),
+        "n_samples": len(records),
         "n_attempts": len(all_attempts),
         "outcomes": {o: task_counts.get(o, 0) for o in OUTCOMES},
         "attempt_outcomes": {o: attempt_counts.get(o, 0) for o in OUTCOMES},
@@ -89,8 +98,9 @@ def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
         "limits_hit": dict(sorted(limits.items())),
         "agent_timeouts": timeouts,
         "format_errors": {"tasks": sum(1 for n in fmt if n > 0), "total": sum(fmt)},
-        "exit_status": dict(sorted(Counter(str(ag.get("exit_status")) for ag in agents
-                                           if ag.get("exit_status")).items())),
+        "exit_status": dict(
+            sorted(Counter(str(ag.get("exit_status")) for ag in agents if ag.get("exit_status")).items())
+        ),
         "tasks_retried": sum(1 for rec in records if len(rec.attempts) > 1),
     }
 
@@ -111,8 +121,9 @@ def error_groups(records: list[TaskRecord], top_n: int) -> list[dict[str, Any]]:
             if not message:
                 continue
             key = (str(att.get("error_class") or "agent"), normalize_message(message))
-            g = groups.setdefault(key, {"pattern": key[1], "error_class": key[0], "count": 0,
-                                        "example": message[:500], "tasks": []})
+            g = groups.setdefault(
+                key, {"pattern": key[1], "error_class": key[0], "count": 0, "example": message[:500], "tasks": []}
+            )
             g["count"] += 1
             if rec.task_id not in g["tasks"]:
                 g["tasks"].append(rec.task_id)
@@ -129,6 +140,13 @@ def top_tasks(records: list[TaskRecord], field: str, top_n: int) -> list[dict[st
     for rec in records:
         v = task_values(rec)
         if v[field] > 0:
-            rows.append({"task_id": rec.task_id, field: v[field], "outcome": rec.final["outcome"],
-                         "attempts": len(rec.attempts) or 1, "turns": int(v["turns"])})
+            rows.append(
+                {
+                    "task_id": rec.task_id,
+                    field: v[field],
+                    "outcome": rec.final["outcome"],
+                    "attempts": len(rec.attempts) or 1,
+                    "turns": int(v["turns"]),
+                }
+            )
     return sorted(rows, key=lambda r: (-r[field], r["task_id"]))[:top_n]

@@ -25,7 +25,9 @@ def main(args: argparse.Namespace) -> int:
     print(", ".join(f"{k}={v}" for k, v in b["outcomes"].items() if v) or "no tasks")
     if analysis.get("judge"):
         j = analysis["judge"]
-        print(f"judge: {j['n_judged']} labelled, cost_usd={j['cost_usd']:.6f}: "
-              + ", ".join(f"{k}={v}" for k, v in j["categories"].items()))
+        print(
+            f"judge: {j['n_judged']} labelled, cost_usd={j['cost_usd']:.6f}: "
+            + ", ".join(f"{k}={v}" for k, v in j["categories"].items())
+        )
     print(f"analysis: {paths['analysis']}\n          {paths['analysis_md']}")
     return EXIT_OK

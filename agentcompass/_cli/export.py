@@ -8,7 +8,7 @@ from . import options
 from .exits import EXIT_OK
 
 INTERMIXED = False
-FORMATS = ("harbor",)   # agentcompass._sdk.EXPORT_FORMATS (not imported here: the parser loads nothing heavy)
+FORMATS = ("harbor",)  # agentcompass._sdk.EXPORT_FORMATS (not imported here: the parser loads nothing heavy)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

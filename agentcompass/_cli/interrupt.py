@@ -21,7 +21,7 @@ def resume_command(argv: list[str], args: argparse.Namespace) -> str | None:
             continue
         name = token.split("=", 1)[0]
         if token == "--reuse":
-            skip = consumed_reuse_value          # --reuse RUN_ID: the id goes too
+            skip = consumed_reuse_value  # --reuse RUN_ID: the id goes too
             continue
         if name == "--reuse" or (argv[0] == "run" and name in _DROP_WITH_VALUE):
             skip = "=" not in token and name in _DROP_WITH_VALUE

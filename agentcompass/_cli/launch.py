@@ -13,12 +13,19 @@ INTERMIXED = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("orchestration", metavar="ORCHESTRATION_PATH",
-                   help="a YAML or JSON file: version, name, task_concurrency, runtime, defaults, requests")
+    p.add_argument(
+        "orchestration",
+        metavar="ORCHESTRATION_PATH",
+        help="a YAML or JSON file: version, name, task_concurrency, runtime, defaults, requests",
+    )
     options.add_table_arguments(p, "launch")
     p.add_argument("--run-id", default=None, help="every request's output.run_id")
-    p.add_argument("--reuse", action="store_true", default=None,
-                   help="defaults.runtime.reuse: true (a request may still say reuse: false)")
+    p.add_argument(
+        "--reuse",
+        action="store_true",
+        default=None,
+        help="defaults.runtime.reuse: true (a request may still say reuse: false)",
+    )
     p.add_argument("--dry-run", action="store_true", help="validate, print each resolved request; run nothing")
 
 
@@ -26,8 +33,9 @@ def main(args: argparse.Namespace) -> int:
     from agentcompass import _sdk
     from agentcompass.errors import RunTimeoutError
 
-    orch = _sdk.resolve_file(args.orchestration, run_id=args.run_id, reuse=bool(args.reuse),
-                             **options.table_kwargs(args, "launch"))
+    orch = _sdk.resolve_file(
+        args.orchestration, run_id=args.run_id, reuse=bool(args.reuse), **options.table_kwargs(args, "launch")
+    )
     if args.dry_run:
         return print_preflight(_sdk.dry_run(orch))
     try:
@@ -49,8 +57,10 @@ def print_preflight(preflight: Any) -> int:
             continue
         print(f"tasks: {req.n_tasks}\noutput: {req.output}")
         print(yaml.safe_dump(req.config, sort_keys=False), end="")
-    print(f"--- {len(preflight.requests)} requests, task_concurrency {preflight.task_concurrency}: "
-          + ("valid" if preflight.ok else "INVALID"))
+    print(
+        f"--- {len(preflight.requests)} requests, task_concurrency {preflight.task_concurrency}: "
+        + ("valid" if preflight.ok else "INVALID")
+    )
     return EXIT_OK if preflight.ok else EXIT_USAGE
 
 

@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         if not argv:
             top.print_help()
             return EXIT_USAGE
-        top.parse_args(argv)   # --help, or an unknown command: argparse prints and exits
+        top.parse_args(argv)  # --help, or an unknown command: argparse prints and exits
         return EXIT_USAGE
     module, parser = command_parser(argv[0])
     args = parser.parse_intermixed_args(argv[1:]) if module.INTERMIXED else parser.parse_args(argv[1:])
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     with _sdk.sigterm_as_interrupt() as term:
         try:
             return _guarded(module, args, parser)
-        except KeyboardInterrupt:       # Ctrl-C, or SIGTERM (Slurm, Kubernetes, systemd, timeout)
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (Slurm, Kubernetes, systemd, timeout)
             return _interrupted(argv, args, term.received)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -26,10 +27,11 @@ def json_object(flag: str) -> Callable[[str], dict[str, Any]]:
         try:
             data = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise argparse.ArgumentTypeError(f"{flag}: invalid JSON ({exc.msg} at char {exc.pos}): {value!r}")
+            raise argparse.ArgumentTypeError(f"{flag}: invalid JSON ({exc.msg} at char {exc.pos}): {value!r}") from None
         if not isinstance(data, dict):
             raise argparse.ArgumentTypeError(f"{flag}: expected a JSON object, got {type(data).__name__}")
         return data
+
     return parse
 
 
@@ -38,10 +40,11 @@ def json_string_list(flag: str) -> Callable[[str], list[str]]:
         try:
             data = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise argparse.ArgumentTypeError(f"{flag}: invalid JSON ({exc.msg}): {value!r}")
+            raise argparse.ArgumentTypeError(f"{flag}: invalid JSON ({exc.msg}): {value!r}") from None
         if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
             raise argparse.ArgumentTypeError(f"{flag}: expected a JSON array of strings, got {value!r}")
         return data
+
     return parse
 
 
@@ -53,7 +56,9 @@ def keyed(flag: str, cast: Callable[[str], Any]) -> Callable[[str], tuple[str, A
                 raise ValueError
             return key, cast(raw)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag}: expected PROVIDER=VALUE ({cast.__name__}), got {value!r}")
+            expected = f"PROVIDER=VALUE ({cast.__name__})"
+            raise argparse.ArgumentTypeError(f"{flag}: expected {expected}, got {value!r}") from None
+
     return parse
 
 
@@ -67,7 +72,7 @@ def positive_number(value: str) -> int | float:
     try:
         number = float(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
     return int(number) if number.is_integer() else number
 
 
@@ -75,13 +80,20 @@ def _argparse_kwargs(row: Any) -> dict[str, Any]:
     """How argparse reads one table row."""
     flag, form = row.cli, row.form
     simple: dict[str, dict[str, Any]] = {
-        "flag": {"action": "store_true"}, "no-flag": {"action": "store_false"},
-        "int": {"type": int}, "number": {"type": positive_number}, "text": {},
-        "choice": {"choices": row.choices}, "level": {"type": log_level},
+        "flag": {"action": "store_true"},
+        "no-flag": {"action": "store_false"},
+        "int": {"type": int},
+        "number": {"type": positive_number},
+        "text": {},
+        "choice": {"choices": row.choices},
+        "level": {"type": log_level},
         "keyed-int": {"action": "append", "type": keyed(flag, int)},
         "keyed-float": {"action": "append", "type": keyed(flag, float)},
-        "json-object": {"type": json_object(flag)}, "json-list": {"type": json_string_list(flag)},
-        "repeat": {"action": "append"}, "protocol": {"type": protocol}, "reuse": {"nargs": "?", "const": True},
+        "json-object": {"type": json_object(flag)},
+        "json-list": {"type": json_string_list(flag)},
+        "repeat": {"action": "append"},
+        "protocol": {"type": protocol},
+        "reuse": {"nargs": "?", "const": True},
     }
     kwargs = dict(simple[form])
     if row.metavar and kwargs.get("action") not in ("store_true", "store_false"):
@@ -135,8 +147,12 @@ def split_positionals(values: list[str]) -> tuple[list[str], list[str]]:
 
 def add_request_arguments(p: argparse.ArgumentParser) -> None:
     """``run`` / ``config``: BENCHMARK HARNESS MODEL [key=value ...] and every ``run`` option of the table."""
-    p.add_argument("args", nargs="*", metavar="BENCHMARK HARNESS MODEL [key=value ...]",
-                   help="component ids (default: demo oracle none), then Hydra-style overrides")
+    p.add_argument(
+        "args",
+        nargs="*",
+        metavar="BENCHMARK HARNESS MODEL [key=value ...]",
+        help="component ids (default: demo oracle none), then Hydra-style overrides",
+    )
     add_table_arguments(p, "run")
 
 
@@ -144,6 +160,6 @@ def request_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """``run_evaluation`` keywords of a ``run`` / ``config`` command line."""
     positionals, overrides = split_positionals(args.args)
     kw = table_kwargs(args, "run")
-    kw.update(zip(("benchmark", "harness", "model"), positionals))
+    kw.update(zip(("benchmark", "harness", "model"), positionals, strict=False))
     kw["overrides"] = overrides
     return kw

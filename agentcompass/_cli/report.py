@@ -20,8 +20,12 @@ def kib(text: str) -> int:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("-o", "--output", default="report.html", help="output file (default: report.html)")
-    p.add_argument("--max-attempt-kb", type=kib, default=None,
-                   help="what one attempt may embed, in KiB before compression (default 48)")
+    p.add_argument(
+        "--max-attempt-kb",
+        type=kib,
+        default=None,
+        help="what one attempt may embed, in KiB before compression (default 48)",
+    )
     p.add_argument("--log-level", default="INFO", type=options.log_level)
 
 
@@ -29,6 +33,7 @@ def main(args: argparse.Namespace) -> int:
     from agentcompass import _sdk
 
     info = _sdk.write_report(args.run_dir, args.output, max_attempt_kb=args.max_attempt_kb)
-    print(f"report: {info['path']} ({info['bytes'] / 1024:.0f} KiB, {info['tasks']} tasks, "
-          f"{info['attempts']} attempts)")
+    print(
+        f"report: {info['path']} ({info['bytes'] / 1024:.0f} KiB, {info['tasks']} tasks, {info['attempts']} attempts)"
+    )
     return EXIT_OK

@@ -7,7 +7,7 @@ import argparse
 from . import options
 from .exits import EXIT_FAILED, EXIT_OK
 
-INTERMIXED = True   # options may come between the positionals
+INTERMIXED = True  # options may come between the positionals
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def main(args: argparse.Namespace) -> int:
 
     kwargs = options.request_kwargs(args)
     if not args.multirun and "run_id" not in kwargs and "reuse" not in kwargs:
-        kwargs["run_id"] = args.run_id = _sdk.new_run_id()     # known now: an interrupted run prints it
+        kwargs["run_id"] = args.run_id = _sdk.new_run_id()  # known now: an interrupted run prints it
     if args.multirun:
         from .launch import report
 

@@ -21,10 +21,18 @@ def port(text: str) -> int:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="*", metavar="RESULTS_DIR_OR_RUN_DIR", default=["outputs"],
-                   help="results directories or run directories (default: outputs)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to bind (default 127.0.0.1; any other address is reachable by others)")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="RESULTS_DIR_OR_RUN_DIR",
+        default=["outputs"],
+        help="results directories or run directories (default: outputs)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to bind (default 127.0.0.1; any other address is reachable by others)",
+    )
     p.add_argument("--port", type=port, default=0, help="port (default 0: a free port, printed)")
     p.add_argument("--log-level", default="INFO", type=options.log_level)
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import copy
 import tempfile
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from agentcompass.errors import ConfigError
 
@@ -44,22 +45,22 @@ def _own_global_hydra() -> Iterator[None]:
     from hydra.core.global_hydra import GlobalHydra
     from hydra.core.singleton import Singleton
 
-    saved = Singleton._instances.pop(GlobalHydra, None)  # noqa: SLF001 (Hydra keeps its state there)
+    saved = Singleton._instances.pop(GlobalHydra, None)
     try:
         yield
     finally:
         if saved is not None:
-            Singleton._instances[GlobalHydra] = saved  # noqa: SLF001
+            Singleton._instances[GlobalHydra] = saved
 
 
 @dataclass
 class ComposeInput:
     """Everything a request is composed from."""
 
-    choices: dict[str, str | None] = field(default_factory=dict)    # group -> id (None: file/default)
+    choices: dict[str, str | None] = field(default_factory=dict)  # group -> id (None: file/default)
     config_paths: Sequence[str | Path] = ()
-    overrides: Sequence[str] = ()                                   # Hydra-style key=value strings
-    explicit: dict[str, Any] = field(default_factory=dict)          # nested dict, wins over everything
+    overrides: Sequence[str] = ()  # Hydra-style key=value strings
+    explicit: dict[str, Any] = field(default_factory=dict)  # nested dict, wins over everything
 
 
 @dataclass
@@ -139,8 +140,11 @@ def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], override
             hydra_overrides.append(f"hydra.searchpath=[file://{tmp}]")
         hydra_overrides.extend(overrides)
         try:
-            with _HYDRA_LOCK, _own_global_hydra(), initialize_config_dir(
-                    str(registry.conf_dir()), version_base=None, job_name="agentcompass"):
+            with (
+                _HYDRA_LOCK,
+                _own_global_hydra(),
+                initialize_config_dir(str(registry.conf_dir()), version_base=None, job_name="agentcompass"),
+            ):
                 cfg = compose(config_name="config", overrides=hydra_overrides)
                 return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
         except (HydraException, OmegaConfBaseException) as exc:
@@ -174,13 +178,14 @@ def _enabled_recipes(data: dict[str, Any]) -> list[Any]:
     ids = (data.get("execution") or {}).get("enabled_recipes") or []
     dirs = (data.get("runtime") or {}).get("recipe_dirs") or []
     if isinstance(ids, str) or isinstance(dirs, str):
-        raise ConfigError("execution.enabled_recipes and runtime.recipe_dirs must be lists "
-                          f"(got {ids!r} and {dirs!r})")
+        raise ConfigError(f"execution.enabled_recipes and runtime.recipe_dirs must be lists (got {ids!r} and {dirs!r})")
     return _recipes.load([str(i) for i in ids], [str(d) for d in dirs])
 
 
-_SELECTION_KEYS = {"execution.enabled_recipes": ("execution", "enabled_recipes"),
-                   "runtime.recipe_dirs": ("runtime", "recipe_dirs")}
+_SELECTION_KEYS = {
+    "execution.enabled_recipes": ("execution", "enabled_recipes"),
+    "runtime.recipe_dirs": ("runtime", "recipe_dirs"),
+}
 
 
 def _without_recipes(inp: ComposeInput, files: list[dict[str, Any]]) -> tuple[dict, ConfigError | None]:

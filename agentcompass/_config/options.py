@@ -21,27 +21,30 @@ from pydantic.fields import FieldInfo
 from .merge import deep_merge
 from .schema import ExecutionConfig, OutputConfig, RequestInputs, RuntimeConfig
 
-_SECTIONS: tuple[tuple[str, type[BaseModel]], ...] = (("runtime", RuntimeConfig), ("execution", ExecutionConfig),
-                                                      ("output", OutputConfig))
+_SECTIONS: tuple[tuple[str, type[BaseModel]], ...] = (
+    ("runtime", RuntimeConfig),
+    ("execution", ExecutionConfig),
+    ("output", OutputConfig),
+)
 
 
 @dataclass(frozen=True)
 class Option:
     """One row of the table."""
 
-    name: str                     # the SDK keyword
-    key: str                      # the config key it sets: "runtime.results_dir", a section ("benchmark"), or ""
-    cli: str | None               # "--results-dir"; "" for a positional argument; None: SDK only
-    entries: tuple[str, ...]      # entry points taking it: "run" (run_evaluation, run, config), "launch"
-    form: str                     # how the CLI reads it (see _form)
-    annotation: Any               # the SDK keyword's type (always also accepts None: not given)
-    scope: str                    # runtime fields: orchestration | request | top; else ""
-    path: bool                    # Path values are accepted and passed on as str
+    name: str  # the SDK keyword
+    key: str  # the config key it sets: "runtime.results_dir", a section ("benchmark"), or ""
+    cli: str | None  # "--results-dir"; "" for a positional argument; None: SDK only
+    entries: tuple[str, ...]  # entry points taking it: "run" (run_evaluation, run, config), "launch"
+    form: str  # how the CLI reads it (see _form)
+    annotation: Any  # the SDK keyword's type (always also accepts None: not given)
+    scope: str  # runtime fields: orchestration | request | top; else ""
+    path: bool  # Path values are accepted and passed on as str
     metavar: str
     help: str
     choices: tuple[str, ...] = ()
-    field: FieldInfo | None = None   # the schema field (config sections only)
-    short: str = ""                  # a one-letter alias of the flag ("-k")
+    field: FieldInfo | None = None  # the schema field (config sections only)
+    short: str = ""  # a one-letter alias of the flag ("-k")
 
     @property
     def section(self) -> str:
@@ -53,7 +56,7 @@ def _plain(annotation: Any) -> Any:
     args = typing.get_args(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in args:
         rest = [a for a in args if a is not type(None)]
-        return rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]
+        return rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]  # noqa: UP007 - built at run time from a tuple
     return annotation
 
 
@@ -90,20 +93,36 @@ def _row(name: str, field: FieldInfo, key: str, *, schema_field: bool) -> Option
     annotation = _plain(field.annotation)
     if marker["path"]:
         annotation = list[str | Path] if typing.get_origin(annotation) is list else str | Path
-    return Option(name=name, key=key, cli=cli, entries=tuple(marker["entries"]), form=form,
-                  annotation=annotation, scope=marker["scope"], path=marker["path"], metavar=marker["metavar"],
-                  help=field.description or "", choices=choices, field=field if schema_field else None,
-                  short=marker.get("short", ""))
+    return Option(
+        name=name,
+        key=key,
+        cli=cli,
+        entries=tuple(marker["entries"]),
+        form=form,
+        annotation=annotation,
+        scope=marker["scope"],
+        path=marker["path"],
+        metavar=marker["metavar"],
+        help=field.description or "",
+        choices=choices,
+        field=field if schema_field else None,
+        short=marker.get("short", ""),
+    )
 
 
 @functools.cache
 def table() -> tuple[Option, ...]:
     """Every option, request inputs first, then runtime, execution and output fields in schema order."""
-    rows = [_row(name, f, (f.json_schema_extra or {})["option"]["key"], schema_field=False)  # type: ignore[index]
-            for name, f in RequestInputs.model_fields.items()]
+    rows = [
+        _row(name, f, (f.json_schema_extra or {})["option"]["key"], schema_field=False)  # type: ignore[index]
+        for name, f in RequestInputs.model_fields.items()
+    ]
     for section, model in _SECTIONS:
-        rows += [_row(name, f, f"{section}.{name}", schema_field=True) for name, f in model.model_fields.items()
-                 if isinstance(f.json_schema_extra, dict) and "option" in f.json_schema_extra]
+        rows += [
+            _row(name, f, f"{section}.{name}", schema_field=True)
+            for name, f in model.model_fields.items()
+            if isinstance(f.json_schema_extra, dict) and "option" in f.json_schema_extra
+        ]
     return tuple(rows)
 
 
@@ -122,8 +141,10 @@ def runtime_fields(scope: str) -> dict[str, FieldInfo]:
 
 def signature(entry: str, *, leading: tuple[inspect.Parameter, ...] = ()) -> inspect.Signature:
     """The keyword-only signature of an entry point: every option of ``entry``, default None (not given)."""
-    params = [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                                annotation=o.annotation | None) for o in for_entry(entry)]
+    params = [
+        inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=o.annotation | None)
+        for o in for_entry(entry)
+    ]
     return inspect.Signature([*leading, *params])
 
 
@@ -160,8 +181,9 @@ def config_layer(kw: dict[str, Any]) -> dict[str, Any]:
             continue
         if row.form == "json-object" or (row.field is None and "." not in row.key):
             if not isinstance(value, dict):
-                raise ConfigError(f"{row.name} must be a dict (CLI: a JSON object), got "
-                                  f"{type(value).__name__}: {value!r}")
+                raise ConfigError(
+                    f"{row.name} must be a dict (CLI: a JSON object), got {type(value).__name__}: {value!r}"
+                )
         if "." in row.key:
             section, _, name = row.key.partition(".")
             layer.setdefault(section, {})[name] = value

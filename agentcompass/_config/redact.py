@@ -10,18 +10,23 @@ from typing import Any
 REDACTED = "***REDACTED***"
 # names whose values are secrets: config keys, environment variable names, header names
 # "token" only as a word of its own (GITHUB_TOKEN, hf_token, token), never max_tokens or tokenizer
-_SECRET_KEY = re.compile(r"(api[_-]?key|apikey|(^|[_-])token($|[_-])|secret|passw(or)?d|authorization|credential|"
-                         r"private[_-]?key|access[_-]?key|cookie|(^|[_-])auth($|[_-])|(^|[_-])dsn$|(^|[_-])key$|"
-                         r"^x[_-]auth)", re.I)
+_SECRET_KEY = re.compile(
+    r"(api[_-]?key|apikey|(^|[_-])token($|[_-])|secret|passw(or)?d|authorization|credential|"
+    r"private[_-]?key|access[_-]?key|cookie|(^|[_-])auth($|[_-])|(^|[_-])dsn$|(^|[_-])key$|"
+    r"^x[_-]auth)",
+    re.I,
+)
 # containers whose every value may be a secret unless its name is known to be harmless (HTTP headers)
 _HEADER_KEY = re.compile(r"headers?$", re.I)
 _SAFE_HEADERS = {"accept", "content-type", "user-agent", "anthropic-version", "anthropic-beta", "openai-beta"}
 # values that carry a secret whatever their key: credentials in URLs, secret query parameters, key formats
 _URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^/@\s:]*)(:[^/@\s]*)?@", re.I)
 _QUERY_SECRET = re.compile(r"(?P<key>[?&](api[_-]?key|key|token|access_token|secret|password|sig)=)[^&#\s]+", re.I)
-_KEY_FORMATS = re.compile(r"\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|"
-                          r"github_pat_[A-Za-z0-9_]{16,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{8,}|"
-                          r"hf_[A-Za-z0-9]{16,}|glpat-[A-Za-z0-9_-]{16,})\b")
+_KEY_FORMATS = re.compile(
+    r"\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{16,}|"
+    r"github_pat_[A-Za-z0-9_]{16,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{8,}|"
+    r"hf_[A-Za-z0-9]{16,}|glpat-[A-Za-z0-9_-]{16,})\b"
+)
 _known: set[str] = set()
 _lock = threading.Lock()
 
@@ -81,7 +86,7 @@ def register_config_secrets(obj: Any, _in_headers: bool = False) -> None:
     if isinstance(obj, dict):
         for key, value in obj.items():
             if (secret_name(key, _in_headers) and isinstance(value, str)) or hasattr(value, "get_secret_value"):
-                register_secret(value)      # strings only: a number or a flag is no secret to scrub everywhere
+                register_secret(value)  # strings only: a number or a flag is no secret to scrub everywhere
             else:
                 register_config_secrets(value, isinstance(key, str) and bool(_HEADER_KEY.search(key)))
     elif isinstance(obj, (list, tuple)):

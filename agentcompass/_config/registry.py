@@ -49,7 +49,7 @@ def validation_message(exc: ValidationError, where: str, valid_keys: list[str] |
     value = err.get("input")
     shown = repr(value) if not isinstance(value, dict) else "{...}"
     if any(secret_name(str(part)) for part in err.get("loc", ())):
-        shown = f"<a {type(value).__name__}, not shown>"      # a secret given in the wrong type is still a secret
+        shown = f"<a {type(value).__name__}, not shown>"  # a secret given in the wrong type is still a secret
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return f"{where}: {key}={shown}: {err.get('msg', 'invalid value')}"

@@ -8,19 +8,30 @@ the table that the SDK signatures, the CLI, ``launch`` and the orchestration spe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
-_SAFE_NAME = SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@=-]{0,199}$")   # a run_name / run_id
+_SAFE_NAME = SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+@=-]{0,199}$")  # a run_name / run_id
 RUN, LAUNCH, BOTH = ("run",), ("launch",), ("run", "launch")
 
 
-def option(default: Any = None, *, entries: tuple[str, ...] = RUN, cli: str | None = "", form: str = "",
-           scope: str = "", key: str = "", path: bool = False, metavar: str = "", short: str = "",
-           **field: Any) -> Any:
+def option(
+    default: Any = None,
+    *,
+    entries: tuple[str, ...] = RUN,
+    cli: str | None = "",
+    form: str = "",
+    scope: str = "",
+    key: str = "",
+    path: bool = False,
+    metavar: str = "",
+    short: str = "",
+    **field: Any,
+) -> Any:
     """A config field (or request input) that is also a keyword of the entry points in ``entries``.
 
     ``cli``: the flag ("" derives ``--field-name``; None: SDK only). ``form``: how the CLI parses it when the
@@ -30,8 +41,16 @@ def option(default: Any = None, *, entries: tuple[str, ...] = RUN, cli: str | No
     request's ``runtime``; ``top``: a top-level field). ``key``: the config key a request input sets. ``path``:
     the SDK also accepts ``pathlib.Path`` values. ``short``: a one-letter alias of the CLI flag (``-k``).
     """
-    marker = {"entries": entries, "cli": cli, "form": form, "scope": scope, "key": key, "path": path,
-              "metavar": metavar, "short": short}
+    marker = {
+        "entries": entries,
+        "cli": cli,
+        "form": form,
+        "scope": scope,
+        "key": key,
+        "path": path,
+        "metavar": metavar,
+        "short": short,
+    }
     if default is dict or default is list:
         return Field(default_factory=default, json_schema_extra={"option": marker}, **field)
     return Field(default, json_schema_extra={"option": marker}, **field)
@@ -42,38 +61,90 @@ class _Strict(BaseModel):
 
 
 class RuntimeConfig(_Strict):
-    task_concurrency: int = option(4, entries=BOTH, scope="top", metavar="N", ge=1,
-                                   description="max attempts running at once, retries included")
-    results_dir: str = option("outputs", entries=BOTH, scope="orchestration", path=True, metavar="PATH",
-                              description="root of run directories")
-    data_dir: str | None = option(None, entries=BOTH, scope="orchestration", path=True, metavar="PATH",
-                                  description="datasets and caches")
-    timeout_seconds: float | None = option(None, entries=BOTH, scope="orchestration", metavar="SECONDS", gt=0,
-                                           description="wall-clock bound on the whole request / orchestration")
-    provider_limits: dict[str, int] = option(dict, entries=BOTH, cli="--provider-limit", scope="orchestration",
-                                             metavar="PROVIDER=N",
-                                             description="max concurrent attempts per provider")
-    env_open_qps: dict[str, float] = option(dict, entries=BOTH, scope="orchestration", metavar="PROVIDER=QPS",
-                                            description="max environment opens per second per provider")
-    progress: Literal["auto", "plain", "none"] = option("auto", entries=BOTH, scope="orchestration",
-                                                        description="progress display")
-    log_level: LogLevel = option("INFO", entries=BOTH, form="level", scope="orchestration", metavar="LEVEL",
-                                 description="console log level")
-    file_log_level: LogLevel = option("DEBUG", entries=BOTH, form="level", scope="orchestration", metavar="LEVEL",
-                                      description="level of the run's run.log")
-    log_file: str | None = option(None, entries=BOTH, cli=None, scope="orchestration", path=True,
-                                  description="another path for the file log")
-    auto_install_dependencies: bool = option(False, entries=BOTH, scope="orchestration",
-                                             description="install missing optional extras and tools")
-    reuse: bool = option(False, form="reuse", scope="request", metavar="RUN_ID",
-                         description="continue the latest run of this run name, or RUN_ID")
+    task_concurrency: int = option(
+        4, entries=BOTH, scope="top", metavar="N", ge=1, description="max attempts running at once, retries included"
+    )
+    results_dir: str = option(
+        "outputs", entries=BOTH, scope="orchestration", path=True, metavar="PATH", description="root of run directories"
+    )
+    data_dir: str | None = option(
+        None, entries=BOTH, scope="orchestration", path=True, metavar="PATH", description="datasets and caches"
+    )
+    timeout_seconds: float | None = option(
+        None,
+        entries=BOTH,
+        scope="orchestration",
+        metavar="SECONDS",
+        gt=0,
+        description="wall-clock bound on the whole request / orchestration",
+    )
+    provider_limits: dict[str, int] = option(
+        dict,
+        entries=BOTH,
+        cli="--provider-limit",
+        scope="orchestration",
+        metavar="PROVIDER=N",
+        description="max concurrent attempts per provider",
+    )
+    env_open_qps: dict[str, float] = option(
+        dict,
+        entries=BOTH,
+        scope="orchestration",
+        metavar="PROVIDER=QPS",
+        description="max environment opens per second per provider",
+    )
+    progress: Literal["auto", "plain", "none"] = option(
+        "auto", entries=BOTH, scope="orchestration", description="progress display"
+    )
+    log_level: LogLevel = option(
+        "INFO", entries=BOTH, form="level", scope="orchestration", metavar="LEVEL", description="console log level"
+    )
+    file_log_level: LogLevel = option(
+        "DEBUG",
+        entries=BOTH,
+        form="level",
+        scope="orchestration",
+        metavar="LEVEL",
+        description="level of the run's run.log",
+    )
+    log_file: str | None = option(
+        None, entries=BOTH, cli=None, scope="orchestration", path=True, description="another path for the file log"
+    )
+    auto_install_dependencies: bool = option(
+        False, entries=BOTH, scope="orchestration", description="install missing optional extras and tools"
+    )
+    reuse: bool = option(
+        False,
+        form="reuse",
+        scope="request",
+        metavar="RUN_ID",
+        description="continue the latest run of this run name, or RUN_ID",
+    )
     reuse_run_id: str | None = option(None, cli=None, scope="request", description="the run id to reuse")
-    checkpoint_resume: bool = option(True, cli="--no-checkpoint-resume", form="no-flag", scope="request",
-                                     description="when reusing, only re-verify a task whose agent phase finished")
-    recipe_dirs: list[str] = option(list, cli="--recipe-dir", form="repeat", scope="orchestration", path=True,
-                                    metavar="PATH", description="extra directories searched for recipes")
-    cleanup_grace_seconds: float = option(10, entries=LAUNCH, scope="orchestration", metavar="SECONDS", ge=0,
-                                          description="time given to in-flight attempts to close after a cancel")
+    checkpoint_resume: bool = option(
+        True,
+        cli="--no-checkpoint-resume",
+        form="no-flag",
+        scope="request",
+        description="when reusing, only re-verify a task whose agent phase finished",
+    )
+    recipe_dirs: list[str] = option(
+        list,
+        cli="--recipe-dir",
+        form="repeat",
+        scope="orchestration",
+        path=True,
+        metavar="PATH",
+        description="extra directories searched for recipes",
+    )
+    cleanup_grace_seconds: float = option(
+        10,
+        entries=LAUNCH,
+        scope="orchestration",
+        metavar="SECONDS",
+        ge=0,
+        description="time given to in-flight attempts to close after a cancel",
+    )
 
     @field_validator("provider_limits")
     @classmethod
@@ -94,8 +165,9 @@ class RuntimeConfig(_Strict):
     @field_validator("data_dir")
     @classmethod
     def _data_dir(cls, v: str | None) -> str | None:
-        blocker = next((p for p in (Path(v).expanduser(), *Path(v).expanduser().parents) if p.exists()), None) \
-            if v else None
+        blocker = (
+            next((p for p in (Path(v).expanduser(), *Path(v).expanduser().parents) if p.exists()), None) if v else None
+        )
         if blocker is not None and not blocker.is_dir():
             raise ValueError(f"{str(blocker)!r} is a file, not a directory")
         return v
@@ -109,7 +181,7 @@ class TimeoutsConfig(_Strict):
 
 
 class PrepareItem(_Strict):
-    src: str      # a host file or directory, checked when the request is composed (not when an attempt runs)
+    src: str  # a host file or directory, checked when the request is composed (not when an attempt runs)
     dst: str
 
     @field_validator("src")
@@ -131,13 +203,20 @@ class ArtifactsConfig(_Strict):
 class RayConfig(_Strict):
     """Where and how attempts run with ``executor: ray`` (docs/scale.md)."""
 
-    address: str | None = Field(None, description="the cluster to connect to (host:6379 or auto); null: "
-                                "$RAY_ADDRESS, else a Ray instance started for the run")
+    address: str | None = Field(
+        None,
+        description="the cluster to connect to (host:6379 or auto); null: "
+        "$RAY_ADDRESS, else a Ray instance started for the run",
+    )
     num_cpus_per_attempt: float = Field(1, ge=0, description="CPUs Ray reserves for each running attempt")
-    resources: dict[str, float] = Field(default_factory=dict, description="custom Ray resources each attempt "
-                                        "needs (e.g. {docker: 1} to run only on nodes that declare it)")
-    runtime_env: dict[str, Any] = Field(default_factory=dict, description="Ray runtime_env of the attempts' "
-                                        "worker processes (env_vars, pip, working_dir...)")
+    resources: dict[str, float] = Field(
+        default_factory=dict,
+        description="custom Ray resources each attempt needs (e.g. {docker: 1} to run only on nodes that declare it)",
+    )
+    runtime_env: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Ray runtime_env of the attempts' worker processes (env_vars, pip, working_dir...)",
+    )
 
     @field_validator("resources")
     @classmethod
@@ -149,16 +228,26 @@ class RayConfig(_Strict):
 
 
 class ExecutionConfig(_Strict):
-    n_attempts: int = option(1, cli="--attempts", short="-k", metavar="N", ge=1,
-                             description="independent samples (attempts) per task; retries are not samples")
-    executor: Literal["local", "ray"] = Field("local", description="where attempts run: local (this process) "
-                                              "or ray (a Ray cluster; pip install 'agentcompass[ray]')")
+    n_attempts: int = option(
+        1,
+        cli="--attempts",
+        short="-k",
+        metavar="N",
+        ge=1,
+        description="independent samples (attempts) per task; retries are not samples",
+    )
+    executor: Literal["local", "ray"] = Field(
+        "local",
+        description="where attempts run: local (this process) or ray (a Ray cluster; pip install 'agentcompass[ray]')",
+    )
     ray: RayConfig = Field(default_factory=RayConfig)
     max_retries: int = option(0, metavar="N", ge=0, description="extra attempts after a failed one")
-    retry_pattern_list: list[str] = option(list, metavar="JSON",
-                                           description='regexes searched in "<ErrorType>: <message>"')
-    enabled_recipes: list[str] = option(list, cli="--recipe", form="repeat", metavar="ID",
-                                        description="recipe ids applied in order")
+    retry_pattern_list: list[str] = option(
+        list, metavar="JSON", description='regexes searched in "<ErrorType>: <message>"'
+    )
+    enabled_recipes: list[str] = option(
+        list, cli="--recipe", form="repeat", metavar="ID", description="recipe ids applied in order"
+    )
     keep_environment: bool = option(False, description="do not destroy environments")
     enable_analysis: bool = option(False, description="write analysis.json / analysis.md after the run")
     analysis_params: dict[str, Any] = option(dict, metavar="JSON", description="analysis settings")
@@ -214,19 +303,24 @@ class RequestInputs(_Strict):
     model: str | None = option(key="model.id", form="positional", description="model id or model name")
     environment: str | None = option(key="environment.id", cli="--env", metavar="ID", description="environment id")
     config_path: PathLike | Sequence[PathLike] | None = option(
-        entries=BOTH, cli="--config", form="repeat", metavar="PATH", description="YAML config files, in order")
+        entries=BOTH, cli="--config", form="repeat", metavar="PATH", description="YAML config files, in order"
+    )
     overrides: Sequence[str] | None = option(form="positional", description="Hydra-style key=value overrides")
     benchmark_params: Json | None = option(key="benchmark", metavar="JSON", description="benchmark fields")
     harness_params: Json | None = option(key="harness", metavar="JSON", description="harness fields")
-    environment_params: Json | None = option(key="environment", cli="--env-params", metavar="JSON",
-                                             description="environment fields")
-    execution_params: Json | None = option(key="execution", metavar="JSON",
-                                           description="deep-merged over execution (timeouts, artifacts...)")
+    environment_params: Json | None = option(
+        key="environment", cli="--env-params", metavar="JSON", description="environment fields"
+    )
+    execution_params: Json | None = option(
+        key="execution", metavar="JSON", description="deep-merged over execution (timeouts, artifacts...)"
+    )
     model_base_url: str | None = option(key="model.base_url", metavar="URL", description="the model endpoint")
     model_api_key: str | None = option(key="model.api_key", metavar="KEY", description="the endpoint's key")
-    model_api_protocol: str | list[str] | None = option(key="model.api_protocol", form="protocol",
-                                                        metavar="PROTOCOL", description="name, auto, or a list")
+    model_api_protocol: str | list[str] | None = option(
+        key="model.api_protocol", form="protocol", metavar="PROTOCOL", description="name, auto, or a list"
+    )
     model_params: Json | None = option(key="model.params", metavar="JSON", description="passed to the API")
     on_progress: Callable[[Any], Any] | None = option(entries=BOTH, cli=None, description="progress callback")
-    on_request_finished: Callable[[Any], Any] | None = option(entries=LAUNCH, cli=None,
-                                                              description="called as each request finishes")
+    on_request_finished: Callable[[Any], Any] | None = option(
+        entries=LAUNCH, cli=None, description="called as each request finishes"
+    )

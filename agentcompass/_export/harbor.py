@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,7 @@ def _rows(run_dir: Path) -> list[dict[str, Any]]:
     for line in results.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
-            rows[(row["task_id"], int(row.get("sample") or 1))] = row   # a sample's last line is its outcome
+            rows[(row["task_id"], int(row.get("sample") or 1))] = row  # a sample's last line is its outcome
     return [rows[k] for k in sorted(rows)]
 
 
@@ -80,11 +80,18 @@ def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
     config = meta.get("config") or {}
     model = (meta.get("model") or {}).get("id")
     provider = (config.get("model") or {}).get("provider") or (meta.get("model") or {}).get("protocol")
-    return RunInfo(run_id=meta["run_id"], job_id=stable_id(meta["run_id"]), job_dir=job_dir,
-                   harness=meta.get("harness") or "unknown", model=None if model in (None, "none") else model,
-                   provider=provider, environment=meta.get("environment") or "",
-                   source=meta.get("benchmark") or "adhoc", version=meta.get("agentcompass_version") or "",
-                   keep=bool((config.get("execution") or {}).get("keep_environment")))
+    return RunInfo(
+        run_id=meta["run_id"],
+        job_id=stable_id(meta["run_id"]),
+        job_dir=job_dir,
+        harness=meta.get("harness") or "unknown",
+        model=None if model in (None, "none") else model,
+        provider=provider,
+        environment=meta.get("environment") or "",
+        source=meta.get("benchmark") or "adhoc",
+        version=meta.get("agentcompass_version") or "",
+        keep=bool((config.get("execution") or {}).get("keep_environment")),
+    )
 
 
 def _metadata(run_dir: Path) -> dict[str, Any]:
@@ -126,15 +133,19 @@ def _eval_stats(trials: list[dict[str, Any]]) -> dict[str, Any]:
         if t.get("exception_info"):
             exception_stats[t["exception_info"]["exception_type"]].append(t["trial_name"])
     rewards = [t["verifier_result"]["rewards"] for t in valid]
-    return {"n_trials": len(valid), "n_errors": sum(1 for t in trials if t.get("exception_info")),
-            "metrics": [mean_metric(rewards)] if rewards else [], "pass_at_k": harbor_pass_at_k(trials),
-            "reward_stats": {k: {str(v): names for v, names in d.items()} for k, d in reward_stats.items()},
-            "exception_stats": dict(exception_stats)}
+    return {
+        "n_trials": len(valid),
+        "n_errors": sum(1 for t in trials if t.get("exception_info")),
+        "metrics": [mean_metric(rewards)] if rewards else [],
+        "pass_at_k": harbor_pass_at_k(trials),
+        "reward_stats": {k: {str(v): names for v, names in d.items()} for k, d in reward_stats.items()},
+        "exception_stats": dict(exception_stats),
+    }
 
 
 def _harbor_k_values(max_k: int) -> list[int]:
     """Harbor's k values: powers of two from 2, and multiples of 5, up to ``max_k``."""
-    ks = {2 ** i for i in range(1, max_k.bit_length() + 1) if 2 ** i <= max_k}
+    ks = {2**i for i in range(1, max_k.bit_length() + 1) if 2**i <= max_k}
     return sorted(ks | set(range(5, max_k + 1, 5)))
 
 
@@ -155,24 +166,34 @@ def harbor_pass_at_k(trials: list[dict[str, Any]]) -> dict[int, float]:
     if not successes:
         return {}
     ks = _harbor_k_values(min(len(s) for s in successes.values()))
-    return {k: sum(1.0 - math.comb(len(s) - sum(s), k) / math.comb(len(s), k) for s in successes.values())
-            / len(successes) for k in ks}
+    return {
+        k: sum(1.0 - math.comb(len(s) - sum(s), k) / math.comb(len(s), k) for s in successes.values()) / len(successes)
+        for k in ks
+    }
 
 
 def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for t in trials:
         info = t["agent_info"]
-        groups[evals_key(info["name"], (info.get("model_info") or {}).get("name"), t.get("source") or "adhoc")
-               ].append(t)
+        groups[evals_key(info["name"], (info.get("model_info") or {}).get("name"), t.get("source") or "adhoc")].append(
+            t
+        )
     errored = [t for t in trials if t.get("exception_info")]
-    totals = {f"n_{k}_tokens": sum(t["agent_result"][f"n_{k}_tokens"] for t in trials)
-              for k in ("input", "cache", "output")}
-    return {"n_completed_trials": len(trials), "n_errored_trials": len(errored), "n_running_trials": 0,
-            "n_pending_trials": 0, "n_retries": n_retries,
-            "n_cancelled_trials": sum(1 for t in errored if t["exception_info"]["exception_type"] == "CancelledError"),
-            "evals": {key: _eval_stats(group) for key, group in groups.items()},
-            **totals, "cost_usd": sum(t["agent_result"]["cost_usd"] for t in trials)}
+    totals = {
+        f"n_{k}_tokens": sum(t["agent_result"][f"n_{k}_tokens"] for t in trials) for k in ("input", "cache", "output")
+    }
+    return {
+        "n_completed_trials": len(trials),
+        "n_errored_trials": len(errored),
+        "n_running_trials": 0,
+        "n_pending_trials": 0,
+        "n_retries": n_retries,
+        "n_cancelled_trials": sum(1 for t in errored if t["exception_info"]["exception_type"] == "CancelledError"),
+        "evals": {key: _eval_stats(group) for key, group in groups.items()},
+        **totals,
+        "cost_usd": sum(t["agent_result"]["cost_usd"] for t in trials),
+    }
 
 
 # --------------------------------------------------------------------------- the job
@@ -196,32 +217,54 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
     trials = []
     for row in rows:
         attempt_dir = Path(row["attempt_dir"])
-        if not attempt_dir.is_dir():                      # the run directory was moved: find it again
+        if not attempt_dir.is_dir():  # the run directory was moved: find it again
             attempt_dir = _moved(run_dir, attempt_dir)
         attempt = _read_json(attempt_dir / RESULT_FILE)
         task_path = (root / row["task_id"]) if root is not None else Path(row["task_id"])
         sample = f"__sample-{row.get('sample') or 1}" if per_task > 1 else ""
-        trials.append(write_trial(info, attempt, attempt_dir, task_path,
-                                  job_dir / f"{row['task_id']}{sample}__attempt-{attempt['attempt']}"))
+        trials.append(
+            write_trial(
+                info,
+                attempt,
+                attempt_dir,
+                task_path,
+                job_dir / f"{row['task_id']}{sample}__attempt-{attempt['attempt']}",
+            )
+        )
     tasks = list({json.dumps(t["config"]["task"], sort_keys=True): t["config"]["task"] for t in trials}.values())
     _write(job_dir / "config.json", _job_config(meta, info, out_dir, tasks, per_task))
     n_retries = sum(int(r.get("attempts", 1)) - 1 for r in rows)
-    _write(job_dir / "result.json", {
-        "schema_version": 1, "id": info.job_id, "started_at": meta.get("started_at") or iso(datetime.now(timezone.utc)),
-        "updated_at": meta.get("finished_at"), "finished_at": meta.get("finished_at"),
-        "n_total_trials": len(trials), "stats": job_stats(trials, n_retries)})
+    _write(
+        job_dir / "result.json",
+        {
+            "schema_version": 1,
+            "id": info.job_id,
+            "started_at": meta.get("started_at") or iso(datetime.now(UTC)),
+            "updated_at": meta.get("finished_at"),
+            "finished_at": meta.get("finished_at"),
+            "n_total_trials": len(trials),
+            "stats": job_stats(trials, n_retries),
+        },
+    )
     return job_dir
 
 
-def _job_config(meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[dict[str, Any]],
-                n_attempts: int) -> dict[str, Any]:
+def _job_config(
+    meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[dict[str, Any]], n_attempts: int
+) -> dict[str, Any]:
     config = meta.get("config") or {}
     execution, runtime = config.get("execution") or {}, config.get("runtime") or {}
-    return {"schema_version": 1, "job_name": info.job_dir.name, "jobs_dir": str(out_dir), "n_attempts": n_attempts,
-            "n_concurrent_trials": runtime.get("task_concurrency", 1),
-            "retry": {"max_retries": execution.get("max_retries", 0)},
-            "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},
-            "agents": [{"name": info.harness, "model_name": info.model}], "tasks": tasks}
+    return {
+        "schema_version": 1,
+        "job_name": info.job_dir.name,
+        "jobs_dir": str(out_dir),
+        "n_attempts": n_attempts,
+        "n_concurrent_trials": runtime.get("task_concurrency", 1),
+        "retry": {"max_retries": execution.get("max_retries", 0)},
+        "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},
+        "agents": [{"name": info.harness, "model_name": info.model}],
+        "tasks": tasks,
+    }
 
 
 def _write(path: Path, data: Any) -> None:

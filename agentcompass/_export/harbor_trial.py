@@ -14,14 +14,14 @@ import json
 import shutil
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.store import ARTIFACTS_DIR, RESULT_FILE, VERIFIER_LOG
 from agentcompass.kit import write_json
 
-NAMESPACE = uuid.UUID("5b1b7c64-6a43-4d4e-9a52-1f0e0d1e2a61")   # uuid5 namespace of exported ids
+NAMESPACE = uuid.UUID("5b1b7c64-6a43-4d4e-9a52-1f0e0d1e2a61")  # uuid5 namespace of exported ids
 
 
 @dataclass
@@ -45,7 +45,7 @@ def stable_id(*parts: str) -> str:
 
 
 def iso(ts: datetime) -> str:
-    return ts.astimezone(timezone.utc).isoformat()
+    return ts.astimezone(UTC).isoformat()
 
 
 def dir_checksum(path: Path) -> str:
@@ -63,8 +63,11 @@ def _timings(attempt: dict[str, Any], finished: datetime) -> dict[str, Any]:
     start = finished - timedelta(seconds=float(attempt.get("duration_s") or 0.0))
     out: dict[str, Any] = {"started_at": iso(start), "finished_at": iso(finished)}
     clock = start
-    for key, names in (("environment_setup", ("env_open", "setup")), ("agent_execution", ("agent",)),
-                       ("verifier", ("verify",))):
+    for key, names in (
+        ("environment_setup", ("env_open", "setup")),
+        ("agent_execution", ("agent",)),
+        ("verifier", ("verify",)),
+    ):
         spent = sum(float(phases.get(n) or 0.0) for n in names)
         if any(n in phases for n in names):
             out[key] = {"started_at": iso(clock), "finished_at": iso(clock + timedelta(seconds=spent))}
@@ -73,18 +76,27 @@ def _timings(attempt: dict[str, Any], finished: datetime) -> dict[str, Any]:
 
 
 def trial_config(info: RunInfo, task_path: Path, trial_name: str) -> dict[str, Any]:
-    return {"task": {"path": str(task_path)}, "trial_name": trial_name, "trials_dir": str(info.job_dir),
-            "agent": {"name": info.harness, "model_name": info.model},
-            "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},
-            "job_id": info.job_id}
+    return {
+        "task": {"path": str(task_path)},
+        "trial_name": trial_name,
+        "trials_dir": str(info.job_dir),
+        "agent": {"name": info.harness, "model_name": info.model},
+        "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},
+        "job_id": info.job_id,
+    }
 
 
 def _agent_result(attempt: dict[str, Any]) -> dict[str, Any]:
     usage, agent = attempt.get("usage") or {}, attempt.get("agent") or {}
-    return {"n_input_tokens": usage.get("input", 0), "n_cache_tokens": usage.get("cached", 0),
-            "n_output_tokens": usage.get("output", 0), "cost_usd": usage.get("cost_usd", 0.0),
-            "metadata": {k: agent.get(k) for k in ("exit_status", "n_turns", "limit_hit", "submission")
-                         if agent.get(k) is not None}}
+    return {
+        "n_input_tokens": usage.get("input", 0),
+        "n_cache_tokens": usage.get("cached", 0),
+        "n_output_tokens": usage.get("output", 0),
+        "cost_usd": usage.get("cost_usd", 0.0),
+        "metadata": {
+            k: agent.get(k) for k in ("exit_status", "n_turns", "limit_hit", "submission") if agent.get(k) is not None
+        },
+    }
 
 
 def _exception(attempt: dict[str, Any], attempt_dir: Path, finished: datetime) -> dict[str, Any] | None:
@@ -94,24 +106,35 @@ def _exception(attempt: dict[str, Any], attempt_dir: Path, finished: datetime) -
     prefix = f"{attempt.get('error_type')}: "
     trace = attempt_dir / "error.txt"
     verified = "verify" in (attempt.get("phases") or {})
-    return {"exception_type": attempt.get("error_type") or "Error",
-            "exception_message": error[len(prefix):] if error.startswith(prefix) else error,
-            "exception_traceback": trace.read_text(encoding="utf-8", errors="replace") if trace.is_file() else "",
-            "occurred_at": iso(finished),
-            "policy_override": {"should_retry": bool(attempt.get("retryable")), "should_grade": verified,
-                                "has_valid_reward": bool(attempt.get("reward_valid"))}}
+    return {
+        "exception_type": attempt.get("error_type") or "Error",
+        "exception_message": error[len(prefix) :] if error.startswith(prefix) else error,
+        "exception_traceback": trace.read_text(encoding="utf-8", errors="replace") if trace.is_file() else "",
+        "occurred_at": iso(finished),
+        "policy_override": {
+            "should_retry": bool(attempt.get("retryable")),
+            "should_grade": verified,
+            "has_valid_reward": bool(attempt.get("reward_valid")),
+        },
+    }
 
 
-def trial_result(info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path,
-                 trial_dir: Path) -> dict[str, Any]:
-    finished = datetime.fromtimestamp((attempt_dir / RESULT_FILE).stat().st_mtime, timezone.utc)
+def trial_result(
+    info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path, trial_dir: Path
+) -> dict[str, Any]:
+    finished = datetime.fromtimestamp((attempt_dir / RESULT_FILE).stat().st_mtime, UTC)
     task_id, name = attempt["task_id"], trial_dir.name
     model_info = {"name": info.model, "provider": info.provider} if info.model else None
     rewards = attempt.get("rewards") or {}
     return {
-        "schema_version": 1, "id": stable_id(info.run_id, task_id, str(attempt.get("attempt"))),
-        "task_name": task_id, "trial_name": name, "trial_uri": trial_dir.resolve().as_uri(),
-        "task_id": {"path": str(task_path)}, "source": info.source, "task_checksum": dir_checksum(task_path),
+        "schema_version": 1,
+        "id": stable_id(info.run_id, task_id, str(attempt.get("attempt"))),
+        "task_name": task_id,
+        "trial_name": name,
+        "trial_uri": trial_dir.resolve().as_uri(),
+        "task_id": {"path": str(task_path)},
+        "source": info.source,
+        "task_checksum": dir_checksum(task_path),
         "config": trial_config(info, task_path, name),
         "agent_info": {"name": info.harness, "version": info.version, "model_info": model_info},
         "agent_result": _agent_result(attempt),
@@ -134,7 +157,7 @@ def _copy(src: Path, dst: Path) -> None:
 
 def _agent_files(attempt: dict[str, Any], attempt_dir: Path, agent_dir: Path, harness: str) -> None:
     saved = attempt_dir / ARTIFACTS_DIR / "logs" / "agent"
-    if saved.is_dir():                       # the container's own /logs/agent, when the run saved it
+    if saved.is_dir():  # the container's own /logs/agent, when the run saved it
         _copy(saved, agent_dir)
     trajectory = (attempt.get("agent") or {}).get("trajectory_path")
     for path in sorted(attempt_dir.glob("*traj*.json")) + ([Path(trajectory)] if trajectory else []):
@@ -147,14 +170,14 @@ def _agent_files(attempt: dict[str, Any], attempt_dir: Path, agent_dir: Path, ha
 
 def _verifier_files(attempt: dict[str, Any], attempt_dir: Path, verifier_dir: Path) -> None:
     saved = attempt_dir / ARTIFACTS_DIR / "logs" / "verifier"
-    if saved.is_dir():                       # the verifier's own files, when the run saved /logs/verifier
+    if saved.is_dir():  # the verifier's own files, when the run saved /logs/verifier
         _copy(saved, verifier_dir)
         return
     verifier_dir.mkdir(parents=True, exist_ok=True)
     log = attempt_dir / VERIFIER_LOG
     if log.is_file():
         _copy(log, verifier_dir / "test-stdout.txt")
-    elif "verify" in (attempt.get("phases") or {}):       # the verifier ran and printed nothing
+    elif "verify" in (attempt.get("phases") or {}):  # the verifier ran and printed nothing
         (verifier_dir / "test-stdout.txt").write_text("", encoding="utf-8")
     rewards = attempt.get("rewards") or {}
     if set(rewards) == {"reward"}:
@@ -163,8 +186,9 @@ def _verifier_files(attempt: dict[str, Any], attempt_dir: Path, verifier_dir: Pa
         (verifier_dir / "reward.json").write_text(json.dumps(rewards, indent=2) + "\n", encoding="utf-8")
 
 
-def write_trial(info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path,
-                trial_dir: Path) -> dict[str, Any]:
+def write_trial(
+    info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path, trial_dir: Path
+) -> dict[str, Any]:
     """Write one trial directory; returns its TrialResult document."""
     for sub in ("agent", "verifier", "artifacts"):
         (trial_dir / sub).mkdir(parents=True, exist_ok=True)
@@ -179,4 +203,3 @@ def write_trial(info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_
     write_json(trial_dir / "config.json", result["config"], indent=4)
     write_json(trial_dir / "result.json", result, indent=4)
     return result
-

@@ -8,5 +8,15 @@ from .resolve import apply_runtime, load_spec_file, resolve_orchestration
 from .run import Orchestration, OrchestrationResult, RequestOutcome, run_orchestration
 from .spec import OrchestrationDefaults, OrchestrationSpec, RunRequestSpec
 
-__all__ = ["OrchestrationSpec", "OrchestrationDefaults", "RunRequestSpec", "OrchestrationResult", "RequestOutcome",
-           "Orchestration", "load_spec_file", "resolve_orchestration", "apply_runtime", "run_orchestration"]
+__all__ = [
+    "OrchestrationSpec",
+    "OrchestrationDefaults",
+    "RunRequestSpec",
+    "OrchestrationResult",
+    "RequestOutcome",
+    "Orchestration",
+    "load_spec_file",
+    "resolve_orchestration",
+    "apply_runtime",
+    "run_orchestration",
+]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -46,10 +47,13 @@ def validate_spec(data: Any, where: str = "orchestration") -> OrchestrationSpec:
         raise ConfigError(validation_message(exc, where, sorted(OrchestrationSpec.model_fields))) from None
 
 
-def resolve_orchestration(spec: OrchestrationSpec | dict[str, Any], *,
-                          config_path: str | Path | Sequence[str | Path] | None = None,
-                          shared: dict[str, Any] | None = None,
-                          check: Callable[[ResolvedRequest], None] | None = None) -> Orchestration:
+def resolve_orchestration(
+    spec: OrchestrationSpec | dict[str, Any],
+    *,
+    config_path: str | Path | Sequence[str | Path] | None = None,
+    shared: dict[str, Any] | None = None,
+    check: Callable[[ResolvedRequest], None] | None = None,
+) -> Orchestration:
     """Compose every request (as one Hydra multirun through the agentcompass launcher); run nothing.
 
     ``shared``: orchestration-wide runtime values (the ``launch()`` keywords) over the spec's ``runtime``;

@@ -6,17 +6,18 @@ import asyncio
 import inspect
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from agentcompass.errors import one_line
-from agentcompass.interfaces import RunStatus
 from agentcompass._orchestrator.executor import Executor, open_executor
 from agentcompass._orchestrator.hooks import Hooks
 from agentcompass._orchestrator.logs import console_logging, file_logging
 from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import Progress, RequestFinished
 from agentcompass._orchestrator.request import RequestRun
+from agentcompass.errors import one_line
+from agentcompass.interfaces import RunStatus
 
 from .sweep import Job
 
@@ -28,19 +29,19 @@ class RequestOutcome:
     """One named request's outcome inside an orchestration."""
 
     name: str
-    status: RunStatus                        # completed | failed | timeout | cancelled
-    result: dict[str, Any] | None = None     # what run_evaluation would have returned
-    error: str | None = None                 # "<ErrorType>: <message>"
+    status: RunStatus  # completed | failed | timeout | cancelled
+    result: dict[str, Any] | None = None  # what run_evaluation would have returned
+    error: str | None = None  # "<ErrorType>: <message>"
     paths: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class OrchestrationResult:
-    status: RunStatus                        # completed (every request completed) | failed | timeout | cancelled
+    status: RunStatus  # completed (every request completed) | failed | timeout | cancelled
     requests: dict[str, RequestOutcome] = field(default_factory=dict)
     name: str = "orchestration"
     duration_s: float = 0.0
-    pool: dict[str, Any] = field(default_factory=dict)   # size, max_running, utilisation
+    pool: dict[str, Any] = field(default_factory=dict)  # size, max_running, utilisation
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Orchestration:
     name: str
     task_concurrency: int
     jobs: list[Job]
-    runtime: dict[str, Any] = field(default_factory=dict)   # timeout_seconds, progress, log levels, limits...
+    runtime: dict[str, Any] = field(default_factory=dict)  # timeout_seconds, progress, log levels, limits...
 
 
 def _runtime_value(orch: Orchestration, key: str, default: Any) -> Any:
@@ -68,11 +69,13 @@ def _runtime_value(orch: Orchestration, key: str, default: Any) -> Any:
 
 
 class _Runner:
-    def __init__(self, orch: Orchestration, hooks: Hooks, on_progress: Callable | None,
-                 on_request_finished: Callable | None):
+    def __init__(
+        self, orch: Orchestration, hooks: Hooks, on_progress: Callable | None, on_request_finished: Callable | None
+    ):
         self.orch, self.hooks, self.on_request_finished = orch, hooks, on_request_finished
-        self.pool = Pool(orch.task_concurrency, _runtime_value(orch, "provider_limits", {}),
-                         _runtime_value(orch, "env_open_qps", {}))
+        self.pool = Pool(
+            orch.task_concurrency, _runtime_value(orch, "provider_limits", {}), _runtime_value(orch, "env_open_qps", {})
+        )
         self.progress = Progress(_runtime_value(orch, "progress", "auto"), 0, on_progress, desc=orch.name)
         self.outcomes: dict[str, RequestOutcome] = {}
         self.runs: list[RequestRun] = []
@@ -81,8 +84,9 @@ class _Runner:
     def _done(self, outcome: RequestOutcome) -> None:
         self.outcomes[outcome.name] = outcome
         if outcome.result is not None:
-            self.progress.emit(RequestFinished(outcome.name, status=outcome.status,
-                                               metrics=outcome.result.get("metrics", {})))
+            self.progress.emit(
+                RequestFinished(outcome.name, status=outcome.status, metrics=outcome.result.get("metrics", {}))
+            )
         if self.on_request_finished is not None:
             try:
                 out = self.on_request_finished(outcome)
@@ -145,8 +149,13 @@ async def _wind_down(tasks: list[asyncio.Future], orch: Orchestration) -> None:
         await asyncio.wait(pending, timeout=float(_runtime_value(orch, "cleanup_grace_seconds", 10)) + 90.0)
 
 
-async def run_orchestration(orch: Orchestration, *, hooks: Hooks, on_progress: Callable | None = None,
-                            on_request_finished: Callable | None = None) -> OrchestrationResult:
+async def run_orchestration(
+    orch: Orchestration,
+    *,
+    hooks: Hooks,
+    on_progress: Callable | None = None,
+    on_request_finished: Callable | None = None,
+) -> OrchestrationResult:
     start = time.monotonic()
     runner = _Runner(orch, hooks, on_progress, on_request_finished)
     status = RunStatus.COMPLETED
@@ -172,7 +181,14 @@ async def run_orchestration(orch: Orchestration, *, hooks: Hooks, on_progress: C
     if status == RunStatus.COMPLETED and any(o.status != RunStatus.COMPLETED for o in runner.outcomes.values()):
         status = RunStatus.FAILED
     ordered = {job.name: runner.outcomes[job.name] for job in orch.jobs if job.name in runner.outcomes}
-    return OrchestrationResult(status, ordered, orch.name, round(time.monotonic() - start, 3),
-                               {"size": runner.pool.size, "max_running": runner.pool.max_running,
-                                "utilisation": round(runner.pool.utilisation(), 4)})
-
+    return OrchestrationResult(
+        status,
+        ordered,
+        orch.name,
+        round(time.monotonic() - start, 3),
+        {
+            "size": runner.pool.size,
+            "max_running": runner.pool.max_running,
+            "utilisation": round(runner.pool.utilisation(), 4),
+        },
+    )

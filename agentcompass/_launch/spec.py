@@ -42,18 +42,32 @@ class _NoConcurrency(_Strict):
     @classmethod
     def _no_concurrency(cls, data: Any) -> Any:
         if isinstance(data, dict) and "task_concurrency" in data:
-            raise ValueError("task_concurrency is orchestration-level only: set OrchestrationSpec.task_concurrency "
-                             "(top-level `task_concurrency` in the file), not execution.task_concurrency")
+            raise ValueError(
+                "task_concurrency is orchestration-level only: set OrchestrationSpec.task_concurrency "
+                "(top-level `task_concurrency` in the file), not execution.task_concurrency"
+            )
         return data
 
 
-ExecutionSpec = _optional("ExecutionSpec", dict(ExecutionConfig.model_fields), _NoConcurrency,
-                          "A request's (or the defaults') execution settings.")
-RequestRuntimeSpec = _optional("RequestRuntimeSpec", options.runtime_fields("request"), _Strict,
-                               "A request's (or the defaults') runtime: reuse, reuse_run_id, checkpoint_resume.")
+ExecutionSpec = _optional(
+    "ExecutionSpec",
+    dict(ExecutionConfig.model_fields),
+    _NoConcurrency,
+    "A request's (or the defaults') execution settings.",
+)
+RequestRuntimeSpec = _optional(
+    "RequestRuntimeSpec",
+    options.runtime_fields("request"),
+    _Strict,
+    "A request's (or the defaults') runtime: reuse, reuse_run_id, checkpoint_resume.",
+)
 OutputSpec = _optional("OutputSpec", dict(OutputConfig.model_fields), _Strict, "run_name and run_id.")
-OrchestrationRuntime = _optional("OrchestrationRuntime", options.runtime_fields("orchestration"), _Strict,
-                                 "Orchestration-wide settings (the file's top-level ``runtime``).")
+OrchestrationRuntime = _optional(
+    "OrchestrationRuntime",
+    options.runtime_fields("orchestration"),
+    _Strict,
+    "Orchestration-wide settings (the file's top-level ``runtime``).",
+)
 
 
 class OrchestrationDefaults(_Strict):
@@ -96,9 +110,11 @@ class RunRequestSpec(OrchestrationDefaults):
     @field_validator("name")
     @classmethod
     def _directory_name(cls, v: str) -> str:
-        if not SAFE_NAME.match(safe_name(v)):      # the request's default run_name, a directory of results_dir
-            raise ValueError("a request name must give a directory name: letters, digits and ._+@=-, starting "
-                             "with a letter or digit, at most 200 characters")
+        if not SAFE_NAME.match(safe_name(v)):  # the request's default run_name, a directory of results_dir
+            raise ValueError(
+                "a request name must give a directory name: letters, digits and ._+@=-, starting "
+                "with a letter or digit, at most 200 characters"
+            )
         return v
 
 
@@ -127,8 +143,13 @@ def merged_request(spec: OrchestrationSpec, req: RunRequestSpec) -> dict[str, An
     return deep_merge(spec.defaults.layer(), req.layer())
 
 
-def compose_input(spec: OrchestrationSpec, req: RunRequestSpec, *, config_paths: list[str] | None = None,
-                  shared: dict[str, Any] | None = None) -> ComposeInput:
+def compose_input(
+    spec: OrchestrationSpec,
+    req: RunRequestSpec,
+    *,
+    config_paths: list[str] | None = None,
+    shared: dict[str, Any] | None = None,
+) -> ComposeInput:
     """The compose input of one request: component ids as choices, everything else explicit."""
     merged = merged_request(spec, req)
     choices: dict[str, str | None] = {}

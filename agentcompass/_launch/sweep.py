@@ -14,8 +14,9 @@ import shutil
 import tempfile
 import threading
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request, hydra_lock
 from agentcompass._config.registry import GROUPS, conf_dir
@@ -76,13 +77,20 @@ def run_sweep(handle: SweepHandle, sweep_overrides: list[str]) -> list[Job]:
     tmp = tempfile.mkdtemp(prefix="agentcompass-sweep-")
     with _handles_lock:
         _handles[token] = handle
-    overrides = [*sweep_overrides, "hydra/launcher=agentcompass", f"hydra.launcher.token={token}",
-                 f"hydra.sweep.dir={tmp}", "hydra/job_logging=none", "hydra/hydra_logging=none",
-                 "hydra.output_subdir=null"]
+    overrides = [
+        *sweep_overrides,
+        "hydra/launcher=agentcompass",
+        f"hydra.launcher.token={token}",
+        f"hydra.sweep.dir={tmp}",
+        "hydra/job_logging=none",
+        "hydra/hydra_logging=none",
+        "hydra.output_subdir=null",
+    ]
     try:
         with hydra_lock(), initialize_config_dir(str(conf_dir()), version_base=None, job_name="agentcompass"):
-            GlobalHydra.instance().hydra.multirun(config_name=None, task_function=_never_called,
-                                                  overrides=overrides, with_log_configuration=False)
+            GlobalHydra.instance().hydra.multirun(
+                config_name=None, task_function=_never_called, overrides=overrides, with_log_configuration=False
+            )
     except HydraException as exc:
         raise ConfigError(f"sweep: {str(exc).strip().splitlines()[0]}") from None
     finally:

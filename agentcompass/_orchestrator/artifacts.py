@@ -22,7 +22,7 @@ from agentcompass.errors import AgentCompassError, ConfigError
 from agentcompass.interfaces import READ_HEAD
 from agentcompass.kit import write_json
 
-LIST_EXTRA = 1000          # files listed beyond max_files (the rest of a huge tree is only counted)
+LIST_EXTRA = 1000  # files listed beyond max_files (the rest of a huge tree is only counted)
 LIST_TIMEOUT_S = 120
 MANIFEST = "manifest.json"
 
@@ -80,8 +80,12 @@ async def _list(env: Any, patterns: list[str], cap: int) -> tuple[list[dict[str,
         return [], errors
     res = await env.exec(["bash", "-c", _LIST_SCRIPT, "ac-list", str(cap), *mapped], timeout=LIST_TIMEOUT_S)
     if res.exit_code != 0:
-        errors.append({"pattern": " ".join(patterns), "error": f"listing failed (exit {res.exit_code}): "
-                       f"{res.stderr.strip()[:300]}"})
+        errors.append(
+            {
+                "pattern": " ".join(patterns),
+                "error": f"listing failed (exit {res.exit_code}): {res.stderr.strip()[:300]}",
+            }
+        )
         return [], errors
     return _parse_listing(res.stdout, root, errors), errors
 
@@ -91,7 +95,7 @@ def _parse_listing(out: str, root: str, errors: list[dict[str, str]]) -> list[di
     fields, groups, seen, i = out.split("\0"), [[]], set(), 0
 
     def unmap(p: str) -> str:
-        return posixpath.normpath("/" + (p[len(root):] if root and p.startswith(root + "/") else p).lstrip("/"))
+        return posixpath.normpath("/" + (p[len(root) :] if root and p.startswith(root + "/") else p).lstrip("/"))
 
     while i < len(fields) and fields[i]:
         kind = fields[i]
@@ -114,8 +118,9 @@ def _parse_listing(out: str, root: str, errors: list[dict[str, str]]) -> list[di
     return [e for group in groups for e in sorted(group, key=lambda e: e["path"])]
 
 
-async def save_artifacts(env: Any, patterns: list[str], dest_dir: Path, *, max_files: int, max_file_bytes: int,
-                         max_total_bytes: int) -> dict[str, Any]:
+async def save_artifacts(
+    env: Any, patterns: list[str], dest_dir: Path, *, max_files: int, max_file_bytes: int, max_total_bytes: int
+) -> dict[str, Any]:
     """Copy files matching ``patterns`` (environment paths or globs; relative ones from the workdir) out of
     ``env`` into ``dest_dir`` within the budgets; write and return the manifest."""
     dest_dir = Path(dest_dir)
@@ -125,14 +130,20 @@ async def save_artifacts(env: Any, patterns: list[str], dest_dir: Path, *, max_f
     state = {"files": 0, "bytes": 0}
     files = [await _save_one(env, e, dest_dir, budget, state) for e in entries]
     counts = {s: sum(1 for f in files if f["status"] == s) for s in ("saved", "truncated", "skipped")}
-    manifest = {"patterns": list(patterns), "budgets": budget, "files": files, "errors": errors,
-                "totals": {**counts, "bytes": state["bytes"]}}
+    manifest = {
+        "patterns": list(patterns),
+        "budgets": budget,
+        "files": files,
+        "errors": errors,
+        "totals": {**counts, "bytes": state["bytes"]},
+    }
     write_json(dest_dir / MANIFEST, manifest, indent=1, ensure_ascii=False)
     return manifest
 
 
-async def _save_one(env: Any, entry: dict[str, Any], dest_dir: Path, budget: dict[str, int],
-                    state: dict[str, int]) -> dict[str, Any]:
+async def _save_one(
+    env: Any, entry: dict[str, Any], dest_dir: Path, budget: dict[str, int], state: dict[str, int]
+) -> dict[str, Any]:
     path, size = entry["path"], entry["size"]
     row: dict[str, Any] = {"path": path, "size": size, "bytes": 0, "status": "skipped", "reason": None}
     if entry["symlink"]:
@@ -155,8 +166,11 @@ async def _save_one(env: Any, entry: dict[str, Any], dest_dir: Path, budget: dic
         row["reason"] = f"{type(exc).__name__}: {str(exc)[:300]}"
         return row
     keep = target.stat().st_size if keep == size else keep
-    row.update(bytes=keep, status="truncated" if keep < size else "saved",
-               reason=f"larger than max_file_bytes ({budget['max_file_bytes']})" if keep < size else None)
+    row.update(
+        bytes=keep,
+        status="truncated" if keep < size else "saved",
+        reason=f"larger than max_file_bytes ({budget['max_file_bytes']})" if keep < size else None,
+    )
     state["files"] += 1
     state["bytes"] += keep
     return row
@@ -172,8 +186,10 @@ async def _copy_head(env: Any, path: str, n: int, target: Path) -> None:
         target.write_bytes(data)
         return
     tmp = f"/tmp/.agentcompass-artifact-{uuid.uuid4().hex}"
-    cmd = (f"mkdir -p {shlex.quote(env.path('/tmp'))} && head -c {n} -- {shlex.quote(env.path(path))} "
-           f"> {shlex.quote(env.path(tmp))}")
+    cmd = (
+        f"mkdir -p {shlex.quote(env.path('/tmp'))} && head -c {n} -- {shlex.quote(env.path(path))} "
+        f"> {shlex.quote(env.path(tmp))}"
+    )
     res = await env.exec(cmd, timeout=LIST_TIMEOUT_S)
     try:
         if res.exit_code != 0:
@@ -181,4 +197,3 @@ async def _copy_head(env: Any, path: str, n: int, target: Path) -> None:
         await env.download(tmp, target)
     finally:
         await env.exec(["rm", "-f", "--", env.path(tmp)], timeout=LIST_TIMEOUT_S)
-

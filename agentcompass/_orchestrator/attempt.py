@@ -9,9 +9,21 @@ from dataclasses import replace
 from typing import Any
 
 from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line
-from agentcompass.interfaces import (GRADE_WITHOUT_ENV, GRADING_ENV_SPEC, NEEDS_ENVIRONMENT, AgentResult,
-                                     AttemptContext, AttemptStatus, EnvSpec, Environment, ExitStatus, Grade, Task,
-                                     Usage, error_policy)
+from agentcompass.interfaces import (
+    GRADE_WITHOUT_ENV,
+    GRADING_ENV_SPEC,
+    NEEDS_ENVIRONMENT,
+    AgentResult,
+    AttemptContext,
+    AttemptStatus,
+    Environment,
+    EnvSpec,
+    ExitStatus,
+    Grade,
+    Task,
+    Usage,
+    error_policy,
+)
 
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
@@ -25,22 +37,27 @@ VERIFY_WATCHDOG_MARGIN_S = 120.0
 
 
 class _Attempt:
-    def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None,
-                 sample: int = 1) -> None:
+    def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int = 1) -> None:
         self.rt, self.n, self.checkpoint, self.sample = rt, n, checkpoint, sample
         self.task = _with_overrides(task, rt)
         self.record = rt.store.attempt(task.id, n, sample)
         self.dir = self.record.dir
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
-        self.grading_env: Environment | None = None      # FreshGrading: the environment verification runs in
+        self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
         self.model = rt.model.fork() if rt.model is not None else None
-        self.after_error: AfterError | None = None     # set when the agent phase failed and is verified anyway
-        self.ctx = AttemptContext(task=self.task, attempt=n, attempt_dir=self.dir, benchmark=rt.benchmark,
-                                  time_limit_s=self.task.agent_timeout_s, logger=rt.logger,
-                                  emit=self._emit_custom,
-                                  auto_install_dependencies=rt.config.runtime.auto_install_dependencies,
-                                  sample=sample)
+        self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
+        self.ctx = AttemptContext(
+            task=self.task,
+            attempt=n,
+            attempt_dir=self.dir,
+            benchmark=rt.benchmark,
+            time_limit_s=self.task.agent_timeout_s,
+            logger=rt.logger,
+            emit=self._emit_custom,
+            auto_install_dependencies=rt.config.runtime.auto_install_dependencies,
+            sample=sample,
+        )
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
@@ -64,7 +81,7 @@ class _Attempt:
         out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
         try:
             async with rt.pool.slot(rt.slot_providers):
-                if rt.stopped is not None:     # the request is stopping: this attempt never starts
+                if rt.stopped is not None:  # the request is stopping: this attempt never starts
                     raise asyncio.CancelledError()
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
@@ -80,7 +97,7 @@ class _Attempt:
                     self._fail(out, exc)
                 await asyncio.to_thread(self._finish, out, start)
         except asyncio.CancelledError:
-            if start is not None:      # cancelled while running: recorded; while queued: never started
+            if start is not None:  # cancelled while running: recorded; while queued: never started
                 self._fail(out, asyncio.CancelledError("attempt cancelled"))
                 self._finish(out, start)
             raise
@@ -102,7 +119,7 @@ class _Attempt:
         agent = self.checkpoint or await self._agent_or_error(out)
         out.agent = agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
-        if self.after_error is None:     # a failed agent phase is no checkpoint to resume from
+        if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
             await asyncio.to_thread(self.record.write_checkpoint, out.agent)
         if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
@@ -110,14 +127,14 @@ class _Attempt:
         if fresh is not None or graded is not None:
             return await self._verify_fresh(out, agent, fresh, graded)
         await rt.hook("before_verify", self.env, self.ctx)
-        grade = await self._timed("verify", rt.benchmark.grade(task, self.env, agent, self.ctx),
-                                  _verify_watchdog(task))
+        grade = await self._timed("verify", rt.benchmark.grade(task, self.env, agent, self.ctx), _verify_watchdog(task))
         self._apply_grade(out, grade)
         if rt.config.execution.artifacts.save:
             out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
 
-    async def _verify_fresh(self, out: AttemptOutcome, agent: AgentResult, spec: EnvSpec | None,
-                            grade: Grade | None) -> None:
+    async def _verify_fresh(
+        self, out: AttemptOutcome, agent: AgentResult, spec: EnvSpec | None, grade: Grade | None
+    ) -> None:
         """Grade without the agent's environment (:class:`~agentcompass.interfaces.FreshGrading`): its artifacts
         are saved and it is closed first; then ``grade`` (one that needed no environment) stands, or a new
         environment opens from ``spec`` (same provider, same slot, ``env_open_qps``), closed by :meth:`_close`."""
@@ -135,8 +152,9 @@ class _Attempt:
             out.environment = {**out.environment, "grading": self.grading_env.describe()}
             await rt.hook("after_open", self.grading_env, self.ctx)
             await rt.hook("before_verify", self.grading_env, self.ctx)
-            grade = await self._timed("verify", rt.benchmark.grade(task, self.grading_env, agent, self.ctx),
-                                      _verify_watchdog(task))
+            grade = await self._timed(
+                "verify", rt.benchmark.grade(task, self.grading_env, agent, self.ctx), _verify_watchdog(task)
+            )
         self._apply_grade(out, grade)
 
     async def _open(self, spec: Any, attr: str = "env", phase: str = "env_open") -> None:
@@ -201,8 +219,14 @@ class _Attempt:
         from .artifacts import save_artifacts
 
         a = self.rt.config.execution.artifacts
-        return await save_artifacts(self.env, a.save, self.record.artifacts_dir, max_files=a.max_files,
-                                    max_file_bytes=a.max_file_bytes, max_total_bytes=a.max_total_bytes)
+        return await save_artifacts(
+            self.env,
+            a.save,
+            self.record.artifacts_dir,
+            max_files=a.max_files,
+            max_file_bytes=a.max_file_bytes,
+            max_total_bytes=a.max_total_bytes,
+        )
 
     def _apply_grade(self, out: AttemptOutcome, grade: Grade) -> None:
         out.reward, out.rewards, out.resolved = grade.reward, dict(grade.rewards), grade.resolved
@@ -210,7 +234,7 @@ class _Attempt:
         out.reward_valid = grade.reward is not None
         if grade.log:
             self.record.write_verifier_log(grade.log)
-        if self.after_error is not None:   # verified after an agent-phase error, which stays the recorded one
+        if self.after_error is not None:  # verified after an agent-phase error, which stays the recorded one
             out.grade.update(after_error=True, reward_counts=self.after_error.reward_counts, reward=grade.reward)
             if not (self.after_error.reward_counts and out.reward_valid):
                 out.reward, out.resolved, out.reward_valid = None, False, False
@@ -252,8 +276,9 @@ class _Attempt:
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     t = rt.config.execution.timeouts
-    return replace(task, agent_timeout_s=t.agent or task.agent_timeout_s,
-                   verifier_timeout_s=t.verifier or task.verifier_timeout_s)
+    return replace(
+        task, agent_timeout_s=t.agent or task.agent_timeout_s, verifier_timeout_s=t.verifier or task.verifier_timeout_s
+    )
 
 
 def _grading_env_spec(benchmark: Any, task: Task) -> EnvSpec | None:
@@ -272,8 +297,9 @@ def _verify_watchdog(task: Task) -> float:
     return (task.verifier_timeout_s or 1800.0) * 1.5 + VERIFY_WATCHDOG_MARGIN_S
 
 
-async def run_attempt(rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None = None,
-                      sample: int = 1) -> AttemptOutcome:
+async def run_attempt(
+    rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None = None, sample: int = 1
+) -> AttemptOutcome:
     """Attempt ``n`` of sample ``sample`` of ``task``, here or on the request's executor (``executor: ray``); its
     result is on disk. An error that stops the request (``stops_request``, e.g. a dead model endpoint) is kept in
     ``rt.stopped``: no attempt starts after it."""

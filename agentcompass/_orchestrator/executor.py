@@ -30,8 +30,9 @@ class Executor(Protocol):
         """Connect (before the first attempt)."""
         ...
 
-    async def run_attempt(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None,
-                          sample: int) -> AttemptOutcome:
+    async def run_attempt(
+        self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
+    ) -> AttemptOutcome:
         """Attempt ``n`` of sample ``sample`` of ``task``, holding one slot of ``rt.pool`` for its whole life;
         its files and ``result.json`` end up in ``rt.store`` as a local attempt's do."""
         ...
@@ -48,17 +49,21 @@ class Executor(Protocol):
 def executor_kind(configs: list[RequestConfig]) -> str:
     """The one executor of these requests (``local`` or ``ray``); requests that disagree are a ConfigError
     (they would not share one pool)."""
-    kinds = {(c.execution.executor, c.execution.ray.address if c.execution.executor == "ray" else None)
-             for c in configs}
+    kinds = {
+        (c.execution.executor, c.execution.ray.address if c.execution.executor == "ray" else None) for c in configs
+    }
     if len(kinds) > 1:
         shown = ", ".join(sorted(k if a is None else f"{k} at {a}" for k, a in kinds))
-        raise ConfigError(f"execution.executor: the requests of one orchestration share one pool and must use "
-                          f"the same executor (and ray.address); got {shown}")
+        raise ConfigError(
+            f"execution.executor: the requests of one orchestration share one pool and must use "
+            f"the same executor (and ray.address); got {shown}"
+        )
     return next(iter(kinds))[0] if kinds else "local"
 
 
-async def open_executor(factory: Any, configs: list[RequestConfig], pool: Pool,
-                        logger: logging.Logger) -> Executor | None:
+async def open_executor(
+    factory: Any, configs: list[RequestConfig], pool: Pool, logger: logging.Logger
+) -> Executor | None:
     """None for ``local``; else the started executor made by ``factory`` (a ConfigError when there is none)."""
     kind = executor_kind(configs)
     if kind == "local":

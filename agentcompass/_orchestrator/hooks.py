@@ -8,9 +8,10 @@ provide is a ConfigError, never silently run without it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Protocol
 
 from agentcompass.errors import ConfigError
 
@@ -26,7 +27,7 @@ class RecipeHooks(Protocol):
 RecipesFactory = Callable[[dict[str, Any], logging.Logger], "RecipeHooks | None"]
 DependencyScope = Callable[[bool], AbstractContextManager[Any]]
 Analysis = Callable[[dict[str, Any], dict[str, Any], logging.Logger, bool], Awaitable[dict[str, Any]]]
-ExecutorFactory = Callable[[str, list[Any], Any, logging.Logger], Any]   # (kind, configs, pool, logger) -> Executor
+ExecutorFactory = Callable[[str, list[Any], Any, logging.Logger], Any]  # (kind, configs, pool, logger) -> Executor
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import contextvars
 import logging
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from agentcompass._config.redact import RedactingFilter
 
@@ -64,7 +65,7 @@ class _ConsoleHandler(logging.StreamHandler):
             return
         try:
             live_bars[-1].write(self.format(record), file=self.stream)
-        except Exception:  # noqa: BLE001 - logging must never raise
+        except Exception:
             self.handleError(record)
 
 

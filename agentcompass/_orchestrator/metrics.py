@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from agentcompass.errors import ERROR_CLASSES
 from agentcompass.interfaces import AttemptStatus
@@ -30,8 +31,8 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int 
         "attempts": len(attempts),
         "error": {"type": final.error_type, "message": final.error} if final.error else None,
         "error_class": final.error_class,
-        "duration_s": final.duration_s,       # the attempt itself, from the moment it held its slot
-        "queue_s": final.queue_s,             # its wait for the slot (not in duration_s nor its percentiles)
+        "duration_s": final.duration_s,  # the attempt itself, from the moment it held its slot
+        "queue_s": final.queue_s,  # its wait for the slot (not in duration_s nor its percentiles)
         "tokens": {k: usage.get(k, 0) for k in ("input", "output", "cached")},
         "cost_usd": sum((a.usage or {}).get("cost_usd", 0.0) for a in attempts),
         "exit_status": agent.get("exit_status"),
@@ -138,8 +139,11 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "pass_rate": round(sum(1 for v in valid if v >= 1) / n_samples, 6) if n_samples else 0.0,
         "tokens": tokens,
         "cost_usd": round(sum(r.get("cost_usd", 0.0) for r in rows), 6),
-        "duration_s": {"p50": percentile(durations, 0.5), "p90": percentile(durations, 0.9),
-                       "max": round(max(durations), 4) if durations else 0.0},
+        "duration_s": {
+            "p50": percentile(durations, 0.5),
+            "p90": percentile(durations, 0.9),
+            "max": round(max(durations), 4) if durations else 0.0,
+        },
     }
     at_k = pass_at_k(groups)
     if at_k:

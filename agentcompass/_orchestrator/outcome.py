@@ -26,11 +26,11 @@ class AttemptOutcome:
     rewards: dict[str, float] = field(default_factory=dict)
     resolved: bool | None = None
     error_type: str | None = None
-    error: str | None = None          # "<Type>: <message>"
+    error: str | None = None  # "<Type>: <message>"
     error_class: str | None = None
     retryable: bool = False
-    duration_s: float = 0.0           # from the moment the attempt holds its slot
-    queue_s: float = 0.0              # the wait for the slot before that
+    duration_s: float = 0.0  # from the moment the attempt holds its slot
+    queue_s: float = 0.0  # the wait for the slot before that
     phases: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)
     agent: dict[str, Any] = field(default_factory=dict)
@@ -38,9 +38,9 @@ class AttemptOutcome:
     environment: dict[str, Any] = field(default_factory=dict)
     resumed_from_checkpoint: bool = False
     artifacts: dict[str, Any] | None = None
-    reward_valid: bool = False        # the reward counts (no error, or the error's policy counts it)
-    sample: int = 1                   # the independent sample of the task this attempt belongs to
-    node: dict[str, Any] = field(default_factory=dict)   # where it ran (host; with executor ray, the Ray node)
+    reward_valid: bool = False  # the reward counts (no error, or the error's policy counts it)
+    sample: int = 1  # the independent sample of the task this attempt belongs to
+    node: dict[str, Any] = field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
 
 
 def agent_to_dict(res: AgentResult) -> dict[str, Any]:
@@ -53,15 +53,27 @@ def agent_from_dict(data: dict[str, Any]) -> AgentResult:
     data = dict(data)
     usage = data.pop("usage", {}) or {}
     res = AgentResult(**{k: v for k, v in data.items() if k in AgentResult.__dataclass_fields__})
-    res.usage = Usage(input_tokens=usage.get("input", 0), output_tokens=usage.get("output", 0),
-                      cached_tokens=usage.get("cached", 0), cost_usd=usage.get("cost_usd", 0.0),
-                      n_calls=usage.get("calls", 0), n_retries=usage.get("retries", 0))
+    res.usage = Usage(
+        input_tokens=usage.get("input", 0),
+        output_tokens=usage.get("output", 0),
+        cached_tokens=usage.get("cached", 0),
+        cost_usd=usage.get("cost_usd", 0.0),
+        n_calls=usage.get("calls", 0),
+        n_retries=usage.get("retries", 0),
+    )
     return res
 
 
 def new_outcome(task_id: str, n: int, sample: int, record: AttemptRecord, resumed: bool) -> AttemptOutcome:
-    return AttemptOutcome(task_id, n, AttemptStatus.COMPLETED, str(record.dir), resumed_from_checkpoint=resumed,
-                          sample=sample, node={"hostname": socket.gethostname()})
+    return AttemptOutcome(
+        task_id,
+        n,
+        AttemptStatus.COMPLETED,
+        str(record.dir),
+        resumed_from_checkpoint=resumed,
+        sample=sample,
+        node={"hostname": socket.gethostname()},
+    )
 
 
 def record_failure(out: AttemptOutcome, exc: BaseException, record: AttemptRecord, logger: logging.Logger) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 
 class RateLimiter:
@@ -31,8 +31,12 @@ class RateLimiter:
 
 
 class Pool:
-    def __init__(self, task_concurrency: int, provider_limits: dict[str, int] | None = None,
-                 env_open_qps: dict[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        task_concurrency: int,
+        provider_limits: dict[str, int] | None = None,
+        env_open_qps: dict[str, float] | None = None,
+    ) -> None:
         self.size = task_concurrency
         self._global = asyncio.Semaphore(task_concurrency)
         self._limits = dict(provider_limits or {})
@@ -42,7 +46,7 @@ class Pool:
         self.max_running = 0
         self._busy_integral = 0.0
         self._last_change = time.monotonic()
-        self._started: float | None = None     # the first attempt's start
+        self._started: float | None = None  # the first attempt's start
 
     def limit_provider(self, name: str, limit: int | None) -> None:
         """Add a provider's own limit (the smaller of it and ``provider_limits[name]`` applies)."""

@@ -6,8 +6,9 @@ import asyncio
 import logging
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from agentcompass.interfaces import AttemptStatus, RunStatus
 
@@ -45,7 +46,7 @@ class AttemptFinished(ProgressEvent):
     error: str | None = None
     duration_s: float = 0.0
     final: bool = True
-    model_retries: int = 0             # retried model calls inside this attempt
+    model_retries: int = 0  # retried model calls inside this attempt
     kind: str = "attempt_finished"
 
 
@@ -65,8 +66,9 @@ class RequestFinished(ProgressEvent):
 class Progress:
     """Counts, shows and forwards events. One instance per request or per orchestration."""
 
-    def __init__(self, mode: str, total: int, callback: Callable[[ProgressEvent], Any] | None = None,
-                 desc: str = "agentcompass") -> None:
+    def __init__(
+        self, mode: str, total: int, callback: Callable[[ProgressEvent], Any] | None = None, desc: str = "agentcompass"
+    ) -> None:
         self.mode = "bar" if mode == "auto" and _interactive() else ("none" if mode == "none" else "plain")
         self.callback, self.total, self.desc = callback, total, desc
         self.done = self.running = self.errors = self.retries = self.model_retries = 0
@@ -74,7 +76,7 @@ class Progress:
         self.per_request: dict[str, list[int]] = {}
         self._bar = None
         if self.mode == "bar":
-            from tqdm.auto import tqdm   # a widget in notebooks, the terminal bar elsewhere
+            from tqdm.auto import tqdm  # a widget in notebooks, the terminal bar elsewhere
 
             from .logs import live_bars
 

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +15,17 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import (HARNESS_DESCRIBE, MAX_CONCURRENT, REQUIRES_MODEL, RESUMABLE_FROM_SUBMISSION,
-                                     SET_CONCURRENCY_LIMIT, AttemptStatus, ComponentContext, RunStatus, Task)
+from agentcompass.interfaces import (
+    HARNESS_DESCRIBE,
+    MAX_CONCURRENT,
+    REQUIRES_MODEL,
+    RESUMABLE_FROM_SUBMISSION,
+    SET_CONCURRENCY_LIMIT,
+    AttemptStatus,
+    ComponentContext,
+    RunStatus,
+    Task,
+)
 
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
 from .hooks import Hooks
@@ -62,23 +71,30 @@ def _diff(old: Any, new: Any, prefix: str = "") -> list[str]:
 class RequestRun:
     """Prepared once (components, tasks, run dir), executed once, finalized once."""
 
-    def __init__(self, resolved: ResolvedRequest, name: str, pool: Pool, progress: Progress,
-                 hooks: Hooks | None = None, executor: Any = None) -> None:
+    def __init__(
+        self,
+        resolved: ResolvedRequest,
+        name: str,
+        pool: Pool,
+        progress: Progress,
+        hooks: Hooks | None = None,
+        executor: Any = None,
+    ) -> None:
         self.resolved, self.pool, self.progress, self.executor = resolved, pool, progress, executor
         self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
         self.built: tuple[Any, ...] = ()
         self.n_tasks = 0
-        self.rows: dict[tuple[str, int], dict[str, Any]] = {}     # (task id, sample) -> its final row
-        self.pending: list[tuple[Task, int, int, Any]] = []        # (task, sample, attempt number, checkpoint)
-        self.started_at = datetime.now(timezone.utc)
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row
+        self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
+        self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
         self.rt: RequestRuntime | None = None
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
         self.extra_paths: dict[str, str] = {}
-        self.lock: RunLock | None = None          # held from the store's opening to aclose()
+        self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
 
     # ------------------------------------------------------------------ preparation
@@ -90,7 +106,7 @@ class RequestRun:
 
     def prepare(self) -> None:
         """Build components, load tasks, open (and lock) the run directory and plan the attempts (blocking)."""
-        recipes = self.hooks.recipe_runner(self.cfg.recipes, self.logger)   # host variables read now
+        recipes = self.hooks.recipe_runner(self.cfg.recipes, self.logger)  # host variables read now
         tasks = self.build()
         self.n_tasks = len(tasks)
         try:
@@ -98,17 +114,28 @@ class RequestRun:
         except BaseException:
             self.release()
             raise
-        self.rt = RequestRuntime(self.name, self.store.run_id, self.cfg, *self.built, self.store, self.pool,
-                                 self.progress, self.logger, slot_providers=[self.built[3].name], recipes=recipes,
-                                 executor=self.executor)
+        self.rt = RequestRuntime(
+            self.name,
+            self.store.run_id,
+            self.cfg,
+            *self.built,
+            self.store,
+            self.pool,
+            self.progress,
+            self.logger,
+            slot_providers=[self.built[3].name],
+            recipes=recipes,
+            executor=self.executor,
+        )
         self._apply_limits()
         self._plan(tasks)
 
     def build(self) -> list[Task]:
         """Build the components and load the tasks; creates nothing on disk (used by dry runs too)."""
         data, runtime, ex = self.resolved.data, self.cfg.runtime, self.cfg.execution
-        self.hooks.check(recipes=self.cfg.recipes, auto_install=runtime.auto_install_dependencies,
-                         analysis=ex.enable_analysis)
+        self.hooks.check(
+            recipes=self.cfg.recipes, auto_install=runtime.auto_install_dependencies, analysis=ex.enable_analysis
+        )
         register_secret(data["model"].get("api_key"))
         register_config_secrets(data)
         for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):  # keys the model layer may read from the environment
@@ -116,12 +143,17 @@ class RequestRun:
         results_dir = Path(runtime.results_dir).expanduser()
         run_id = self._pick_run_id(results_dir)
         self.store = RunStore(results_dir, self.run_name, run_id)
-        ctx = ComponentContext(data_dir=data_dir(runtime.data_dir), run_id=run_id, request=self.name,
-                               benchmark_id=self.resolved.choices["benchmark"],
-                               model_id=str(data["model"].get("id") or "none"),
-                               harness_id=self.resolved.choices["harness"],
-                               environment_id=self.resolved.choices["environment"],
-                               auto_install_dependencies=runtime.auto_install_dependencies, logger=self.logger)
+        ctx = ComponentContext(
+            data_dir=data_dir(runtime.data_dir),
+            run_id=run_id,
+            request=self.name,
+            benchmark_id=self.resolved.choices["benchmark"],
+            model_id=str(data["model"].get("id") or "none"),
+            harness_id=self.resolved.choices["harness"],
+            environment_id=self.resolved.choices["environment"],
+            auto_install_dependencies=runtime.auto_install_dependencies,
+            logger=self.logger,
+        )
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
             built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
             self._check_model(built)
@@ -154,12 +186,15 @@ class RequestRun:
                 self.logger.info("removed %d temporary files left by a killed run", swept)
             old = store.read_fingerprint()
             if old.get("task_ids") != fp["task_ids"]:
-                raise ConfigError(f"reuse of run {store.run_id!r}: the task set differs "
-                                  f"({len(old.get('task_ids', []))} tasks before, {len(fp['task_ids'])} now)")
+                raise ConfigError(
+                    f"reuse of run {store.run_id!r}: the task set differs "
+                    f"({len(old.get('task_ids', []))} tasks before, {len(fp['task_ids'])} now)"
+                )
             changed = _diff(old.get("components", {}), fp["components"])
             if changed:
-                raise ConfigError(f"reuse of run {store.run_id!r}: components differ from the reused run: "
-                                  + "; ".join(changed[:5]))
+                raise ConfigError(
+                    f"reuse of run {store.run_id!r}: components differ from the reused run: " + "; ".join(changed[:5])
+                )
             store.create(exist_ok=True)
         else:
             store.create()
@@ -177,8 +212,12 @@ class RequestRun:
             set_limit(limits[model_provider])
         for name in limits:
             if name != rt.provider.name and name != model_provider:
-                self.logger.warning("provider_limits names %r, which is neither the environment provider %r "
-                                    "nor the model provider %r", name, rt.provider.name, model_provider)
+                self.logger.warning(
+                    "provider_limits names %r, which is neither the environment provider %r nor the model provider %r",
+                    name,
+                    rt.provider.name,
+                    model_provider,
+                )
 
     def _plan(self, tasks: list[Task]) -> None:
         """Every (task, sample) still to run, samples outermost (a run cut short has whole earlier samples)."""
@@ -201,17 +240,23 @@ class RequestRun:
         if resume:
             beyond = sorted({s for (_, s) in finished if s > k})
             if beyond:
-                self.logger.warning("reuse of %s: samples %s of the earlier run are beyond n_attempts=%d and left "
-                                    "out of the results", store.run_id, beyond, k)
-            self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows),
-                             len(self.pending))
+                self.logger.warning(
+                    "reuse of %s: samples %s of the earlier run are beyond n_attempts=%d and left out of the results",
+                    store.run_id,
+                    beyond,
+                    k,
+                )
+            self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows), len(self.pending))
 
     # ------------------------------------------------------------------ execution
     async def execute(self) -> None:
         current_request.set(self.name)
         if self.cfg.runtime.reuse:
-            cleanup = self.executor.cleanup(self.rt) if self.executor is not None else \
-                self.rt.provider.cleanup(self.store.run_id)
+            cleanup = (
+                self.executor.cleanup(self.rt)
+                if self.executor is not None
+                else self.rt.provider.cleanup(self.store.run_id)
+            )
             removed = await cleanup
             if removed:
                 self.logger.info("removed %d environments left behind by run %s", removed, self.store.run_id)
@@ -240,12 +285,26 @@ class RequestRun:
             out = await run_attempt(rt, task, n, checkpoint, sample)
             attempts.append(out)
             checkpoint = None
-            retry = (out.status == AttemptStatus.ERROR and len(attempts) <= ex.max_retries and rt.stopped is None
-                     and should_retry(out.error or "", out.retryable, ex.retry_pattern_list))
-            self.progress.emit(AttemptFinished(self.name, task.id, n, status=out.status, reward=out.reward,
-                                               error=out.error, duration_s=out.duration_s, final=not retry,
-                                               model_retries=int((out.usage or {}).get("retries", 0)),
-                                               sample=sample))
+            retry = (
+                out.status == AttemptStatus.ERROR
+                and len(attempts) <= ex.max_retries
+                and rt.stopped is None
+                and should_retry(out.error or "", out.retryable, ex.retry_pattern_list)
+            )
+            self.progress.emit(
+                AttemptFinished(
+                    self.name,
+                    task.id,
+                    n,
+                    status=out.status,
+                    reward=out.reward,
+                    error=out.error,
+                    duration_s=out.duration_s,
+                    final=not retry,
+                    model_retries=int((out.usage or {}).get("retries", 0)),
+                    sample=sample,
+                )
+            )
             if not retry:
                 break
             self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or "", sample=sample))
@@ -254,18 +313,25 @@ class RequestRun:
         self.rows[(task.id, sample)] = row
         await asyncio.to_thread(self.store.append_result, row)
         self.progress_record.changed()
-        if rt.stopped is not None:          # e.g. a dead model endpoint: the request ends here
+        if rt.stopped is not None:  # e.g. a dead model endpoint: the request ends here
             raise rt.stopped
 
     # ------------------------------------------------------------------ record
     def _run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> dict[str, Any]:
         metrics = metrics or {}
         return {
-            "run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
-            "started_at": self.started_at.isoformat(), "updated_at": datetime.now(timezone.utc).isoformat(),
-            "n_tasks": self.n_tasks, "n_samples": self.n_tasks * self.cfg.execution.n_attempts,
-            "n_finished": len(self.rows), "n_errors": metrics.get("n_errors", 0),
-            "agentcompass_version": _version(), "counts": metrics.get("errors_by_class"),
+            "run_id": self.store.run_id,
+            "run_name": self.run_name,
+            "request": self.name,
+            "status": status,
+            "started_at": self.started_at.isoformat(),
+            "updated_at": datetime.now(UTC).isoformat(),
+            "n_tasks": self.n_tasks,
+            "n_samples": self.n_tasks * self.cfg.execution.n_attempts,
+            "n_finished": len(self.rows),
+            "n_errors": metrics.get("n_errors", 0),
+            "agentcompass_version": _version(),
+            "counts": metrics.get("errors_by_class"),
         }
 
     def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
@@ -280,7 +346,7 @@ class RequestRun:
 
     def finalize(self, status: RunStatus) -> dict[str, Any]:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
-        self.progress_record.close()    # no progress write may land after the final one
+        self.progress_record.close()  # no progress write may land after the final one
         rows = [self.rows[key] for key in sorted(self.rows)]
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
@@ -292,8 +358,12 @@ class RequestRun:
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result = {"metadata": self._metadata(status), "metrics": metrics, "summary": build_summary(rows),
-                  "paths": {**store.paths(self.cfg.runtime.log_file), **self.extra_paths}}
+        result = {
+            "metadata": self._metadata(status),
+            "metrics": metrics,
+            "summary": build_summary(rows),
+            "paths": {**store.paths(self.cfg.runtime.log_file), **self.extra_paths},
+        }
         store.write_summary(result)
         self._write_run_record(status, metrics)
         return result
@@ -309,16 +379,26 @@ class RequestRun:
         return result
 
     def _metadata(self, status: RunStatus) -> dict[str, Any]:
-        data, finished = self.resolved.data, datetime.now(timezone.utc)
+        data, finished = self.resolved.data, datetime.now(UTC)
         model = data["model"]
-        return {"run_id": self.store.run_id, "run_name": self.run_name, "request": self.name, "status": status,
-                "started_at": self.started_at.isoformat(), "finished_at": finished.isoformat(),
-                "duration_s": round(time.monotonic() - self._t0, 3),
-                "benchmark": self.resolved.choices["benchmark"], "harness": self.resolved.choices["harness"],
-                "model": redact({"id": model.get("id"), "protocol": model.get("api_protocol"),
-                                 "base_url": model.get("base_url")}),
-                "environment": self.resolved.choices["environment"], "agentcompass_version": _version(),
-                "config": redact(data), **_harness_info(self.built[1] if self.built else None)}
+        return {
+            "run_id": self.store.run_id,
+            "run_name": self.run_name,
+            "request": self.name,
+            "status": status,
+            "started_at": self.started_at.isoformat(),
+            "finished_at": finished.isoformat(),
+            "duration_s": round(time.monotonic() - self._t0, 3),
+            "benchmark": self.resolved.choices["benchmark"],
+            "harness": self.resolved.choices["harness"],
+            "model": redact(
+                {"id": model.get("id"), "protocol": model.get("api_protocol"), "base_url": model.get("base_url")}
+            ),
+            "environment": self.resolved.choices["environment"],
+            "agentcompass_version": _version(),
+            "config": redact(data),
+            **_harness_info(self.built[1] if self.built else None),
+        }
 
     @property
     def log_path(self) -> Path:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def should_retry(error_line: str, typed_retryable: bool, patterns: Sequence[str]) -> bool:

@@ -17,7 +17,7 @@ import os
 import socket
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,13 @@ def _start_ticks(pid: int) -> str:
 def holder_info() -> dict[str, Any]:
     """Who this process is, as the lock file records it."""
     pid = os.getpid()
-    return {"pid": pid, "host": socket.gethostname(), "boot_id": _boot_id(), "start_ticks": _start_ticks(pid),
-            "since": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    return {
+        "pid": pid,
+        "host": socket.gethostname(),
+        "boot_id": _boot_id(),
+        "start_ticks": _start_ticks(pid),
+        "since": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
 
 
 def holder_alive(info: dict[str, Any]) -> bool:
@@ -55,8 +60,7 @@ def holder_alive(info: dict[str, Any]) -> bool:
 
 
 def describe_holder(info: dict[str, Any]) -> str:
-    return (f"pid {info.get('pid', '?')} on host {info.get('host', '?')} "
-            f"since {info.get('since', '?')}")
+    return f"pid {info.get('pid', '?')} on host {info.get('host', '?')} since {info.get('since', '?')}"
 
 
 @dataclass
@@ -72,7 +76,7 @@ class RunLock:
         fd, self.fd = self.fd, None
         try:
             if os.path.exists(self.path) and os.stat(self.path).st_ino == os.fstat(fd).st_ino:
-                os.unlink(self.path)        # still ours: nobody else can hold it while we do
+                os.unlink(self.path)  # still ours: nobody else can hold it while we do
         except OSError:
             pass
         finally:
@@ -99,15 +103,17 @@ def acquire(path: Path, run_id: str) -> RunLock:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
             if not _lock(fd):
-                raise RunInUseError(f"run {run_id!r} is in use by {describe_holder(_read(fd))} (lock file "
-                                    f"{path}); wait for it to finish or stop it first")
+                raise RunInUseError(
+                    f"run {run_id!r} is in use by {describe_holder(_read(fd))} (lock file "
+                    f"{path}); wait for it to finish or stop it first"
+                )
             if os.path.exists(path) and os.stat(path).st_ino == os.fstat(fd).st_ino:
                 _write(fd, holder_info())
                 return RunLock(path, fd)
         except BaseException:
             os.close(fd)
             raise
-        os.close(fd)                       # the file we locked was removed by a releasing holder: try again
+        os.close(fd)  # the file we locked was removed by a releasing holder: try again
         time.sleep(0.01)
     raise RunInUseError(f"run {run_id!r}: could not take the lock file {path} (it keeps being replaced)")
 
@@ -122,5 +128,5 @@ def _lock(fd: int) -> bool:
     except OSError as exc:
         if exc.errno not in _NO_FLOCK:
             raise
-    info = _read(fd)                       # no flock on this file system: the content decides
+    info = _read(fd)  # no flock on this file system: the content decides
     return not info or not holder_alive(info)

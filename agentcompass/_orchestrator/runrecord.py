@@ -6,7 +6,8 @@ import asyncio
 import logging
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("agentcompass")
 
@@ -18,8 +19,9 @@ class ThrottledRecord:
     After :meth:`close` nothing more is written, not even a write already in a worker thread, so the record
     written last by the caller (the final status) is never overwritten by a late progress write."""
 
-    def __init__(self, snapshot: Callable[[], dict[str, Any]], write: Callable[[dict[str, Any]], None],
-                 interval: float = 1.0) -> None:
+    def __init__(
+        self, snapshot: Callable[[], dict[str, Any]], write: Callable[[dict[str, Any]], None], interval: float = 1.0
+    ) -> None:
         self.snapshot, self.write, self.interval = snapshot, write, interval
         self._last = float("-inf")
         self._timer: asyncio.TimerHandle | None = None
@@ -50,7 +52,7 @@ class ThrottledRecord:
                 return
             try:
                 self.write(record)
-            except OSError as exc:   # a progress write that fails is not worth failing the run for
+            except OSError as exc:  # a progress write that fails is not worth failing the run for
                 log.warning("could not update run.json: %s", exc)
 
     def close(self) -> None:

@@ -29,8 +29,8 @@ class RequestRuntime:
     logger: logging.Logger
     slot_providers: list[str] = field(default_factory=list)
     recipes: Any = None
-    executor: Any = None              # None: attempts run in this process; else an Executor (executor: ray)
-    stopped: BaseException | None = None      # an error that stops the request: no attempt starts after it
+    executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
+    stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
 
     async def hook(self, phase: str, env: Any, ctx: Any) -> None:
         """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""
@@ -38,5 +38,9 @@ class RequestRuntime:
             await self.recipes.run_hooks(phase, env, ctx)
 
     def labels(self, task_id: str) -> dict[str, str]:
-        return {"agentcompass": "1", "agentcompass.run_id": self.run_id,
-                "agentcompass.request": self.name, "agentcompass.task": task_id}
+        return {
+            "agentcompass": "1",
+            "agentcompass.run_id": self.run_id,
+            "agentcompass.request": self.name,
+            "agentcompass.task": task_id,
+        }

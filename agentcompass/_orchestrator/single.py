@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
@@ -17,8 +18,9 @@ from .progress import Progress, RequestFinished
 from .request import RequestRun
 
 
-async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Callable[[Any], Any] | None = None,
-                     name: str = "") -> dict[str, Any]:
+async def run_single(
+    resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Callable[[Any], Any] | None = None, name: str = ""
+) -> dict[str, Any]:
     runtime = resolved.config.runtime
     pool = Pool(runtime.task_concurrency, runtime.provider_limits, runtime.env_open_qps)
     progress = Progress(runtime.progress, 0, on_progress)
@@ -42,14 +44,20 @@ async def run_single(resolved: ResolvedRequest, *, hooks: Hooks, on_progress: Ca
                 await executor.aclose()
     progress.emit(RequestFinished(run.name, status=result["metadata"]["status"], metrics=result["metrics"]))
     if status == RunStatus.TIMEOUT:
-        raise RunTimeoutError(f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in "
-                              f"{result['paths']['run_dir']}", result=result)
+        raise RunTimeoutError(
+            f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in {result['paths']['run_dir']}",
+            result=result,
+        )
     if stopped is not None:
-        raise EvaluationFailedError(f"{one_line(stopped)}; finished results are in {result['paths']['run_dir']}",
-                                    result=result)
+        raise EvaluationFailedError(
+            f"{one_line(stopped)}; finished results are in {result['paths']['run_dir']}", result=result
+        )
     if result["metadata"]["status"] == RunStatus.FAILED:
-        raise EvaluationFailedError(f"run failed: {result['metrics']['n_errors']} of {result['metrics']['n_tasks']} "
-                                    f"tasks ended in errors; see {result['paths']['run_dir']}", result=result)
+        raise EvaluationFailedError(
+            f"run failed: {result['metrics']['n_errors']} of {result['metrics']['n_tasks']} "
+            f"tasks ended in errors; see {result['paths']['run_dir']}",
+            result=result,
+        )
     return result
 
 

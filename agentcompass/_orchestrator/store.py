@@ -22,9 +22,10 @@ import os
 import re
 import secrets
 import threading
-from datetime import datetime, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from agentcompass.errors import ConfigError
 from agentcompass.kit import write_atomic
@@ -36,27 +37,27 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
 _ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
 _SAMPLE_DIR = re.compile(r"^sample-(\d+)$")
 
-CONFIG_FILE = "config.yaml"        # the resolved request, secrets redacted
-RUN_FILE = "run.json"              # status, timings, version, counts (rewritten as the run progresses)
-FINGERPRINT_FILE = "tasks.json"    # the component configs and task ids (what reuse compares)
-RESULTS_FILE = "results.jsonl"     # one line per finished (task, sample)
-SUMMARY_FILE = "summary.json"      # what run_evaluation returns
-LOG_FILE = "run.log"               # the file log, unless runtime.log_file names another path
+CONFIG_FILE = "config.yaml"  # the resolved request, secrets redacted
+RUN_FILE = "run.json"  # status, timings, version, counts (rewritten as the run progresses)
+FINGERPRINT_FILE = "tasks.json"  # the component configs and task ids (what reuse compares)
+RESULTS_FILE = "results.jsonl"  # one line per finished (task, sample)
+SUMMARY_FILE = "summary.json"  # what run_evaluation returns
+LOG_FILE = "run.log"  # the file log, unless runtime.log_file names another path
 ANALYSIS_JSON, ANALYSIS_MD = "analysis.json", "analysis.md"
 TASKS_DIR = "tasks"
-RESULT_FILE = "result.json"        # an attempt's outcome
+RESULT_FILE = "result.json"  # an attempt's outcome
 CHECKPOINT_FILE = "checkpoint.json"  # the agent phase's result, written before verification starts
-ERROR_FILE = "error.txt"           # the traceback of a failed attempt
+ERROR_FILE = "error.txt"  # the traceback of a failed attempt
 VERIFIER_LOG = "verifier.log"
 ARTIFACTS_DIR = "artifacts"
-RECIPES_LOG = "recipes.log"        # what the enabled recipes' hooks ran and printed
-LOCK_FILE = "run.lock"             # held (flock) by the one process running the run; names it
-TEMP_PATTERN = ".*.tmp"            # write_atomic's temporary files (left only by a process killed mid-write)
+RECIPES_LOG = "recipes.log"  # what the enabled recipes' hooks ran and printed
+LOCK_FILE = "run.lock"  # held (flock) by the one process running the run; names it
+TEMP_PATTERN = ".*.tmp"  # write_atomic's temporary files (left only by a process killed mid-write)
 
 
 def new_run_id() -> str:
     """Sortable and unique: UTC time with microseconds plus a random suffix."""
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ") + "-" + secrets.token_hex(3)
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ") + "-" + secrets.token_hex(3)
 
 
 def safe_name(text: str) -> str:
@@ -126,7 +127,7 @@ class RunStore:
         self._append_lock = threading.Lock()
 
     @classmethod
-    def at(cls, run_dir: str | Path) -> "RunStore":
+    def at(cls, run_dir: str | Path) -> RunStore:
         """The store of an existing run directory (``<results_dir>/<run_name>/<run_id>``), wherever it now is."""
         run_dir = Path(run_dir)
         store = cls(run_dir.parent.parent, run_dir.parent.name, run_dir.name)
@@ -149,8 +150,11 @@ class RunStore:
 
     def sweep_temp_files(self) -> int:
         """Remove temporary files a killed process left mid-write (call with the lock held)."""
-        found = [*self.run_dir.glob(TEMP_PATTERN), *self.tasks_dir.glob(f"*/sample-*/attempt-*/{TEMP_PATTERN}"),
-                 *self.tasks_dir.glob(f"*/attempt-*/{TEMP_PATTERN}")]            # and older runs' layout
+        found = [
+            *self.run_dir.glob(TEMP_PATTERN),
+            *self.tasks_dir.glob(f"*/sample-*/attempt-*/{TEMP_PATTERN}"),
+            *self.tasks_dir.glob(f"*/attempt-*/{TEMP_PATTERN}"),
+        ]  # and older runs' layout
         for path in found:
             path.unlink(missing_ok=True)
         return len(found)
@@ -194,8 +198,14 @@ class RunStore:
     def paths(self, log_file: str | None = None) -> dict[str, str]:
         """The ``paths`` section of a run's result."""
         d = self.run_dir
-        return {"run_dir": str(d), "config": str(d / CONFIG_FILE), "results": str(self.results_path),
-                "summary": str(self.summary_path), "log": str(self.log_path(log_file)), "tasks": str(self.tasks_dir)}
+        return {
+            "run_dir": str(d),
+            "config": str(d / CONFIG_FILE),
+            "results": str(self.results_path),
+            "summary": str(self.summary_path),
+            "log": str(self.log_path(log_file)),
+            "tasks": str(self.tasks_dir),
+        }
 
     # ------------------------------------------------------------------ results.jsonl
     def append_result(self, row: dict[str, Any]) -> None:
@@ -264,8 +274,11 @@ class RunStore:
     def samples_of(self, task_id: str) -> list[int]:
         """The samples of a task that have a directory (a task of an older run has sample 1 only)."""
         folder = self.task_dir(task_id)
-        found = {int(m.group(1)) for sub in (folder.iterdir() if folder.is_dir() else ())
-                 if (m := _SAMPLE_DIR.match(sub.name)) and sub.is_dir()}
+        found = {
+            int(m.group(1))
+            for sub in (folder.iterdir() if folder.is_dir() else ())
+            if (m := _SAMPLE_DIR.match(sub.name)) and sub.is_dir()
+        }
         if any(_attempt_subdirs(folder)):
             found.add(1)
         return sorted(found)

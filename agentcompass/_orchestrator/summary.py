@@ -9,10 +9,35 @@ from agentcompass.interfaces import AttemptStatus
 
 from .metrics import by_task, passed, scored
 
-SAMPLE_KEYS = ("sample", "status", "reward", "rewards", "resolved", "attempts", "error", "duration_s", "tokens",
-               "cost_usd", "exit_status", "limit_hit", "attempt_dir")
-TASK_KEYS = ("task_id", "status", "reward", "rewards", "resolved", "attempts", "error", "duration_s", "tokens",
-             "cost_usd", "exit_status", "limit_hit")
+SAMPLE_KEYS = (
+    "sample",
+    "status",
+    "reward",
+    "rewards",
+    "resolved",
+    "attempts",
+    "error",
+    "duration_s",
+    "tokens",
+    "cost_usd",
+    "exit_status",
+    "limit_hit",
+    "attempt_dir",
+)
+TASK_KEYS = (
+    "task_id",
+    "status",
+    "reward",
+    "rewards",
+    "resolved",
+    "attempts",
+    "error",
+    "duration_s",
+    "tokens",
+    "cost_usd",
+    "exit_status",
+    "limit_hit",
+)
 
 
 def outcome_of(row: dict[str, Any]) -> str:
@@ -30,26 +55,41 @@ def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
     else:
         first_error = next((s.get("error") for s in samples if s.get("error")), None)
         any_error = any(s["status"] != AttemptStatus.COMPLETED for s in samples)
-        row = {"task_id": samples[0]["task_id"], "status": AttemptStatus.ERROR if any_error else
-               AttemptStatus.COMPLETED, "reward": None, "rewards": {}, "resolved": None,
-               "attempts": sum(s["attempts"] for s in samples), "error": first_error,
-               "duration_s": round(sum(s["duration_s"] for s in samples), 4),
-               "tokens": {k: sum((s.get("tokens") or {}).get(k, 0) for s in samples)
-                          for k in ("input", "output", "cached")},
-               "cost_usd": sum(s.get("cost_usd", 0.0) for s in samples), "exit_status": None, "limit_hit": None}
+        row = {
+            "task_id": samples[0]["task_id"],
+            "status": AttemptStatus.ERROR if any_error else AttemptStatus.COMPLETED,
+            "reward": None,
+            "rewards": {},
+            "resolved": None,
+            "attempts": sum(s["attempts"] for s in samples),
+            "error": first_error,
+            "duration_s": round(sum(s["duration_s"] for s in samples), 4),
+            "tokens": {
+                k: sum((s.get("tokens") or {}).get(k, 0) for s in samples) for k in ("input", "output", "cached")
+            },
+            "cost_usd": sum(s.get("cost_usd", 0.0) for s in samples),
+            "exit_status": None,
+            "limit_hit": None,
+        }
     mean = sum(scored(s) for s in samples) / len(samples)
     if len(samples) > 1:
         row["reward"] = round(mean, 6)
-    row.update(n_samples=len(samples), mean_reward=round(mean, 6), n_passed=sum(passed(s) for s in samples),
-               samples=[{k: s.get(k) for k in SAMPLE_KEYS} for s in samples])
+    row.update(
+        n_samples=len(samples),
+        mean_reward=round(mean, 6),
+        n_passed=sum(passed(s) for s in samples),
+        samples=[{k: s.get(k) for k in SAMPLE_KEYS} for s in samples],
+    )
     return row
 
 
 def build_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Outcome counts over samples, and one row per task (sorted by id) with its samples."""
     counts = Counter(outcome_of(r) for r in rows)
-    return {"outcomes": dict(sorted(counts.items())),
-            "tasks": [task_summary(samples) for samples in by_task(rows).values()]}
+    return {
+        "outcomes": dict(sorted(counts.items())),
+        "tasks": [task_summary(samples) for samples in by_task(rows).values()],
+    }
 
 
 def _task_line(row: dict[str, Any]) -> str:
@@ -57,31 +97,39 @@ def _task_line(row: dict[str, Any]) -> str:
     err = (row["error"] or {}).get("message") or ""
     samples = row.get("n_samples", 1)
     passes = f"{row.get('n_passed', 0)}/{samples}" if samples > 1 else ""
-    return (f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {passes:>7} {row['attempts']:>5} "
-            f"{row['duration_s']:>8.2f}  {err}")     # whole: the end of a message is what matters
+    return (
+        f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {passes:>7} {row['attempts']:>5} "
+        f"{row['duration_s']:>8.2f}  {err}"
+    )  # whole: the end of a message is what matters
 
 
 def format_table(result: dict[str, Any]) -> str:
     """The readable summary printed at the end of a CLI run."""
     m, meta = result["metrics"], result["metadata"]
-    lines = [f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s",
-             f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'secs':>8}  error"]
+    lines = [
+        f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s",
+        f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'secs':>8}  error",
+    ]
     lines += [_task_line(row) for row in result["summary"]["tasks"]]
     valid = m["mean_reward_valid"]
     n_samples = m.get("n_samples", m["n_tasks"])
     over = f"{m['n_tasks']} tasks" if n_samples == m["n_tasks"] else f"{n_samples} samples of {m['n_tasks']} tasks"
     se = m.get("mean_reward_stderr")
-    lines.append(f"tasks={m['n_tasks']} samples={n_samples} attempts={m['n_attempts']} errors={m['n_errors']} "
-                 f"retries={m['n_retries']} mean_reward={m['mean_reward']:.4f}"
-                 f"{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
-                 f"mean_reward_valid={'-' if valid is None else f'{valid:.4f}'} "
-                 f"(over {m['n_valid_rewards']}) pass_rate={m['pass_rate']:.4f}")
+    lines.append(
+        f"tasks={m['n_tasks']} samples={n_samples} attempts={m['n_attempts']} errors={m['n_errors']} "
+        f"retries={m['n_retries']} mean_reward={m['mean_reward']:.4f}"
+        f"{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
+        f"mean_reward_valid={'-' if valid is None else f'{valid:.4f}'} "
+        f"(over {m['n_valid_rewards']}) pass_rate={m['pass_rate']:.4f}"
+    )
     if m.get("pass_at_k"):
         lines.append("pass@k " + " ".join(f"{k}={v:.4f}" for k, v in m["pass_at_k"].items()))
     if "resolved" in m:
         lines.append(f"resolved={m['resolved']}/{n_samples} ({m['resolved_rate']:.4f})")
     if m["tokens"]["input"] or m["cost_usd"]:
-        lines.append(f"tokens in={m['tokens']['input']} out={m['tokens']['output']} "
-                     f"cached={m['tokens']['cached']} cost_usd={m['cost_usd']:.4f}")
+        lines.append(
+            f"tokens in={m['tokens']['input']} out={m['tokens']['output']} "
+            f"cached={m['tokens']['cached']} cost_usd={m['cost_usd']:.4f}"
+        )
     lines.append(f"results: {result['paths']['run_dir']}")
     return "\n".join(lines)

@@ -59,11 +59,17 @@ class RayExecutor:
         if not ray.is_initialized():
             address = settings.address or os.environ.get("RAY_ADDRESS") or None
             try:
-                ray.init(address=address, logging_level=logging.WARNING, include_dashboard=False
-                         if address is None else None, configure_logging=False)
-            except Exception as exc:  # noqa: BLE001 - any failure to connect is a bad address / cluster
-                raise ConfigError(f"execution.ray.address={address!r}: cannot connect to a Ray cluster: "
-                                  f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+                ray.init(
+                    address=address,
+                    logging_level=logging.WARNING,
+                    include_dashboard=False if address is None else None,
+                    configure_logging=False,
+                )
+            except Exception as exc:
+                raise ConfigError(
+                    f"execution.ray.address={address!r}: cannot connect to a Ray cluster: "
+                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                ) from None
             self._owned = True
         node = ray.get_runtime_context().get_node_id()
         actor = ray.remote(ClusterServices).options(**actor_options(node))
@@ -78,7 +84,7 @@ class RayExecutor:
         if self.services is not None:
             try:
                 ray.kill(self.services)
-            except Exception as exc:  # noqa: BLE001 - best effort at the end of a run
+            except Exception as exc:
                 self.log.debug("ray: killing the services actor failed: %s", exc)
         if self._owned:
             await asyncio.to_thread(ray.shutdown)
@@ -87,8 +93,11 @@ class RayExecutor:
         """The streaming Ray task of ``rt``'s request, with its per-attempt resources."""
         if rt.name not in self._remote:
             settings = rt.config.execution.ray
-            options: dict[str, Any] = {"num_returns": "streaming", "max_retries": 0,
-                                       "num_cpus": settings.num_cpus_per_attempt}
+            options: dict[str, Any] = {
+                "num_returns": "streaming",
+                "max_retries": 0,
+                "num_cpus": settings.num_cpus_per_attempt,
+            }
             if settings.resources:
                 options["resources"] = dict(settings.resources)
             if settings.runtime_env:
@@ -97,26 +106,27 @@ class RayExecutor:
         return self._remote[rt.name]
 
     # ------------------------------------------------------------------ one attempt
-    async def run_attempt(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None,
-                          sample: int) -> AttemptOutcome:
+    async def run_attempt(
+        self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
+    ) -> AttemptOutcome:
         record = rt.store.attempt(task.id, n, sample)
         out = new_outcome(task.id, n, sample, record, checkpoint is not None)
         key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{uuid.uuid4().hex[:8]}"
         queued, start = time.monotonic(), None
         try:
             async with rt.pool.slot(rt.slot_providers):
-                if rt.stopped is not None:     # the request is stopping: this attempt never starts
+                if rt.stopped is not None:  # the request is stopping: this attempt never starts
                     raise asyncio.CancelledError()
-                start = time.monotonic()       # as locally: the attempt exists from the moment it holds its slot
+                start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
                 out.queue_s = round(start - queued, 4)
                 await asyncio.to_thread(record.mkdir)
                 rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
                 await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
-                if "remote" in out.phases:     # the time in the slot that the attempt did not spend running
+                if "remote" in out.phases:  # the time in the slot that the attempt did not spend running
                     out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - out.phases.pop("remote")), 4)
                 await asyncio.to_thread(self._finish, record, out, start)
         except asyncio.CancelledError:
-            if start is not None:              # cancelled while running: recorded; while queued: never started
+            if start is not None:  # cancelled while running: recorded; while queued: never started
                 record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
                 self._finish(record, out, start)
             raise
@@ -124,8 +134,17 @@ class RayExecutor:
             self.services.drop.remote(key)
         return out
 
-    async def _attempt(self, rt: RequestRuntime, task: Task, n: int, sample: int,
-                       checkpoint: AgentResult | None, key: str, record: AttemptRecord, out: AttemptOutcome) -> None:
+    async def _attempt(
+        self,
+        rt: RequestRuntime,
+        task: Task,
+        n: int,
+        sample: int,
+        checkpoint: AgentResult | None,
+        key: str,
+        record: AttemptRecord,
+        out: AttemptOutcome,
+    ) -> None:
         payload = self._payload(rt, task, n, sample, checkpoint, key)
         stream = self._task_fn(rt).remote(payload)
         try:
@@ -137,42 +156,62 @@ class RayExecutor:
             lost = self._lost(exc)
             if lost is not None:
                 released = await self.services.forget.remote(key)
-                self.log.warning("%s sample %d attempt %d: %s%s", task.id, sample, n, lost,
-                                 f" ({released} model tokens handed back)" if released else "")
+                self.log.warning(
+                    "%s sample %d attempt %d: %s%s",
+                    task.id,
+                    sample,
+                    n,
+                    lost,
+                    f" ({released} model tokens handed back)" if released else "",
+                )
                 exc = lost
             else:
-                exc = getattr(exc, "cause", None) or exc          # an error raised on the worker
+                exc = getattr(exc, "cause", None) or exc  # an error raised on the worker
             record_failure(out, exc, record, rt.logger)
             return
-        if result is None:       # the services actor had it cancelled before it started
-            record_failure(out, SandboxError("the attempt was cancelled before it started on a node"), record,
-                           rt.logger)
+        if result is None:  # the services actor had it cancelled before it started
+            record_failure(
+                out, SandboxError("the attempt was cancelled before it started on a node"), record, rt.logger
+            )
             return
         self._merge(out, result, record)
         stopped = _stops_request(out)
-        if stopped is not None:                # e.g. a dead model endpoint on the worker: the request ends
+        if stopped is not None:  # e.g. a dead model endpoint on the worker: the request ends
             rt.stopped = stopped
 
-    def _payload(self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None,
-                 key: str) -> dict[str, Any]:
+    def _payload(
+        self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None, key: str
+    ) -> dict[str, Any]:
         limits = rt.config.runtime.provider_limits
         provider = getattr(rt.model, "provider", None)
-        return {"key": key, "services": self.services, "config": rt.config.model_dump(mode="json"),
-                "run_id": rt.run_id, "run_name": rt.store.run_name, "name": rt.name, "task_id": task.id, "n": n,
-                "sample": sample, "checkpoint": agent_to_dict(checkpoint) if checkpoint is not None else None,
-                "recipes": rt.recipes, "model_gate": provider if provider in limits else None,
-                "grace_s": rt.config.execution.timeouts.close + CANCEL_MARGIN_S}
+        return {
+            "key": key,
+            "services": self.services,
+            "config": rt.config.model_dump(mode="json"),
+            "run_id": rt.run_id,
+            "run_name": rt.store.run_name,
+            "name": rt.name,
+            "task_id": task.id,
+            "n": n,
+            "sample": sample,
+            "checkpoint": agent_to_dict(checkpoint) if checkpoint is not None else None,
+            "recipes": rt.recipes,
+            "model_gate": provider if provider in limits else None,
+            "grace_s": rt.config.execution.timeouts.close + CANCEL_MARGIN_S,
+        }
 
-    async def _consume(self, rt: RequestRuntime, stream: Any, record: AttemptRecord,
-                       out: AttemptOutcome) -> dict[str, Any] | None:
+    async def _consume(
+        self, rt: RequestRuntime, stream: Any, record: AttemptRecord, out: AttemptOutcome
+    ) -> dict[str, Any] | None:
         result: dict[str, Any] | None = None
         async for ref in stream:
             files = []
             for item in await ref:
                 kind = item[0]
                 if kind == "event":
-                    rt.progress.emit(PhaseChanged(rt.name, out.task_id, out.attempt, phase=item[1]["phase"],
-                                                  sample=out.sample))
+                    rt.progress.emit(
+                        PhaseChanged(rt.name, out.task_id, out.attempt, phase=item[1]["phase"], sample=out.sample)
+                    )
                 elif kind == "log":
                     logging.getLogger(item[2]).log(item[1], "%s", item[3])
                 elif kind == "file":
@@ -186,11 +225,11 @@ class RayExecutor:
     async def _cancel(self, stream: Any, key: str, grace_s: float) -> None:
         try:
             self.ray.cancel(stream)
-        except Exception as exc:  # noqa: BLE001 - the task may have just ended
+        except Exception as exc:
             self.log.debug("ray.cancel failed: %s", exc)
         try:
             state = await asyncio.wait_for(self.services.cancel.remote(key, grace_s), grace_s + CANCEL_MARGIN_S)
-        except Exception as exc:  # noqa: BLE001 - the worker's node may be gone too
+        except Exception as exc:
             state = f"unknown ({type(exc).__name__})"
         if state not in ("finished", "not_started"):
             self.log.warning("cancelled attempt %s: its environments may not be closed (%s)", key, state)
@@ -199,14 +238,27 @@ class RayExecutor:
     def _lost(self, exc: BaseException) -> NodeLostError | None:
         """A NodeLostError for the Ray errors that mean the attempt's node or worker process is gone."""
         errors = self.ray.exceptions
-        lost = tuple(getattr(errors, name) for name in (
-            "NodeDiedError", "WorkerCrashedError", "LocalRayletDiedError", "ObjectLostError", "OwnerDiedError",
-            "RaySystemError", "OutOfMemoryError", "ActorDiedError", "ActorUnavailableError",
-            "ObjectFetchTimedOutError") if hasattr(errors, name))
+        lost = tuple(
+            getattr(errors, name)
+            for name in (
+                "NodeDiedError",
+                "WorkerCrashedError",
+                "LocalRayletDiedError",
+                "ObjectLostError",
+                "OwnerDiedError",
+                "RaySystemError",
+                "OutOfMemoryError",
+                "ActorDiedError",
+                "ActorUnavailableError",
+                "ObjectFetchTimedOutError",
+            )
+            if hasattr(errors, name)
+        )
         if isinstance(exc, lost):
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            return NodeLostError(f"the Ray node or worker running the attempt was lost ({type(exc).__name__}: "
-                                 f"{first[:300]})")
+            return NodeLostError(
+                f"the Ray node or worker running the attempt was lost ({type(exc).__name__}: {first[:300]})"
+            )
         return None
 
     def _merge(self, out: AttemptOutcome, result: dict[str, Any], record: AttemptRecord) -> None:
@@ -236,13 +288,13 @@ def _stops_request(out: AttemptOutcome) -> BaseException | None:
         return None
     prefix = f"{out.error_type}: "
     text = out.error or ""
-    return cls(text[len(prefix):] if text.startswith(prefix) else text)
+    return cls(text[len(prefix) :] if text.startswith(prefix) else text)
 
 
 def _rebase(value: Any, old: str, new: str) -> Any:
     """``value`` with paths under the worker's staging directory ``old`` moved under ``new``."""
     if isinstance(value, str):
-        return new + value[len(old):] if value == old or value.startswith(old + "/") else value
+        return new + value[len(old) :] if value == old or value.startswith(old + "/") else value
     if isinstance(value, dict):
         return {k: _rebase(v, old, new) for k, v in value.items()}
     if isinstance(value, list):

@@ -29,6 +29,7 @@ def _cleanup(data: dict[str, Any], run_id: str) -> int:
             return await provider.cleanup(run_id)
         finally:
             await provider.aclose()
+
     return asyncio.run(go())
 
 
@@ -53,14 +54,18 @@ def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
     async def one(task: Any) -> dict[str, Any]:
         try:
             return {"task_id": task.id, "image": await prebuild(benchmark.env_spec(task))}
-        except Exception as exc:  # noqa: BLE001 - reported per task
-            return {"task_id": task.id, "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
+        except Exception as exc:
+            return {
+                "task_id": task.id,
+                "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
+            }
 
     async def go() -> list[dict[str, Any]]:
         try:
             return [await one(t) for t in tasks]
         finally:
             await provider.aclose()
+
     out["tasks"] = asyncio.run(go())
     out["built"] = sum(1 for t in out["tasks"] if "image" in t)
     out["failed"] = len(out["tasks"]) - out["built"]
@@ -80,13 +85,20 @@ async def on_every_node(ray: Any, action: str, data: dict[str, Any], arg: str) -
 
     nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive")]
     fn = ray.remote(_on_node)
-    refs = {node: fn.options(num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(
-        node, soft=False)).remote(action, data, arg) for node in nodes}
+    refs = {
+        node: fn.options(
+            num_cpus=0, max_retries=0, scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False)
+        ).remote(action, data, arg)
+        for node in nodes
+    }
     out: dict[str, Any] = {}
     for node, ref in refs.items():
         try:
             out[node] = await ref
-        except Exception as exc:  # noqa: BLE001 - reported per node
-            out[node] = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"} \
-                if action == "prebuild" else 0
+        except Exception as exc:
+            out[node] = (
+                {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
+                if action == "prebuild"
+                else 0
+            )
     return out

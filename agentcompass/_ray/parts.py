@@ -9,9 +9,10 @@ the model is wrapped so that each call holds one token of its provider's cluster
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any
 
 from agentcompass._config import registry
 from agentcompass._config.paths import data_dir
@@ -37,18 +38,24 @@ class Parts:
         try:
             return self.tasks[task_id]
         except KeyError:
-            raise ConfigError(f"task {task_id!r} is not among the tasks the benchmark loads on this node "
-                              f"({len(self.tasks)} tasks): every node must see the same dataset") from None
+            raise ConfigError(
+                f"task {task_id!r} is not among the tasks the benchmark loads on this node "
+                f"({len(self.tasks)} tasks): every node must see the same dataset"
+            ) from None
 
 
 def component_context(data: dict[str, Any], config: RequestConfig, run_id: str, name: str) -> ComponentContext:
-    return ComponentContext(data_dir=data_dir(config.runtime.data_dir), run_id=run_id, request=name,
-                            benchmark_id=str(data["benchmark"].get("id")), model_id=str(data["model"].get("id")
-                                                                                        or "none"),
-                            harness_id=str(data["harness"].get("id")),
-                            environment_id=str(data["environment"].get("id")),
-                            auto_install_dependencies=config.runtime.auto_install_dependencies,
-                            logger=LOGGER.getChild("run"))
+    return ComponentContext(
+        data_dir=data_dir(config.runtime.data_dir),
+        run_id=run_id,
+        request=name,
+        benchmark_id=str(data["benchmark"].get("id")),
+        model_id=str(data["model"].get("id") or "none"),
+        harness_id=str(data["harness"].get("id")),
+        environment_id=str(data["environment"].get("id")),
+        auto_install_dependencies=config.runtime.auto_install_dependencies,
+        logger=LOGGER.getChild("run"),
+    )
 
 
 def build_parts(payload: dict[str, Any]) -> Parts:
@@ -85,7 +92,7 @@ class GatedModel:
     def __init__(self, inner: Any, services: Any, provider: str, holder: str) -> None:
         self._inner, self._services, self._provider, self._holder = inner, services, provider, holder
 
-    def fork(self) -> "GatedModel":
+    def fork(self) -> GatedModel:
         return GatedModel(self._inner.fork(), self._services, self._provider, self._holder)
 
     async def complete(self, messages: list[dict[str, Any]], **params: Any) -> Any:
@@ -94,7 +101,7 @@ class GatedModel:
         try:
             return await self._inner.complete(messages, **params)
         finally:
-            self._services.release.remote(self._provider, self._holder)   # sent even when cancelled
+            self._services.release.remote(self._provider, self._holder)  # sent even when cancelled
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -105,6 +112,18 @@ def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -
     model = parts.model
     if model is not None and p.get("model_gate"):
         model = GatedModel(model, p["services"], p["model_gate"], p["key"])
-    return RequestRuntime(p["name"], p["run_id"], parts.config, parts.benchmark, parts.harness, model,
-                          parts.provider, store, WorkerPool(p["services"]), progress,
-                          logging.getLogger("agentcompass.run"), slot_providers=[], recipes=p.get("recipes"))
+    return RequestRuntime(
+        p["name"],
+        p["run_id"],
+        parts.config,
+        parts.benchmark,
+        parts.harness,
+        model,
+        parts.provider,
+        store,
+        WorkerPool(p["services"]),
+        progress,
+        logging.getLogger("agentcompass.run"),
+        slot_providers=[],
+        recipes=p.get("recipes"),
+    )

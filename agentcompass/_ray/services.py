@@ -25,7 +25,7 @@ class ClusterServices:
         self._limits = dict(model_limits)
         self._sems = {p: asyncio.Semaphore(n) for p, n in model_limits.items()}
         self._held: dict[str, Counter] = {}
-        self._gone: set[str] = set()           # attempts whose tokens were handed back (node lost, cancelled)
+        self._gone: set[str] = set()  # attempts whose tokens were handed back (node lost, cancelled)
         self._started: set[str] = set()
         self._done: dict[str, asyncio.Event] = {}
         self._cancelled: set[str] = set()
@@ -47,11 +47,11 @@ class ClusterServices:
         if sem is None or holder in self._gone:
             return sem is None
         await sem.acquire()
-        if holder in self._gone:             # its attempt was given up while it waited
+        if holder in self._gone:  # its attempt was given up while it waited
             sem.release()
             return False
         self._held.setdefault(holder, Counter())[provider] += 1
-        in_use = self._limits[provider] - sem._value   # noqa: SLF001 - a measurement only
+        in_use = self._limits[provider] - sem._value
         self.max_in_use[provider] = max(self.max_in_use[provider], in_use)
         return True
 
@@ -94,7 +94,7 @@ class ClusterServices:
             return "not_started"
         try:
             await asyncio.wait_for(self._done[key].wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return "timeout"
         return "finished"
 
@@ -111,5 +111,9 @@ def actor_options(node_id: str) -> dict[str, Any]:
     """Pin the actor to the driver's node (it must not die with a worker node) and let it serve many calls."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-    return {"num_cpus": 0, "max_concurrency": 10_000, "max_restarts": 0,
-            "scheduling_strategy": NodeAffinitySchedulingStrategy(node_id, soft=False)}
+    return {
+        "num_cpus": 0,
+        "max_concurrency": 10_000,
+        "max_restarts": 0,
+        "scheduling_strategy": NodeAffinitySchedulingStrategy(node_id, soft=False),
+    }

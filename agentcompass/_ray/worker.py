@@ -32,19 +32,20 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any
 
 from agentcompass._orchestrator.store import AttemptRecord, RunStore
 
 from .parts import Parts, build_parts, worker_runtime
 
 CHUNK = 8 * 2**20
-BATCH_S = 0.1                 # items arriving within this window travel together
+BATCH_S = 0.1  # items arriving within this window travel together
 _DONE = object()
 _loop_lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
-_parts: dict[str, "asyncio.Future[Parts]"] = {}
+_parts: dict[str, asyncio.Future[Parts]] = {}
 
 
 def _worker_loop() -> asyncio.AbstractEventLoop:
@@ -83,7 +84,7 @@ def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
             if done:
                 batch.append(("result", fut.result()))
             yield batch
-    except BaseException:         # cancelled (GeneratorExit / KeyboardInterrupt): close the environments first
+    except BaseException:  # cancelled (GeneratorExit / KeyboardInterrupt): close the environments first
         fut.cancel()
         concurrent.futures.wait([fut], timeout=payload["grace_s"])
         raise
@@ -116,7 +117,7 @@ class _Forward(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             self.events.put(("log", record.levelno, record.name, record.getMessage()))
-        except Exception:  # noqa: BLE001 - a log line never breaks an attempt
+        except Exception:
             pass
 
 
@@ -160,14 +161,20 @@ def node_info() -> dict[str, Any]:
     import ray
 
     ctx = ray.get_runtime_context()
-    return {"executor": "ray", "node_id": ctx.get_node_id(), "node_ip": ray.util.get_node_ip_address(),
-            "hostname": socket.gethostname(), "pid": os.getpid()}
+    return {
+        "executor": "ray",
+        "node_id": ctx.get_node_id(),
+        "node_ip": ray.util.get_node_ip_address(),
+        "hostname": socket.gethostname(),
+        "pid": os.getpid(),
+    }
 
 
 async def _parts_for(payload: dict[str, Any]) -> Parts:
     """This process's components of the request (built once, in a thread: loading tasks may take a while)."""
-    key = hashlib.sha256(json.dumps([payload["config"], payload["run_id"], payload["name"]], sort_keys=True,
-                                    default=str).encode()).hexdigest()
+    key = hashlib.sha256(
+        json.dumps([payload["config"], payload["run_id"], payload["name"]], sort_keys=True, default=str).encode()
+    ).hexdigest()
     fut = _parts.get(key)
     if fut is None or (fut.done() and fut.exception() is not None):
         fut = asyncio.ensure_future(asyncio.to_thread(build_parts, payload))
@@ -180,7 +187,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | N
 
     services, key = p["services"], p["key"]
     if not await services.start.remote(key):
-        return None                                        # cancelled before it started
+        return None  # cancelled before it started
     staging = Path(tempfile.mkdtemp(prefix="agentcompass-attempt-"))
     started = time.monotonic()
     try:
@@ -191,17 +198,20 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | N
             checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
             out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
             wait_removed = getattr(parts.provider, "wait_removed", None)
-            if wait_removed is not None:     # this worker's provider outlives the request: removals end here
+            if wait_removed is not None:  # this worker's provider outlives the request: removals end here
                 await wait_removed()
             out.node = node_info()
             record = store.attempt(p["task_id"], p["n"], p["sample"])
             async for item in _files(record.dir):
                 events.put(item)
-            return {"outcome": dict(vars(out)), "staging": str(record.dir),
-                    "duration_s": round(time.monotonic() - started, 4)}
+            return {
+                "outcome": dict(vars(out)),
+                "staging": str(record.dir),
+                "duration_s": round(time.monotonic() - started, 4),
+            }
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        services.finish.remote(key)           # sent, not awaited: the driver's cancel waits for it
+        services.finish.remote(key)  # sent, not awaited: the driver's cancel waits for it
 
 
 async def _files(folder: Path) -> AsyncIterator[tuple[str, str, bytes, bool]]:
@@ -214,4 +224,4 @@ async def _files(folder: Path) -> AsyncIterator[tuple[str, str, bytes, bool]]:
             continue
         data = await asyncio.to_thread(path.read_bytes)
         for start in range(0, max(len(data), 1), CHUNK):
-            yield ("file", rel, data[start:start + CHUNK], start > 0)
+            yield ("file", rel, data[start : start + CHUNK], start > 0)

@@ -50,8 +50,10 @@ def read_host_env(recipes: dict[str, Any]) -> dict[str, dict[str, str]]:
         for name, default in (rec.get("env") or {}).items():
             value = os.environ.get(name)
             if value is None and default is None:
-                raise ConfigError(f"recipe {rid!r} needs the host environment variable {name} "
-                                  f"(recipe file {rec.get('path')}); set it, or disable the recipe")
+                raise ConfigError(
+                    f"recipe {rid!r} needs the host environment variable {name} "
+                    f"(recipe file {rec.get('path')}); set it, or disable the recipe"
+                )
             values[name] = value if value is not None else str(default)
             _register_secrets(name, values[name])
         out[rid] = values
@@ -67,7 +69,7 @@ class RecipeRunner:
         self.logger = logger
 
     @classmethod
-    def from_config(cls, recipes: dict[str, Any] | None, *, logger: Any = None) -> "RecipeRunner | None":
+    def from_config(cls, recipes: dict[str, Any] | None, *, logger: Any = None) -> RecipeRunner | None:
         """None when no recipe is enabled (the orchestrator then skips hooks entirely)."""
         return cls(recipes, logger=logger) if recipes else None
 
@@ -95,18 +97,26 @@ class RecipeRunner:
         if tools:
             from agentcompass._deps import ensure_tools
 
-            await ensure_tools(env, tools, auto_install=bool(getattr(ctx, "auto_install_dependencies", False)),
-                               image_hint=str((env.describe() or {}).get("image") or ""))
+            await ensure_tools(
+                env,
+                tools,
+                auto_install=bool(getattr(ctx, "auto_install_dependencies", False)),
+                image_hint=str((env.describe() or {}).get("image") or ""),
+            )
 
     def _variables(self, rid: str, phase: str, env: Any, ctx: Any) -> dict[str, str]:
         root = env.path("/").rstrip("/")
         task = getattr(ctx, "task", None)
-        return {**self.env_values.get(rid, {}),
-                "AGENTCOMPASS_RECIPE": rid, "AGENTCOMPASS_PHASE": phase,
-                "AGENTCOMPASS_TASK_ID": str(getattr(task, "id", "")),
-                "AGENTCOMPASS_ATTEMPT": str(getattr(ctx, "attempt", "")),
-                "AGENTCOMPASS_ENV_ROOT": root, "AGENTCOMPASS_WORKDIR": env.path(env.workdir),
-                "AGENTCOMPASS_LOGS_DIR": env.path("/logs")}
+        return {
+            **self.env_values.get(rid, {}),
+            "AGENTCOMPASS_RECIPE": rid,
+            "AGENTCOMPASS_PHASE": phase,
+            "AGENTCOMPASS_TASK_ID": str(getattr(task, "id", "")),
+            "AGENTCOMPASS_ATTEMPT": str(getattr(ctx, "attempt", "")),
+            "AGENTCOMPASS_ENV_ROOT": root,
+            "AGENTCOMPASS_WORKDIR": env.path(env.workdir),
+            "AGENTCOMPASS_LOGS_DIR": env.path("/logs"),
+        }
 
     async def _run(self, rid: str, rec: dict[str, Any], phase: str, i: int, cmd: str, env: Any, ctx: Any) -> None:
         timeout = float(rec.get("hook_timeout_s") or 600.0)
@@ -124,8 +134,10 @@ class RecipeRunner:
         attempt_dir = getattr(ctx, "attempt_dir", None)
         if attempt_dir is None:
             return
-        text = (f"=== {phase} recipe={rid} hook#{i + 1} exit={res.exit_code} {secs:.2f}s\n$ {cmd}\n"
-                f"{res.output[-_MAX_LOGGED:]}\n")
+        text = (
+            f"=== {phase} recipe={rid} hook#{i + 1} exit={res.exit_code} {secs:.2f}s\n$ {cmd}\n"
+            f"{res.output[-_MAX_LOGGED:]}\n"
+        )
         try:
             Path(attempt_dir).mkdir(parents=True, exist_ok=True)
             with open(Path(attempt_dir) / RECIPES_LOG, "a", encoding="utf-8") as fh:

@@ -17,9 +17,10 @@ A recipe is ``<id>.yaml``::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -33,8 +34,10 @@ _FORBIDDEN = (("execution", "enabled_recipes"), ("runtime", "recipe_dirs"))
 class Hooks(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    after_open: list[str] = Field(default_factory=list, description="after the environment opens, before "
-                                  "the benchmark prepares it (files are uploaded just before)")
+    after_open: list[str] = Field(
+        default_factory=list,
+        description="after the environment opens, before the benchmark prepares it (files are uploaded just before)",
+    )
     before_agent: list[str] = Field(default_factory=list, description="just before the agent starts")
     after_agent: list[str] = Field(default_factory=list, description="right after the agent phase ends")
     before_verify: list[str] = Field(default_factory=list, description="just before verification")
@@ -48,8 +51,9 @@ class RecipeFile(BaseModel):
     description: str = Field("", description="what the recipe does (one line)")
     config: dict[str, Any] = Field(default_factory=dict, description="request config overlay")
     env: list[str] | dict[str, str | None] = Field(
-        default_factory=list, description="host variables for hooks: a list (all required) or {NAME: default}, "
-                                          "default null = required")
+        default_factory=list,
+        description="host variables for hooks: a list (all required) or {NAME: default}, default null = required",
+    )
     files: dict[str, str] = Field(default_factory=dict, description="host path -> absolute environment path")
     tools: list[str] = Field(default_factory=list, description="commands that must exist in the environment")
     hook_timeout_s: float = Field(600.0, gt=0, description="timeout of each hook command, seconds")
@@ -100,9 +104,15 @@ class Recipe:
     def record(self) -> dict[str, Any]:
         """What the resolved config keeps of this recipe (``recipes.<id>`` in config.yaml; no host values)."""
         hooks = {p: list(getattr(self.spec.hooks, p)) for p in PHASES if getattr(self.spec.hooks, p)}
-        return {"path": str(self.path), "description": self.spec.description, "env": self.env_defaults,
-                "files": {str(k): v for k, v in self.files.items()}, "tools": list(self.spec.tools),
-                "hook_timeout_s": self.spec.hook_timeout_s, "hooks": hooks}
+        return {
+            "path": str(self.path),
+            "description": self.spec.description,
+            "env": self.env_defaults,
+            "files": {str(k): v for k, v in self.files.items()},
+            "tools": list(self.spec.tools),
+            "hook_timeout_s": self.spec.hook_timeout_s,
+            "hooks": hooks,
+        }
 
 
 def builtin_dir() -> Path:
@@ -146,8 +156,10 @@ def load_file(rid: str, path: Path) -> Recipe:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise ConfigError(f"recipe file {str(path)!r}: must hold a mapping with keys "
-                          f"{', '.join(RecipeFile.model_fields)}, got {type(data).__name__}")
+        raise ConfigError(
+            f"recipe file {str(path)!r}: must hold a mapping with keys "
+            f"{', '.join(RecipeFile.model_fields)}, got {type(data).__name__}"
+        )
     try:
         spec = RecipeFile.model_validate(data)
     except ValidationError as exc:
@@ -175,8 +187,9 @@ def load(ids: Sequence[str], recipe_dirs: Sequence[str | Path] = ()) -> list[Rec
     for rid in ids:
         if rid not in found:
             where = ", ".join(str(d) for d in search_dirs(recipe_dirs))
-            raise ConfigError(f"unknown recipe {rid!r}; available recipes: {', '.join(found) or '(none)'} "
-                              f"(searched {where})")
+            raise ConfigError(
+                f"unknown recipe {rid!r}; available recipes: {', '.join(found) or '(none)'} (searched {where})"
+            )
         if any(r.id == rid for r in out):
             raise ConfigError(f"recipe {rid!r} is enabled twice; list each recipe once")
         out.append(load_file(rid, found[rid]))

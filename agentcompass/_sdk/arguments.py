@@ -45,8 +45,10 @@ def check_positional(name: str, args: tuple[Any, ...], allowed: int = 0) -> None
     if len(args) > allowed:
         extra = ", ".join(type(a).__name__ for a in args[allowed:])
         what = "keyword arguments only" if not allowed else "one positional argument (the orchestration)"
-        raise ArgumentError(f"{name}() takes {what}; got {len(args) - allowed} more positional ({extra}): "
-                            "pass them by keyword (see its signature)")
+        raise ArgumentError(
+            f"{name}() takes {what}; got {len(args) - allowed} more positional ({extra}): "
+            "pass them by keyword (see its signature)"
+        )
 
 
 def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -59,8 +61,9 @@ def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, An
         valid = [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY]
         close = difflib.get_close_matches(unknown[0], valid, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise ArgumentError(f"{name}(): got an unexpected keyword argument {unknown[0]!r}{hint}; valid keywords: "
-                            + ", ".join(valid))
+        raise ArgumentError(
+            f"{name}(): got an unexpected keyword argument {unknown[0]!r}{hint}; valid keywords: " + ", ".join(valid)
+        )
     rows = options.by_name()
     for key, value in kwargs.items():
         if value is None or key not in rows:
@@ -71,6 +74,7 @@ def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, An
             _adapter(key).validate_python(value)
         except ValidationError as exc:
             msg = exc.errors()[0].get("msg", "invalid value")
-            raise ArgumentError(f"{name}(): {key}={_shown(key, value)}: {msg} (expected "
-                                f"{_expected(rows[key].annotation)})") from None
+            raise ArgumentError(
+                f"{name}(): {key}={_shown(key, value)}: {msg} (expected {_expected(rows[key].annotation)})"
+            ) from None
     return dict(kwargs)

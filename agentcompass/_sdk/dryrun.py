@@ -9,10 +9,10 @@ from typing import Any
 @dataclass
 class RequestPreflight:
     name: str
-    error: str | None = None           # "<Type>: <message>" or the composition error
+    error: str | None = None  # "<Type>: <message>" or the composition error
     n_tasks: int = 0
-    output: str = ""                   # the run directory it would write
-    config: dict[str, Any] = field(default_factory=dict)   # the resolved request, redacted
+    output: str = ""  # the run directory it would write
+    config: dict[str, Any] = field(default_factory=dict)  # the resolved request, redacted
 
 
 @dataclass
@@ -45,6 +45,9 @@ def dry_run(orch: Any) -> Preflight:
         except Exception as exc:
             out.append(RequestPreflight(job.name, error=f"{type(exc).__name__}: {exc}"))
             continue
-        out.append(RequestPreflight(job.name, n_tasks=len(tasks), output=str(run.store.run_dir),
-                                    config=redact(job.resolved.data)))
+        out.append(
+            RequestPreflight(
+                job.name, n_tasks=len(tasks), output=str(run.store.run_dir), config=redact(job.resolved.data)
+            )
+        )
     return Preflight(out, orch.task_concurrency)

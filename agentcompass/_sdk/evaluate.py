@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request
@@ -40,8 +41,12 @@ def as_paths(value: str | Path | Sequence[str | Path] | None) -> list[str]:
 def compose_input(kw: dict[str, Any]) -> ComposeInput:
     """The compose input of ``run_evaluation``'s keywords (None = not given)."""
     kw = options.normalized(kw)
-    return ComposeInput(choices={g: kw.get(g) for g in GROUPS}, config_paths=as_paths(kw.get("config_path")),
-                        overrides=list(kw.get("overrides") or ()), explicit=options.config_layer(kw))
+    return ComposeInput(
+        choices={g: kw.get(g) for g in GROUPS},
+        config_paths=as_paths(kw.get("config_path")),
+        overrides=list(kw.get("overrides") or ()),
+        explicit=options.config_layer(kw),
+    )
 
 
 def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
@@ -49,8 +54,9 @@ def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
     bind(_SIGNATURE, "run_evaluation", kw)
     timeout = kw.get("timeout_seconds")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0):
-        raise ConfigError(f"timeout_seconds must be a positive integer number of seconds for a single request, "
-                          f"got {timeout!r}")
+        raise ConfigError(
+            f"timeout_seconds must be a positive integer number of seconds for a single request, got {timeout!r}"
+        )
     resolved = compose_request(compose_input(kw))
     check_supported(resolved)
     return resolved
@@ -70,8 +76,9 @@ async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
     return await run_resolved(resolved, on_progress=on_progress)
 
 
-async def run_resolved(resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None,
-                       name: str = "") -> dict[str, Any]:
+async def run_resolved(
+    resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None, name: str = ""
+) -> dict[str, Any]:
     from agentcompass._orchestrator.single import run_single
 
     return await run_single(resolved, hooks=default_hooks(), on_progress=on_progress, name=name)

@@ -23,8 +23,9 @@ def _dependencies(enabled: bool) -> AbstractContextManager[Any]:
     return auto_install_scope(enabled)
 
 
-async def _analysis(result: dict[str, Any], params: dict[str, Any], logger: logging.Logger,
-                    judge: bool) -> dict[str, Any]:
+async def _analysis(
+    result: dict[str, Any], params: dict[str, Any], logger: logging.Logger, judge: bool
+) -> dict[str, Any]:
     from agentcompass._analysis import attach_analysis
 
     return await attach_analysis(result, params, logger=logger, judge=judge)

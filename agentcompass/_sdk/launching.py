@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._config import options
-from agentcompass._launch import (Orchestration, OrchestrationResult, OrchestrationSpec, apply_runtime,
-                                  load_spec_file, resolve_orchestration, run_orchestration)
+from agentcompass._launch import (
+    Orchestration,
+    OrchestrationResult,
+    OrchestrationSpec,
+    apply_runtime,
+    load_spec_file,
+    resolve_orchestration,
+    run_orchestration,
+)
 from agentcompass.errors import ArgumentError, ConfigError, RunTimeoutError
 from agentcompass.interfaces import RunStatus
 
@@ -19,8 +26,11 @@ from .evaluate import bind, compose_input
 from .hooks import check_supported, default_hooks
 from .threads import run_sync
 
-_ORCHESTRATION = inspect.Parameter("orchestration", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                   annotation=OrchestrationSpec | Orchestration | dict[str, Any])
+_ORCHESTRATION = inspect.Parameter(
+    "orchestration",
+    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    annotation=OrchestrationSpec | Orchestration | dict[str, Any],
+)
 _SIGNATURE = options.signature("launch", leading=(_ORCHESTRATION,)).replace(return_annotation=OrchestrationResult)
 
 
@@ -30,8 +40,9 @@ def _runtime_keywords(kw: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.normalized(kw).items() if rows[k].section == "runtime"}
 
 
-async def async_launch(orchestration: OrchestrationSpec | Orchestration | dict[str, Any] | None = None, *args: Any,
-                       **kwargs: Any) -> OrchestrationResult:
+async def async_launch(
+    orchestration: OrchestrationSpec | Orchestration | dict[str, Any] | None = None, *args: Any, **kwargs: Any
+) -> OrchestrationResult:
     """Run every request of ``orchestration`` on one attempt pool and return each request's outcome.
 
     Every keyword applies, to an ``OrchestrationSpec`` (or its dict) and to a resolved ``Orchestration``
@@ -48,22 +59,30 @@ async def async_launch(orchestration: OrchestrationSpec | Orchestration | dict[s
     config_path, shared = kw.pop("config_path", None), _runtime_keywords(kw)
     if isinstance(orchestration, Orchestration):
         if config_path is not None:
-            raise ConfigError("config_path is accepted only with an OrchestrationSpec, not a resolved Orchestration "
-                              "(its requests are already composed)")
+            raise ConfigError(
+                "config_path is accepted only with an OrchestrationSpec, not a resolved Orchestration "
+                "(its requests are already composed)"
+            )
         orch = await asyncio.to_thread(apply_runtime, orchestration, shared)
     else:
-        orch = await asyncio.to_thread(resolve_orchestration, orchestration, config_path=config_path, shared=shared,
-                                       check=check_supported)
-    result = await run_orchestration(orch, hooks=default_hooks(), on_progress=on_progress,
-                                     on_request_finished=on_request_finished)
+        orch = await asyncio.to_thread(
+            resolve_orchestration, orchestration, config_path=config_path, shared=shared, check=check_supported
+        )
+    result = await run_orchestration(
+        orch, hooks=default_hooks(), on_progress=on_progress, on_request_finished=on_request_finished
+    )
     if result.status == RunStatus.TIMEOUT:
-        raise RunTimeoutError(f"the orchestration's timeout_seconds={orch.runtime.get('timeout_seconds')} expired; "
-                              "finished requests keep their results", result=result)  # type: ignore[arg-type]
+        raise RunTimeoutError(
+            f"the orchestration's timeout_seconds={orch.runtime.get('timeout_seconds')} expired; "
+            "finished requests keep their results",
+            result=result,
+        )  # type: ignore[arg-type]
     return result
 
 
-def launch(orchestration: OrchestrationSpec | Orchestration | dict[str, Any] | None = None, *args: Any,
-           **kwargs: Any) -> OrchestrationResult:
+def launch(
+    orchestration: OrchestrationSpec | Orchestration | dict[str, Any] | None = None, *args: Any, **kwargs: Any
+) -> OrchestrationResult:
     """Synchronous twin of :func:`async_launch`; safe to call from several threads at once."""
     _check_call("launch", orchestration, args)
     bind(_SIGNATURE, "launch", {"orchestration": orchestration, **kwargs})
@@ -79,12 +98,13 @@ def _check_call(name: str, orchestration: Any, args: tuple[Any, ...]) -> None:
     dict; anything else is an ArgumentError."""
     check_positional(name, (orchestration, *args), allowed=1)
     if not isinstance(orchestration, (OrchestrationSpec, Orchestration, dict)):
-        raise ArgumentError(f"{name}(): orchestration must be an OrchestrationSpec, a resolved Orchestration or "
-                            f"a dict, got {type(orchestration).__name__}")
+        raise ArgumentError(
+            f"{name}(): orchestration must be an OrchestrationSpec, a resolved Orchestration or "
+            f"a dict, got {type(orchestration).__name__}"
+        )
 
 
-def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = False,
-                 **kwargs: Any) -> Orchestration:
+def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = False, **kwargs: Any) -> Orchestration:
     """An orchestration file resolved with ``launch`` keywords (``agentcompass launch``): ``run_id`` sets every
     request's ``output.run_id``, ``reuse`` sets ``defaults.runtime.reuse`` (a request may still say false)."""
     kw = bind(_SIGNATURE, "launch", {"orchestration": path, **kwargs})
@@ -96,14 +116,16 @@ def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = F
             req.output.run_id = run_id
     if reuse:
         spec.defaults.runtime.reuse = True
-    return resolve_orchestration(spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw),
-                                 check=check_supported)
+    return resolve_orchestration(
+        spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw), check=check_supported
+    )
 
 
 def run_sweep(**kwargs: Any) -> OrchestrationResult:
     """``agentcompass run ... -m key=a,b``: each combination of the ``overrides`` is one request of a Hydra
     multirun through the agentcompass launcher; every request shares the first one's pool size."""
-    from agentcompass._launch.sweep import SweepHandle, decode_job, encode_sweep, run_sweep as hydra_sweep
+    from agentcompass._launch.sweep import SweepHandle, decode_job, encode_sweep
+    from agentcompass._launch.sweep import run_sweep as hydra_sweep
 
     from .evaluate import _SIGNATURE as run_signature
 

@@ -14,8 +14,9 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
     from agentcompass._config.paths import default_data_dir
     from agentcompass.interfaces import ComponentContext
 
-    provider = registry.build("environment", component_config("environment", environment),
-                              ComponentContext(default_data_dir()))
+    provider = registry.build(
+        "environment", component_config("environment", environment), ComponentContext(default_data_dir())
+    )
 
     async def go() -> int:
         try:
@@ -26,8 +27,9 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
     return asyncio.run(go())
 
 
-def analyze(run_dir: str | Path, analysis_params: dict[str, Any] | None = None, *,
-            log_level: str = "INFO") -> tuple[dict[str, Any], dict[str, str]]:
+def analyze(
+    run_dir: str | Path, analysis_params: dict[str, Any] | None = None, *, log_level: str = "INFO"
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Write ``analysis.json`` / ``analysis.md`` for an existing run directory and record them in its
     ``summary.json``; the judge runs only when ``analysis_params`` names a model. Returns the analysis and the
     paths of the two files (``analysis``, ``analysis_md``)."""

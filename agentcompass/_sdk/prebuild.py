@@ -34,7 +34,7 @@ async def _on_cluster(config: Any, data: dict[str, Any]) -> dict[str, Any]:
     from agentcompass._ray.executor import RayExecutor
     from agentcompass._ray.nodes import on_every_node
 
-    executor = RayExecutor([config], None, logging.getLogger("agentcompass"))   # type: ignore[arg-type]
+    executor = RayExecutor([config], None, logging.getLogger("agentcompass"))  # type: ignore[arg-type]
     await executor.start()
     try:
         return {"executor": "ray", "nodes": await on_every_node(executor.ray, "prebuild", data, RUN_ID)}
@@ -50,7 +50,9 @@ def format_prebuild(result: dict[str, Any]) -> str:
         if "error" in r and "tasks" not in r:
             lines.append(f"{where}: failed: {r['error']}")
             continue
-        lines.append(f"{where} ({r['host']}, {r['provider']}): {r['built']} images ready, {r['failed']} failed"
-                     + (f"; {r['note']}" if r.get("note") else ""))
+        lines.append(
+            f"{where} ({r['host']}, {r['provider']}): {r['built']} images ready, {r['failed']} failed"
+            + (f"; {r['note']}" if r.get("note") else "")
+        )
         lines += [f"  {t['task_id']}: {t['error']}" for t in r["tasks"] if "error" in t]
     return "\n".join(lines)

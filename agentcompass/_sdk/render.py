@@ -31,8 +31,10 @@ def format_orchestration(result: Any) -> tuple[str, str]:
         if outcome.result is not None:
             lines.append(format_result(outcome.result))
     pool = result.pool
-    footer = (f"orchestration {result.name}: {result.status} in {result.duration_s:.1f}s; pool {pool.get('size')} "
-              f"slots, max running {pool.get('max_running')}, utilisation {pool.get('utilisation')}")
+    footer = (
+        f"orchestration {result.name}: {result.status} in {result.duration_s:.1f}s; pool {pool.get('size')} "
+        f"slots, max running {pool.get('max_running')}, utilisation {pool.get('utilisation')}"
+    )
     return "\n".join(lines), footer
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 log = logging.getLogger("agentcompass")
 
@@ -43,7 +44,7 @@ def sigterm_as_interrupt() -> Iterator[Termination]:
             log.warning("SIGTERM again: already stopping (cancelled attempts are closing their environments)")
             return
         state.signum = signum
-        handler = signal.getsignal(signal.SIGINT)     # asyncio.run's handler while an evaluation runs
+        handler = signal.getsignal(signal.SIGINT)  # asyncio.run's handler while an evaluation runs
         if callable(handler) and handler is not signal.default_int_handler:
             handler(signal.SIGINT, frame)
         else:

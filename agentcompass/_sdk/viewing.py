@@ -16,8 +16,9 @@ def serve_view(paths: list[str], *, host: str = "127.0.0.1", port: int = 0) -> N
     server = ViewServer(roots, host=host, port=port)
     n = len(find_runs(roots))
     if not server.httpd.loopback:
-        print(f"agentcompass view: warning: bound to {host}; anyone who can reach it can read these runs",
-              file=sys.stderr)
+        print(
+            f"agentcompass view: warning: bound to {host}; anyone who can reach it can read these runs", file=sys.stderr
+        )
     print(f"agentcompass view: {n} run(s) under {', '.join(map(str, roots))}\n{server.url}", flush=True)
     try:
         server.serve_forever()
@@ -27,9 +28,11 @@ def serve_view(paths: list[str], *, host: str = "127.0.0.1", port: int = 0) -> N
         server.close()
 
 
-def write_report(run_dir: str | Path, output: str | Path = "report.html", *,
-                 max_attempt_kb: int | None = None) -> dict[str, Any]:
+def write_report(
+    run_dir: str | Path, output: str | Path = "report.html", *, max_attempt_kb: int | None = None
+) -> dict[str, Any]:
     """Write ``run_dir``'s Run and Attempt views as one self-contained HTML file; returns its path and size."""
-    from agentcompass._view.report import DEFAULT_ATTEMPT_KB, write_report as _write
+    from agentcompass._view.report import DEFAULT_ATTEMPT_KB
+    from agentcompass._view.report import write_report as _write
 
     return _write(run_dir, output, DEFAULT_ATTEMPT_KB if max_attempt_kb is None else max_attempt_kb)

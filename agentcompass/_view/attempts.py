@@ -48,14 +48,22 @@ def task_attempts(ref: RunRef, task_dir: str) -> list[dict[str, Any]]:
             found.append((-1, n, child))
         j = _number(child.name, _SAMPLE)
         if j is not None and child.is_dir():
-            found += [(j, n2, c) for c in child.iterdir()
-                      if (n2 := _number(c.name, _ATTEMPT)) is not None and c.is_dir()]
+            found += [
+                (j, n2, c) for c in child.iterdir() if (n2 := _number(c.name, _ATTEMPT)) is not None and c.is_dir()
+            ]
     out = []
     several = len({j for j, _, _ in found}) > 1 or any(j > 1 for j, _, _ in found)
     for j, n, path in sorted(found, key=lambda t: (t[0], t[1])):
         result = read_json(path / RESULT_FILE) or {}
-        out.append({"path": path.relative_to(ref.path).as_posix(), "sample": j if j >= 0 and several else None,
-                    "attempt": n, "status": result.get("status") or "running", "reward": result.get("reward")})
+        out.append(
+            {
+                "path": path.relative_to(ref.path).as_posix(),
+                "sample": j if j >= 0 and several else None,
+                "attempt": n,
+                "status": result.get("status") or "running",
+                "reward": result.get("reward"),
+            }
+        )
     return out
 
 
@@ -83,8 +91,13 @@ def _patch(folder: Path, agent: dict[str, Any], files: list[dict[str, Any]]) -> 
                 return {"source": name, **text}
     sub = agent.get("submission")
     if looks_like_diff(sub):
-        return {"source": "result.json: agent.submission", "name": "submission", "size": len(sub),
-                "text": sub[:PATCH_LIMIT], "truncated": len(sub) > PATCH_LIMIT}
+        return {
+            "source": "result.json: agent.submission",
+            "name": "submission",
+            "size": len(sub),
+            "text": sub[:PATCH_LIMIT],
+            "truncated": len(sub) > PATCH_LIMIT,
+        }
     return None
 
 
@@ -92,8 +105,13 @@ def _error(folder: Path, result: dict[str, Any]) -> dict[str, Any] | None:
     if not result.get("error") and not (folder / "error.txt").is_file():
         return None
     tb = read_text(folder / "error.txt", LOG_LIMIT)
-    return {"type": result.get("error_type"), "message": result.get("error"), "class": result.get("error_class"),
-            "retryable": result.get("retryable"), "traceback": tb["text"] if tb else None}
+    return {
+        "type": result.get("error_type"),
+        "message": result.get("error"),
+        "class": result.get("error_class"),
+        "retryable": result.get("retryable"),
+        "traceback": tb["text"] if tb else None,
+    }
 
 
 def _ids(rel: str) -> dict[str, Any]:
@@ -121,17 +139,32 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
     if all(s["sample"] is None for s in siblings):
         ids["sample"] = None
     verifier = read_text(folder / VERIFIER_LOG, LOG_LIMIT)
-    return {"key": ref.key, "path": rel, **ids, "task_id": result.get("task_id"), "running": running,
-            "status": result.get("status") or "running", "reward": result.get("reward"),
-            "rewards": result.get("rewards") or {}, "resolved": result.get("resolved"),
-            "duration_s": result.get("duration_s"), "phases": result.get("phases") or {},
-            "usage": result.get("usage") or agent.get("usage") or {}, "agent": _agent_summary(agent),
-            "grade": result.get("grade") or {}, "environment": result.get("environment") or {},
-            "resumed_from_checkpoint": result.get("resumed_from_checkpoint"),
-            "error": _error(folder, result), "verifier_log": verifier, "patch": _patch(folder, agent, files),
-            "trajectory": _trajectory(ref, folder, agent, files), "files": files,
-            "artifacts": read_json(folder / ARTIFACTS_DIR / MANIFEST),
-            "siblings": siblings, "stamp": attempt_stamp(folder)}
+    return {
+        "key": ref.key,
+        "path": rel,
+        **ids,
+        "task_id": result.get("task_id"),
+        "running": running,
+        "status": result.get("status") or "running",
+        "reward": result.get("reward"),
+        "rewards": result.get("rewards") or {},
+        "resolved": result.get("resolved"),
+        "duration_s": result.get("duration_s"),
+        "phases": result.get("phases") or {},
+        "usage": result.get("usage") or agent.get("usage") or {},
+        "agent": _agent_summary(agent),
+        "grade": result.get("grade") or {},
+        "environment": result.get("environment") or {},
+        "resumed_from_checkpoint": result.get("resumed_from_checkpoint"),
+        "error": _error(folder, result),
+        "verifier_log": verifier,
+        "patch": _patch(folder, agent, files),
+        "trajectory": _trajectory(ref, folder, agent, files),
+        "files": files,
+        "artifacts": read_json(folder / ARTIFACTS_DIR / MANIFEST),
+        "siblings": siblings,
+        "stamp": attempt_stamp(folder),
+    }
 
 
 def _agent_summary(agent: dict[str, Any]) -> dict[str, Any]:

@@ -25,9 +25,15 @@ def _per_task(ref: RunRef) -> dict[str, dict[str, Any]]:
         entry = out.setdefault(row["id"], {"rewards": [], "statuses": [], "path": row.get("path")})
         entry["rewards"].append(float(row["reward"] or 0.0) if row["status"] == "completed" else 0.0)
         entry["statuses"].append(row["outcome"])
-    return {k: {"reward": sum(v["rewards"]) / len(v["rewards"]), "n": len(v["rewards"]),
-                "outcome": v["statuses"][0] if len(set(v["statuses"])) == 1 else "mixed", "path": v["path"]}
-            for k, v in out.items()}
+    return {
+        k: {
+            "reward": sum(v["rewards"]) / len(v["rewards"]),
+            "n": len(v["rewards"]),
+            "outcome": v["statuses"][0] if len(set(v["statuses"])) == 1 else "mixed",
+            "path": v["path"],
+        }
+        for k, v in out.items()
+    }
 
 
 def paired_stats(a: list[float], b: list[float]) -> dict[str, Any]:
@@ -37,8 +43,13 @@ def paired_stats(a: list[float], b: list[float]) -> dict[str, Any]:
     d = [y - x for x, y in zip(a, b, strict=True)]
     mean = sum(d) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else None
-    return {"n": n, "mean_a": round(sum(a) / n, 6), "mean_b": round(sum(b) / n, 6), "mean_diff": round(mean, 6),
-            "se": None if se is None else round(se, 6)}
+    return {
+        "n": n,
+        "mean_a": round(sum(a) / n, 6),
+        "mean_b": round(sum(b) / n, 6),
+        "mean_diff": round(mean, 6),
+        "se": None if se is None else round(se, 6),
+    }
 
 
 def compare(ref_a: RunRef, ref_b: RunRef) -> dict[str, Any]:
@@ -51,10 +62,19 @@ def compare(ref_a: RunRef, ref_b: RunRef) -> dict[str, Any]:
         if a and b and (a["reward"] >= 1) != (b["reward"] >= 1):
             flip = "gained" if b["reward"] >= 1 else "lost"
             gained, lost = gained + (flip == "gained"), lost + (flip == "lost")
-        rows.append({"id": tid, "a": a, "b": b, "flip": flip,
-                     "delta": round(b["reward"] - a["reward"], 6) if a and b else None})
+        rows.append(
+            {"id": tid, "a": a, "b": b, "flip": flip, "delta": round(b["reward"] - a["reward"], 6) if a and b else None}
+        )
     ra, rb = run_row(ref_a), run_row(ref_b)
     stats = paired_stats([ta[t]["reward"] for t in common], [tb[t]["reward"] for t in common])
-    return {"a": ra, "b": rb, "same_benchmark": ra.get("benchmark") == rb.get("benchmark"), "stats": stats,
-            "n_gained": gained, "n_lost": lost, "only_a": sorted(set(ta) - set(tb)),
-            "only_b": sorted(set(tb) - set(ta)), "tasks": rows}
+    return {
+        "a": ra,
+        "b": rb,
+        "same_benchmark": ra.get("benchmark") == rb.get("benchmark"),
+        "stats": stats,
+        "n_gained": gained,
+        "n_lost": lost,
+        "only_a": sorted(set(ta) - set(tb)),
+        "only_b": sorted(set(tb) - set(ta)),
+        "tasks": rows,
+    }

@@ -15,7 +15,7 @@ from pathlib import Path
 from agentcompass._orchestrator.store import RUN_FILE, TASKS_DIR
 from agentcompass.errors import ConfigError
 
-MAX_DEPTH = 6          # results_dir/<run_name>/<run_id> is depth 2; launch outputs may nest a little deeper
+MAX_DEPTH = 6  # results_dir/<run_name>/<run_id> is depth 2; launch outputs may nest a little deeper
 SKIP = {TASKS_DIR, "node_modules", "__pycache__"}
 
 
@@ -42,10 +42,11 @@ def _walk(root: Path) -> list[Path]:
         depth = len(Path(dirpath).relative_to(root).parts)
         if RUN_FILE in filenames:
             found.append(Path(dirpath))
-            dirnames[:] = []            # a run's own folders (tasks/, artifacts) are never searched
+            dirnames[:] = []  # a run's own folders (tasks/, artifacts) are never searched
             continue
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP and not d.startswith(".")) \
-            if depth < MAX_DEPTH else []
+        dirnames[:] = (
+            sorted(d for d in dirnames if d not in SKIP and not d.startswith(".")) if depth < MAX_DEPTH else []
+        )
     return found
 
 
@@ -55,7 +56,7 @@ def find_runs(roots: list[Path]) -> list[RunRef]:
     dirs: set[Path] = set()
     for root in roots:
         for run_dir in _walk(root):
-            if run_dir in dirs:             # a root given twice, or inside another root
+            if run_dir in dirs:  # a root given twice, or inside another root
                 continue
             dirs.add(run_dir)
             base = run_dir.relative_to(root.parent).as_posix()

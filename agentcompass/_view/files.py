@@ -13,7 +13,7 @@ from typing import Any
 
 from agentcompass.errors import ConfigError
 
-TEXT_HEAD = 64 * 1024          # a capped text keeps its first and last bytes
+TEXT_HEAD = 64 * 1024  # a capped text keeps its first and last bytes
 _CACHE_SIZE = 512
 
 
@@ -59,7 +59,7 @@ def _load_jsonl(path: Path) -> list[dict[str, Any]]:
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             row = json.loads(line)
-        except ValueError:              # a torn last line of a live run
+        except ValueError:  # a torn last line of a live run
             continue
         if isinstance(row, dict):
             rows.append(row)

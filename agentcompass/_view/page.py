@@ -10,10 +10,24 @@ import json
 from importlib import resources
 from typing import Any
 
-SCRIPTS = ("util.js", "data.js", "diff.js", "charts.js", "traj_msa.js", "traj_atif.js", "traj.js",
-           "view_runs.js", "view_run.js", "view_attempt.js", "view_compare.js", "app.js")
-CSP_REPORT = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
-              "base-uri 'none'; form-action 'none'")
+SCRIPTS = (
+    "util.js",
+    "data.js",
+    "diff.js",
+    "charts.js",
+    "traj_msa.js",
+    "traj_atif.js",
+    "traj.js",
+    "view_runs.js",
+    "view_run.js",
+    "view_attempt.js",
+    "view_compare.js",
+    "app.js",
+)
+CSP_REPORT = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+    "base-uri 'none'; form-action 'none'"
+)
 CSP_SERVER = CSP_REPORT.replace("img-src data:", "img-src data:; connect-src 'self'")
 
 
@@ -29,14 +43,15 @@ def embed_json(obj: Any) -> str:
 def render(boot: dict[str, Any], title: str = "agentcompass", csp: str = CSP_SERVER) -> str:
     scripts = "\n".join(f"<script>\n{asset(name)}\n</script>" for name in SCRIPTS)
     return (
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_escape(title)}</title>\n<style>\n{asset('app.css')}\n</style>\n</head>\n<body>\n"
-        "<header id=\"top\"><a href=\"#/\" class=\"brand\">agentcompass</a><nav id=\"crumbs\"></nav>"
-        "<span id=\"live\"></span></header>\n<main id=\"main\"><p class=\"muted\">Loading...</p></main>\n"
-        f"<script id=\"ac-boot\" type=\"application/json\">{embed_json(boot)}</script>\n{scripts}\n"
-        "</body>\n</html>\n")
+        '<header id="top"><a href="#/" class="brand">agentcompass</a><nav id="crumbs"></nav>'
+        '<span id="live"></span></header>\n<main id="main"><p class="muted">Loading...</p></main>\n'
+        f'<script id="ac-boot" type="application/json">{embed_json(boot)}</script>\n{scripts}\n'
+        "</body>\n</html>\n"
+    )
 
 
 def _escape(text: str) -> str:

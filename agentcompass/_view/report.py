@@ -35,8 +35,9 @@ ANALYSIS_CHARS = 256 * 1024
 def _run_ref(run_dir: str | Path) -> RunRef:
     path = Path(run_dir).expanduser()
     if not (path / RUN_FILE).is_file():
-        raise ConfigError(f"{str(run_dir)!r} is not a run directory (no run.json); give "
-                          "<results_dir>/<run_name>/<run_id>")
+        raise ConfigError(
+            f"{str(run_dir)!r} is not a run directory (no run.json); give <results_dir>/<run_name>/<run_id>"
+        )
     path = path.resolve()
     return RunRef(f"{path.parent.name}/{path.name}", path)
 
@@ -91,16 +92,23 @@ def build(run_dir: str | Path, out: Path, max_attempt_kb: int = DEFAULT_ATTEMPT_
         for att in attempts.task_attempts(ref, task_dir):
             packed[att["path"]] = _pack(attempt_payload(ref, att["path"], max_attempt_kb * 1024))
     detail = runs.run_detail(ref)
-    boot = {"mode": "report", "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "runs": [runs.run_row(ref)], "run": detail, "tasks": tasks, "attempts": packed,
-            "analysis": _analysis(ref, out)}
+    boot = {
+        "mode": "report",
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "runs": [runs.run_row(ref)],
+        "run": detail,
+        "tasks": tasks,
+        "attempts": packed,
+        "analysis": _analysis(ref, out),
+    }
     title = f"{detail['run'].get('run_name') or ref.path.parent.name} / {detail['run'].get('run_id') or ''}"
     html = page.render(boot, title=f"agentcompass report: {title}", csp=page.CSP_REPORT)
     return html, {"tasks": len(tasks), "attempts": len(packed)}
 
 
-def write_report(run_dir: str | Path, out: str | Path = "report.html",
-                 max_attempt_kb: int = DEFAULT_ATTEMPT_KB) -> dict[str, Any]:
+def write_report(
+    run_dir: str | Path, out: str | Path = "report.html", max_attempt_kb: int = DEFAULT_ATTEMPT_KB
+) -> dict[str, Any]:
     """Write the report; returns ``{path, bytes, tasks, attempts}``."""
     if max_attempt_kb < 4:
         raise ConfigError(f"--max-attempt-kb {max_attempt_kb}: must be at least 4")

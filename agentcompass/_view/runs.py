@@ -37,8 +37,12 @@ def _components(ref: RunRef, summary: dict[str, Any] | None) -> dict[str, Any]:
     md = (summary or {}).get("metadata") or {}
     if md.get("benchmark"):
         model = md.get("model")
-        return {"benchmark": md.get("benchmark"), "harness": md.get("harness"), "environment": md.get("environment"),
-                "model": model.get("id") if isinstance(model, dict) else model}
+        return {
+            "benchmark": md.get("benchmark"),
+            "harness": md.get("harness"),
+            "environment": md.get("environment"),
+            "model": model.get("id") if isinstance(model, dict) else model,
+        }
     cfg = read_yaml(ref.path / CONFIG_FILE) or {}
     return {g: (cfg.get(g) or {}).get("id") if isinstance(cfg.get(g), dict) else None for g in _COMPONENTS}
 
@@ -55,9 +59,15 @@ def final_rows(ref: RunRef) -> list[dict[str, Any]]:
 def _norm(row: dict[str, Any]) -> dict[str, Any]:
     """A result line with every field the metric functions read (older or newer lines may lack some)."""
     tokens = row.get("tokens") if isinstance(row.get("tokens"), dict) else {}
-    return {**row, "status": row.get("status") or "error", "attempts": int(row.get("attempts") or 1),
-            "duration_s": float(row.get("duration_s") or 0.0), "tokens": tokens,
-            "cost_usd": float(row.get("cost_usd") or 0.0), "attempt_outcomes": row.get("attempt_outcomes") or []}
+    return {
+        **row,
+        "status": row.get("status") or "error",
+        "attempts": int(row.get("attempts") or 1),
+        "duration_s": float(row.get("duration_s") or 0.0),
+        "tokens": tokens,
+        "cost_usd": float(row.get("cost_usd") or 0.0),
+        "attempt_outcomes": row.get("attempt_outcomes") or [],
+    }
 
 
 def _live_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -81,24 +91,40 @@ def run_row(ref: RunRef) -> dict[str, Any]:
     run, summary, m, partial = _state(ref)
     md = (summary or {}).get("metadata") or {}
     return {
-        "key": ref.key, "run_name": run.get("run_name") or ref.path.parent.name,
-        "run_id": run.get("run_id") or ref.path.name, "status": run.get("status") or md.get("status"),
-        **_components(ref, summary), "n_tasks": run.get("n_tasks") or m.get("n_tasks"),
-        "n_finished": run.get("n_finished", m.get("n_tasks")), "mean_reward": m.get("mean_reward"),
-        "mean_reward_denominator": m.get("mean_reward_denominator"), "pass_rate": m.get("pass_rate"),
-        "resolved": m.get("resolved"), "n_errors": m.get("n_errors"), "errors_by_class": m.get("errors_by_class"),
-        "tokens": m.get("tokens"), "cost_usd": m.get("cost_usd"),
+        "key": ref.key,
+        "run_name": run.get("run_name") or ref.path.parent.name,
+        "run_id": run.get("run_id") or ref.path.name,
+        "status": run.get("status") or md.get("status"),
+        **_components(ref, summary),
+        "n_tasks": run.get("n_tasks") or m.get("n_tasks"),
+        "n_finished": run.get("n_finished", m.get("n_tasks")),
+        "mean_reward": m.get("mean_reward"),
+        "mean_reward_denominator": m.get("mean_reward_denominator"),
+        "pass_rate": m.get("pass_rate"),
+        "resolved": m.get("resolved"),
+        "n_errors": m.get("n_errors"),
+        "errors_by_class": m.get("errors_by_class"),
+        "tokens": m.get("tokens"),
+        "cost_usd": m.get("cost_usd"),
         "duration_s": md.get("duration_s") if not partial else None,
-        "started_at": run.get("started_at") or md.get("started_at"), "updated_at": run.get("updated_at"),
-        "partial": partial, "stamp": run_stamp(ref),
+        "started_at": run.get("started_at") or md.get("started_at"),
+        "updated_at": run.get("updated_at"),
+        "partial": partial,
+        "stamp": run_stamp(ref),
     }
 
 
 def _mask(obj: Any) -> Any:
     """Belt and braces for old run directories: values of key-like fields are never shown."""
     if isinstance(obj, dict):
-        return {k: ("***" if isinstance(k, str) and any(s in k.lower() for s in _SECRET_KEYS)
-                    and isinstance(v, str) and v else _mask(v)) for k, v in obj.items()}
+        return {
+            k: (
+                "***"
+                if isinstance(k, str) and any(s in k.lower() for s in _SECRET_KEYS) and isinstance(v, str) and v
+                else _mask(v)
+            )
+            for k, v in obj.items()
+        }
     if isinstance(obj, list):
         return [_mask(v) for v in obj]
     return obj
@@ -111,10 +137,19 @@ def run_detail(ref: RunRef) -> dict[str, Any]:
     md.pop("config", None)
     d = ref.path
     top = sorted(p.name for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
-    return {"key": ref.key, "run": run, "metadata": md, "components": _components(ref, summary),
-            "metrics": metrics, "partial": partial, "config": _mask(read_yaml(d / CONFIG_FILE)),
-            "files": top, "analysis": {n: n in top for n in (ANALYSIS_MD, ANALYSIS_JSON)},
-            "paths": (summary or {}).get("paths") or {}, "stamp": run_stamp(ref)}
+    return {
+        "key": ref.key,
+        "run": run,
+        "metadata": md,
+        "components": _components(ref, summary),
+        "metrics": metrics,
+        "partial": partial,
+        "config": _mask(read_yaml(d / CONFIG_FILE)),
+        "files": top,
+        "analysis": {n: n in top for n in (ANALYSIS_MD, ANALYSIS_JSON)},
+        "paths": (summary or {}).get("paths") or {},
+        "stamp": run_stamp(ref),
+    }
 
 
 def attempt_rel(ref: RunRef, row: dict[str, Any]) -> str | None:
@@ -124,9 +159,9 @@ def attempt_rel(ref: RunRef, row: dict[str, Any]) -> str | None:
         return None
     root = ref.path.as_posix().rstrip("/") + "/"
     if raw.startswith(root):
-        return raw[len(root):]
+        return raw[len(root) :]
     cut = raw.rfind("/tasks/")
-    return raw[cut + 1:] if cut >= 0 else None
+    return raw[cut + 1 :] if cut >= 0 else None
 
 
 def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
@@ -137,14 +172,27 @@ def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
     reward, status = row.get("reward"), row.get("status") or "error"
     outcome = "error" if status != "completed" else ("passed" if (reward or 0) >= 1 else "failed")
     rewards = row.get("rewards") if isinstance(row.get("rewards"), dict) else {}
-    return {"id": row["task_id"], "sample": row.get("sample"), "status": status, "outcome": outcome,
-            "reward": reward, "sub": {k: v for k, v in rewards.items() if k != "reward"},
-            "resolved": row.get("resolved"), "attempts": row.get("attempts"),
-            "error_type": err.get("type"), "error": err.get("message"), "error_class": row.get("error_class"),
-            "duration_s": row.get("duration_s"), "tokens_in": tokens.get("input"),
-            "tokens_out": tokens.get("output"), "cost_usd": row.get("cost_usd"),
-            "exit_status": row.get("exit_status"), "limit_hit": row.get("limit_hit"),
-            "path": attempt_rel(ref, row), "dir": f"tasks/{safe_name(row['task_id'])}"}
+    return {
+        "id": row["task_id"],
+        "sample": row.get("sample"),
+        "status": status,
+        "outcome": outcome,
+        "reward": reward,
+        "sub": {k: v for k, v in rewards.items() if k != "reward"},
+        "resolved": row.get("resolved"),
+        "attempts": row.get("attempts"),
+        "error_type": err.get("type"),
+        "error": err.get("message"),
+        "error_class": row.get("error_class"),
+        "duration_s": row.get("duration_s"),
+        "tokens_in": tokens.get("input"),
+        "tokens_out": tokens.get("output"),
+        "cost_usd": row.get("cost_usd"),
+        "exit_status": row.get("exit_status"),
+        "limit_hit": row.get("limit_hit"),
+        "path": attempt_rel(ref, row),
+        "dir": f"tasks/{safe_name(row['task_id'])}",
+    }
 
 
 def task_rows(ref: RunRef) -> list[dict[str, Any]]:
@@ -154,7 +202,7 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
     final = final_rows(ref)
     rows = [_task_row(ref, r) for r in final]
     if not any(isinstance(r.get("sample"), int) and r["sample"] > 1 for r in final):
-        for row in rows:                    # one sample per task: no sample column
+        for row in rows:  # one sample per task: no sample column
             row["sample"] = None
     done = {r["id"] for r in rows}
     fingerprint = read_json(ref.path / FINGERPRINT_FILE) or {}
@@ -164,6 +212,16 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
         started = {p.name for p in tasks_dir.iterdir()} if tasks_dir.is_dir() else set()
         for tid in ids:
             status = "running" if safe_name(tid) in started else "pending"
-            rows.append({"id": tid, "sample": None, "status": status, "outcome": status, "reward": None,
-                         "sub": {}, "dir": f"tasks/{safe_name(tid)}", "path": None})
+            rows.append(
+                {
+                    "id": tid,
+                    "sample": None,
+                    "status": status,
+                    "outcome": status,
+                    "reward": None,
+                    "sub": {},
+                    "dir": f"tasks/{safe_name(tid)}",
+                    "path": None,
+                }
+            )
     return rows

@@ -46,10 +46,14 @@ class ViewApp:
         self.index = index
         self.page = page.render({"mode": "server"})
         self.routes: dict[str, Callable[[dict[str, str]], Any]] = {
-            "/api/runs": self._runs, "/api/run": lambda q: runs.run_detail(self._ref(q, "run")),
-            "/api/tasks": self._tasks, "/api/task": self._task, "/api/attempt": self._attempt,
+            "/api/runs": self._runs,
+            "/api/run": lambda q: runs.run_detail(self._ref(q, "run")),
+            "/api/tasks": self._tasks,
+            "/api/task": self._task,
+            "/api/attempt": self._attempt,
             "/api/compare": lambda q: compare.compare(self._ref(q, "a"), self._ref(q, "b")),
-            "/api/stamp": self._stamp}
+            "/api/stamp": self._stamp,
+        }
 
     def _ref(self, q: dict[str, str], name: str) -> RunRef:
         key = q.get(name)
@@ -111,14 +115,20 @@ class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
     def _send(self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
         self.send_response(code)
-        headers = {"Content-Type": ctype, "Content-Length": str(len(body)), "Cache-Control": "no-store",
-                   "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-                   "X-Frame-Options": "DENY", **(extra or {})}
+        headers = {
+            "Content-Type": ctype,
+            "Content-Length": str(len(body)),
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+            "X-Frame-Options": "DENY",
+            **(extra or {}),
+        }
         for k, v in headers.items():
             self.send_header(k, v)
         self.end_headers()
@@ -135,15 +145,16 @@ class _Handler(BaseHTTPRequestHandler):
         host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
         return _loopback(host)
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         if not self._host_ok():
             return self._json(403, {"error": "unexpected Host header"})
         url = urlsplit(self.path)
         q = {k: v[-1] for k, v in parse_qs(url.query).items()}
         app = self.server.app
         if url.path in ("/", "/index.html"):
-            return self._send(200, app.page.encode("utf-8"), "text/html; charset=utf-8",
-                              {"Content-Security-Policy": page.CSP_SERVER})
+            return self._send(
+                200, app.page.encode("utf-8"), "text/html; charset=utf-8", {"Content-Security-Policy": page.CSP_SERVER}
+            )
         if url.path == "/api/file":
             return self._file(q)
         self._json(*app.handle(url.path, q))
@@ -200,8 +211,9 @@ class ViewServer:
         self.httpd.serve_forever()
 
     def __enter__(self) -> ViewServer:
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name="agentcompass-view", daemon=True)
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.1}, name="agentcompass-view", daemon=True
+        )
         self._thread.start()
         return self
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-MIN_STRING = 512        # strings are cut down to this before lists are
+MIN_STRING = 512  # strings are cut down to this before lists are
 LAST_STRING = 96
 MIN_ITEMS = 2
 
@@ -16,8 +16,10 @@ def cut_text(text: str, limit: int, tail_share: float = 0.5) -> str:
         return text
     tail = int(limit * tail_share)
     head = limit - tail
-    return f"{text[:head]}\n[... {len(text) - head - tail} characters not included in the report ...]\n" \
-           f"{text[len(text) - tail:] if tail else ''}"
+    return (
+        f"{text[:head]}\n[... {len(text) - head - tail} characters not included in the report ...]\n"
+        f"{text[len(text) - tail :] if tail else ''}"
+    )
 
 
 def _strings(obj: Any, limit: int) -> Any:
@@ -57,7 +59,7 @@ def _cut_list(obj: Any, keep: int) -> bool:
     if target is None or len(target) <= 2 * keep + 1:
         return False
     n = len(target) - 2 * keep
-    target[keep:len(target) - keep] = [_marker(target[keep], n)]
+    target[keep : len(target) - keep] = [_marker(target[keep], n)]
     return True
 
 

@@ -23,8 +23,9 @@ class DemoConfig(TerminalBenchConfig):
     """The demo benchmark: a Terminal-Bench benchmark whose tasks ship with the package."""
 
     dataset_path: str | None = Field(None, description="Directory of tasks; default: the bundled demo_tasks/.")
-    workdir_files: str | None = Field("files", description="Subdirectory of environment/ uploaded into the "
-                                      "workdir by setup.")
+    workdir_files: str | None = Field(
+        "files", description="Subdirectory of environment/ uploaded into the workdir by setup."
+    )
 
 
 class DemoBenchmark(TerminalBenchBenchmark):

@@ -13,9 +13,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from agentcompass.errors import PathEscapeError
 
@@ -64,7 +64,7 @@ class _Walk:
                 raise self.escape(f"goes through a symlink to {target}")
             while len(self.stack) > 1:
                 os.close(self.stack.pop())
-            target = target[len(base):]
+            target = target[len(base) :]
         return _parts(target) + rest
 
     def descend(self, name: str, create: bool) -> bool:
@@ -143,7 +143,7 @@ def _rebase(root: Path, rel: str, target: str, original: str) -> str:
         base = str(root)
         if target != base and not target.startswith(base + "/"):
             raise PathEscapeError(f"path {original!r} is a symlink to {target}, outside the workspace {root}")
-        return target[len(base):]
+        return target[len(base) :]
     return "/".join(_parts(rel)[:-1] + [target])
 
 
@@ -174,14 +174,13 @@ def write_bytes(root: Path, rel: str, data: bytes, mode: int, original: str) -> 
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def _replace(root: Path, rel: str, original: str, mode: int, fill: Callable[[int], None]) -> None:
     with parent_of(root, rel, original, create=True) as (dir_fd, name):
         tmp = f".{name}.tmp{os.getpid()}"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
-                     dir_fd=dir_fd)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
         try:
             fill(fd)
             os.fchmod(fd, mode)

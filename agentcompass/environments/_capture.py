@@ -26,7 +26,7 @@ class HeadTail:
             data = data[room:]
         if data:
             self.tail += data
-            if len(self.tail) > 2 * self.half:          # trim in batches, not on every chunk
+            if len(self.tail) > 2 * self.half:  # trim in batches, not on every chunk
                 del self.tail[: len(self.tail) - self.half]
 
     @property
@@ -34,7 +34,7 @@ class HeadTail:
         return max(0, self.total - len(self.head) - min(len(self.tail), self.half))
 
     def text(self) -> str:
-        tail = bytes(self.tail[-self.half:]) if len(self.tail) > self.half else bytes(self.tail)
+        tail = bytes(self.tail[-self.half :]) if len(self.tail) > self.half else bytes(self.tail)
         if not self.elided:
             return (bytes(self.head) + tail).decode("utf-8", errors="replace")
         head = self.head.decode("utf-8", errors="replace")

@@ -11,9 +11,10 @@ import signal
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from agentcompass.environments import _capture
 from agentcompass.errors import PathEscapeError
@@ -112,8 +113,10 @@ def check_links_inside(top: Path, original: str) -> None:
         target, real = os.readlink(p), os.path.realpath(p)
         if target.startswith("/") or not (real == real_top or real.startswith(real_top + os.sep)):
             rel = p.relative_to(top.parent) if p != top else Path(p.name)
-            raise PathEscapeError(f"download of {original!r}: the link {str(rel)!r} -> {target!r} leads out of "
-                                  f"the downloaded tree; refused")
+            raise PathEscapeError(
+                f"download of {original!r}: the link {str(rel)!r} -> {target!r} leads out of "
+                f"the downloaded tree; refused"
+            )
 
 
 def mark_kept(marker: Path) -> None:
@@ -154,8 +157,9 @@ class HeadTail(_capture.HeadTail):
         """Read pipe ``fd`` to its end (or until cancelled), then close it."""
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=1 << 16)
-        transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
-                                                    os.fdopen(fd, "rb", 0))
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0)
+        )
         try:
             while chunk := await reader.read(65536):
                 self.feed(chunk)

@@ -40,9 +40,29 @@ log = logging.getLogger("agentcompass.environments.local")
 
 # Host variables passed to commands by default: an allow-list (a deny-list of secret-looking names always misses
 # some: OPENAI_KEY, DATABASE_URL, SSH_AUTH_SOCK...). Shell patterns (fnmatch), matched case-sensitively.
-DEFAULT_PASS_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TERM", "COLORTERM",
-                    "TZ", "TMPDIR", "NO_COLOR", "FORCE_COLOR", "PYENV_ROOT", "PYENV_VERSION", "VIRTUAL_ENV",
-                    "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "SSL_CERT_FILE", "SSL_CERT_DIR"]
+DEFAULT_PASS_ENV = [
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "LC_*",
+    "TERM",
+    "COLORTERM",
+    "TZ",
+    "TMPDIR",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "PYENV_ROOT",
+    "PYENV_VERSION",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+]
 
 
 class LocalConfig(BaseModel):
@@ -50,27 +70,45 @@ class LocalConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    root_dir: str | None = Field(None, description="Directory holding the workspaces; default "
-                                 "<system temp dir>/agentcompass-local-<uid>.")
-    exec_output_limit: int = Field(1_000_000, ge=64, description="Bytes kept per stream of one command "
-                                   "(the first and last half; the middle is elided with a marker).")
+    root_dir: str | None = Field(
+        None, description="Directory holding the workspaces; default <system temp dir>/agentcompass-local-<uid>."
+    )
+    exec_output_limit: int = Field(
+        1_000_000,
+        ge=64,
+        description="Bytes kept per stream of one command "
+        "(the first and last half; the middle is elided with a marker).",
+    )
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables for every command.")
     inherit_env: bool = Field(True, description="Pass the host variables named by pass_env / pass_env_extra.")
-    pass_env: list[str] = Field(default_factory=lambda: list(DEFAULT_PASS_ENV), description=(
-        "Host variables passed to commands (shell patterns such as LC_*); every other host variable is withheld."))
-    pass_env_extra: list[str] = Field(default_factory=list, description=(
-        "More host variables to pass, on top of pass_env (so the defaults need not be restated)."))
-    allow_shell_startup_env: bool = Field(False, description=(
-        "Keep BASH_ENV / ENV in commands' environments (they would source the host's shell start-up files)."))
-    background_grace_s: float = Field(1.0, ge=0, description="After a command exits, how long to wait for "
-                                      "background children still holding its output open.")
+    pass_env: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_PASS_ENV),
+        description=(
+            "Host variables passed to commands (shell patterns such as LC_*); every other host variable is withheld."
+        ),
+    )
+    pass_env_extra: list[str] = Field(
+        default_factory=list,
+        description=("More host variables to pass, on top of pass_env (so the defaults need not be restated)."),
+    )
+    allow_shell_startup_env: bool = Field(
+        False,
+        description=(
+            "Keep BASH_ENV / ENV in commands' environments (they would source the host's shell start-up files)."
+        ),
+    )
+    background_grace_s: float = Field(
+        1.0,
+        ge=0,
+        description="After a command exits, how long to wait for background children still holding its output open.",
+    )
 
 
 def _default_root() -> Path:
     return Path(tempfile.gettempdir()) / f"agentcompass-local-{os.getuid()}"
 
 
-_LIVE: set[Path] = set()   # workspaces open in this process (any provider)
+_LIVE: set[Path] = set()  # workspaces open in this process (any provider)
 
 
 def _owned(ws: Path, info: dict[str, Any]) -> bool:
@@ -94,17 +132,25 @@ class LocalProvider:
         self.root = Path(config.root_dir).expanduser() if config.root_dir else _default_root()
         self._open: set[LocalEnvironment] = set()
 
-    async def open(self, spec: EnvSpec) -> "LocalEnvironment":
+    async def open(self, spec: EnvSpec) -> LocalEnvironment:
         if spec.compose_file is not None:
-            raise NotSupportedYetError(f"task {spec.task_id}: {spec.compose_file.name} defines a multi-container "
-                                       "environment, which only the docker environment runs (--env docker)")
+            raise NotSupportedYetError(
+                f"task {spec.task_id}: {spec.compose_file.name} defines a multi-container "
+                "environment, which only the docker environment runs (--env docker)"
+            )
         run_id = spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx else "") or ""
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             name = slug(spec.task_id, sep="_", limit=60, default="task")
             ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
-            marker = {"run_id": run_id, "task_id": spec.task_id, "pid": os.getpid(),
-                      "pid_start_ticks": start_ticks(os.getpid()), "created": time.time(), "kept": False}
+            marker = {
+                "run_id": run_id,
+                "task_id": spec.task_id,
+                "pid": os.getpid(),
+                "pid_start_ticks": start_ticks(os.getpid()),
+                "created": time.time(),
+                "kept": False,
+            }
             write_json(ws.with_name(ws.name + ".json"), marker, indent=1)
         except OSError as exc:
             raise SandboxError(f"local environment: cannot create a workspace under {self.root}: {exc}") from exc
@@ -119,7 +165,7 @@ class LocalProvider:
         log.debug("opened local workspace %s for %s", ws, spec.task_id)
         return env
 
-    def _closed(self, env: "LocalEnvironment") -> None:
+    def _closed(self, env: LocalEnvironment) -> None:
         self._open.discard(env)
         _LIVE.discard(env.root)
 
@@ -153,7 +199,7 @@ class LocalProvider:
 class LocalEnvironment:
     """One workspace. Environment paths are absolute POSIX paths mapped under the workspace."""
 
-    on_host = True        # interfaces.ON_HOST: commands run on this host
+    on_host = True  # interfaces.ON_HOST: commands run on this host
 
     def __init__(self, root: Path, spec: EnvSpec, config: LocalConfig, on_close: Any = None) -> None:
         self.root = root
@@ -185,7 +231,7 @@ class LocalEnvironment:
         """``p`` relative to the workspace root (``..`` climbing above the root refused); SandboxError once closed."""
         if self._closed:
             raise SandboxError(f"local environment {self.root} is closed")
-        return str(fs.map_path(self.root, p, self.workdir))[len(str(self.root)):].lstrip("/")
+        return str(fs.map_path(self.root, p, self.workdir))[len(str(self.root)) :].lstrip("/")
 
     def make_dirs(self) -> None:
         for d in (self.workdir, "/logs/agent", "/logs/verifier"):
@@ -195,17 +241,22 @@ class LocalEnvironment:
         env: dict[str, str] = {}
         if self.config.inherit_env:
             allow = [*self.config.pass_env, *self.config.pass_env_extra]
-            env = {k: v for k, v in os.environ.items()
-                   if any(fnmatch.fnmatchcase(k, pat) for pat in allow) and not k.startswith("AGENTCOMPASS_")}
+            env = {
+                k: v
+                for k, v in os.environ.items()
+                if any(fnmatch.fnmatchcase(k, pat) for pat in allow) and not k.startswith("AGENTCOMPASS_")
+            }
         env.update(self.config.env)
         env.update({str(k): str(v) for k, v in self.spec.env.items()})
-        env.update({
-            "AGENTCOMPASS_ROOT": str(self.root),
-            "AGENTCOMPASS_WORKDIR": self.path(self.workdir),
-            "AGENTCOMPASS_LOGS_DIR": self.path("/logs"),
-            "AGENTCOMPASS_TESTS_DIR": self.path("/tests"),
-            "AGENTCOMPASS_SOLUTION_DIR": self.path("/solution"),
-        })
+        env.update(
+            {
+                "AGENTCOMPASS_ROOT": str(self.root),
+                "AGENTCOMPASS_WORKDIR": self.path(self.workdir),
+                "AGENTCOMPASS_LOGS_DIR": self.path("/logs"),
+                "AGENTCOMPASS_TESTS_DIR": self.path("/tests"),
+                "AGENTCOMPASS_SOLUTION_DIR": self.path("/solution"),
+            }
+        )
         return env
 
     def _drop_startup_hooks(self, env: dict[str, str]) -> None:
@@ -217,12 +268,21 @@ class LocalEnvironment:
         dropped = [k for k in ("BASH_ENV", "ENV") if env.pop(k, None) is not None]
         if dropped and not self._warned_startup:
             self._warned_startup = True
-            log.warning("local environment: ignoring %s (shell start-up files of the host); set "
-                        "allow_shell_startup_env to keep them", ", ".join(dropped))
+            log.warning(
+                "local environment: ignoring %s (shell start-up files of the host); set "
+                "allow_shell_startup_env to keep them",
+                ", ".join(dropped),
+            )
 
     # ------------------------------------------------------------------ exec
-    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
-                   env: dict[str, str] | None = None) -> ExecResult:
+    async def exec(
+        self,
+        cmd: str | list[str],
+        *,
+        timeout: float | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ExecResult:
         """Run ``cmd`` (a string runs under ``bash -c``) in its own process group."""
         if self._closed:
             raise SandboxError(f"local environment {self.root} is closed")
@@ -240,8 +300,14 @@ class LocalEnvironment:
         pipes = [os.pipe(), os.pipe()]
         try:
             proc = await asyncio.create_subprocess_exec(
-                *argv, cwd=host_cwd, env=full_env, stdin=asyncio.subprocess.DEVNULL,
-                stdout=pipes[0][1], stderr=pipes[1][1], start_new_session=True)
+                *argv,
+                cwd=host_cwd,
+                env=full_env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=pipes[0][1],
+                stderr=pipes[1][1],
+                start_new_session=True,
+            )
         except OSError as exc:
             for r, w in pipes:
                 os.close(r)
@@ -252,15 +318,16 @@ class LocalEnvironment:
         self._pgids.add(proc.pid)
         return await self._collect(proc, [r for r, _w in pipes], timeout, start)
 
-    async def _collect(self, proc: asyncio.subprocess.Process, fds: list[int], timeout: float | None,
-                       start: float) -> ExecResult:
+    async def _collect(
+        self, proc: asyncio.subprocess.Process, fds: list[int], timeout: float | None, start: float
+    ) -> ExecResult:
         limit = self.config.exec_output_limit
         bufs = (fs.HeadTail(limit), fs.HeadTail(limit))
-        readers = [asyncio.ensure_future(b.drain_fd(fd)) for b, fd in zip(bufs, fds)]
+        readers = [asyncio.ensure_future(b.drain_fd(fd)) for b, fd in zip(bufs, fds, strict=False)]
         timed_out = False
         try:
             await asyncio.wait_for(proc.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             timed_out = True
             fs.kill_group(proc.pid)
             await proc.wait()
@@ -273,14 +340,19 @@ class LocalEnvironment:
             self._pgids.discard(proc.pid)
         grace = self.config.background_grace_s
         _done, pending = await asyncio.wait(readers, timeout=grace) if grace > 0 else (set(), set(readers))
-        for task in pending:        # background children hold the pipes: keep draining, stop recording
+        for task in pending:  # background children hold the pipes: keep draining, stop recording
             self._drains.add(task)
             task.add_done_callback(self._drains.discard)
         for b in bufs:
             b.frozen = True
-        return ExecResult(exit_code=-1 if timed_out else (proc.returncode or 0),
-                          stdout=bufs[0].text(), stderr=bufs[1].text(), timed_out=timed_out,
-                          duration_s=time.monotonic() - start, truncated=any(b.elided for b in bufs))
+        return ExecResult(
+            exit_code=-1 if timed_out else (proc.returncode or 0),
+            stdout=bufs[0].text(),
+            stderr=bufs[1].text(),
+            timed_out=timed_out,
+            duration_s=time.monotonic() - start,
+            truncated=any(b.elided for b in bufs),
+        )
 
     # ------------------------------------------------------------------ files
     async def upload(self, src: Path, dst: str) -> None:

@@ -29,7 +29,7 @@ class MemoryEnvironment:
     def __init__(self, spec: EnvSpec) -> None:
         self.id = f"memory-{next(_ids)}"
         self.workdir = "/" + (spec.workdir or "/").strip("/")
-        self.files: dict[str, tuple[bytes, int]] = {}     # path -> (content, mode)
+        self.files: dict[str, tuple[bytes, int]] = {}  # path -> (content, mode)
         self.dirs: set[str] = {"/", self.workdir}
         self._closed = False
 
@@ -55,11 +55,18 @@ class MemoryEnvironment:
         self._add_dirs(posixpath.dirname(path))
         self.files[path] = (data, mode & 0o7777)
 
-    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
-                   env: dict[str, str] | None = None) -> ExecResult:
+    async def exec(
+        self,
+        cmd: str | list[str],
+        *,
+        timeout: float | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ExecResult:
         self._check_open()
-        raise SandboxError("the memory environment cannot run commands; use environment=local or docker",
-                           retryable=False)
+        raise SandboxError(
+            "the memory environment cannot run commands; use environment=local or docker", retryable=False
+        )
 
     async def upload(self, src: Path, dst: str) -> None:
         self._check_open()
@@ -86,9 +93,9 @@ class MemoryEnvironment:
             dst.mkdir(parents=True, exist_ok=True)
             prefix = src.rstrip("/") + "/"
             for d in sorted(d for d in self.dirs if d.startswith(prefix)):
-                (dst / d[len(prefix):]).mkdir(parents=True, exist_ok=True)
+                (dst / d[len(prefix) :]).mkdir(parents=True, exist_ok=True)
             for f in sorted(f for f in self.files if f.startswith(prefix)):
-                self._write_host(f, dst / f[len(prefix):])
+                self._write_host(f, dst / f[len(prefix) :])
         else:
             raise FileNotFoundError(f"{src}: no such file in memory environment {self.id}")
 

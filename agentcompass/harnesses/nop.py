@@ -21,6 +21,5 @@ class NopHarness:
     def __init__(self, config: NopConfig, ctx: ComponentContext) -> None:
         self.config = config
 
-    async def run(self, task: Task, env: Environment, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
         return AgentResult(exit_status="completed", submission="", n_turns=0)

@@ -30,8 +30,7 @@ class OracleHarness:
     def __init__(self, config: OracleConfig, ctx: ComponentContext) -> None:
         self.config = config
 
-    async def run(self, task: Task, env: Environment, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
         try:
             solution = ctx.benchmark.reference_solution(task)
         except DatasetError as exc:

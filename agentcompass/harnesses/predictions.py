@@ -13,8 +13,15 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import (SUPPLIED_SOLUTION, AgentResult, AttemptContext, ComponentContext, Environment,
-                                     ModelClient, Task)
+from agentcompass.interfaces import (
+    SUPPLIED_SOLUTION,
+    AgentResult,
+    AttemptContext,
+    ComponentContext,
+    Environment,
+    ModelClient,
+    Task,
+)
 
 
 class PredictionsConfig(BaseModel):
@@ -32,14 +39,18 @@ class PredictionsHarness:
     def __init__(self, config: PredictionsConfig, ctx: ComponentContext | None) -> None:
         self.config = config
 
-    async def run(self, task: Task, env: Environment | None, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(
+        self, task: Task, env: Environment | None, model: ModelClient | None, ctx: AttemptContext
+    ) -> AgentResult:
         supplied = SUPPLIED_SOLUTION.of(ctx.benchmark)
         if supplied is None:
-            raise ConfigError(f"harness {self.id!r}: benchmark {getattr(ctx.benchmark, 'id', '?')!r} supplies no "
-                              f"solutions (it has no predictions input)")
+            raise ConfigError(
+                f"harness {self.id!r}: benchmark {getattr(ctx.benchmark, 'id', '?')!r} supplies no "
+                f"solutions (it has no predictions input)"
+            )
         solution = supplied(task)
         if solution is None:
             return AgentResult(exit_status="no_prediction", submission=None, info={"prediction": False})
-        return AgentResult(exit_status="submitted", submission=solution.submission,
-                           info={"prediction": True, **solution.info})
+        return AgentResult(
+            exit_status="submitted", submission=solution.submission, info={"prediction": True, **solution.info}
+        )

@@ -11,7 +11,7 @@ the request. ``fail_fast_after: 0`` turns it off.
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from agentcompass.errors import ModelEndpointDownError
 
@@ -40,7 +40,7 @@ class Circuit:
         self.after = after
         self._failures: dict[str, int] = {}
         self._reachable: set[str] = set()
-        self._open: dict[str, tuple[str, str]] = {}      # key -> (endpoint, message)
+        self._open: dict[str, tuple[str, str]] = {}  # key -> (endpoint, message)
 
     def check(self, key: str) -> None:
         """Raise the endpoint's ModelEndpointDownError when its circuit is open."""
@@ -59,9 +59,12 @@ class Circuit:
         self._failures[key] = n = self._failures.get(key, 0) + 1
         if n >= self.after:
             where = endpoint()
-            self._open[key] = (where, f"model endpoint {where} is unreachable: its first {n} requests all failed "
-                                      f"to connect ({cause}) and none ever got an answer; the request is stopped "
-                                      f"(model fail_fast_after={self.after}; 0 turns this off)")
+            self._open[key] = (
+                where,
+                f"model endpoint {where} is unreachable: its first {n} requests all failed "
+                f"to connect ({cause}) and none ever got an answer; the request is stopped "
+                f"(model fail_fast_after={self.after}; 0 turns this off)",
+            )
 
     @contextlib.contextmanager
     def watch(self, key: str, endpoint: Callable[[], str]) -> Iterator[None]:
@@ -77,4 +80,4 @@ class Circuit:
         else:
             self.record(key, None, endpoint)
             return
-        self.check(key)      # not chained: the SDK's exception (its request carries the key) is not shown
+        self.check(key)  # not chained: the SDK's exception (its request carries the key) is not shown

@@ -17,11 +17,17 @@ from typing import Any
 from agentcompass.errors import ContextLengthExceededError, ModelError, ModelRetryableError
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429})
-_CONTEXT = re.compile(r"context_length_exceeded|maximum context length|context length|context window|"
-                      r"prompt is too long|too many tokens|input is too long|reduce the length", re.IGNORECASE)
-_UNSUPPORTED = re.compile(r"unsupported (endpoint|route|url|api|path)|(endpoint|route|url|path|api)\b[^.]{0,40}"
-                          r"\b(not (supported|found|available|implemented)|unsupported|does not exist)|no route|"
-                          r"unknown (endpoint|route|url|path)|invalid url", re.IGNORECASE)
+_CONTEXT = re.compile(
+    r"context_length_exceeded|maximum context length|context length|context window|"
+    r"prompt is too long|too many tokens|input is too long|reduce the length",
+    re.IGNORECASE,
+)
+_UNSUPPORTED = re.compile(
+    r"unsupported (endpoint|route|url|api|path)|(endpoint|route|url|path|api)\b[^.]{0,40}"
+    r"\b(not (supported|found|available|implemented)|unsupported|does not exist)|no route|"
+    r"unknown (endpoint|route|url|path)|invalid url",
+    re.IGNORECASE,
+)
 
 
 class EndpointUnsupportedError(ModelError):
@@ -32,7 +38,7 @@ class EndpointUnsupportedError(ModelError):
 class Failure:
     """One failed request, classified."""
 
-    kind: str                       # "HTTP 429", "connection error", "timeout", "malformed response"
+    kind: str  # "HTTP 429", "connection error", "timeout", "malformed response"
     retryable: bool
     status: int | None = None
     message: str = ""
@@ -92,8 +98,15 @@ def _status_failure(exc: Any) -> Failure:
         retryable = should == "true"
     context = status in (400, 413, 422) and bool(_CONTEXT.search(message))
     unsupported = status in (404, 405, 501) or (status == 400 and bool(_UNSUPPORTED.search(message)))
-    return Failure(f"HTTP {status}", retryable and not context, status, message[:300],
-                   retry_after_s(headers), unsupported and not context, context)
+    return Failure(
+        f"HTTP {status}",
+        retryable and not context,
+        status,
+        message[:300],
+        retry_after_s(headers),
+        unsupported and not context,
+        context,
+    )
 
 
 def provider_message(body: Any) -> str:

@@ -16,7 +16,8 @@ identity on the JSON values the model layer sends. ``extra_body`` is merged over
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from agentcompass.errors import ConfigError
 
@@ -27,14 +28,37 @@ _DICT = ((dict,), "a mapping")
 _LIST = ((list,), "a list")
 _BOOL = ((bool,), "true or false")
 KNOWN: dict[str, tuple[tuple[type, ...], str]] = {
-    "temperature": _NUM, "top_p": _NUM, "presence_penalty": _NUM, "frequency_penalty": _NUM,
-    "repetition_penalty": _NUM, "min_p": _NUM, "top_k": _INT, "max_tokens": _INT,
-    "max_completion_tokens": _INT, "max_output_tokens": _INT, "seed": _INT, "n": _INT, "top_logprobs": _INT,
-    "stop": ((str, list), "a string or a list of strings"), "stop_sequences": ((list,), "a list of strings"),
-    "reasoning_effort": _STR, "verbosity": _STR, "service_tier": _STR, "user": _STR,
-    "reasoning": _DICT, "thinking": _DICT, "extra_body": _DICT, "extra_headers": _DICT, "extra_query": _DICT,
-    "response_format": _DICT, "metadata": _DICT, "text": _DICT, "tools": _LIST,
-    "tool_choice": ((str, dict), "a string or a mapping"), "parallel_tool_calls": _BOOL, "logprobs": _BOOL,
+    "temperature": _NUM,
+    "top_p": _NUM,
+    "presence_penalty": _NUM,
+    "frequency_penalty": _NUM,
+    "repetition_penalty": _NUM,
+    "min_p": _NUM,
+    "top_k": _INT,
+    "max_tokens": _INT,
+    "max_completion_tokens": _INT,
+    "max_output_tokens": _INT,
+    "seed": _INT,
+    "n": _INT,
+    "top_logprobs": _INT,
+    "stop": ((str, list), "a string or a list of strings"),
+    "stop_sequences": ((list,), "a list of strings"),
+    "reasoning_effort": _STR,
+    "verbosity": _STR,
+    "service_tier": _STR,
+    "user": _STR,
+    "reasoning": _DICT,
+    "thinking": _DICT,
+    "extra_body": _DICT,
+    "extra_headers": _DICT,
+    "extra_query": _DICT,
+    "response_format": _DICT,
+    "metadata": _DICT,
+    "text": _DICT,
+    "tools": _LIST,
+    "tool_choice": ((str, dict), "a string or a mapping"),
+    "parallel_tool_calls": _BOOL,
+    "logprobs": _BOOL,
 }
 
 
@@ -58,8 +82,11 @@ def check_params(params: dict[str, Any], where: str) -> dict[str, Any]:
 _RENAMES: dict[str, dict[str, str]] = {
     "openai-chat": {"stop_sequences": "stop", "max_output_tokens": "max_tokens"},
     "openai-responses": {"max_tokens": "max_output_tokens", "max_completion_tokens": "max_output_tokens"},
-    "anthropic-messages": {"max_completion_tokens": "max_tokens", "max_output_tokens": "max_tokens",
-                           "stop": "stop_sequences"},
+    "anthropic-messages": {
+        "max_completion_tokens": "max_tokens",
+        "max_output_tokens": "max_tokens",
+        "stop": "stop_sequences",
+    },
 }
 _SDK_KEYS: dict[str, frozenset[str]] = {}
 

@@ -15,8 +15,9 @@ import logging
 import math
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, TypeVar
+from typing import TypeVar
 
 from ._errors import describe
 
@@ -38,16 +39,23 @@ class RetryPolicy:
         return self.rng.uniform(0.0, min(self.max_s, self.base_s * (2 ** min(n, 30))))
 
 
-async def call_with_retries(send: Callable[[], Awaitable[T]], policy: RetryPolicy, *, protocol: str,
-                            endpoint: str, secret: str | None, log: logging.Logger,
-                            on_retry: Callable[[], None]) -> T:
+async def call_with_retries(
+    send: Callable[[], Awaitable[T]],
+    policy: RetryPolicy,
+    *,
+    protocol: str,
+    endpoint: str,
+    secret: str | None,
+    log: logging.Logger,
+    on_retry: Callable[[], None],
+) -> T:
     """Await ``send()`` until it succeeds, retrying transient failures (see the module doc)."""
     start = time.monotonic()
     n = 0
     while True:
         try:
             return await send()
-        except Exception as exc:  # noqa: BLE001 - classified below, unknown errors re-raised
+        except Exception as exc:
             failure = describe(exc)
             if failure is None:
                 raise
@@ -61,6 +69,7 @@ async def call_with_retries(send: Callable[[], Awaitable[T]], policy: RetryPolic
             raise failure.error(protocol, endpoint, secret, note) from None
         n += 1
         on_retry()
-        log.warning("model call to %s failed (%s); retry %d/%d in %.2fs", endpoint, failure.kind, n,
-                    policy.max_retries, delay)
+        log.warning(
+            "model call to %s failed (%s); retry %d/%d in %.2fs", endpoint, failure.kind, n, policy.max_retries, delay
+        )
         await asyncio.sleep(delay)

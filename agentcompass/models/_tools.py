@@ -33,8 +33,12 @@ CHAT_MESSAGE_KEYS = ("role", "content", "name", "tool_calls", "tool_call_id")
 def _function(tool: dict[str, Any]) -> dict[str, Any]:
     """The ``function`` part of a chat-form tool (a ConfigError naming the tool otherwise)."""
     fn = tool.get("function") if isinstance(tool, dict) else None
-    if not isinstance(tool, dict) or tool.get("type", "function") != "function" or not isinstance(fn, dict) \
-            or not isinstance(fn.get("name"), str):
+    if (
+        not isinstance(tool, dict)
+        or tool.get("type", "function") != "function"
+        or not isinstance(fn, dict)
+        or not isinstance(fn.get("name"), str)
+    ):
         shown = repr(tool) if len(repr(tool)) <= 80 else repr(tool)[:77] + "..."
         raise ConfigError(f"tools: {shown} is not a function tool {{type: function, function: {{name, ...}}}}")
     return fn
@@ -53,8 +57,13 @@ def chat_tool_calls(message: Any) -> list[ToolCall]:
     out = []
     for call in calls:
         fn = getattr(call, "function", None)
-        out.append(ToolCall(id=str(getattr(call, "id", "") or ""), name=str(getattr(fn, "name", "") or ""),
-                            arguments=str(getattr(fn, "arguments", "") or "")))
+        out.append(
+            ToolCall(
+                id=str(getattr(call, "id", "") or ""),
+                name=str(getattr(fn, "name", "") or ""),
+                arguments=str(getattr(fn, "arguments", "") or ""),
+            )
+        )
     return out
 
 
@@ -65,8 +74,9 @@ def responses_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for tool in tools:
         fn = _function(tool)
-        out.append({"type": "function", **{k: fn[k] for k in ("name", "description", "parameters", "strict")
-                                            if k in fn}})
+        out.append(
+            {"type": "function", **{k: fn[k] for k in ("name", "description", "parameters", "strict") if k in fn}}
+        )
     return out
 
 
@@ -85,16 +95,23 @@ def responses_input(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str,
         if role == "system":
             continue
         if role == "tool":
-            items.append({"type": "function_call_output", "call_id": m.get("tool_call_id"),
-                          "output": _text(m.get("content"))})
+            items.append(
+                {"type": "function_call_output", "call_id": m.get("tool_call_id"), "output": _text(m.get("content"))}
+            )
             continue
         calls = m.get("tool_calls") or []
         if m.get("content") is not None or not calls:
             items.append({"role": role, "content": m.get("content") or ""})
         for call in calls:
             fn = call.get("function") or {}
-            items.append({"type": "function_call", "call_id": call.get("id"), "name": fn.get("name"),
-                          "arguments": fn.get("arguments") or "{}"})
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": call.get("id"),
+                    "name": fn.get("name"),
+                    "arguments": fn.get("arguments") or "{}",
+                }
+            )
     return system, items
 
 
@@ -102,8 +119,13 @@ def responses_tool_calls(response: Any) -> list[ToolCall]:
     out = []
     for item in getattr(response, "output", None) or []:
         if getattr(item, "type", "") == "function_call":
-            out.append(ToolCall(id=str(getattr(item, "call_id", "") or ""), name=str(getattr(item, "name", "")),
-                                arguments=str(getattr(item, "arguments", "") or "")))
+            out.append(
+                ToolCall(
+                    id=str(getattr(item, "call_id", "") or ""),
+                    name=str(getattr(item, "name", "")),
+                    arguments=str(getattr(item, "arguments", "") or ""),
+                )
+            )
     return out
 
 
@@ -159,8 +181,12 @@ def _tool_use(call: dict[str, Any]) -> dict[str, Any]:
         args = json.loads(fn.get("arguments") or "{}")
     except ValueError:
         args = {}
-    return {"type": "tool_use", "id": call.get("id"), "name": fn.get("name"),
-            "input": args if isinstance(args, dict) else {}}
+    return {
+        "type": "tool_use",
+        "id": call.get("id"),
+        "name": fn.get("name"),
+        "input": args if isinstance(args, dict) else {},
+    }
 
 
 def anthropic_messages(messages: list[dict[str, Any]]) -> tuple[str | list[dict[str, Any]], list[dict[str, Any]]]:
@@ -187,8 +213,9 @@ def anthropic_messages(messages: list[dict[str, Any]]) -> tuple[str | list[dict[
         joins = _has_results(out[-1]["content"]) or m.get("role") == "tool" if out else False
         if out and out[-1]["role"] == role == "user" and joins:
             prev = out[-1]["content"]
-            out[-1]["content"] = (_blocks(prev) if not isinstance(prev, list) else prev) + \
-                (content if isinstance(content, list) else _blocks(content))
+            out[-1]["content"] = (_blocks(prev) if not isinstance(prev, list) else prev) + (
+                content if isinstance(content, list) else _blocks(content)
+            )
         else:
             out.append({"role": role, "content": content})
     return system, out
@@ -202,6 +229,11 @@ def anthropic_tool_calls(message: Any) -> list[ToolCall]:
     out = []
     for block in getattr(message, "content", None) or []:
         if getattr(block, "type", "") == "tool_use":
-            out.append(ToolCall(id=str(getattr(block, "id", "")), name=str(getattr(block, "name", "")),
-                                arguments=json.dumps(getattr(block, "input", None) or {})))
+            out.append(
+                ToolCall(
+                    id=str(getattr(block, "id", "")),
+                    name=str(getattr(block, "name", "")),
+                    arguments=json.dumps(getattr(block, "input", None) or {}),
+                )
+            )
     return out

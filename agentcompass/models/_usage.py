@@ -37,8 +37,11 @@ def cost(usage: Usage, prices: Prices | None) -> float:
         return 0.0
     cached_price = prices.cached_input_per_mtok if prices.cached_input_per_mtok is not None else prices.input_per_mtok
     uncached = max(usage.input_tokens - usage.cached_tokens, 0)
-    return (uncached * prices.input_per_mtok + usage.cached_tokens * cached_price
-            + usage.output_tokens * prices.output_per_mtok) / 1e6
+    return (
+        uncached * prices.input_per_mtok
+        + usage.cached_tokens * cached_price
+        + usage.output_tokens * prices.output_per_mtok
+    ) / 1e6
 
 
 def openai_chat_tokens(usage: Any) -> tuple[int, int, int]:

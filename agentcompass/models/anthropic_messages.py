@@ -34,8 +34,14 @@ def normalize_finish(reason: str | None) -> str:
     return _STOP.get(reason or "end_turn", str(reason))
 
 
-async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
-               prices: Prices | None, tools: list[dict[str, Any]] | None = None) -> ModelResponse:
+async def call(
+    client: Any,
+    model_id: str,
+    messages: list[dict[str, Any]],
+    params: dict[str, Any],
+    prices: Prices | None,
+    tools: list[dict[str, Any]] | None = None,
+) -> ModelResponse:
     create = client.messages.create
     params = dict(params)
     choice = _tools.anthropic_tool_choice(params.pop("tool_choice", None), params.pop("parallel_tool_calls", None))
@@ -53,5 +59,10 @@ async def call(client: Any, model_id: str, messages: list[dict[str, Any]], param
     message = await create(model=model_id, messages=[], **kwargs)
     text = "".join(getattr(b, "text", "") for b in message.content if getattr(b, "type", "") == "text")
     usage = _usage.call_usage(*_usage.anthropic_tokens(message.usage), prices)
-    return ModelResponse(text=text, finish_reason=normalize_finish(message.stop_reason), usage=usage, raw=message,
-                         tool_calls=_tools.anthropic_tool_calls(message))
+    return ModelResponse(
+        text=text,
+        finish_reason=normalize_finish(message.stop_reason),
+        usage=usage,
+        raw=message,
+        tool_calls=_tools.anthropic_tool_calls(message),
+    )

@@ -20,16 +20,27 @@ from pydantic import SecretStr
 from agentcompass.errors import ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
-from ._auto import (DEFAULT_BASE_URL, FAMILY, KEY_ENV, auto_protocols, base_url_for, default_provider,
-                    display_url, host_of)
+from ._auto import (
+    DEFAULT_BASE_URL,
+    FAMILY,
+    KEY_ENV,
+    auto_protocols,
+    base_url_for,
+    default_provider,
+    display_url,
+    host_of,
+)
 from ._circuit import Circuit
 from ._errors import EndpointUnsupportedError
 from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
 from .config import ModelConfig
 
-_MODULES = {"openai-chat": "openai_chat", "openai-responses": "openai_responses",
-            "anthropic-messages": "anthropic_messages"}
+_MODULES = {
+    "openai-chat": "openai_chat",
+    "openai-responses": "openai_responses",
+    "anthropic-messages": "anthropic_messages",
+}
 CONNECTIONS_PER_SHARD = 8
 
 
@@ -54,7 +65,7 @@ class _Shared:
     connections on every request, so several small pools cost less CPU than one large one.
     """
 
-    circuit: Circuit                 # fail fast on a dead endpoint (set by the root client)
+    circuit: Circuit  # fail fast on a dead endpoint (set by the root client)
 
     def __init__(self, candidates: list[str], limit: int | None) -> None:
         self.candidates, self.chosen, self.limit = candidates, None, limit
@@ -108,11 +119,13 @@ class Model:
 
     config_class = ModelConfig
 
-    def __init__(self, config: ModelConfig, ctx: ComponentContext | None = None, *,
-                 _shared: _Shared | None = None) -> None:
+    def __init__(
+        self, config: ModelConfig, ctx: ComponentContext | None = None, *, _shared: _Shared | None = None
+    ) -> None:
         if not config.id:
-            raise ConfigError("model.id is not set: pass a model name (model=<name>) or set 'id' in the "
-                              "model's YAML file")
+            raise ConfigError(
+                "model.id is not set: pass a model name (model=<name>) or set 'id' in the model's YAML file"
+            )
         self.config, self._ctx = config, ctx
         self.model_id: str = config.id
         candidates = config.protocol_list() or auto_protocols(config.base_url, config.id)
@@ -124,8 +137,9 @@ class Model:
         if _shared is None:
             self._shared.circuit = Circuit(config.fail_fast_after)
         self._log = (ctx.logger if ctx is not None else logging.getLogger("agentcompass")).getChild("models")
-        self._policy = RetryPolicy(config.max_retries, config.retry_budget_s, config.backoff_base_s,
-                                   config.backoff_max_s)
+        self._policy = RetryPolicy(
+            config.max_retries, config.retry_budget_s, config.backoff_base_s, config.backoff_max_s
+        )
         self._keys: dict[str, SecretStr] = {}
         if _shared is None:  # a missing key for a public API fails now, not mid-run
             self._api_key(FAMILY[candidates[0]])
@@ -146,7 +160,7 @@ class Model:
         base = display_url(base_url_for(self.protocol, self.config.base_url))
         return {"id": self.model_id, "protocol": self.protocol, "base_url": base, "provider": self.provider}
 
-    def fork(self) -> "Model":
+    def fork(self) -> Model:
         """A client sharing connections, protocol choice and provider limit, with its own ``usage``."""
         return Model(self.config, self._ctx, _shared=self._shared)
 
@@ -161,12 +175,12 @@ class Model:
         if self._root:
             await self._shared.aclose()
 
-    async def complete(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
-                       **params: Any) -> ModelResponse:
+    async def complete(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **params: Any
+    ) -> ModelResponse:
         """Send ``messages``; ``params`` override the config's ``params`` for this call. ``tools`` (chat form,
         see :meth:`agentcompass.interfaces.ModelClient.complete`) default to the ``tools`` of the params."""
-        merged = {**self.config.params, **check_params(params, "model call params")} if params \
-            else self.config.params
+        merged = {**self.config.params, **check_params(params, "model call params")} if params else self.config.params
         if tools is None and "tools" in merged:
             merged = dict(merged)
             tools = merged.pop("tools")
@@ -194,24 +208,31 @@ class Model:
     def _none_supported(self, order: list[str], refused: list[str], last: ModelError) -> ModelError:
         if len(refused) == 1:
             return last
-        return ModelError(f"no protocol of {order} is supported by the endpoint: " + "; ".join(refused),
-                          endpoint=last.endpoint, status=last.status)
+        return ModelError(
+            f"no protocol of {order} is supported by the endpoint: " + "; ".join(refused),
+            endpoint=last.endpoint,
+            status=last.status,
+        )
 
     def _api_key(self, family: str) -> str:
         if family not in self._keys:
-            key = self.config.api_key or (SecretStr(os.environ[KEY_ENV[family]])
-                                          if os.environ.get(KEY_ENV[family]) else None)
+            key = self.config.api_key or (
+                SecretStr(os.environ[KEY_ENV[family]]) if os.environ.get(KEY_ENV[family]) else None
+            )
             if key is None:
-                base = base_url_for(f"{family}-chat" if family == "openai" else "anthropic-messages",
-                                    self.config.base_url)
+                base = base_url_for(
+                    f"{family}-chat" if family == "openai" else "anthropic-messages", self.config.base_url
+                )
                 if host_of(base) == host_of(DEFAULT_BASE_URL[family]):
-                    raise ConfigError(f"model {self.model_id!r}: no API key for {host_of(base)}: set "
-                                      f"{KEY_ENV[family]} or model.api_key")
+                    raise ConfigError(
+                        f"model {self.model_id!r}: no API key for {host_of(base)}: set "
+                        f"{KEY_ENV[family]} or model.api_key"
+                    )
                 key = SecretStr("EMPTY")
             self._keys[family] = key
         return self._keys[family].get_secret_value()
 
-    def _route(self, protocol: str) -> "_Route":
+    def _route(self, protocol: str) -> _Route:
         """Module, key, base URL and endpoint of ``protocol`` (resolved once for a client and its forks)."""
         route = self._shared.routes.get(protocol)
         if route is None:
@@ -221,8 +242,13 @@ class Model:
             self._shared.routes[protocol] = route
         return route
 
-    async def _call(self, protocol: str, messages: list[dict[str, Any]], params: dict[str, Any],
-                    tools: list[dict[str, Any]] | None = None) -> ModelResponse:
+    async def _call(
+        self,
+        protocol: str,
+        messages: list[dict[str, Any]],
+        params: dict[str, Any],
+        tools: list[dict[str, Any]] | None = None,
+    ) -> ModelResponse:
         route = self._route(protocol)
         module, timeout = route.module, self.config.request_timeout_s
         client = self._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
@@ -239,8 +265,15 @@ class Model:
                 async with self._shared.slot():
                     return await module.call(client, self.model_id, messages, params, self.config.prices, tools)
 
-        response = await call_with_retries(send, self._policy, protocol=protocol, endpoint=route.endpoint,
-                                           secret=route.key, log=self._log, on_retry=on_retry)
+        response = await call_with_retries(
+            send,
+            self._policy,
+            protocol=protocol,
+            endpoint=route.endpoint,
+            secret=route.key,
+            log=self._log,
+            on_retry=on_retry,
+        )
         self.usage.add(response.usage)
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries
@@ -249,4 +282,5 @@ class Model:
     def _watch(self, protocol: str, module: Any) -> Any:
         """The fail-fast circuit around one HTTP request of ``protocol`` (see :mod:`._circuit`)."""
         return self._shared.circuit.watch(
-            protocol, lambda: display_url(base_url_for(protocol, self.config.base_url) + module.PATH))
+            protocol, lambda: display_url(base_url_for(protocol, self.config.base_url) + module.PATH)
+        )

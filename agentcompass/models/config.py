@@ -21,7 +21,8 @@ class Prices(BaseModel):
     input_per_mtok: float = Field(0.0, ge=0, description="USD per 1M input tokens that were not cache hits.")
     output_per_mtok: float = Field(0.0, ge=0, description="USD per 1M output tokens (reasoning included).")
     cached_input_per_mtok: float | None = Field(
-        None, ge=0, description="USD per 1M cached input tokens; default: the input price.")
+        None, ge=0, description="USD per 1M cached input tokens; default: the input price."
+    )
 
 
 class ModelConfig(BaseModel):
@@ -31,33 +32,47 @@ class ModelConfig(BaseModel):
 
     id: str | None = Field(None, description="Model name sent to the endpoint (e.g. 'gpt-4o-mini').")
     base_url: str | None = Field(
-        None, description="Endpoint root, e.g. 'http://127.0.0.1:8000/v1'. Default: OPENAI_BASE_URL / "
-                          "ANTHROPIC_BASE_URL, else the public API of the protocol. For anthropic-messages "
-                          "a trailing '/v1' is dropped, so one URL serves every protocol.")
+        None,
+        description="Endpoint root, e.g. 'http://127.0.0.1:8000/v1'. Default: OPENAI_BASE_URL / "
+        "ANTHROPIC_BASE_URL, else the public API of the protocol. For anthropic-messages "
+        "a trailing '/v1' is dropped, so one URL serves every protocol.",
+    )
     api_key: SecretStr | None = Field(
-        None, description="API key. Default: OPENAI_API_KEY (openai-*) or ANTHROPIC_API_KEY "
-                          "(anthropic-messages); 'EMPTY' for other hosts when the variable is unset.")
+        None,
+        description="API key. Default: OPENAI_API_KEY (openai-*) or ANTHROPIC_API_KEY "
+        "(anthropic-messages); 'EMPTY' for other hosts when the variable is unset.",
+    )
     api_protocol: ProtocolName | Literal["auto"] | list[ProtocolName] = Field(
-        "auto", description="openai-chat | openai-responses | anthropic-messages | auto | a list tried in "
-                            "order (the next is used only when the endpoint does not support one).")
+        "auto",
+        description="openai-chat | openai-responses | anthropic-messages | auto | a list tried in "
+        "order (the next is used only when the endpoint does not support one).",
+    )
     params: dict[str, Any] = Field(
-        default_factory=dict, description="Passed through to the API: temperature, max_tokens, top_p, stop, "
-                                          "reasoning settings... Unknown keys go to the request body.")
+        default_factory=dict,
+        description="Passed through to the API: temperature, max_tokens, top_p, stop, "
+        "reasoning settings... Unknown keys go to the request body.",
+    )
     provider: str | None = Field(
-        None, description="Name used by provider_limits; default: host[:port] of the base URL.")
+        None, description="Name used by provider_limits; default: host[:port] of the base URL."
+    )
     request_timeout_s: float = Field(600.0, gt=0, description="Timeout of one HTTP request, seconds.")
     max_retries: int = Field(8, ge=0, description="Retries of one call on 429/408/409/5xx/connection errors.")
     retry_budget_s: float = Field(
-        300.0, gt=0, description="No retry is slept for or started later than this after the call began.")
+        300.0, gt=0, description="No retry is slept for or started later than this after the call began."
+    )
     backoff_base_s: float = Field(1.0, ge=0, description="Backoff of retry n: uniform(0, base * 2**n).")
     backoff_max_s: float = Field(60.0, ge=0, description="Upper bound of one backoff (Retry-After wins).")
     prices: Prices | None = Field(None, description="Per-million-token prices; no prices: cost 0.")
     context_limit: int | None = Field(None, gt=0, description="Context window in tokens (read by harnesses).")
     max_concurrency: int | None = Field(
-        None, ge=1, description="Max concurrent requests to this provider, shared by all forks of the client.")
+        None, ge=1, description="Max concurrent requests to this provider, shared by all forks of the client."
+    )
     fail_fast_after: int = Field(
-        3, ge=0, description="Stop the request when the first N requests to the endpoint all failed to connect "
-                             "(refused, DNS, unreachable) and none got an answer; 0: never.")
+        3,
+        ge=0,
+        description="Stop the request when the first N requests to the endpoint all failed to connect "
+        "(refused, DNS, unreachable) and none got an answer; 0: never.",
+    )
 
     @field_validator("base_url")
     @classmethod
@@ -68,7 +83,7 @@ class ModelConfig(BaseModel):
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("not a URL; expected http://host[:port][/path] or https://...")
         try:
-            parts.port
+            _ = parts.port  # reading it validates it
         except ValueError:
             raise ValueError("not a URL: the port is not a number from 0 to 65535") from None
         return value.strip()

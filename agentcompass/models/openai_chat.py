@@ -24,8 +24,14 @@ def normalize_finish(reason: str | None) -> str:
     return reason or "stop"
 
 
-async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
-               prices: Prices | None, tools: list[dict[str, Any]] | None = None) -> ModelResponse:
+async def call(
+    client: Any,
+    model_id: str,
+    messages: list[dict[str, Any]],
+    params: dict[str, Any],
+    prices: Prices | None,
+    tools: list[dict[str, Any]] | None = None,
+) -> ModelResponse:
     """Messages and tools are already in this protocol's form; keys whose value is None are not sent. They go in
     ``extra_body`` (see ``_params.untyped``); ``messages=[]`` is the typed placeholder they replace."""
     create = client.chat.completions.create
@@ -38,5 +44,6 @@ async def call(client: Any, model_id: str, messages: list[dict[str, Any]], param
     text = (message.content or "") if message is not None else ""
     finish = normalize_finish(choice.finish_reason if choice is not None else None)
     usage = _usage.call_usage(*_usage.openai_chat_tokens(completion.usage), prices)
-    return ModelResponse(text=text, finish_reason=finish, usage=usage, raw=completion,
-                         tool_calls=_tools.chat_tool_calls(message))
+    return ModelResponse(
+        text=text, finish_reason=finish, usage=usage, raw=completion, tool_calls=_tools.chat_tool_calls(message)
+    )

@@ -33,8 +33,14 @@ def normalize_finish(response: Any) -> str:
     return "stop" if status in (None, "completed") else str(status)
 
 
-async def call(client: Any, model_id: str, messages: list[dict[str, Any]], params: dict[str, Any],
-               prices: Prices | None, tools: list[dict[str, Any]] | None = None) -> ModelResponse:
+async def call(
+    client: Any,
+    model_id: str,
+    messages: list[dict[str, Any]],
+    params: dict[str, Any],
+    prices: Prices | None,
+    tools: list[dict[str, Any]] | None = None,
+) -> ModelResponse:
     create = client.responses.create
     kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
     system, items = _tools.responses_input(messages)
@@ -46,5 +52,10 @@ async def call(client: Any, model_id: str, messages: list[dict[str, Any]], param
     kwargs = _params.untyped(kwargs, {"input": items, "tools": _tools.responses_tools(tools) if tools else None})
     response = await create(model=model_id, **kwargs)
     usage = _usage.call_usage(*_usage.openai_responses_tokens(response.usage), prices)
-    return ModelResponse(text=response.output_text or "", finish_reason=normalize_finish(response), usage=usage,
-                         raw=response, tool_calls=_tools.responses_tool_calls(response))
+    return ModelResponse(
+        text=response.output_text or "",
+        finish_reason=normalize_finish(response),
+        usage=usage,
+        raw=response,
+        tool_calls=_tools.responses_tool_calls(response),
+    )

@@ -39,7 +39,7 @@ class CoinConfig(OracleConfig):
 def draw(seed: int, task_id: str, sample: int) -> float:
     """A number in [0, 1) fixed by (seed, task, sample)."""
     digest = hashlib.sha256(f"{seed}:{task_id}:{sample}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2 ** 64
+    return int.from_bytes(digest[:8], "big") / 2**64
 
 
 class CoinHarness(OracleHarness):
@@ -59,8 +59,7 @@ class CoinHarness(OracleHarness):
             with open(self.config.calls_log, "a", encoding="utf-8") as fh:
                 fh.write(" ".join(str(f) for f in fields) + "\n")
 
-    async def run(self, task: Task, env: Environment, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
         started = time.time()
         where = (env.describe() or {}).get("workspace") or (env.describe() or {}).get("container") or "-"
         self._log(task.id, ctx.sample, ctx.attempt, os.getpid(), f"{started:.3f}", where)

@@ -31,10 +31,18 @@ def run_reference(name: str, script: str, payload: Any = None, *, timeout: float
     script fails."""
     py = reference_python(name)
     if py is None:
-        raise RuntimeError(f"reference venv {name!r} is missing under {reference_dir()}: "
-                           f"run scripts/ensure_reference.sh {name}")
-    proc = subprocess.run([str(py), "-c", script], input=json.dumps(payload), capture_output=True, text=True,
-                          timeout=timeout, check=False, env={**os.environ, "PYTHONPATH": ""})
+        raise RuntimeError(
+            f"reference venv {name!r} is missing under {reference_dir()}: run scripts/ensure_reference.sh {name}"
+        )
+    proc = subprocess.run(
+        [str(py), "-c", script],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"reference script in {name!r} failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return json.loads(proc.stdout)

@@ -11,9 +11,10 @@ it reproduces) driven with the same replies can then be compared request by requ
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from agentcompass.interfaces import (
     AgentResult,
@@ -35,7 +36,7 @@ class Replay:
     requests: list[dict[str, Any]]
     attempt_dir: Path
     server: ScriptedModelServer | None = None
-    files: dict[str, bytes] = field(default_factory=dict)     # environment files read back after the run
+    files: dict[str, bytes] = field(default_factory=dict)  # environment files read back after the run
 
     @property
     def bodies(self) -> list[dict[str, Any]]:
@@ -52,8 +53,15 @@ def model_client(base_url: str, tmp_dir: Path, *, protocol: str = "openai-chat",
     """A model client on ``base_url`` built through the registry, as a request builds it (SDK retries off)."""
     from agentcompass._config.registry import build
 
-    cfg = {"_target_": "agentcompass.models.client.Model", "id": extra.pop("id", "scripted-model"),
-           "base_url": base_url, "api_key": "sk-replay", "api_protocol": protocol, "max_retries": 0, **extra}
+    cfg = {
+        "_target_": "agentcompass.models.client.Model",
+        "id": extra.pop("id", "scripted-model"),
+        "base_url": base_url,
+        "api_key": "sk-replay",
+        "api_protocol": protocol,
+        "max_retries": 0,
+        **extra,
+    }
     return build("model", cfg, ComponentContext(data_dir=tmp_dir)).fork()
 
 
@@ -63,12 +71,21 @@ def _local_provider(tmp_dir: Path) -> EnvironmentProvider:
     return LocalProvider(LocalConfig(root_dir=str(tmp_dir / "workspaces")), None)
 
 
-async def areplay(harness: Harness, task: Task, replies: Any, tmp_dir: Path, *,
-                  provider: EnvironmentProvider | None = None, files: dict[str, Path] | None = None,
-                  protocol: str = "openai-chat", model: dict[str, Any] | None = None,
-                  read_back: list[str] | None = None, benchmark: Any = None,
-                  server_kwargs: dict[str, Any] | None = None,
-                  before_run: Callable[[Any], Any] | None = None) -> Replay:
+async def areplay(
+    harness: Harness,
+    task: Task,
+    replies: Any,
+    tmp_dir: Path,
+    *,
+    provider: EnvironmentProvider | None = None,
+    files: dict[str, Path] | None = None,
+    protocol: str = "openai-chat",
+    model: dict[str, Any] | None = None,
+    read_back: list[str] | None = None,
+    benchmark: Any = None,
+    server_kwargs: dict[str, Any] | None = None,
+    before_run: Callable[[Any], Any] | None = None,
+) -> Replay:
     """Run ``harness`` once on ``task`` against scripted ``replies``; see the module docstring.
 
     ``files`` maps environment paths to host paths uploaded before the run; ``read_back`` lists environment
@@ -78,8 +95,9 @@ async def areplay(harness: Harness, task: Task, replies: Any, tmp_dir: Path, *,
     attempt_dir = tmp_dir / "attempt"
     attempt_dir.mkdir(parents=True, exist_ok=True)
     provider = provider or _local_provider(tmp_dir)
-    env = await provider.open(EnvSpec(task_id=task.id, workdir=task.workdir, image=task.image,
-                                      dockerfile_dir=task.dockerfile_dir))
+    env = await provider.open(
+        EnvSpec(task_id=task.id, workdir=task.workdir, image=task.image, dockerfile_dir=task.dockerfile_dir)
+    )
     result: AgentResult | None = None
     error: BaseException | None = None
     got: dict[str, bytes] = {}
@@ -92,19 +110,20 @@ async def areplay(harness: Harness, task: Task, replies: Any, tmp_dir: Path, *,
                 await maybe
         with ScriptedModelServer(replies=replies, **(server_kwargs or {})) as srv:
             client = model_client(srv.base_url, tmp_dir, protocol=protocol, **(model or {}))
-            ctx = AttemptContext(task=task, attempt=1, attempt_dir=attempt_dir, benchmark=benchmark,
-                                 time_limit_s=task.agent_timeout_s)
+            ctx = AttemptContext(
+                task=task, attempt=1, attempt_dir=attempt_dir, benchmark=benchmark, time_limit_s=task.agent_timeout_s
+            )
             try:
                 async with asyncio.timeout(task.agent_timeout_s):
                     result = await harness.run(task, env, client, ctx)
-            except Exception as exc:  # noqa: BLE001 - handed to the caller
+            except Exception as exc:
                 error = exc
             finally:
                 await client.aclose()
             for path in read_back or []:
                 try:
                     got[path] = await env.read_file(path)
-                except Exception:  # noqa: BLE001 - a file the run did not write
+                except Exception:
                     continue
             return Replay(result, error, list(srv.requests), attempt_dir, srv, got)
     finally:

@@ -23,7 +23,6 @@ class SleepHarness:
     def __init__(self, config: SleepConfig, ctx: ComponentContext) -> None:
         self.config = config
 
-    async def run(self, task: Task, env: Environment, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
         await asyncio.sleep(self.config.sleep_s)
         return AgentResult(submission=ctx.benchmark.reference_solution(task).submission, n_turns=1)

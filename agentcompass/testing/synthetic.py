@@ -13,11 +13,18 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import (AgentResult, AttemptContext, ComponentContext, EnvSpec, Environment, Grade,
-                                     Solution, Task)
+from agentcompass.interfaces import (
+    AgentResult,
+    AttemptContext,
+    ComponentContext,
+    Environment,
+    EnvSpec,
+    Grade,
+    Solution,
+    Task,
+)
 
-
-MAX_TASKS = 100_000      # every task is held in memory with its pending attempt: bound the size
+MAX_TASKS = 100_000  # every task is held in memory with its pending attempt: bound the size
 
 
 class SyntheticConfig(BaseModel):
@@ -37,14 +44,17 @@ class SyntheticBenchmark:
         self.config = config
 
     def load(self) -> list[Task]:
-        tasks = [Task(id=f"syn-{i}", instruction=f"Submit the text answer-{i}.", data=f"answer-{i}")
-                 for i in range(self.config.n_tasks)]
+        tasks = [
+            Task(id=f"syn-{i}", instruction=f"Submit the text answer-{i}.", data=f"answer-{i}")
+            for i in range(self.config.n_tasks)
+        ]
         if self.config.sample_ids is not None:
             known = {t.id for t in tasks}
             unknown = [s for s in self.config.sample_ids if s not in known]
             if unknown:
-                raise ConfigError(f"benchmark 'synthetic': unknown sample_ids {unknown}; valid: syn-0..syn-"
-                                  f"{self.config.n_tasks - 1}")
+                raise ConfigError(
+                    f"benchmark 'synthetic': unknown sample_ids {unknown}; valid: syn-0..syn-{self.config.n_tasks - 1}"
+                )
             tasks = [t for t in tasks if t.id in set(self.config.sample_ids)]
         return tasks[: self.config.limit] if self.config.limit is not None else tasks
 

@@ -7,9 +7,9 @@ A job that cannot be composed is returned as a completed Hydra job whose value c
 raises through the sweep. The heavy part lives in ``agentcompass._launch.sweep``.
 """
 
-
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from hydra.core.config_store import ConfigStore
 from hydra.plugins.launcher import Launcher
@@ -22,8 +22,9 @@ class AgentcompassLauncherConf:
     token: str = ""
 
 
-ConfigStore.instance().store(group="hydra/launcher", name="agentcompass", node=AgentcompassLauncherConf,
-                             provider="agentcompass")
+ConfigStore.instance().store(
+    group="hydra/launcher", name="agentcompass", node=AgentcompassLauncherConf, provider="agentcompass"
+)
 
 
 class AgentcompassLauncher(Launcher):

@@ -112,23 +112,44 @@ def _evaluate(**kw) -> dict:
 def runs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("export")
     with ScriptedModelServer(replies=_terminus_replies) as srv:
-        terminus = _evaluate(benchmark="demo", harness="terminus2", model="m", environment="local",
-                             model_base_url=srv.base_url, model_api_key="sk-test", model_api_protocol="openai-chat",
-                             benchmark_params={"sample_ids": ["hello-file", "partial-credit"]}, task_concurrency=1,
-                             harness_params={"templates_dir": harbor_dir()},
-                             results_dir=str(tmp / "results"), data_dir=str(tmp / "data"))
+        terminus = _evaluate(
+            benchmark="demo",
+            harness="terminus2",
+            model="m",
+            environment="local",
+            model_base_url=srv.base_url,
+            model_api_key="sk-test",
+            model_api_protocol="openai-chat",
+            benchmark_params={"sample_ids": ["hello-file", "partial-credit"]},
+            task_concurrency=1,
+            harness_params={"templates_dir": harbor_dir()},
+            results_dir=str(tmp / "results"),
+            data_dir=str(tmp / "data"),
+        )
     make_task(tmp / "tasks", "solved")
     make_task(tmp / "tasks", "no-solution", solve_sh=None)
     make_task(tmp / "tasks", "no-reward", test_sh="#!/bin/bash\necho nothing written\n")
-    oracle = _evaluate(benchmark="terminal_bench", harness="oracle", model="none", environment="local",
-                       benchmark_params={"dataset_path": str(tmp / "tasks")}, max_retries=1,
-                       retry_pattern_list=["no reward file"], results_dir=str(tmp / "results"),
-                       data_dir=str(tmp / "data"))
+    oracle = _evaluate(
+        benchmark="terminal_bench",
+        harness="oracle",
+        model="none",
+        environment="local",
+        benchmark_params={"dataset_path": str(tmp / "tasks")},
+        max_retries=1,
+        retry_pattern_list=["no reward file"],
+        results_dir=str(tmp / "results"),
+        data_dir=str(tmp / "data"),
+    )
     out = tmp / "harbor-jobs"
     for result in (terminus, oracle):
-        res = subprocess.run([sys.executable, "-m", "agentcompass", "export", "harbor", result["paths"]["run_dir"],
-                              str(out)], env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True,
-                             text=True, timeout=300, check=False)
+        res = subprocess.run(
+            [sys.executable, "-m", "agentcompass", "export", "harbor", result["paths"]["run_dir"], str(out)],
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert res.returncode == 0 and res.stdout.startswith("harbor job: "), res.stderr
     return terminus, oracle, out
 
@@ -148,7 +169,7 @@ def test_harbor_reads_the_export_with_rewards_and_trajectories_intact(runs):
         job = jobs[f"{meta['run_name']}__{meta['run_id']}"]
         rows = _rows(result)
         assert sorted(job["trials"]) == sorted(rows) and job["agents"] == [meta["harness"]]
-        assert job["stats_agree"] is True, job                   # our stats == Harbor's JobStats of our trials
+        assert job["stats_agree"] is True, job  # our stats == Harbor's JobStats of our trials
         for tid, row in rows.items():
             trial = job["trials"][tid]
             assert trial["reward_valid"] is row["reward_valid"], (tid, trial, row)
@@ -156,20 +177,25 @@ def test_harbor_reads_the_export_with_rewards_and_trajectories_intact(runs):
             if row["reward_valid"]:
                 assert trial["rewards"] == row["rewards"] and trial["rewards"]["reward"] == row["reward"]
         [metric] = next(iter(job["metrics"].values()))
-        assert metric == job["harbor_mean"]                        # Harbor's mean of the valid rewards
-    for result in (terminus, oracle):                          # the viewer's API serves every trial
+        assert metric == job["harbor_mean"]  # Harbor's mean of the valid rewards
+    for result in (terminus, oracle):  # the viewer's API serves every trial
         job = f"{result['metadata']['run_name']}__{result['metadata']['run_id']}"
         assert sorted(k.split("/", 1)[1] for k in viewer if k.startswith(job + "/")) == sorted(_rows(result))
     t_job = jobs[f"{terminus['metadata']['run_name']}__{terminus['metadata']['run_id']}"]
     for tid, row in _rows(terminus).items():
         ours = json.loads((Path(row["attempt_dir"]) / "trajectory.json").read_text())
         assert t_job["trials"][tid]["trajectory_steps"] == len(ours["steps"]) >= 2
-        assert viewer[f"{terminus['metadata']['run_name']}__{terminus['metadata']['run_id']}/{tid}"]["steps"] \
-            == len(ours["steps"])
+        assert viewer[f"{terminus['metadata']['run_name']}__{terminus['metadata']['run_id']}/{tid}"]["steps"] == len(
+            ours["steps"]
+        )
     assert t_job["trials"]["hello-file"]["rewards"] == {"reward": 1.0}
     o_job = jobs[f"{oracle['metadata']['run_name']}__{oracle['metadata']['run_id']}"]
-    assert o_job["trials"]["no-solution"] == {**o_job["trials"]["no-solution"], "exception": "AgentError",
-                                              "reward_valid": True, "rewards": {"reward": 0.0}}
+    assert o_job["trials"]["no-solution"] == {
+        **o_job["trials"]["no-solution"],
+        "exception": "AgentError",
+        "reward_valid": True,
+        "rewards": {"reward": 0.0},
+    }
     assert o_job["trials"]["no-reward"]["exception"] == "VerifierError"
     assert o_job["trials"]["no-reward"]["reward_valid"] is False
     assert o_job["trials"]["solved"]["verifier_files"] == ["reward.txt", "test-stdout.txt"]
@@ -180,19 +206,26 @@ def test_harbor_reads_the_export_with_rewards_and_trajectories_intact(runs):
     no_reward = next(out.glob("*/no-reward__attempt-2/verifier/test-stdout.txt"))
     assert no_reward.read_text().strip() == "nothing written"
     assert (o_job["n_retries"], o_job["n_errored"]) == (1, 2)
-    assert next(iter(o_job["metrics"].values())) == [{"mean": 0.5}]          # solved 1.0, no-solution 0.0
+    assert next(iter(o_job["metrics"].values())) == [{"mean": 0.5}]  # solved 1.0, no-solution 0.0
 
 
 def test_export_refuses_a_directory_that_is_not_a_run_and_an_existing_job(runs, tmp_path):
     terminus, _, out = runs
     argv = [sys.executable, "-m", "agentcompass", "export", "harbor"]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    res = subprocess.run(argv + [str(tmp_path), str(tmp_path / "o")], env=env, capture_output=True, text=True,
-                         timeout=120, check=False)
+    res = subprocess.run(
+        argv + [str(tmp_path), str(tmp_path / "o")], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
     assert res.returncode == 2 and "not an agentcompass run directory (no results.jsonl)" in res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    res = subprocess.run(argv + [terminus["paths"]["run_dir"], str(out)], env=env, capture_output=True, text=True,
-                         timeout=120, check=False)
+    res = subprocess.run(
+        argv + [terminus["paths"]["run_dir"], str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode == 2 and "already exists" in res.stderr
 
 
@@ -202,11 +235,16 @@ def test_a_moved_run_directory_is_exported_from_its_new_place(runs, tmp_path):
     shutil.copytree(oracle["paths"]["run_dir"], moved)
     original = Path(oracle["paths"]["run_dir"])
     hidden = original.with_name(original.name + ".away")
-    original.rename(hidden)                                   # the recorded attempt folders are gone
+    original.rename(hidden)  # the recorded attempt folders are gone
     try:
-        res = subprocess.run([sys.executable, "-m", "agentcompass", "export", "harbor", str(moved),
-                              str(tmp_path / "jobs")], env={**os.environ, "PYTHONPATH": str(REPO)},
-                             capture_output=True, text=True, timeout=300, check=False)
+        res = subprocess.run(
+            [sys.executable, "-m", "agentcompass", "export", "harbor", str(moved), str(tmp_path / "jobs")],
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
     finally:
         hidden.rename(original)
     assert res.returncode == 0, res.stderr

@@ -4,7 +4,6 @@ pass_at_k the export wrote; ours, which counts errors as failures, differs where
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -47,17 +46,34 @@ print(json.dumps(out))
 def test_export_of_samples_agrees_with_harbors_pass_at_k(tmp_path):
     require_reference("harbor")
     binary = ["count-words", "fix-python-script", "fix-shell-script", "git-commit", "hello-file", "json-transform"]
-    result = run_evaluation(benchmark="demo", harness="oracle", model="none", environment="local", n_attempts=4,
-                            benchmark_params={"sample_ids": binary},    # Harbor's pass@k needs one 0/1 reward
-                            results_dir=str(tmp_path / "results"), progress="none", log_level="ERROR",
-                            overrides=[f"harness._target_={COIN}", "+harness.seed=2", "+harness.pass_probability=0.5",
-                                       "+harness.fail_samples=[1]"])
+    result = run_evaluation(
+        benchmark="demo",
+        harness="oracle",
+        model="none",
+        environment="local",
+        n_attempts=4,
+        benchmark_params={"sample_ids": binary},  # Harbor's pass@k needs one 0/1 reward
+        results_dir=str(tmp_path / "results"),
+        progress="none",
+        log_level="ERROR",
+        overrides=[
+            f"harness._target_={COIN}",
+            "+harness.seed=2",
+            "+harness.pass_probability=0.5",
+            "+harness.fail_samples=[1]",
+        ],
+    )
     m = result["metrics"]
     assert (m["n_samples"], m["n_errors"], m["samples_per_task"]) == (24, 6, 4)
     out = tmp_path / "jobs"
-    res = subprocess.run([sys.executable, "-m", "agentcompass", "export", "harbor", result["paths"]["run_dir"],
-                          str(out)], env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
-                         timeout=300, check=False)
+    res = subprocess.run(
+        [sys.executable, "-m", "agentcompass", "export", "harbor", result["paths"]["run_dir"], str(out)],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert res.returncode == 0, res.stderr
     (job,) = run_reference("harbor", HARBOR_PASS_AT_K, str(out)).values()
     assert job["n_attempts"] == 4 and len(job["names"]) == 24 and job["valid"] == 18
@@ -65,7 +81,7 @@ def test_export_of_samples_agrees_with_harbors_pass_at_k(tmp_path):
     assert job["stats_agree"] is True
     (written,) = job["written"].values()
     (harbor,) = job["harbor"].values()
-    assert written == harbor and list(harbor) == ["2"]     # 3 valid trials per task: Harbor takes k = 2 only
+    assert written == harbor and list(harbor) == ["2"]  # 3 valid trials per task: Harbor takes k = 2 only
     assert 0 < harbor["2"] < 1
     # ours keeps the errored sample 1 of every task as a failure, over 4 samples: not Harbor's number
     assert set(m["pass_at_k"]) == {"1", "2", "3", "4"} and m["pass_at_k"]["2"] < harbor["2"]

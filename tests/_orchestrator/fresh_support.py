@@ -18,7 +18,7 @@ from agentcompass.environments.memory import MemoryConfig, MemoryEnvironment, Me
 from agentcompass.interfaces import AgentResult, EnvSpec, Grade
 from agentcompass.testing.synthetic import SyntheticBenchmark, SyntheticConfig
 
-EVENTS: list[tuple[str, str, str]] = []        # (event, task id, role)
+EVENTS: list[tuple[str, str, str]] = []  # (event, task id, role)
 MARK = "/agent-was-here"
 
 
@@ -31,7 +31,7 @@ class _Env(MemoryEnvironment):
         if self.files is not None:
             EVENTS.append(("close", self.task_id, self.role))
         await super().close()
-        self.files = None           # closed: a second close records nothing
+        self.files = None  # closed: a second close records nothing
 
     def describe(self) -> dict:
         return {**super().describe(), "role": self.role}

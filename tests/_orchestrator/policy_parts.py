@@ -14,8 +14,8 @@ from agentcompass.interfaces import AgentResult
 class RaiseConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    error: str = "AgentError"        # a class of agentcompass.errors, or a builtin exception
-    solve: bool = True               # do the task's work first (the verifier then writes 1)
+    error: str = "AgentError"  # a class of agentcompass.errors, or a builtin exception
+    solve: bool = True  # do the task's work first (the verifier then writes 1)
 
 
 def make_error(name: str) -> BaseException:

@@ -13,9 +13,11 @@ from agentcompass.errors import ConfigError
 from agentcompass.interfaces import EnvSpec
 from tests.environments.docker_support import TEST_LABELS, remove_session_containers, require_engine
 
-SETUP = ("mkdir -p /app/out/sub /logs && cd /app/out && printf '%010d' 1 > a.txt && "
-         "head -c 5000 /dev/urandom > b.bin && printf '%020d' 2 > c.txt && ln -s a.txt link && "
-         "printf '%030d' 3 > sub/d.txt && printf '%040d' 4 > /logs/x.log && printf 'same' > /app/top.txt")
+SETUP = (
+    "mkdir -p /app/out/sub /logs && cd /app/out && printf '%010d' 1 > a.txt && "
+    "head -c 5000 /dev/urandom > b.bin && printf '%020d' 2 > c.txt && ln -s a.txt link && "
+    "printf '%030d' 3 > sub/d.txt && printf '%040d' 4 > /logs/x.log && printf 'same' > /app/top.txt"
+)
 
 
 def _provider(kind: str, tmp_path: Path):
@@ -32,6 +34,7 @@ def _provider(kind: str, tmp_path: Path):
 @pytest.fixture(params=["local", pytest.param("docker", marks=pytest.mark.docker)])
 def in_env(request, tmp_path):
     """``in_env(body)`` runs ``body(env)`` in a fresh environment of the parametrized kind."""
+
     def run(body):
         async def main():
             provider = _provider(request.param, tmp_path)
@@ -43,7 +46,9 @@ def in_env(request, tmp_path):
             finally:
                 await env.close()
                 await provider.aclose()
+
         return asyncio.run(main())
+
     yield run
     if request.param == "docker":
         remove_session_containers()
@@ -55,12 +60,25 @@ def _rows(manifest):
 
 def test_max_files_and_max_file_bytes(in_env, tmp_path):
     dest = tmp_path / "artifacts"
-    manifest = in_env(lambda env: save_artifacts(env, ["out", "/logs/*.log", "nothing/*", "top.txt", "out/a.txt"],
-                                                 dest, max_files=4, max_file_bytes=1000, max_total_bytes=10**6))
+    manifest = in_env(
+        lambda env: save_artifacts(
+            env,
+            ["out", "/logs/*.log", "nothing/*", "top.txt", "out/a.txt"],
+            dest,
+            max_files=4,
+            max_file_bytes=1000,
+            max_total_bytes=10**6,
+        )
+    )
     assert _rows(manifest) == [
-        ("/app/out/a.txt", "saved", 10), ("/app/out/b.bin", "truncated", 1000), ("/app/out/c.txt", "saved", 20),
-        ("/app/out/link", "skipped", 0), ("/app/out/sub/d.txt", "saved", 30), ("/logs/x.log", "skipped", 0),
-        ("/app/top.txt", "skipped", 0)]
+        ("/app/out/a.txt", "saved", 10),
+        ("/app/out/b.bin", "truncated", 1000),
+        ("/app/out/c.txt", "saved", 20),
+        ("/app/out/link", "skipped", 0),
+        ("/app/out/sub/d.txt", "saved", 30),
+        ("/logs/x.log", "skipped", 0),
+        ("/app/top.txt", "skipped", 0),
+    ]
     reasons = {f["path"]: f["reason"] for f in manifest["files"]}
     assert "symlink" in reasons["/app/out/link"] and "max_files" in reasons["/logs/x.log"]
     assert "max_file_bytes" in reasons["/app/out/b.bin"]
@@ -76,15 +94,30 @@ def test_max_files_and_max_file_bytes(in_env, tmp_path):
 
 def test_max_total_bytes_skips_what_does_not_fit(in_env, tmp_path):
     dest = tmp_path / "artifacts"
-    manifest = in_env(lambda env: save_artifacts(env, ["/app/out/*.txt", "/app/out/b.bin", "/logs"], dest,
-                                                 max_files=100, max_file_bytes=1000, max_total_bytes=1025))
+    manifest = in_env(
+        lambda env: save_artifacts(
+            env,
+            ["/app/out/*.txt", "/app/out/b.bin", "/logs"],
+            dest,
+            max_files=100,
+            max_file_bytes=1000,
+            max_total_bytes=1025,
+        )
+    )
     # b.bin (1000 bytes once truncated) does not fit; the smaller x.log after it still does
     assert _rows(manifest) == [
-        ("/app/out/a.txt", "saved", 10), ("/app/out/c.txt", "saved", 20), ("/app/out/b.bin", "skipped", 0),
-        ("/logs/x.log", "saved", 40)]
+        ("/app/out/a.txt", "saved", 10),
+        ("/app/out/c.txt", "saved", 20),
+        ("/app/out/b.bin", "skipped", 0),
+        ("/logs/x.log", "saved", 40),
+    ]
     assert "max_total_bytes" in manifest["files"][2]["reason"]
     assert manifest["totals"]["bytes"] == 70 and sorted(p.name for p in dest.rglob("*") if p.is_file()) == [
-        "a.txt", "c.txt", "manifest.json", "x.log"]
+        "a.txt",
+        "c.txt",
+        "manifest.json",
+        "x.log",
+    ]
 
 
 def test_prepare_uploads_files_and_directories(in_env, tmp_path):
@@ -93,10 +126,16 @@ def test_prepare_uploads_files_and_directories(in_env, tmp_path):
     (tmp_path / "one.txt").write_text("one\n")
 
     async def body(env):
-        await prepare_artifacts(env, [{"src": str(tmp_path / "seed"), "dst": "/app/seed"},
-                                      {"src": str(tmp_path / "one.txt"), "dst": "inputs/one.txt"}])
+        await prepare_artifacts(
+            env,
+            [
+                {"src": str(tmp_path / "seed"), "dst": "/app/seed"},
+                {"src": str(tmp_path / "one.txt"), "dst": "inputs/one.txt"},
+            ],
+        )
         got = (await env.read_file("/app/seed/nested/n.txt"), await env.read_file("/app/inputs/one.txt"))
         with pytest.raises(ConfigError, match="does not exist"):
             await prepare_artifacts(env, [{"src": str(tmp_path / "missing"), "dst": "/app/x"}])
         return got
+
     assert in_env(body) == (b"nested\n", b"one\n")

@@ -16,11 +16,24 @@ TASKS = ["count-words", "hello-file", "json-transform"]
 
 
 def _run(results: Path, calls: Path, **kw) -> dict:
-    return run_evaluation(benchmark="demo", harness="oracle", model="none", environment="local",
-                          benchmark_params={"sample_ids": TASKS}, results_dir=str(results), run_name="old",
-                          progress="none", log_level="WARNING", task_concurrency=3,
-                          overrides=[f"harness._target_={COIN}", "+harness.pass_probability=1.0",
-                                     f"+harness.calls_log={json.dumps(str(calls))}"], **kw)
+    return run_evaluation(
+        benchmark="demo",
+        harness="oracle",
+        model="none",
+        environment="local",
+        benchmark_params={"sample_ids": TASKS},
+        results_dir=str(results),
+        run_name="old",
+        progress="none",
+        log_level="WARNING",
+        task_concurrency=3,
+        overrides=[
+            f"harness._target_={COIN}",
+            "+harness.pass_probability=1.0",
+            f"+harness.calls_log={json.dumps(str(calls))}",
+        ],
+        **kw,
+    )
 
 
 def _to_old_layout(run_dir: Path) -> None:
@@ -64,10 +77,10 @@ def test_an_old_run_reads_as_sample_one(old_run, tmp_path):
     assert all(r.attempts[0]["reward"] == 1.0 for r in records)
     (ref,) = find_runs([run_dir.parent.parent])
     rows = task_rows(ref)
-    assert sorted((r["id"], r["sample"], r["path"]) for r in rows) == \
-        [(t, None, f"tasks/{t}/attempt-1") for t in TASKS]
+    assert sorted((r["id"], r["sample"], r["path"]) for r in rows) == [(t, None, f"tasks/{t}/attempt-1") for t in TASKS]
     assert task_attempts(ref, "tasks/hello-file") == [
-        {"path": "tasks/hello-file/attempt-1", "sample": None, "attempt": 1, "status": "completed", "reward": 1.0}]
+        {"path": "tasks/hello-file/attempt-1", "sample": None, "attempt": 1, "status": "completed", "reward": 1.0}
+    ]
     job = export_harbor(run_dir, tmp_path / "jobs")
     assert sorted(p.name for p in job.iterdir() if p.is_dir()) == [f"{t}__attempt-1" for t in TASKS]
     assert json.loads((job / "config.json").read_text())["n_attempts"] == 1
@@ -79,10 +92,10 @@ def test_reuse_of_an_old_run_adds_only_the_new_samples(old_run, tmp_path):
     again = _run(tmp_path / "res", calls, n_attempts=2, reuse=True)
     assert Path(again["paths"]["run_dir"]) == run_dir
     ran = sorted(tuple(line.split()[:3]) for line in calls.read_text().splitlines())
-    assert ran == [(t, "2", "1") for t in TASKS]                             # sample 2 only, once each
+    assert ran == [(t, "2", "1") for t in TASKS]  # sample 2 only, once each
     for t in TASKS:
         task = run_dir / "tasks" / t
-        assert sorted(p.name for p in task.iterdir()) == ["attempt-1", "sample-2"]   # sample 1 left where it was
+        assert sorted(p.name for p in task.iterdir()) == ["attempt-1", "sample-2"]  # sample 1 left where it was
         assert (task / "attempt-1" / "result.json").read_text() == before[t]
     m = again["metrics"]
     assert (m["n_samples"], m["samples_per_task"], m["n_errors"]) == (6, 2, 0)

@@ -6,9 +6,10 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 COIN = "agentcompass.testing.coin_harness.CoinHarness"

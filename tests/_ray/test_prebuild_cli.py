@@ -11,8 +11,13 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "agentcompass", "images", *argv],
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "agentcompass", "images", *argv],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_prebuild_with_an_environment_that_has_no_images():

@@ -7,20 +7,38 @@ import json
 from agentcompass import run_evaluation
 from tests.analysis import mixed
 
-MIXED_OVERRIDES = ["harness._target_=tests.analysis.mixed.MixedHarness",
-                   "benchmark._target_=tests.analysis.mixed.MixedBenchmark", "+harness.sleep_s=5"]
-JUDGE_CATEGORIES = {"syn-1": "wrong_solution", "syn-2": "infra_failure", "syn-3": "banana",
-                    "syn-4": "timeout_or_limit", "syn-5": "timeout_or_limit", "syn-7": "verifier_problem",
-                    "syn-8": "model_api_failure"}
+MIXED_OVERRIDES = [
+    "harness._target_=tests.analysis.mixed.MixedHarness",
+    "benchmark._target_=tests.analysis.mixed.MixedBenchmark",
+    "+harness.sleep_s=5",
+]
+JUDGE_CATEGORIES = {
+    "syn-1": "wrong_solution",
+    "syn-2": "infra_failure",
+    "syn-3": "banana",
+    "syn-4": "timeout_or_limit",
+    "syn-5": "timeout_or_limit",
+    "syn-7": "verifier_problem",
+    "syn-8": "model_api_failure",
+}
 JUDGE_KEY = "judge-key-0123456789abcdef"
 
 
 def run_mixed(results_dir, **kw):
     mixed.CALLS.clear()
-    base = dict(benchmark="synthetic", harness="nop", model="none", environment="memory",
-                results_dir=str(results_dir), progress="none", benchmark_params={"n_tasks": 10},
-                task_concurrency=10, max_retries=1, execution_params={"timeouts": {"agent": 0.5}},
-                overrides=MIXED_OVERRIDES)
+    base = dict(
+        benchmark="synthetic",
+        harness="nop",
+        model="none",
+        environment="memory",
+        results_dir=str(results_dir),
+        progress="none",
+        benchmark_params={"n_tasks": 10},
+        task_concurrency=10,
+        max_retries=1,
+        execution_params={"timeouts": {"agent": 0.5}},
+        overrides=MIXED_OVERRIDES,
+    )
     base.update(kw)
     return run_evaluation(**base)
 
@@ -35,5 +53,11 @@ def judge_reply(request):
 
 
 def judge_model(srv):
-    return {"id": "judge-model", "base_url": srv.base_url, "api_key": JUDGE_KEY, "api_protocol": "openai-chat",
-            "prices": {"input_per_mtok": 1000.0, "output_per_mtok": 2000.0}, "max_retries": 0}
+    return {
+        "id": "judge-model",
+        "base_url": srv.base_url,
+        "api_key": JUDGE_KEY,
+        "api_protocol": "openai-chat",
+        "prices": {"input_per_mtok": 1000.0, "output_per_mtok": 2000.0},
+        "max_retries": 0,
+    }

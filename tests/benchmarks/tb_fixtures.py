@@ -81,9 +81,17 @@ touch "${AGENTCOMPASS_WORKDIR:-/app}/done.txt"
 """
 
 
-def make_task(root: Path, task_id: str, *, toml: str = PUBLISHED_TOML, dockerfile: str | None = "FROM scratch\n"
-              "WORKDIR /app\n", test_sh: str | None = REWARD_TEST, solve_sh: str | None = SOLVE,
-              instruction: str | None = "Create done.txt.\n", files: dict[str, str] | None = None) -> Path:
+def make_task(
+    root: Path,
+    task_id: str,
+    *,
+    toml: str = PUBLISHED_TOML,
+    dockerfile: str | None = "FROM scratch\nWORKDIR /app\n",
+    test_sh: str | None = REWARD_TEST,
+    solve_sh: str | None = SOLVE,
+    instruction: str | None = "Create done.txt.\n",
+    files: dict[str, str] | None = None,
+) -> Path:
     """Write one task directory; pass None to leave a part out."""
     task = root / task_id
     task.mkdir(parents=True)

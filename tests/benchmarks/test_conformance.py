@@ -21,8 +21,7 @@ class TestDemoBenchmark(BenchmarkSuite):
 
     @pytest.fixture(scope="class")
     def request_kwargs(self, tmp_path_factory) -> dict[str, Any]:
-        return {"environment": "local",
-                "environment_params": {"root_dir": str(tmp_path_factory.mktemp("demo-ws"))}}
+        return {"environment": "local", "environment_params": {"root_dir": str(tmp_path_factory.mktemp("demo-ws"))}}
 
 
 class TestTerminalBenchBenchmark(BenchmarkSuite):
@@ -37,9 +36,11 @@ class TestTerminalBenchBenchmark(BenchmarkSuite):
         make_task(root, "published-a")
         make_task(root, "published-b")
         make_task(root, "normalized", toml=NORMALIZED_TOML)
-        return {"benchmark_params": {"dataset_path": str(root)},
-                "environment": "local",
-                "environment_params": {"root_dir": str(tmp_path_factory.mktemp("tb-ws"))}}
+        return {
+            "benchmark_params": {"dataset_path": str(root)},
+            "environment": "local",
+            "environment_params": {"root_dir": str(tmp_path_factory.mktemp("tb-ws"))},
+        }
 
 
 class TestSyntheticBenchmark(BenchmarkSuite):

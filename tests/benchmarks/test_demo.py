@@ -22,7 +22,7 @@ def test_demo_has_at_least_six_valid_tasks_in_both_toml_forms():
     assert len(TASKS) >= 6 and DEMO.problems == []
     texts = [(DEMO_TASKS_DIR / tid / "task.toml").read_text() for tid in TASKS]
     assert all(parse_task_toml(DEMO_TASKS_DIR / tid / "task.toml") for tid in TASKS)
-    assert any(re.search(r"^version = ", t, re.M) and 'memory = "' in t for t in texts)          # published
+    assert any(re.search(r"^version = ", t, re.M) and 'memory = "' in t for t in texts)  # published
     assert any(re.search(r"^schema_version = ", t, re.M) and "memory_mb = " in t for t in texts)  # normalized
     assert any((DEMO_TASKS_DIR / tid / "tests/test.sh").read_text().count("reward.json") for tid in TASKS)
 

@@ -37,44 +37,53 @@ def test_txt_alone_with_whitespace(tmp_path):
     assert read_rewards_dir(tmp_path) == {"reward": 0.75}
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('{"reward": 1, "a": 0, "b": 0.25}', {"reward": 1.0, "a": 0.0, "b": 0.25}),
-    ("0.5", {"reward": 0.5}),
-    ("1", {"reward": 1.0}),
-    ('{"accuracy": 0.8}', {"accuracy": 0.8}),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('{"reward": 1, "a": 0, "b": 0.25}', {"reward": 1.0, "a": 0.0, "b": 0.25}),
+        ("0.5", {"reward": 0.5}),
+        ("1", {"reward": 1.0}),
+        ('{"accuracy": 0.8}', {"accuracy": 0.8}),
+    ],
+)
 def test_json_flat_dict_or_single_number(text, expected):
     assert parse_reward_json(text.encode()) == expected
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"),
-    ("   \n", "empty"),
-    ("{}", "empty object"),
-    ('{"reward": "high"}', "not a number"),
-    ('{"reward": {"nested": 1}}', "not a number"),
-    ('{"reward": true}', "not a number"),
-    ('{"reward": NaN}', "not a finite number"),
-    ('{"reward": Infinity}', "not a finite number"),
-    ("NaN", "not a finite number"),
-    ('[1, 2]', "not a number"),
-    ('"1"', "not a number"),
-    ("null", "not a number"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("   \n", "empty"),
+        ("{}", "empty object"),
+        ('{"reward": "high"}', "not a number"),
+        ('{"reward": {"nested": 1}}', "not a number"),
+        ('{"reward": true}', "not a number"),
+        ('{"reward": NaN}', "not a finite number"),
+        ('{"reward": Infinity}', "not a finite number"),
+        ("NaN", "not a finite number"),
+        ("[1, 2]", "not a number"),
+        ('"1"', "not a number"),
+        ("null", "not a number"),
+    ],
+)
 def test_json_invalid(text, message):
     with pytest.raises(VerifierError, match=message):
         parse_reward_json(text.encode())
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"),
-    ("\n\t ", "empty"),
-    ("pass", "not a number"),
-    ("1 0", "not a number"),
-    ("nan", "not a finite number"),
-    ("inf", "not a finite number"),
-    ("-Infinity", "not a finite number"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("\n\t ", "empty"),
+        ("pass", "not a number"),
+        ("1 0", "not a number"),
+        ("nan", "not a finite number"),
+        ("inf", "not a finite number"),
+        ("-Infinity", "not a finite number"),
+    ],
+)
 def test_txt_invalid(text, message):
     with pytest.raises(VerifierError, match=message):
         parse_reward_txt(text.encode())
@@ -113,6 +122,7 @@ def test_read_rewards_from_an_environment(local_provider):  # noqa: F811
                 await read_rewards(env)
         finally:
             await env.close()
+
     run(body())
 
 
@@ -124,8 +134,10 @@ def test_a_reward_file_of_megabytes_is_a_clear_verifier_error(local_provider, tm
 
     tests = tmp_path / "tests"
     tests.mkdir()
-    (tests / "test.sh").write_text("#!/bin/bash\nhead -c 3000000 /dev/zero | tr '\\0' '1' "
-                                   f"> \"${{AGENTCOMPASS_LOGS_DIR:-/logs}}/verifier/{name}\"\n")
+    (tests / "test.sh").write_text(
+        "#!/bin/bash\nhead -c 3000000 /dev/zero | tr '\\0' '1' "
+        f'> "${{AGENTCOMPASS_LOGS_DIR:-/logs}}/verifier/{name}"\n'
+    )
 
     async def body():
         env = await local_provider.open(EnvSpec(task_id="big-reward"))
@@ -136,6 +148,7 @@ def test_a_reward_file_of_megabytes_is_a_clear_verifier_error(local_provider, tm
             return outcome
         finally:
             await env.close()
+
     outcome = run(body())
     assert outcome.reward is None
     assert f"/logs/verifier/{name} is 3,000,000 bytes" in outcome.error and "at most 65,536" in outcome.error

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass.benchmarks.terminal_bench.benchmark import TerminalBenchBenchmark, TerminalBenchConfig
-from agentcompass.benchmarks.terminal_bench.loader import dockerfile_workdir, load_tasks
+from agentcompass.benchmarks.terminal_bench.loader import dockerfile_workdir
 from agentcompass.benchmarks.terminal_bench.task_toml import parse_size_mb, parse_task_toml
 from agentcompass.errors import ConfigError, DatasetError
 from tests.benchmarks.tb_fixtures import (  # noqa: F401  (local_provider is a fixture)
@@ -62,10 +62,21 @@ def test_defaults_when_tables_are_absent(tmp_path):
     assert spec.memory_mb is None and spec.cpus is None
 
 
-@pytest.mark.parametrize("value, mb", [
-    ("2G", 2048), ("512M", 512), ("1024K", 1), ("1.5G", 1536), ("4Gi", 4096), ("10GB", 10240),
-    ("256mb", 256), (" 3g ", 3072), ("1T", 1048576), (2048, 2048),
-])
+@pytest.mark.parametrize(
+    "value, mb",
+    [
+        ("2G", 2048),
+        ("512M", 512),
+        ("1024K", 1),
+        ("1.5G", 1536),
+        ("4Gi", 4096),
+        ("10GB", 10240),
+        ("256mb", 256),
+        (" 3g ", 3072),
+        ("1T", 1048576),
+        (2048, 2048),
+    ],
+)
 def test_size_suffixes(value, mb):
     assert parse_size_mb(value, "memory") == mb
 
@@ -97,7 +108,10 @@ def test_network_mode_and_allow_internet(tmp_path):
 
 
 def test_unknown_keys_are_allowed_and_kept(tmp_path):
-    spec = parse_task_toml(toml_file(tmp_path, """\
+    spec = parse_task_toml(
+        toml_file(
+            tmp_path,
+            """\
         version = "1.0"
         future_top = 3
         [metadata]
@@ -109,24 +123,33 @@ def test_unknown_keys_are_allowed_and_kept(tmp_path):
         gpu_types = ["h100"]
         [brand_new_table]
         x = 1
-    """))
+    """,
+        )
+    )
     assert spec.metadata["anything_goes"] == {"nested": True}
-    assert spec.extra == {"future_top": 3, "brand_new_table": {"x": 1}, "verifier.retries": 2,
-                          "environment.gpu_types": ["h100"]}
+    assert spec.extra == {
+        "future_top": 3,
+        "brand_new_table": {"x": 1},
+        "verifier.retries": 2,
+        "environment.gpu_types": ["h100"],
+    }
 
 
-@pytest.mark.parametrize("text, field", [
-    ('[verifier]\ntimeout_sec = "abc"\n', "verifier.timeout_sec"),
-    ("[agent]\ntimeout_sec = 0\n", "agent.timeout_sec"),
-    ('[environment]\ncpus = "two"\n', "environment.cpus"),
-    ("[environment]\nmemory_mb = 1.5\n", "environment.memory_mb"),
-    ("[environment]\ndocker_image = 5\n", "environment.docker_image"),
-    ("[environment]\nallow_internet = \"yes\"\n", "environment.allow_internet"),
-    ("[environment]\nworkdir = \"app\"\n", "environment.workdir"),
-    ("environment = 3\n", "[environment] must be a table"),
-    ("[verifier]\nenv = 3\n", "verifier.env"),
-    ("version = \n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, field",
+    [
+        ('[verifier]\ntimeout_sec = "abc"\n', "verifier.timeout_sec"),
+        ("[agent]\ntimeout_sec = 0\n", "agent.timeout_sec"),
+        ('[environment]\ncpus = "two"\n', "environment.cpus"),
+        ("[environment]\nmemory_mb = 1.5\n", "environment.memory_mb"),
+        ("[environment]\ndocker_image = 5\n", "environment.docker_image"),
+        ('[environment]\nallow_internet = "yes"\n', "environment.allow_internet"),
+        ('[environment]\nworkdir = "app"\n', "environment.workdir"),
+        ("environment = 3\n", "[environment] must be a table"),
+        ("[verifier]\nenv = 3\n", "verifier.env"),
+        ("version = \n", "not valid TOML"),
+    ],
+)
 def test_bad_values_name_file_and_field(tmp_path, text, field):
     path = toml_file(tmp_path, text)
     with pytest.raises(DatasetError) as info:
@@ -265,7 +288,7 @@ VERIFIER_CASES = {
     "exit code ignored": ("echo 1 > $OUT/reward.txt; exit 3", 1.0, None),
     "writes nothing": ("echo no reward", None, "no reward file"),
     "non-numeric": ("echo PASSED > $OUT/reward.txt", None, "not a number"),
-    "json wins": ("echo 0 > $OUT/reward.txt; echo '{\"reward\": 0.5, \"style\": 1}' > $OUT/reward.json", 0.5, None),
+    "json wins": ('echo 0 > $OUT/reward.txt; echo \'{"reward": 0.5, "style": 1}\' > $OUT/reward.json', 0.5, None),
     "verifier env": ('[ "$CHECK_MODE" = strict ] && echo 1 > $OUT/reward.txt', 1.0, None),
     "timeout": ("sleep 30; echo 1 > $OUT/reward.txt", None, "timed out after 1s"),
     "no shebang needed": ("[[ -n $BASH_VERSION ]] && echo 1 > $OUT/reward.txt", 1.0, None),
@@ -303,7 +326,7 @@ def test_verifier_contract(tmp_path, local_provider, case):  # noqa: F811
     else:
         assert grade.error.startswith("VerifierError:") and error in grade.error and grade.resolved is False
     if case != "timeout":
-        assert f"cwd={ws}/app" in grade.log      # test.sh runs from the workdir
+        assert f"cwd={ws}/app" in grade.log  # test.sh runs from the workdir
     if case == "json wins":
         assert grade.rewards == {"reward": 0.5, "style": 1.0} and grade.details["reward_file"] == "reward.json"
 
@@ -330,8 +353,12 @@ def test_compose_tasks_load_and_only_docker_runs_them(tmp_path):
 
 
 def test_a_compose_file_alone_defines_the_environment(tmp_path):
-    make_task(tmp_path, "only-compose", dockerfile=None,
-              files={"environment/docker-compose.yaml": "services:\n  main:\n    image: x\n"})
+    make_task(
+        tmp_path,
+        "only-compose",
+        dockerfile=None,
+        files={"environment/docker-compose.yaml": "services:\n  main:\n    image: x\n"},
+    )
     make_task(tmp_path, "nothing", dockerfile=None)
     b = bench(tmp_path)
     assert [t.id for t in b.load()] == ["only-compose"]
@@ -347,11 +374,11 @@ def test_a_symlink_leading_out_of_a_task_directory_is_refused(tmp_path):
     root.mkdir()
     make_task(root, "linked-files")
     files = root / "linked-files" / "environment" / "files"
-    files.symlink_to(host, target_is_directory=True)           # the whole files/ directory is a link out
+    files.symlink_to(host, target_is_directory=True)  # the whole files/ directory is a link out
     make_task(root, "inner-link")
     (root / "inner-link" / "tests" / "key").symlink_to(host / "id_rsa")
     make_task(root, "fine")
-    (root / "fine" / "tests" / "alias.sh").symlink_to("test.sh")     # a link that stays inside is fine
+    (root / "fine" / "tests" / "alias.sh").symlink_to("test.sh")  # a link that stays inside is fine
     b = bench(root)
     assert [t.id for t in b.load()] == ["fine"]
     problems = {p.task_id: p for p in b.problems}

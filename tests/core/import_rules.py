@@ -15,15 +15,32 @@ PLUGIN_MAY_IMPORT = ("agentcompass.interfaces", "agentcompass.errors", "agentcom
 
 # package -> the agentcompass modules it may import (besides its own package); a prefix covers its submodules
 LAYERS: dict[str, tuple[str, ...]] = {
-    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass.interfaces", "agentcompass.errors",
-                                   "agentcompass.kit"),
-    "agentcompass._config": ("agentcompass._recipes", "agentcompass.interfaces", "agentcompass.errors",
-                             "agentcompass.kit"),
-    "agentcompass._cli": ("agentcompass._sdk", "agentcompass._config.options", "agentcompass.interfaces",
-                          "agentcompass.errors"),
+    "agentcompass._orchestrator": (
+        "agentcompass._config",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+        "agentcompass.kit",
+    ),
+    "agentcompass._config": (
+        "agentcompass._recipes",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+        "agentcompass.kit",
+    ),
+    "agentcompass._cli": (
+        "agentcompass._sdk",
+        "agentcompass._config.options",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+    ),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
-    "agentcompass._ray": ("agentcompass._orchestrator", "agentcompass._config", "agentcompass._deps",
-                          "agentcompass.interfaces", "agentcompass.errors"),
+    "agentcompass._ray": (
+        "agentcompass._orchestrator",
+        "agentcompass._config",
+        "agentcompass._deps",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+    ),
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.errors": (),
 }
@@ -31,11 +48,11 @@ LAYERS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Edge:
-    source: str          # importing module
-    target: str          # imported module
+    source: str  # importing module
+    target: str  # imported module
     file: str
     line: int
-    runtime: bool        # False under `if TYPE_CHECKING:`
+    runtime: bool  # False under `if TYPE_CHECKING:`
 
     def where(self) -> str:
         return f"{self.file}:{self.line}"
@@ -82,8 +99,9 @@ def scan(root: Path, packages: tuple[str, ...] = ("agentcompass", "hydra_plugins
                 continue
             for target in _targets(node, module, path.name == "__init__.py", known):
                 if target.split(".")[0] in packages:
-                    edges.append(Edge(module, target, str(path.relative_to(root)), node.lineno,
-                                      node.lineno not in guarded))
+                    edges.append(
+                        Edge(module, target, str(path.relative_to(root)), node.lineno, node.lineno not in guarded)
+                    )
     return edges
 
 
@@ -108,8 +126,10 @@ def violations(edges: list[Edge]) -> list[str]:
         if not any(_within(e.target, a) for a in allowed) and e.target != "agentcompass":
             out.append(f"{e.where()}: {e.source} imports {e.target}; {kind} may import only {', '.join(allowed)}")
         elif e.target == "agentcompass" and kind.startswith("plug-ins"):
-            out.append(f"{e.where()}: {e.source} imports the agentcompass package; plug-ins may import only "
-                       f"{', '.join(allowed)}")
+            out.append(
+                f"{e.where()}: {e.source} imports the agentcompass package; plug-ins may import only "
+                f"{', '.join(allowed)}"
+            )
     return out
 
 
@@ -136,7 +156,7 @@ def cycles(edges: list[Edge]) -> list[list[Edge]]:
     stack: list[str] = []
     groups: list[list[str]] = []
 
-    def visit(node: str) -> None:   # Tarjan's algorithm
+    def visit(node: str) -> None:  # Tarjan's algorithm
         index[node] = low[node] = len(index)
         stack.append(node)
         for nxt in graph.get(node, {}):

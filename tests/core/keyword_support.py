@@ -22,8 +22,8 @@ class RecordingConfig(BaseModel):
 
     sleep_s: float = 0.0
     tag: str = ""
-    fail_first: bool = False         # the first attempt of every task fails (AgentError, not retryable)
-    linger_s: float = 0.0            # when cancelled, keep running this long before giving up
+    fail_first: bool = False  # the first attempt of every task fails (AgentError, not retryable)
+    linger_s: float = 0.0  # when cancelled, keep running this long before giving up
 
 
 class RecordingHarness:
@@ -61,14 +61,18 @@ class RecordingHarness:
             cls.cancelled.append(task.id)
             if self.config.linger_s:
                 await asyncio.sleep(self.config.linger_s)
-                cls.lingered.append(task.id)     # not cancelled again while lingering
+                cls.lingered.append(task.id)  # not cancelled again while lingering
             raise
         finally:
             cls.running -= 1
         if self.config.fail_first and ctx.attempt == 1:
             raise AgentError("flaky first attempt")
-        info = {"data_dir": str(self.component_ctx.data_dir), "tag": self.config.tag, "started": started,
-                "auto_install": [self.component_ctx.auto_install_dependencies, ctx.auto_install_dependencies]}
+        info = {
+            "data_dir": str(self.component_ctx.data_dir),
+            "tag": self.config.tag,
+            "started": started,
+            "auto_install": [self.component_ctx.auto_install_dependencies, ctx.auto_install_dependencies],
+        }
         return AgentResult(submission=ctx.benchmark.reference_solution(task).submission, n_turns=1, info=info)
 
 
@@ -77,9 +81,9 @@ class Outcome:
     """One run (SDK or CLI) and its record on disk."""
 
     run_dir: Path
-    result: dict[str, Any] | None = None     # what run_evaluation returned (SDK)
-    error: BaseException | None = None       # what it raised (SDK)
-    code: int | None = None                  # the exit code (CLI)
+    result: dict[str, Any] | None = None  # what run_evaluation returned (SDK)
+    error: BaseException | None = None  # what it raised (SDK)
+    code: int | None = None  # the exit code (CLI)
     out: str = ""
     err: str = ""
     extra: dict[str, Any] = field(default_factory=dict)

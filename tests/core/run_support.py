@@ -22,9 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 class GateConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    gate: str = ""                    # the tasks in `gated` wait until this file exists
-    gated: list[str] = []             # task ids that wait (empty: every task)
-    log: str = ""                     # one line "<task> <attempt> <pid>" appended per agent run
+    gate: str = ""  # the tasks in `gated` wait until this file exists
+    gated: list[str] = []  # task ids that wait (empty: every task)
+    log: str = ""  # one line "<task> <attempt> <pid>" appended per agent run
 
 
 class GateHarness:
@@ -78,13 +78,25 @@ def start_cli(*args: str, **popen) -> subprocess.Popen:
     """``python -m agentcompass ARGS`` in its own session (so a test can kill its whole group)."""
     popen.setdefault("stdout", subprocess.PIPE)
     popen.setdefault("stderr", subprocess.PIPE)
-    return subprocess.Popen([sys.executable, "-m", "agentcompass", *args], cwd=REPO, env=cli_env(), text=True,
-                            start_new_session=True, **popen)
+    return subprocess.Popen(
+        [sys.executable, "-m", "agentcompass", *args],
+        cwd=REPO,
+        env=cli_env(),
+        text=True,
+        start_new_session=True,
+        **popen,
+    )
 
 
 def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "agentcompass", *args], cwd=REPO, env=cli_env(), text=True,
-                          capture_output=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "agentcompass", *args],
+        cwd=REPO,
+        env=cli_env(),
+        text=True,
+        capture_output=True,
+        timeout=timeout,
+    )
 
 
 def wait_for(predicate, timeout: float, what: str, interval: float = 0.1):

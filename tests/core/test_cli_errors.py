@@ -10,8 +10,9 @@ import pytest
 
 
 def cli(*args, cwd=None, env=None):
-    return subprocess.run([sys.executable, "-m", "agentcompass", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "agentcompass", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120
+    )
 
 
 @pytest.fixture
@@ -33,8 +34,10 @@ CASES = [
     (["run", "--config", "/nonexistent/x.yaml"], "config file '/nonexistent/x.yaml' does not exist"),
     (["run", "--config", "BAD_YAML"], "is not valid YAML"),
     (["run", "--config", "/"], "config file '/' is a directory, not a YAML file"),
-    (["run", "--data-dir", "/etc/hostname/cache"], "data_dir='/etc/hostname/cache': Value error, '/etc/hostname' is "
-     "a file, not a directory"),
+    (
+        ["run", "--data-dir", "/etc/hostname/cache"],
+        "data_dir='/etc/hostname/cache': Value error, '/etc/hostname' is a file, not a directory",
+    ),
     (["run", "--provider-limit", "docker"], "--provider-limit: expected PROVIDER=VALUE"),
     (["run", "--provider-limit", "docker=0"], "provider limit for 'docker' must be >= 1"),
     (["run", "--env-open-qps", "local=-1"], "env_open_qps for 'local' must be > 0"),
@@ -53,12 +56,18 @@ CASES = [
     (["run", "--max-retries", "-2"], "execution.max_retries=-2"),
     (["run", "--execution-params", '{"timeouts": {"agent": -5}}'], "execution.timeouts.agent=-5"),
     (["run", "--recipe-dir", "/nonexistent/recipes"], "runtime.recipe_dirs: '/nonexistent/recipes' does not exist"),
-    (["run", "--execution-params", '{"artifacts": {"prepare": [{"src": "/nonexistent/src", "dst": "/app/x"}]}}'],
-     "execution.artifacts.prepare.0.src='/nonexistent/src': Value error, does not exist on this host"),
-    (["run", "synthetic", "nop", "none", "--env", "memory", "benchmark.n_tasks=1e9"],
-     "n_tasks=1000000000.0: Input should be less than or equal to 100000"),
-    (["run", "demo", "oracle", "some-model", "--model-base-url", "not a url"],
-     "base_url='not a url': Value error, not"),
+    (
+        ["run", "--execution-params", '{"artifacts": {"prepare": [{"src": "/nonexistent/src", "dst": "/app/x"}]}}'],
+        "execution.artifacts.prepare.0.src='/nonexistent/src': Value error, does not exist on this host",
+    ),
+    (
+        ["run", "synthetic", "nop", "none", "--env", "memory", "benchmark.n_tasks=1e9"],
+        "n_tasks=1000000000.0: Input should be less than or equal to 100000",
+    ),
+    (
+        ["run", "demo", "oracle", "some-model", "--model-base-url", "not a url"],
+        "base_url='not a url': Value error, not",
+    ),
     (["run", "demo", "oracle", "some-model", "--model-base-url", "http://h:99999/v1"], "the port is not a number"),
 ]
 
@@ -69,11 +78,12 @@ def test_bad_input_exits_2_with_one_line(args, expected, bad_yaml, tmp_path):
     proc = cli(*args, "--results-dir", str(tmp_path / "out"))
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     assert "Traceback" not in proc.stderr
-    lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and not ln.startswith("usage:")
-             and not ln.startswith("  ")]
+    lines = [
+        ln for ln in proc.stderr.splitlines() if ln.strip() and not ln.startswith("usage:") and not ln.startswith("  ")
+    ]
     assert len(lines) == 1, proc.stderr
     assert expected in lines[0], lines[0]
-    assert not (tmp_path / "out").exists(), sorted(str(p) for p in (tmp_path / "out").rglob("*"))   # nothing written
+    assert not (tmp_path / "out").exists(), sorted(str(p) for p in (tmp_path / "out").rglob("*"))  # nothing written
 
 
 def test_debug_log_level_shows_the_traceback(tmp_path):
@@ -82,20 +92,30 @@ def test_debug_log_level_shows_the_traceback(tmp_path):
 
 
 def test_help_is_fast_and_imports_nothing_heavy():
-    code = ("import sys, agentcompass._cli.main as m\n"
-            "heavy = [x for x in ('hydra', 'omegaconf', 'docker', 'openai', 'anthropic', 'pydantic', 'tqdm')"
-            " if x in sys.modules]\nprint(heavy)")
+    code = (
+        "import sys, agentcompass._cli.main as m\n"
+        "heavy = [x for x in ('hydra', 'omegaconf', 'docker', 'openai', 'anthropic', 'pydantic', 'tqdm')"
+        " if x in sys.modules]\nprint(heavy)"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
     assert cli("--help").returncode == 0
 
 
-@pytest.mark.parametrize("args", [["run", "--task-concurrency", "abc"], ["run", "--nosuch-option"],
-                                  ["launch"], ["--nosuch"], ["run", "--progress", "fancy"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--task-concurrency", "abc"],
+        ["run", "--nosuch-option"],
+        ["launch"],
+        ["--nosuch"],
+        ["run", "--progress", "fancy"],
+    ],
+)
 def test_argparse_errors_are_one_line_naming_help(args):
     proc = cli(*args)
     assert proc.returncode == 2, proc.stderr
-    (line,) = proc.stderr.strip().splitlines()               # not the 20-line usage
+    (line,) = proc.stderr.strip().splitlines()  # not the 20-line usage
     assert line.startswith("agentcompass") and ": error: " in line and line.endswith("--help')"), line
 
 
@@ -137,8 +157,10 @@ def test_sdk_bad_calls_are_config_errors(tmp_path):
 
     calls = {
         "positional": (lambda: run_evaluation("demo"), "run_evaluation() takes keyword arguments only"),
-        "unknown": (lambda: run_evaluation(task_concurency=2),
-                    "unexpected keyword argument 'task_concurency'; did you mean 'task_concurrency'?"),
+        "unknown": (
+            lambda: run_evaluation(task_concurency=2),
+            "unexpected keyword argument 'task_concurency'; did you mean 'task_concurrency'?",
+        ),
         "config_path": (lambda: run_evaluation(config_path=5), "config_path=5: Input should be a valid string"),
         "overrides": (lambda: run_evaluation(overrides="x=1"), "overrides='x=1': 'str' instances are not allowed"),
         "secret": (lambda: run_evaluation(model_api_key=12345678), "model_api_key=<a int, not shown>"),
@@ -160,31 +182,62 @@ def test_every_option_has_help_text(command):
     _, parser = command_parser(command)
     bare = [a.option_strings or [a.dest] for a in parser._actions if not (a.help or "").strip()]
     assert bare == [], bare
-    assert "(default: 4)" in parser.format_help()                 # the schema's defaults are shown
+    assert "(default: 4)" in parser.format_help()  # the schema's defaults are shown
 
 
 def test_the_end_of_run_table_shows_whole_error_messages():
     from agentcompass._sdk import format_result
 
     message = "SandboxError: " + "x" * 120 + " the part that matters"
-    row = {"task_id": "t", "status": "error", "reward": None, "attempts": 1, "duration_s": 1.0,
-           "error": {"type": "SandboxError", "message": message}}
-    metrics = {"n_tasks": 1, "n_attempts": 1, "n_errors": 1, "n_retries": 0, "mean_reward": 0.0,
-               "mean_reward_valid": None, "n_valid_rewards": 0, "pass_rate": 0.0, "tokens": {"input": 0},
-               "cost_usd": 0.0}
-    text = format_result({"metadata": {"run_name": "r", "run_id": "i", "status": "failed", "duration_s": 1.0},
-                          "metrics": metrics, "summary": {"tasks": [row]}, "paths": {"run_dir": "/x"}})
+    row = {
+        "task_id": "t",
+        "status": "error",
+        "reward": None,
+        "attempts": 1,
+        "duration_s": 1.0,
+        "error": {"type": "SandboxError", "message": message},
+    }
+    metrics = {
+        "n_tasks": 1,
+        "n_attempts": 1,
+        "n_errors": 1,
+        "n_retries": 0,
+        "mean_reward": 0.0,
+        "mean_reward_valid": None,
+        "n_valid_rewards": 0,
+        "pass_rate": 0.0,
+        "tokens": {"input": 0},
+        "cost_usd": 0.0,
+    }
+    text = format_result(
+        {
+            "metadata": {"run_name": "r", "run_id": "i", "status": "failed", "duration_s": 1.0},
+            "metrics": metrics,
+            "summary": {"tasks": [row]},
+            "paths": {"run_dir": "/x"},
+        }
+    )
     assert message + "\n" in text + "\n" and text.count("the part that matters") == 1
 
 
 SDK_CASES = {
     "recipe dir": ({"recipe_dirs": ["/nonexistent/recipes"]}, "runtime.recipe_dirs: '/nonexistent/recipes' does not"),
-    "prepare": ({"execution_params": {"artifacts": {"prepare": [{"src": "/nonexistent/src", "dst": "/app/x"}]}}},
-                "prepare.0.src='/nonexistent/src': Value error, does not exist on this host"),
+    "prepare": (
+        {"execution_params": {"artifacts": {"prepare": [{"src": "/nonexistent/src", "dst": "/app/x"}]}}},
+        "prepare.0.src='/nonexistent/src': Value error, does not exist on this host",
+    ),
     "results dir": ({"results_dir": "BLOCKER"}, "cannot hold run directories: 'BLOCKER' is a file, not a directory"),
     "data dir": ({"data_dir": "BLOCKER/sub"}, "data_dir='BLOCKER/sub': Value error, 'BLOCKER' is a file"),
-    "n_tasks": ({"benchmark": "synthetic", "harness": "nop", "model": "none", "environment": "memory",
-                 "overrides": ["benchmark.n_tasks=1e9"]}, "n_tasks=1000000000.0: Input should be less than"),
+    "n_tasks": (
+        {
+            "benchmark": "synthetic",
+            "harness": "nop",
+            "model": "none",
+            "environment": "memory",
+            "overrides": ["benchmark.n_tasks=1e9"],
+        },
+        "n_tasks=1000000000.0: Input should be less than",
+    ),
     "base url": ({"harness": "oracle", "model": "some-model", "model_base_url": "not a url"}, "base_url='not a url'"),
 }
 
@@ -203,13 +256,15 @@ def test_the_sdk_raises_one_line_config_errors_for_the_same_input(what, tmp_path
     with pytest.raises(ConfigError) as info:
         run_evaluation(**{"results_dir": str(tmp_path / "out"), "progress": "none", **kw})
     assert expected.replace("BLOCKER", str(blocker)) in str(info.value) and "\n" not in str(info.value)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]      # nothing written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]  # nothing written
 
 
 def test_the_sdk_refuses_an_invalid_request_name(tmp_path):
     from agentcompass import ConfigError, launch
 
     with pytest.raises(ConfigError, match=r"requests\.0\.name='\.\./escape'"):
-        launch({"version": 1, "requests": [{"name": "../escape", "benchmark": {"id": "demo"}}]},
-               results_dir=str(tmp_path / "out"))
+        launch(
+            {"version": 1, "requests": [{"name": "../escape", "benchmark": {"id": "demo"}}]},
+            results_dir=str(tmp_path / "out"),
+        )
     assert list(tmp_path.iterdir()) == []

@@ -31,28 +31,35 @@ def test_defaults_are_the_bundled_demo():
 
 
 def test_files_merge_in_order_lists_replaced_and_explicit_wins(tmp_path):
-    a = write(tmp_path / "a.yaml", {"runtime": {"task_concurrency": 3, "provider_limits": {"docker": 2}},
-                                    "execution": {"retry_pattern_list": ["a", "b"], "max_retries": 1}})
-    b = write(tmp_path / "b.yaml", {"runtime": {"provider_limits": {"local": 5}},
-                                    "execution": {"retry_pattern_list": ["c"]}})
+    a = write(
+        tmp_path / "a.yaml",
+        {
+            "runtime": {"task_concurrency": 3, "provider_limits": {"docker": 2}},
+            "execution": {"retry_pattern_list": ["a", "b"], "max_retries": 1},
+        },
+    )
+    b = write(
+        tmp_path / "b.yaml", {"runtime": {"provider_limits": {"local": 5}}, "execution": {"retry_pattern_list": ["c"]}}
+    )
     r = compose(config_path=[a, b])
-    assert r.config.runtime.task_concurrency == 3                      # from a, untouched by b
-    assert r.config.runtime.provider_limits == {"docker": 2, "local": 5}   # dicts merge
-    assert r.config.execution.retry_pattern_list == ["c"]               # lists are replaced
+    assert r.config.runtime.task_concurrency == 3  # from a, untouched by b
+    assert r.config.runtime.provider_limits == {"docker": 2, "local": 5}  # dicts merge
+    assert r.config.execution.retry_pattern_list == ["c"]  # lists are replaced
     assert r.config.execution.max_retries == 1
     r = compose(config_path=[a, b], task_concurrency=9, overrides=["execution.max_retries=4"])
     assert r.config.runtime.task_concurrency == 9 and r.config.execution.max_retries == 4
-    r = compose(config_path=[b, a])                                     # order matters
+    r = compose(config_path=[b, a])  # order matters
     assert r.config.execution.retry_pattern_list == ["a", "b"]
 
 
 def test_a_config_file_can_select_components(tmp_path):
-    f = write(tmp_path / "c.yaml", {"benchmark": {"id": "synthetic", "n_tasks": 3}, "harness": "nop",
-                                    "environment": "memory"})
+    f = write(
+        tmp_path / "c.yaml", {"benchmark": {"id": "synthetic", "n_tasks": 3}, "harness": "nop", "environment": "memory"}
+    )
     r = compose(config_path=f)
     assert r.choices["benchmark"] == "synthetic" and r.data["benchmark"]["n_tasks"] == 3
     assert r.choices["harness"] == "nop" and r.choices["environment"] == "memory"
-    assert compose(config_path=f, harness="oracle").choices["harness"] == "oracle"   # explicit wins
+    assert compose(config_path=f, harness="oracle").choices["harness"] == "oracle"  # explicit wins
 
 
 def test_unknown_component_lists_valid_ids():
@@ -83,9 +90,17 @@ def test_api_key_never_reaches_disk_or_logs(tmp_path, caplog, capfd):
     caplog.set_level(logging.DEBUG, logger="agentcompass")
     results = tmp_path / "results"
     cfg = write(tmp_path / "key.yaml", {"model": {"api_key": SECRET}})
-    common = dict(benchmark="synthetic", harness="nop", environment="memory", results_dir=str(results),
-                  progress="plain", log_level="DEBUG", file_log_level="DEBUG",
-                  model_base_url="http://127.0.0.1:9/v1", benchmark_params={"n_tasks": 2})
+    common = dict(
+        benchmark="synthetic",
+        harness="nop",
+        environment="memory",
+        results_dir=str(results),
+        progress="plain",
+        log_level="DEBUG",
+        file_log_level="DEBUG",
+        model_base_url="http://127.0.0.1:9/v1",
+        benchmark_params={"n_tasks": 2},
+    )
     run_evaluation(model="some-model", model_api_key=SECRET, **common)
     run_evaluation(model="some-model", config_path=cfg, **common)
     run_evaluation(model="some-model", overrides=[f"model.api_key={SECRET}"], **common)

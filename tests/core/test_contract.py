@@ -18,9 +18,13 @@ from agentcompass._config.registry import GROUPS, conf_dir, import_target
 from agentcompass.interfaces import CAPABILITIES, ON_HOST, Capability
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFORMANCE_TESTS = ["tests.environments.test_conformance", "tests.benchmarks.test_conformance",
-                     "tests.benchmarks.swebench.test_conformance", "tests.harnesses.test_conformance",
-                     "tests.models.test_conformance"]
+CONFORMANCE_TESTS = [
+    "tests.environments.test_conformance",
+    "tests.benchmarks.test_conformance",
+    "tests.benchmarks.swebench.test_conformance",
+    "tests.harnesses.test_conformance",
+    "tests.models.test_conformance",
+]
 
 
 def getattr_calls(root: Path, packages: tuple[str, ...]) -> list[str]:
@@ -29,16 +33,18 @@ def getattr_calls(root: Path, packages: tuple[str, ...]) -> list[str]:
     for pkg in packages:
         for path in sorted((root / pkg).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                        node.func.id in ("getattr", "hasattr"):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in ("getattr", "hasattr")
+                ):
                     out.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(node)}")
     return out
 
 
 def test_the_orchestrator_reads_optional_capabilities_only_through_the_helper():
     found = getattr_calls(ROOT, ("agentcompass/_orchestrator",))
-    assert not found, "read the capability through interfaces.<CAPABILITY>.of(component) instead:\n" + \
-        "\n".join(found)
+    assert not found, "read the capability through interfaces.<CAPABILITY>.of(component) instead:\n" + "\n".join(found)
 
 
 def test_the_scan_names_file_and_line(tmp_path):
@@ -53,7 +59,7 @@ def test_capabilities_are_declared_once_with_their_meaning():
     assert {c.kind for c in CAPABILITIES} <= {"benchmark", "harness", "model", "provider", "environment"}
     assert all(len(c.doc) > 30 for c in CAPABILITIES)
     declared = {id(v) for v in vars(interfaces).values() if isinstance(v, Capability)}
-    assert declared == {id(c) for c in CAPABILITIES}        # every constant is in the table
+    assert declared == {id(c) for c in CAPABILITIES}  # every constant is in the table
     doc = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
     missing = [c.name for c in CAPABILITIES if f"`{c.name}`" not in doc and f"`{c.name}(" not in doc]
     assert not missing, f"docs/plugins.md does not describe {missing}"
@@ -73,8 +79,12 @@ def test_a_capability_applies_its_default_and_checks_its_form():
         on_host = "yes"
         read_head = 3
 
-    assert (ON_HOST.of(Bare()), ON_HOST.of(Unset()), ON_HOST.of(Local()), ON_HOST.of(None)) == (False, False, True,
-                                                                                                 False)
+    assert (ON_HOST.of(Bare()), ON_HOST.of(Unset()), ON_HOST.of(Local()), ON_HOST.of(None)) == (
+        False,
+        False,
+        True,
+        False,
+    )
     assert ON_HOST.problem(Local()) is None and ON_HOST.problem(Bare()) is None
     assert "declared: bool" in ON_HOST.problem(Wrong())
     assert "declared: a method" in interfaces.READ_HEAD.problem(Wrong())
@@ -87,12 +97,13 @@ def _targets() -> dict[str, dict[str, str]]:
     for group in GROUPS:
         raw = {p.stem: yaml.safe_load(p.read_text()) or {} for p in sorted((conf_dir() / group).glob("*.yaml"))}
 
-        def target(cid: str) -> str | None:
+        def target(cid: str, raw: dict = raw) -> str | None:
             data = raw[cid]
             if "_target_" in data:
                 return data["_target_"]
             bases = [d for d in data.get("defaults", []) if isinstance(d, str) and d != "_self_"]
             return target(bases[0]) if bases else None
+
         out[group] = {cid: t for cid in raw if (t := target(cid))}
     return out
 

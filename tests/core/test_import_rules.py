@@ -27,17 +27,20 @@ def test_the_scan_sees_lazy_imports_and_reports_file_and_line(tmp_path):
         (pkg / folder).mkdir(exist_ok=True)
         (pkg / folder / "__init__.py").write_text("")
     (pkg / "interfaces.py").write_text("")
-    (pkg / "benchmarks" / "mine.py").write_text("from agentcompass.interfaces import Task\n"
-                                                "from agentcompass._orchestrator import store\n")
+    (pkg / "benchmarks" / "mine.py").write_text(
+        "from agentcompass.interfaces import Task\nfrom agentcompass._orchestrator import store\n"
+    )
     (pkg / "_orchestrator" / "store.py").write_text("")
     (pkg / "_orchestrator" / "request.py").write_text("def finish():\n    from agentcompass._analysis import x\n")
     (pkg / "_analysis" / "x.py").write_text("import agentcompass._orchestrator.request\n")
     edges = import_rules.scan(tmp_path, ("agentcompass",))
     bad = import_rules.violations(edges)
-    assert any(v.startswith("agentcompass/benchmarks/mine.py:2: ") and "agentcompass._orchestrator.store" in v
-               for v in bad), bad
-    assert any(v.startswith("agentcompass/_orchestrator/request.py:2: ") and "agentcompass._analysis" in v
-               for v in bad), bad
+    assert any(
+        v.startswith("agentcompass/benchmarks/mine.py:2: ") and "agentcompass._orchestrator.store" in v for v in bad
+    ), bad
+    assert any(
+        v.startswith("agentcompass/_orchestrator/request.py:2: ") and "agentcompass._analysis" in v for v in bad
+    ), bad
     assert len(bad) == 2, bad
     text = [import_rules.describe(c) for c in import_rules.cycles(edges)]
     assert len(text) == 1 and "agentcompass/_orchestrator/request.py:2" in text[0], text
@@ -60,8 +63,10 @@ def test_plugins_may_import_the_kit_and_nothing_else_of_the_core(tmp_path):
         (pkg / folder / "__init__.py").write_text("")
     for name in ("interfaces", "errors", "kit", "_deps"):
         (pkg / f"{name}.py").write_text("")
-    (pkg / "harnesses" / "mine.py").write_text("from agentcompass.kit import write_atomic\n"
-                                               "from agentcompass import errors, interfaces\n\n\n"
-                                               "def run():\n    from agentcompass._deps import require\n")
+    (pkg / "harnesses" / "mine.py").write_text(
+        "from agentcompass.kit import write_atomic\n"
+        "from agentcompass import errors, interfaces\n\n\n"
+        "def run():\n    from agentcompass._deps import require\n"
+    )
     bad = import_rules.violations(import_rules.scan(tmp_path, ("agentcompass",)))
     assert len(bad) == 1 and bad[0].startswith("agentcompass/harnesses/mine.py:6: ") and "_deps" in bad[0], bad

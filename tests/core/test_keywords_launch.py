@@ -7,9 +7,10 @@ from __future__ import annotations
 import inspect
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml
@@ -55,11 +56,16 @@ class Env:
     def spec(self, *, n_tasks: int | None = 2, concurrency: int = 4, **harness: Any) -> OrchestrationSpec:
         benchmark = {"id": "synthetic", **({"n_tasks": n_tasks} if n_tasks is not None else {})}
         return OrchestrationSpec(
-            name="kwl", task_concurrency=concurrency,
-            defaults=OrchestrationDefaults(benchmark=benchmark, harness={"id": "oracle", "_target_": RECORDING,
-                                                                         **harness},
-                                           environment={"id": "memory"}, output={"run_id": "r1"}),
-            requests=[RunRequestSpec(name=name) for name in NAMES])
+            name="kwl",
+            task_concurrency=concurrency,
+            defaults=OrchestrationDefaults(
+                benchmark=benchmark,
+                harness={"id": "oracle", "_target_": RECORDING, **harness},
+                environment={"id": "memory"},
+                output={"run_id": "r1"},
+            ),
+            requests=[RunRequestSpec(name=name) for name in NAMES],
+        )
 
     def keywords(self, **kw: Any) -> dict[str, Any]:
         return {"results_dir": self.out, "progress": "none", **kw}
@@ -74,6 +80,7 @@ def case(*names: str) -> Callable:
         for name in names:
             CASES[name] = fn
         return fn
+
     return register
 
 
@@ -88,6 +95,7 @@ def _orchestration(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert [len(r.run(name).rows()) for name in NAMES] == [2, 2]
+
     return env.spec(), env.keywords(), check
 
 
@@ -97,19 +105,21 @@ def _config_path(env: Env):
     path.write_text("benchmark:\n  n_tasks: 3\n")
 
     def check(r: Launched, surface: str) -> None:
-        if surface == "resolved":   # its requests are composed already: the files cannot apply
+        if surface == "resolved":  # its requests are composed already: the files cannot apply
             assert isinstance(r.error, ConfigError) and "config_path" in str(r.error)
             return
         _completed(r)
         assert [len(r.run(name).rows()) for name in NAMES] == [3, 3]
+
     return env.spec(n_tasks=None), env.keywords(config_path=[path]), check
 
 
 @case("task_concurrency")
 def _concurrency(env: Env):
-    def check(r: Launched, surface: str) -> None:   # the spec says 4
+    def check(r: Launched, surface: str) -> None:  # the spec says 4
         _completed(r)
         assert RecordingHarness.max_running == 1 and (r.result is None or r.result.pool["size"] == 1)
+
     return env.spec(sleep_s=0.2), env.keywords(task_concurrency=1), check
 
 
@@ -118,6 +128,7 @@ def _results_dir(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert all((env.out / name / "r1" / "summary.json").is_file() for name in NAMES)
+
     return env.spec(), env.keywords(), check
 
 
@@ -128,6 +139,7 @@ def _data_dir(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert [info["data_dir"] for info in r.infos()] == [str(data)] * 4
+
     return env.spec(), env.keywords(data_dir=data), check
 
 
@@ -135,6 +147,7 @@ def _data_dir(env: Env):
 def _timeout(env: Env):
     def check(r: Launched, surface: str) -> None:
         assert r.timed_out() and r.run("a").run_json()["status"] == "timeout", (r.error, r.code)
+
     return env.spec(n_tasks=1, sleep_s=30), env.keywords(timeout_seconds=1), check
 
 
@@ -145,6 +158,7 @@ def _grace(env: Env):
         # 3 s linger to end (the default grace, 10 s, would: both attempts would be in `lingered`)
         assert r.timed_out() and sorted(RecordingHarness.cancelled) == ["syn-0", "syn-0"], (r.error, r.code)
         assert RecordingHarness.lingered == []
+
     kw = env.keywords(timeout_seconds=1, cleanup_grace_seconds=0.3)
     return env.spec(n_tasks=1, sleep_s=30, linger_s=3), kw, check
 
@@ -154,15 +168,17 @@ def _provider_limits(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert RecordingHarness.max_running == 1
+
     return env.spec(sleep_s=0.2), env.keywords(provider_limits={"memory": 1}), check
 
 
 @case("env_open_qps")
 def _env_open_qps(env: Env):
-    def check(r: Launched, surface: str) -> None:   # one limit across both requests
+    def check(r: Launched, surface: str) -> None:  # one limit across both requests
         _completed(r)
         starts = sorted(info["started"] for info in r.infos())
-        assert min(b - a for a, b in zip(starts, starts[1:])) >= 0.2, starts
+        assert min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.2, starts
+
     return env.spec(), env.keywords(env_open_qps={"memory": 4}), check
 
 
@@ -171,6 +187,7 @@ def _progress(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert "[a] " in r.err and "[b] " in r.err, r.err[-2000:]
+
     return env.spec(), env.keywords(progress="plain"), check
 
 
@@ -179,6 +196,7 @@ def _log_level(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert "kw-debug-line syn-0" in r.err
+
     return env.spec(), env.keywords(log_level="DEBUG"), check
 
 
@@ -189,6 +207,7 @@ def _file_log_level(env: Env):
         for name in NAMES:
             text = (r.run(name).run_dir / "run.log").read_text()
             assert "kw-warning-line syn-0" in text and "kw-info-line" not in text
+
     return env.spec(), env.keywords(file_log_level="WARNING"), check
 
 
@@ -198,9 +217,10 @@ def _log_file(env: Env):
 
     def check(r: Launched, surface: str) -> None:
         _completed(r)
-        assert path.read_text().count("kw-info-line syn-0") == 2       # once per request
+        assert path.read_text().count("kw-info-line syn-0") == 2  # once per request
         assert not (r.run("a").run_dir / "run.log").exists()
         assert r.result.requests["a"].paths["log"] == str(path)
+
     return env.spec(), env.keywords(log_file=path), check
 
 
@@ -209,6 +229,7 @@ def _auto_install(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert [info["auto_install"] for info in r.infos()] == [[True, True]] * 4
+
     return env.spec(), env.keywords(auto_install_dependencies=True), check
 
 
@@ -219,6 +240,7 @@ def _on_progress(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert {e.request for e in events if e.kind == "attempt_finished"} == set(NAMES)
+
     return env.spec(), env.keywords(on_progress=events.append), check
 
 
@@ -229,6 +251,7 @@ def _on_request_finished(env: Env):
     def check(r: Launched, surface: str) -> None:
         _completed(r)
         assert sorted(o.name for o in finished) == list(NAMES)
+
     return env.spec(), env.keywords(on_request_finished=finished.append), check
 
 

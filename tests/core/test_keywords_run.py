@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -33,9 +34,18 @@ class Env:
         return self.tmp / "out"
 
     def base(self, **over: Any) -> dict[str, Any]:
-        kw: dict[str, Any] = dict(benchmark="synthetic", harness="oracle", model="none", environment="memory",
-                                  benchmark_params={"n_tasks": 2}, harness_params={"_target_": RECORDING},
-                                  results_dir=self.out, run_name="kw", run_id="r1", progress="none")
+        kw: dict[str, Any] = dict(
+            benchmark="synthetic",
+            harness="oracle",
+            model="none",
+            environment="memory",
+            benchmark_params={"n_tasks": 2},
+            harness_params={"_target_": RECORDING},
+            results_dir=self.out,
+            run_name="kw",
+            run_id="r1",
+            progress="none",
+        )
         for key, value in over.items():
             if value is DROP:
                 kw.pop(key, None)
@@ -47,9 +57,17 @@ class Env:
         return {"_target_": RECORDING, **fields}
 
     def model(self, **over: Any) -> dict[str, Any]:
-        return self.base(**{"model": "kw-model", "harness_params": {"_target_": "tests.helpers.ModelEchoHarness"},
-                            "benchmark_params": {"n_tasks": 1}, "model_base_url": self.server.base_url,
-                            "model_api_key": KEY, "model_api_protocol": "openai-chat", **over})
+        return self.base(
+            **{
+                "model": "kw-model",
+                "harness_params": {"_target_": "tests.helpers.ModelEchoHarness"},
+                "benchmark_params": {"n_tasks": 1},
+                "model_base_url": self.server.base_url,
+                "model_api_key": KEY,
+                "model_api_protocol": "openai-chat",
+                **over,
+            }
+        )
 
 
 Check = Callable[[Outcome], None]
@@ -61,6 +79,7 @@ def case(*names: str) -> Callable:
         for name in names:
             CASES[name] = fn
         return fn
+
     return register
 
 
@@ -76,16 +95,18 @@ def _benchmark(env: Env):
 
 @case("harness")
 def _harness(env: Env):
-    def check(o: Outcome) -> None:   # the default harness (oracle) scores 1 on every synthetic task
+    def check(o: Outcome) -> None:  # the default harness (oracle) scores 1 on every synthetic task
         assert o.summary()["metadata"]["harness"] == "nop" and [r["reward"] for r in o.rows()] == [0.0, 0.0]
+
     return env.base(harness="nop", harness_params=DROP), check
 
 
 @case("model", "model_base_url", "model_api_key")
 def _model(env: Env):
-    def check(o: Outcome) -> None:   # the key is checked by the server: another key gets 401 and a model error
+    def check(o: Outcome) -> None:  # the key is checked by the server: another key gets 401 and a model error
         assert env.server.requests and env.server.requests[-1]["body"]["model"] == "kw-model"
         assert [r["status"] for r in o.rows()] == ["completed"], o.rows()
+
     return env.model(), check
 
 
@@ -93,6 +114,7 @@ def _model(env: Env):
 def _protocol(env: Env):
     def check(o: Outcome) -> None:
         assert [r["path"] for r in env.server.requests] == ["/v1/responses"]
+
     return env.model(model_api_protocol="openai-responses"), check
 
 
@@ -100,11 +122,12 @@ def _protocol(env: Env):
 def _model_params(env: Env):
     def check(o: Outcome) -> None:
         assert env.server.requests[-1]["body"]["temperature"] == 0.25
+
     return env.model(model_params={"temperature": 0.25}), check
 
 
 @case("environment")
-def _environment(env: Env):   # the default environment is local
+def _environment(env: Env):  # the default environment is local
     return env.base(), lambda o: o.attempt("syn-0")["environment"]["provider"] == "memory" or _fail(o)
 
 
@@ -114,6 +137,7 @@ def _environment_params(env: Env):
 
     def check(o: Outcome) -> None:
         assert o.attempt("syn-0")["environment"]["workspace"].startswith(str(ws))
+
     return env.base(environment="local", environment_params={"root_dir": str(ws)}), check
 
 
@@ -121,8 +145,9 @@ def _environment_params(env: Env):
 def _keep(env: Env):
     ws = env.tmp / "kept"
 
-    def check(o: Outcome) -> None:   # without it the workspace is removed when the attempt ends
+    def check(o: Outcome) -> None:  # without it the workspace is removed when the attempt ends
         assert Path(o.attempt("syn-0")["environment"]["workspace"]).is_dir()
+
     return env.base(environment="local", environment_params={"root_dir": str(ws)}, keep_environment=True), check
 
 
@@ -141,7 +166,7 @@ def _overrides(env: Env):
 
 
 @case("benchmark_params")
-def _benchmark_params(env: Env):   # synthetic's default is 10 tasks
+def _benchmark_params(env: Env):  # synthetic's default is 10 tasks
     return env.base(), lambda o: len(o.rows()) == 2 or _fail(o)
 
 
@@ -152,8 +177,11 @@ def _harness_params(env: Env):
 
 @case("execution_params")
 def _execution_params(env: Env):
-    kw = env.base(harness_params=env.recording(sleep_s=30), benchmark_params={"n_tasks": 1},
-                  execution_params={"timeouts": {"agent": 0.2}})
+    kw = env.base(
+        harness_params=env.recording(sleep_s=30),
+        benchmark_params={"n_tasks": 1},
+        execution_params={"timeouts": {"agent": 0.2}},
+    )
     return kw, lambda o: [r["exit_status"] for r in o.rows()] == ["agent_timeout"] or _fail(o)
 
 
@@ -163,30 +191,33 @@ def _recipes(env: Env):
     folder.mkdir()
     (folder / "kwrecipe.yaml").write_text("description: sets the harness tag\nconfig:\n  harness:\n    tag: recipe\n")
 
-    def check(o: Outcome) -> None:   # the recipe exists only in that folder: unknown without recipe_dirs
+    def check(o: Outcome) -> None:  # the recipe exists only in that folder: unknown without recipe_dirs
         assert _tags(o) == ["recipe", "recipe"] and "kwrecipe" in o.summary()["metadata"]["config"]["recipes"]
+
     return env.base(recipe_dirs=[folder], enabled_recipes=["kwrecipe"]), check
 
 
 # ------------------------------------------------------------------------------------------ runtime
 @case("task_concurrency")
-def _concurrency(env: Env):   # the default is 4
+def _concurrency(env: Env):  # the default is 4
     kw = env.base(harness_params=env.recording(sleep_s=0.3), benchmark_params={"n_tasks": 4}, task_concurrency=2)
     return kw, lambda o: RecordingHarness.max_running == 2 or _fail(o)
 
 
 @case("provider_limits")
 def _provider_limits(env: Env):
-    kw = env.base(harness_params=env.recording(sleep_s=0.3), benchmark_params={"n_tasks": 3},
-                  provider_limits={"memory": 1})
+    kw = env.base(
+        harness_params=env.recording(sleep_s=0.3), benchmark_params={"n_tasks": 3}, provider_limits={"memory": 1}
+    )
     return kw, lambda o: RecordingHarness.max_running == 1 or _fail(o)
 
 
 @case("env_open_qps")
 def _env_open_qps(env: Env):
-    def check(o: Outcome) -> None:   # opens spaced 0.25 s apart (without a limit they start together)
+    def check(o: Outcome) -> None:  # opens spaced 0.25 s apart (without a limit they start together)
         starts = sorted(info["started"] for info in o.infos())
-        assert min(b - a for a, b in zip(starts, starts[1:])) >= 0.2, starts
+        assert min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.2, starts
+
     return env.base(benchmark_params={"n_tasks": 3}, env_open_qps={"memory": 4}), check
 
 
@@ -195,6 +226,7 @@ def _where(env: Env):
     def check(o: Outcome) -> None:
         meta = json.loads((env.out / "kw" / "r1" / "summary.json").read_text())["metadata"]
         assert (meta["run_name"], meta["run_id"]) == ("kw", "r1")
+
     return env.base(), check
 
 
@@ -208,6 +240,7 @@ def _data_dir(env: Env):
 def _timeout(env: Env):
     def check(o: Outcome) -> None:
         assert raised(o, RunTimeoutError, 124) and o.run_json()["status"] == "timeout"
+
     kw = env.base(harness_params=env.recording(sleep_s=30), benchmark_params={"n_tasks": 1}, timeout_seconds=1)
     return kw, check
 
@@ -218,15 +251,16 @@ def _progress(env: Env):
 
 
 @case("log_level")
-def _log_level(env: Env):   # the default console level is INFO
+def _log_level(env: Env):  # the default console level is INFO
     return env.base(log_level="DEBUG"), lambda o: "kw-debug-line syn-0" in o.err or _fail(o)
 
 
 @case("file_log_level")
-def _file_log_level(env: Env):   # the default file level is DEBUG
+def _file_log_level(env: Env):  # the default file level is DEBUG
     def check(o: Outcome) -> None:
         text = (o.run_dir / "run.log").read_text()
         assert "kw-warning-line syn-0" in text and "kw-info-line" not in text
+
     return env.base(file_log_level="WARNING"), check
 
 
@@ -237,6 +271,7 @@ def _log_file(env: Env):
     def check(o: Outcome) -> None:
         assert "kw-info-line syn-0" in path.read_text() and not (o.run_dir / "run.log").exists()
         assert o.summary()["paths"]["log"] == str(path)
+
     return env.base(log_file=path), check
 
 
@@ -248,7 +283,7 @@ def _on_progress(env: Env):
 
 
 @case("auto_install_dependencies")
-def _auto_install(env: Env):   # components and attempts are told to install what is missing
+def _auto_install(env: Env):  # components and attempts are told to install what is missing
     kw = env.base(auto_install_dependencies=True)
     return kw, lambda o: _field(o, "auto_install") == [[True, True]] * 2 or _fail(o)
 
@@ -256,22 +291,25 @@ def _auto_install(env: Env):   # components and attempts are told to install wha
 # ------------------------------------------------------------------------------------------ execution
 @case("max_retries")
 def _max_retries(env: Env):
-    kw = env.base(harness_params={"_target_": "tests.helpers.ProbeHarness", "fail_times": 1, "error": "sandbox"},
-                  max_retries=1)
+    kw = env.base(
+        harness_params={"_target_": "tests.helpers.ProbeHarness", "fail_times": 1, "error": "sandbox"}, max_retries=1
+    )
     return kw, lambda o: [(r["attempts"], r["status"]) for r in o.rows()] == [(2, "completed")] * 2 or _fail(o)
 
 
 @case("n_attempts")
-def _n_attempts(env: Env):   # the default is one sample per task
+def _n_attempts(env: Env):  # the default is one sample per task
     def check(o: Outcome) -> None:
         assert sorted((r["task_id"], r["sample"], r["attempts"]) for r in o.rows()) == [
-            (t, j, 1) for t in ("syn-0", "syn-1") for j in (1, 2, 3)]
+            (t, j, 1) for t in ("syn-0", "syn-1") for j in (1, 2, 3)
+        ]
         assert o.summary()["metrics"]["pass_at_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}
+
     return env.base(n_attempts=3), check
 
 
 @case("retry_pattern_list")
-def _patterns(env: Env):   # an AgentError is not retryable by type: only the pattern retries it
+def _patterns(env: Env):  # an AgentError is not retryable by type: only the pattern retries it
     kw = env.base(harness_params=env.recording(fail_first=True), max_retries=1, retry_pattern_list=["flaky first"])
     return kw, lambda o: [(r["attempts"], r["status"]) for r in o.rows()] == [(2, "completed")] * 2 or _fail(o)
 
@@ -282,9 +320,10 @@ def _analysis(env: Env):
 
 
 @case("analysis_params")
-def _analysis_params(env: Env):   # the default top_n is 10
+def _analysis_params(env: Env):  # the default top_n is 10
     def check(o: Outcome) -> None:
         assert json.loads((o.run_dir / "analysis.json").read_text())["params"]["top_n"] == 1
+
     return env.base(enable_analysis=True, analysis_params={"top_n": 1}), check
 
 
@@ -294,36 +333,43 @@ def _reuse(env: Env):
     _sdk(env.base())
     RecordingHarness.reset()
 
-    def check(o: Outcome) -> None:   # every task was finished: nothing runs again
+    def check(o: Outcome) -> None:  # every task was finished: nothing runs again
         assert RecordingHarness.calls == [] and o.summary()["metrics"]["n_tasks"] == 2
+
     return env.base(run_id=DROP, reuse=True), check
 
 
 @case("reuse_run_id")
 def _reuse_run_id(env: Env):
     failing = env.recording(fail_first=True)
-    _sdk(env.base(run_id="a", harness_params=failing))   # both tasks end in an error
-    _sdk(env.base(run_id="b"))                            # the latest run: both completed, other components
+    _sdk(env.base(run_id="a", harness_params=failing))  # both tasks end in an error
+    _sdk(env.base(run_id="b"))  # the latest run: both completed, other components
     RecordingHarness.reset()
 
-    def check(o: Outcome) -> None:   # run a's two failed tasks ran again, now completed
+    def check(o: Outcome) -> None:  # run a's two failed tasks ran again, now completed
         meta = o.summary()["metadata"]
-        assert sorted(RecordingHarness.calls) == ["syn-0", "syn-1"] and (meta["run_id"], meta["status"]) == \
-            ("a", "completed")
+        assert sorted(RecordingHarness.calls) == ["syn-0", "syn-1"] and (meta["run_id"], meta["status"]) == (
+            "a",
+            "completed",
+        )
+
     return env.base(run_id=DROP, reuse=True, reuse_run_id="a", harness_params=failing), check
 
 
 @case("checkpoint_resume")
 def _checkpoint_resume(env: Env):
     first = _sdk(env.base())
-    attempt = first.run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "result.json"   # as if verification crashed
+    attempt = first.run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-1" / "result.json"  # as if verification crashed
     attempt.write_text(json.dumps({**json.loads(attempt.read_text()), "status": "error"}))
     rows = [line for line in (first.run_dir / "results.jsonl").read_text().splitlines() if "syn-0" not in line]
     (first.run_dir / "results.jsonl").write_text("\n".join(rows) + "\n")
     RecordingHarness.reset()
 
-    def check(o: Outcome) -> None:   # with checkpoint resume syn-0 would only be verified again (no agent call)
-        assert RecordingHarness.calls == ["syn-0"] and (o.run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-2").is_dir()
+    def check(o: Outcome) -> None:  # with checkpoint resume syn-0 would only be verified again (no agent call)
+        assert (
+            RecordingHarness.calls == ["syn-0"] and (o.run_dir / "tasks" / "syn-0" / "sample-1" / "attempt-2").is_dir()
+        )
+
     return env.base(run_id=DROP, reuse=True, checkpoint_resume=False), check
 
 
@@ -369,8 +415,9 @@ PARAMS = [(name, surface) for name in sorted(CASES) for surface in _surfaces(nam
 
 def test_every_keyword_of_run_evaluation_has_a_case():
     assert set(inspect.signature(run_evaluation).parameters) == set(CASES)
-    assert [p.kind for p in inspect.signature(run_evaluation).parameters.values()] == \
-        [inspect.Parameter.KEYWORD_ONLY] * len(CASES)
+    assert [p.kind for p in inspect.signature(run_evaluation).parameters.values()] == [
+        inspect.Parameter.KEYWORD_ONLY
+    ] * len(CASES)
 
 
 @pytest.mark.parametrize("name,surface", PARAMS, ids=[f"{n}-{s}" for n, s in PARAMS])
@@ -396,4 +443,4 @@ def test_an_unknown_keyword_is_a_type_error_naming_it():
     with pytest.raises(TypeError, match="run_evaluation\\(\\): got an unexpected keyword argument 'task_concurency'"):
         run_evaluation(benchmark="synthetic", task_concurency=2)
     with pytest.raises(TypeError, match="launch\\(\\): got an unexpected keyword argument 'reuse'"):
-        launch({"requests": [{"name": "a"}]}, reuse=True)      # a request setting, not a launch keyword
+        launch({"requests": [{"name": "a"}]}, reuse=True)  # a request setting, not a launch keyword

@@ -19,9 +19,22 @@ from agentcompass.interfaces import ComponentContext, EnvSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_DIRS = ("benchmarks", "harnesses", "models", "environments")
-KIT_NAMES = {"write_atomic", "_write_atomic", "write_json", "_write_json", "write_json_atomic", "write_text_atomic",
-             "slug", "_slug", "slugify", "default_data_dir", "data_dir", "_data_dir_default", "require",
-             "ensure_tools"}
+KIT_NAMES = {
+    "write_atomic",
+    "_write_atomic",
+    "write_json",
+    "_write_json",
+    "write_json_atomic",
+    "write_text_atomic",
+    "slug",
+    "_slug",
+    "slugify",
+    "default_data_dir",
+    "data_dir",
+    "_data_dir_default",
+    "require",
+    "ensure_tools",
+}
 
 
 def own_copies(root: Path) -> list[str]:
@@ -52,7 +65,7 @@ def test_write_atomic_text_bytes_modes_and_no_leftovers(tmp_path):
     assert target.read_bytes() == "héllo\n".encode()
     umask = os.umask(0)
     os.umask(umask)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask          # like a file open() creates
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask  # like a file open() creates
     kit.write_atomic(target, b"\x00\xff", mode=0o755, durable=True)
     assert target.read_bytes() == b"\x00\xff" and stat.S_IMODE(target.stat().st_mode) == 0o755
     assert sorted(p.name for p in target.parent.iterdir()) == ["f.txt"]
@@ -64,6 +77,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
 
     def broken(src, dst):
         raise OSError("disk full")
+
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
         kit.write_json(target, {"new": True})
@@ -92,15 +106,18 @@ def test_write_json_forms(tmp_path):
     assert (tmp_path / "b.json").read_text() == '{\n    "when": "/x"\n}\n'
 
 
-@pytest.mark.parametrize("text,kw,expected", [
-    ("Build Me/1", {"keep": "a-z0-9", "lower": True, "strip": "-", "limit": 100}, "build-me-1"),   # image names
-    ("demo/task 1", {"strip": "-.", "limit": 40, "default": "task"}, "demo-task-1"),             # containers
-    ("...", {"strip": "-.", "default": "task"}, "task"),
-    ("demo/task 1", {"sep": "_", "limit": 60, "default": "task"}, "demo_task_1"),               # workspaces
-    ("org/repo__1", {"sep": "__", "default": ""}, "org__repo__1"),                             # trajectories
-    ("v1.0/rc 2", {"sep": "_"}, "v1.0_rc_2"),                                                   # revisions
-    ("", {}, "x"),
-])
+@pytest.mark.parametrize(
+    "text,kw,expected",
+    [
+        ("Build Me/1", {"keep": "a-z0-9", "lower": True, "strip": "-", "limit": 100}, "build-me-1"),  # image names
+        ("demo/task 1", {"strip": "-.", "limit": 40, "default": "task"}, "demo-task-1"),  # containers
+        ("...", {"strip": "-.", "default": "task"}, "task"),
+        ("demo/task 1", {"sep": "_", "limit": 60, "default": "task"}, "demo_task_1"),  # workspaces
+        ("org/repo__1", {"sep": "__", "default": ""}, "org__repo__1"),  # trajectories
+        ("v1.0/rc 2", {"sep": "_"}, "v1.0_rc_2"),  # revisions
+        ("", {}, "x"),
+    ],
+)
 def test_slug(text, kw, expected):
     assert kit.slug(text, **kw) == expected
 
@@ -133,4 +150,5 @@ def test_ensure_tools_finds_tools_and_never_installs_on_the_host(tmp_path):
             return str(info.value)
         finally:
             await env.close()
+
     assert "ac-no-such-tool" in asyncio.run(body())

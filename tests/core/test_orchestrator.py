@@ -15,8 +15,14 @@ PROBE = "tests.helpers.ProbeHarness"
 
 def run(results_dir, *overrides, failed=False, **kw):
     """run_evaluation on the synthetic benchmark; ``failed=True``: every task errs, the run must raise."""
-    base = dict(benchmark="synthetic", harness="nop", model="none", environment="memory",
-                results_dir=str(results_dir), progress="none")
+    base = dict(
+        benchmark="synthetic",
+        harness="nop",
+        model="none",
+        environment="memory",
+        results_dir=str(results_dir),
+        progress="none",
+    )
     base.update(kw)
     if not failed:
         return run_evaluation(overrides=[f"harness._target_={PROBE}", *overrides], **base)
@@ -28,10 +34,18 @@ def run(results_dir, *overrides, failed=False, **kw):
 
 def test_concurrency_never_exceeds_task_concurrency_with_retries(results_dir):
     events = []
-    result = run(results_dir, "benchmark.n_tasks=24", "+harness.sleep_s=0.02", "+harness.fail_times=1",
-                 "+harness.error=sandbox", task_concurrency=5, max_retries=2, on_progress=events.append)
+    result = run(
+        results_dir,
+        "benchmark.n_tasks=24",
+        "+harness.sleep_s=0.02",
+        "+harness.fail_times=1",
+        "+harness.error=sandbox",
+        task_concurrency=5,
+        max_retries=2,
+        on_progress=events.append,
+    )
     probe = ProbeHarness.instances[0]
-    assert probe.max_running == 5              # the limit is reached...
+    assert probe.max_running == 5  # the limit is reached...
     m = result["metrics"]
     assert m["n_tasks"] == 24 and m["n_attempts"] == 48 and m["n_retries"] == 24
     assert m["n_errors"] == 0 and m["mean_reward"] == 1.0
@@ -47,19 +61,32 @@ def test_concurrency_never_exceeds_task_concurrency_with_retries(results_dir):
 
 def test_retry_pattern_list_and_max_retries(results_dir):
     # an untyped agent error is retried only when a pattern matches "<ErrorType>: <message>"
-    r = run(results_dir, "benchmark.n_tasks=2", "+harness.fail_times=5", "+harness.message=rate limited",
-            max_retries=2, retry_pattern_list=[r"AgentError: rate \w+"], task_concurrency=2, failed=True)
-    assert r["metrics"]["n_attempts"] == 6          # 1 + 2 retries per task, then give up
+    r = run(
+        results_dir,
+        "benchmark.n_tasks=2",
+        "+harness.fail_times=5",
+        "+harness.message=rate limited",
+        max_retries=2,
+        retry_pattern_list=[r"AgentError: rate \w+"],
+        task_concurrency=2,
+        failed=True,
+    )
+    assert r["metrics"]["n_attempts"] == 6  # 1 + 2 retries per task, then give up
     assert r["metrics"]["n_errors"] == 2 and r["metrics"]["errors_by_class"]["agent"] == 2
     row = r["summary"]["tasks"][0]
     assert row["status"] == "error" and row["attempts"] == 3 and "rate limited" in row["error"]["message"]
     # no matching pattern: no retry
-    r = run(results_dir, "benchmark.n_tasks=2", "+harness.fail_times=1", max_retries=3,
-            retry_pattern_list=["something else"], failed=True)
+    r = run(
+        results_dir,
+        "benchmark.n_tasks=2",
+        "+harness.fail_times=1",
+        max_retries=3,
+        retry_pattern_list=["something else"],
+        failed=True,
+    )
     assert r["metrics"]["n_attempts"] == 2 and r["metrics"]["n_errors"] == 2
     # matching pattern, one failure each: the retry succeeds and the task counts as completed
-    r = run(results_dir, "benchmark.n_tasks=2", "+harness.fail_times=1", max_retries=3,
-            retry_pattern_list=["flaky"])
+    r = run(results_dir, "benchmark.n_tasks=2", "+harness.fail_times=1", max_retries=3, retry_pattern_list=["flaky"])
     assert r["metrics"]["n_attempts"] == 4 and r["metrics"]["n_errors"] == 0 and r["metrics"]["pass_rate"] == 1.0
     # a retry is not a sample: one sample per task, so no pass@k (and never one computed from retries)
     assert r["metrics"]["n_samples"] == 2 and r["metrics"]["n_retries"] == 2 and "pass_at_k" not in r["metrics"]
@@ -68,8 +95,13 @@ def test_retry_pattern_list_and_max_retries(results_dir):
 def test_timeout_raises_and_keeps_finished_results(results_dir):
     start = time.monotonic()
     with pytest.raises(RunTimeoutError) as info:
-        run(results_dir, "benchmark.n_tasks=4", "harness._target_=tests.helpers.KeyboardCrashHarness",
-            timeout_seconds=1, task_concurrency=4)
+        run(
+            results_dir,
+            "benchmark.n_tasks=4",
+            "harness._target_=tests.helpers.KeyboardCrashHarness",
+            timeout_seconds=1,
+            task_concurrency=4,
+        )
     assert isinstance(info.value, TimeoutError)
     assert time.monotonic() - start < 20
     result = info.value.result
@@ -87,7 +119,7 @@ def test_reuse_skips_finished_tasks(results_dir, monkeypatch):
     assert first["metrics"]["n_errors"] == 2
     monkeypatch.setenv("PROBE_FAIL_TASKS", "")
     second = run(results_dir, "benchmark.n_tasks=4", run_name="r", reuse=True)
-    assert ProbeHarness.instances[-1].calls == {"syn-1": 1, "syn-3": 1}      # only the unfinished tasks ran
+    assert ProbeHarness.instances[-1].calls == {"syn-1": 1, "syn-3": 1}  # only the unfinished tasks ran
     assert second["metadata"]["run_id"] == first["metadata"]["run_id"]
     assert second["metrics"]["n_errors"] == 0 and second["metrics"]["mean_reward"] == 1.0
     run_dir = second["paths"]["run_dir"]
@@ -121,7 +153,7 @@ def test_checkpoint_resume_reverifies_only(results_dir):
     rows = [line for line in (run_dir / "results.jsonl").read_text().splitlines() if "syn-1" not in line]
     (run_dir / "results.jsonl").write_text("\n".join(rows) + "\n")
     r2 = run(results_dir, "benchmark.n_tasks=3", run_name="cp", reuse=True)
-    assert ProbeHarness.instances[-1].calls == {}          # the agent did not run again
+    assert ProbeHarness.instances[-1].calls == {}  # the agent did not run again
     result = json.loads((run_dir / "tasks/syn-1/sample-1/attempt-1/result.json").read_text())
     assert result["resumed_from_checkpoint"] is True and result["reward"] == 1.0
     assert r2["metrics"]["n_tasks"] == 3 and r2["metrics"]["mean_reward"] == 1.0
@@ -141,8 +173,20 @@ def test_result_shape_and_run_directory(results_dir):
         assert __import__("os").path.exists(r["paths"][key]), key
     meta = r["metadata"]
     assert meta["run_id"] == "fixed-id" and meta["status"] == "completed" and meta["benchmark"] == "synthetic"
-    for name in ("n_tasks", "n_attempts", "n_completed", "n_errors", "errors_by_class", "n_retries", "mean_reward",
-                 "mean_reward_valid", "pass_rate", "tokens", "cost_usd", "duration_s"):
+    for name in (
+        "n_tasks",
+        "n_attempts",
+        "n_completed",
+        "n_errors",
+        "errors_by_class",
+        "n_retries",
+        "mean_reward",
+        "mean_reward_valid",
+        "pass_rate",
+        "tokens",
+        "cost_usd",
+        "duration_s",
+    ):
         assert name in r["metrics"], name
     summary = json.load(open(r["paths"]["summary"]))
     assert summary["metrics"] == r["metrics"]
@@ -171,11 +215,20 @@ def test_cancellation_closes_every_environment(tmp_path):
     root = tmp_path / "workspaces"
 
     async def main():
-        job = asyncio.ensure_future(async_run_evaluation(
-            benchmark="demo", harness="nop", model="none", environment="local", results_dir=str(tmp_path / "r"),
-            environment_params={"root_dir": str(root)}, task_concurrency=7, progress="none",
-            overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", "+harness.sleep_s=60"]))
-        for _ in range(200):                      # until every attempt has its workspace
+        job = asyncio.ensure_future(
+            async_run_evaluation(
+                benchmark="demo",
+                harness="nop",
+                model="none",
+                environment="local",
+                results_dir=str(tmp_path / "r"),
+                environment_params={"root_dir": str(root)},
+                task_concurrency=7,
+                progress="none",
+                overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", "+harness.sleep_s=60"],
+            )
+        )
+        for _ in range(200):  # until every attempt has its workspace
             await asyncio.sleep(0.1)
             if root.is_dir() and len([p for p in root.iterdir() if p.is_dir()]) == 7:
                 break

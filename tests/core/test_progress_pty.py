@@ -19,7 +19,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 def run_in_pty(argv: list[str], cwd: Path, timeout: float = 120.0) -> tuple[int, str]:
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))   # a 160-column terminal
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))  # a 160-column terminal
     env = {**os.environ, "COLUMNS": "160", "TERM": "xterm"}
     proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, env=env, close_fds=True)
     os.close(slave)
@@ -29,7 +29,7 @@ def run_in_pty(argv: list[str], cwd: Path, timeout: float = 120.0) -> tuple[int,
         if ready:
             try:
                 data = os.read(master, 65536)
-            except OSError:        # the child closed the terminal
+            except OSError:  # the child closed the terminal
                 break
             if not data:
                 break
@@ -41,9 +41,25 @@ def run_in_pty(argv: list[str], cwd: Path, timeout: float = 120.0) -> tuple[int,
 
 
 def test_warnings_are_written_above_an_intact_bar(tmp_path):
-    argv = [sys.executable, "-m", "agentcompass", "run", "synthetic", "oracle", "none", "--env", "memory",
-            "--progress", "auto", "--task-concurrency", "2", "--results-dir", str(tmp_path / "r"),
-            "harness._target_=tests.helpers.NoisyHarness", "benchmark.n_tasks=12"]
+    argv = [
+        sys.executable,
+        "-m",
+        "agentcompass",
+        "run",
+        "synthetic",
+        "oracle",
+        "none",
+        "--env",
+        "memory",
+        "--progress",
+        "auto",
+        "--task-concurrency",
+        "2",
+        "--results-dir",
+        str(tmp_path / "r"),
+        "harness._target_=tests.helpers.NoisyHarness",
+        "benchmark.n_tasks=12",
+    ]
     code, out = run_in_pty(argv, Path(__file__).resolve().parents[2])
     assert code == 0, out[-2000:]
     segments = [ANSI.sub("", s).strip() for s in re.split(r"[\r\n]", out)]
@@ -51,7 +67,7 @@ def test_warnings_are_written_above_an_intact_bar(tmp_path):
     warnings = [s for s in segments if "noisy warning" in s]
     assert len(warnings) == 12, warnings
     bad = [s for s in warnings if not re.fullmatch(r"WARNING noisy warning from syn-\d+", s)]
-    assert bad == [], bad                   # no warning shares a line with a bar frame
+    assert bad == [], bad  # no warning shares a line with a bar frame
     frames = [s for s in segments if re.match(r"agentcompass:\s+\d+%", s)]
     assert frames, segments[-10:]
     assert re.match(r"agentcompass:\s+100%\|.*\| 12/12 \[", frames[-1]), frames[-1]

@@ -26,14 +26,14 @@ def test_a_missing_extra_names_the_install_command_and_the_flag():
     msg = str(info.value)
     assert "reading parquet datasets needs the Python module 'agentcompass_no_such_module_xyz'" in msg
     assert "pip install 'agentcompass[swebench]'" in msg and "--auto-install-dependencies" in msg
-    assert isinstance(info.value, ConfigError)                        # CLI exit 2, nothing ran
-    assert _deps.require("json", "swebench").dumps([1]) == "[1]"       # present: just imported
+    assert isinstance(info.value, ConfigError)  # CLI exit 2, nothing ran
+    assert _deps.require("json", "swebench").dumps([1]) == "[1]"  # present: just imported
 
 
 def test_swebench_parquet_reader_without_pyarrow_gives_the_command(monkeypatch, tmp_path):
     from agentcompass.benchmarks.swebench import dataset
 
-    monkeypatch.setitem(sys.modules, "pyarrow", None)                  # as if pyarrow were not installed
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     with pytest.raises(DependencyError) as info:
         dataset.read_file(tmp_path / "test.parquet")
@@ -55,17 +55,23 @@ def test_auto_install_into_a_throwaway_venv_and_the_run_proceeds(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONNOUSERSITE": "1"}
-    res = subprocess.run([str(python), str(REPO / "tests" / "deps" / "venv_script.py")], cwd=REPO, env=env,
-                         capture_output=True, text=True, timeout=600)
+    res = subprocess.run(
+        [str(python), str(REPO / "tests" / "deps" / "venv_script.py")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if res.returncode == 3:
         pytest.skip("tomli_w is already importable from the system site-packages")
     assert res.returncode == 0, res.stdout + res.stderr
     assert "WITHOUT FLAG:" in res.stdout and "pip install 'agentcompass[toml]'" in res.stdout
     assert "--auto-install-dependencies" in res.stdout
     assert "WITH FLAG: mean_reward 1.0" in res.stdout
-    assert f"INSTALLED AT {venv}" in res.stdout                        # into the venv, not the system
+    assert f"INSTALLED AT {venv}" in res.stdout  # into the venv, not the system
     check = subprocess.run([sys.executable, "-c", "import tomli_w"], capture_output=True, env=env)
-    assert check.returncode != 0                                       # the running test interpreter is untouched
+    assert check.returncode != 0  # the running test interpreter is untouched
 
 
 # --------------------------------------------------------------------------- tools inside environments
@@ -83,8 +89,9 @@ def test_ensure_tools_in_a_local_environment(tmp_path):
         try:
             assert await _deps.ensure_tools(env, ["bash", "sh"], auto_install=False) == []
             with pytest.raises(DependencyError) as info:
-                await _deps.ensure_tools(env, ["bash", "no-such-tool-abc", "no-such-tool-def"],
-                                         auto_install=False, image_hint="host")
+                await _deps.ensure_tools(
+                    env, ["bash", "no-such-tool-abc", "no-such-tool-def"], auto_install=False, image_hint="host"
+                )
             msg = str(info.value)
             assert "no-such-tool-abc, no-such-tool-def" in msg and "(image host)" in msg
             assert "--auto-install-dependencies" in msg
@@ -92,12 +99,14 @@ def test_ensure_tools_in_a_local_environment(tmp_path):
                 await _deps.ensure_tools(env, ["no-such-tool-abc"], auto_install=True)
         finally:
             await env.close()
+
     asyncio.run(go())
 
 
 def test_install_commands_per_package_manager():
     assert "apt-get install -y -qq --no-install-recommends procps tmux" in _deps.install_script(
-        "apt-get", ["procps", "tmux"])
+        "apt-get", ["procps", "tmux"]
+    )
     assert _deps.install_script("apk", ["git"]).endswith("$S apk add --no-cache git")
     assert _deps.package_of("ps", "dnf") == "procps-ng" and _deps.package_of("git", "yum") == "git"
 
@@ -112,8 +121,18 @@ class _DockerExecEnv:
         return {"provider": "docker", "id": self.id}
 
     async def exec(self, cmd, *, timeout=None, cwd=None, env=None) -> ExecResult:
-        proc = await asyncio.create_subprocess_exec("docker", "exec", "-w", cwd or "/", self.id, "bash", "-c", cmd,
-                                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = await asyncio.create_subprocess_exec(
+            "docker",
+            "exec",
+            "-w",
+            cwd or "/",
+            self.id,
+            "bash",
+            "-c",
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
         return ExecResult(proc.returncode, out.decode(), err.decode())
 
@@ -125,8 +144,12 @@ def test_ensure_tools_installs_with_the_image_package_manager():
 
     require_engine()
     labels = [a for k, v in {**TEST_LABELS, "agentcompass": "1"}.items() for a in ("--label", f"{k}={v}")]
-    cid = subprocess.run(["docker", "run", "-d", "--init", *labels, BASE_IMAGE, "sleep", "600"],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    cid = subprocess.run(
+        ["docker", "run", "-d", "--init", *labels, BASE_IMAGE, "sleep", "600"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     try:
         env = _DockerExecEnv(cid)
         with pytest.raises(DependencyError, match=r"missing tools in environment .*\(image agentcompass"):

@@ -8,11 +8,18 @@ from agentcompass import run_evaluation
 from agentcompass.errors import DependencyError
 
 if importlib.util.find_spec("tomli_w") is not None:
-    sys.exit(3)                                   # already importable: the test cannot show anything
+    sys.exit(3)  # already importable: the test cannot show anything
 
-kw = dict(benchmark="synthetic", harness="oracle", model="none", environment="memory", progress="none",
-          results_dir=tempfile.mkdtemp(), benchmark_params={"n_tasks": 2},
-          overrides=["benchmark._target_=tests.deps.needs_dep.NeedsDepBenchmark"])
+kw = dict(
+    benchmark="synthetic",
+    harness="oracle",
+    model="none",
+    environment="memory",
+    progress="none",
+    results_dir=tempfile.mkdtemp(),
+    benchmark_params={"n_tasks": 2},
+    overrides=["benchmark._target_=tests.deps.needs_dep.NeedsDepBenchmark"],
+)
 try:
     run_evaluation(**kw)
 except DependencyError as exc:

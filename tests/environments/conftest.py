@@ -24,6 +24,7 @@ def make_provider(local_root):
     def make(**kw):
         kw.setdefault("root_dir", str(local_root))
         return LocalProvider(LocalConfig(**kw), None)
+
     return make
 
 

@@ -59,11 +59,14 @@ def session_containers(extra: dict[str, str] | None = None, all_sessions: bool =
 def remove_session_containers(labels: dict[str, str] | None = None) -> int:
     """Remove this session's test containers (or those carrying ``labels``)."""
     client = api()
-    found = api().containers(all=True, filters={"label": [f"{k}={v}" for k, v in labels.items()]}) if labels \
+    found = (
+        api().containers(all=True, filters={"label": [f"{k}={v}" for k, v in labels.items()]})
+        if labels
         else session_containers()
+    )
     for c in found:
         try:
             client.remove_container(c["Id"], v=True, force=True)
-        except Exception:  # noqa: BLE001 - already gone
+        except Exception:
             pass
     return len(found)

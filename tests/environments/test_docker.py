@@ -41,12 +41,14 @@ def spec(task: str = "t", **kw) -> EnvSpec:
 
 def with_provider(body, **config):
     """Run ``body(provider)`` in a fresh event loop with a provider that is closed afterwards."""
+
     async def main():
         provider = DockerProvider(DockerConfig(**config))
         try:
             return await body(provider)
         finally:
             await provider.aclose()
+
     return asyncio.run(main())
 
 
@@ -74,12 +76,14 @@ def built_images():
 def make_context(tmp_path: Path, name: str = "ctx", extra: str = "") -> Path:
     ctx = tmp_path / name
     ctx.mkdir()
-    (ctx / "Dockerfile").write_text(textwrap.dedent(f"""\
+    (ctx / "Dockerfile").write_text(
+        textwrap.dedent(f"""\
         ARG BASE_IMAGE
         FROM ${{BASE_IMAGE}}
         COPY hello.txt /opt/hello.txt
         RUN od -An -N8 -tx8 /dev/urandom > /opt/stamp {extra}
-        """))
+        """)
+    )
     (ctx / "hello.txt").write_text(f"hello {uuid.uuid4().hex}\n")
     return ctx
 
@@ -95,8 +99,12 @@ def test_open_exec_close_on_the_base_image():
         labels = info["Config"]["Labels"]
         assert labels["agentcompass"] == "1" and labels["agentcompass.test.session"] == SESSION
         assert labels["extra.label"] == "from-config"
-        assert env.describe() == {"provider": "docker", "container_id": env.id, "container_name": env.name,
-                                  "image": BASE_IMAGE}
+        assert env.describe() == {
+            "provider": "docker",
+            "container_id": env.id,
+            "container_name": env.name,
+            "image": BASE_IMAGE,
+        }
         res = await env.exec("echo out; echo err >&2; pwd; echo $FROM_TASK $EXTRA; exit 3", env={"EXTRA": "x"})
         assert (res.exit_code, res.stdout, res.stderr) == (3, "out\n/app\ntask x\n", "err\n")
         assert not res.timed_out and res.duration_s > 0
@@ -109,11 +117,12 @@ def test_open_exec_close_on_the_base_image():
         await env.close()
         assert time.monotonic() - start < 5, "close must not wait for a stop timeout"
         assert env.id in p._removals, "the removal runs in the background"
-        await env.close()                                      # idempotent
+        await env.close()  # idempotent
         with pytest.raises(SandboxError):
             await env.exec("true")
         await p.wait_removed()
         assert not container_exists(env.id) and not p._removals
+
     with_provider(body, labels={"extra.label": "from-config"})
 
 
@@ -128,12 +137,13 @@ def test_background_removals_are_bounded_and_awaited_by_aclose():
         assert p._removals, "closes return before the removals end"
         return [env.id for env in envs]
 
-    ids = with_provider(body)                                  # aclose awaits every removal
+    ids = with_provider(body)  # aclose awaits every removal
     assert not any(container_exists(cid) for cid in ids)
 
 
 def test_exit_codes_come_in_band_and_from_the_engine_when_the_wrapper_dies():
     """No exec_inspect round trip per command; a killed wrapper (no trailer) still gets the engine's exit code."""
+
     async def body(p):
         calls = []
         run = p.run
@@ -150,18 +160,21 @@ def test_exit_codes_come_in_band_and_from_the_engine_when_the_wrapper_dies():
         assert calls.count("exec_start") == 5 and "exec_inspect" not in calls
         res = await env.exec("kill -9 $PPID; sleep 0.2; echo after >&2")
         assert res.exit_code == 137 and "exec_inspect" in calls and "\x01ac:" not in res.stderr
+
     with_provider(body)
 
 
 def test_exec_output_is_capped_head_and_tail_and_decoded_with_replacement():
     async def body(p):
         env = await p.open(spec("output-cap"))
-        res = await env.exec("printf 'HEAD'; head -c 100000 /dev/zero | tr '\\0' a; printf 'TAIL'; "
-                             "printf '\\xff\\xfe' >&2")
+        res = await env.exec(
+            "printf 'HEAD'; head -c 100000 /dev/zero | tr '\\0' a; printf 'TAIL'; printf '\\xff\\xfe' >&2"
+        )
         assert res.truncated and res.stdout.startswith("HEAD") and res.stdout.endswith("TAIL")
         assert "bytes elided" in res.stdout and len(res.stdout) < 1200
         assert res.stderr == "\ufffd\ufffd"
         await env.close()
+
     with_provider(body, exec_output_limit=1000)
 
 
@@ -181,15 +194,18 @@ def test_exec_timeout_kills_the_whole_process_tree():
         assert "sleep 10" not in ps.stdout, ps.stdout
         assert (await env.exec("echo still usable")).stdout == "still usable\n"
         await env.close()
+
     with_provider(body)
 
 
 def test_memory_limit_is_enforced():
     async def body(p):
-        env = await p.open(spec("oom", memory_mb=512))          # the config value (64M) wins over the task's
+        env = await p.open(spec("oom", memory_mb=512))  # the config value (64M) wins over the task's
         assert api().inspect_container(env.id)["HostConfig"]["Memory"] == 64 * 2**20
-        res = await env.exec("python3 -c \"b = bytearray(256 * 2**20); b[::4096] = b'x' * len(b[::4096]); "
-                             "print('survived')\"", timeout=60)
+        res = await env.exec(
+            "python3 -c \"b = bytearray(256 * 2**20); b[::4096] = b'x' * len(b[::4096]); print('survived')\"",
+            timeout=60,
+        )
         assert res.exit_code == 137 and "survived" not in res.stdout, res
         small = await env.exec("python3 -c \"b = bytearray(8 * 2**20); print('ok')\"", timeout=60)
         assert small.stdout == "ok\n"
@@ -198,11 +214,12 @@ def test_memory_limit_is_enforced():
         host = api().inspect_container(env.id)["HostConfig"]
         assert host["Memory"] == 200 * 2**20 and host["NanoCpus"] == 5 * 10**8
         await env.close()
+
     with_provider(body, memory="64M")
 
 
 class _Hello(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         self.send_response(200)
         self.end_headers()
         self.wfile.write(b"hello from the host")
@@ -212,8 +229,10 @@ class _Hello(http.server.BaseHTTPRequestHandler):
 
 
 # the default gateway of a container, read from its routing table (no optional field of the engine's answers)
-_GATEWAY = ("python3 -c \"import socket, struct; rows = [l.split() for l in open('/proc/net/route')][1:]; "
-            "print(next(socket.inet_ntoa(struct.pack('<L', int(r[2], 16))) for r in rows if r[1] == '00000000'))\"")
+_GATEWAY = (
+    "python3 -c \"import socket, struct; rows = [l.split() for l in open('/proc/net/route')][1:]; "
+    "print(next(socket.inet_ntoa(struct.pack('<L', int(r[2], 16))) for r in rows if r[1] == '00000000'))\""
+)
 
 
 def test_network_none_cannot_reach_a_server_on_the_host():
@@ -225,7 +244,9 @@ def test_network_none_cannot_reach_a_server_on_the_host():
         none = await p.open(spec("net-none", network="none"))
         gateway = (await bridge.exec(_GATEWAY, timeout=30)).stdout.strip()
         url = f"http://{gateway}:{server.server_address[1]}/"
-        fetch = f"python3 -c \"import urllib.request; print(urllib.request.urlopen('{url}', timeout=5).read().decode())\""
+        fetch = (
+            f"python3 -c \"import urllib.request; print(urllib.request.urlopen('{url}', timeout=5).read().decode())\""
+        )
         ok, blocked = await asyncio.gather(bridge.exec(fetch, timeout=30), none.exec(fetch, timeout=30))
         assert ok.exit_code == 0 and ok.stdout == "hello from the host\n", ok
         assert blocked.exit_code != 0 and "hello" not in blocked.stdout
@@ -233,6 +254,7 @@ def test_network_none_cannot_reach_a_server_on_the_host():
         assert api().inspect_container(none.id)["HostConfig"]["NetworkMode"] == "none"
         await bridge.close()
         await none.close()
+
     try:
         with_provider(body)
     finally:
@@ -256,7 +278,7 @@ def test_dockerfile_build_then_cache_hit(tmp_path, built_images):
     image, stamp, hello, _ = with_provider(first)
     assert image.startswith(f"agentcompass/{BENCH}/build-me-1:") and len(image.rsplit(":", 1)[1]) == 16
     assert hello == (ctx / "hello.txt").read_bytes()
-    image2, stamp2, _, reopen_s = with_provider(first)             # a new provider: the engine has the tag
+    image2, stamp2, _, reopen_s = with_provider(first)  # a new provider: the engine has the tag
     assert (image2, stamp2) == (image, stamp), "an image with the same tag must not be rebuilt"
     assert reopen_s < 5
     (ctx / "hello.txt").write_text("changed\n")
@@ -281,7 +303,7 @@ def test_opening_a_built_task_costs_create_and_start_only(tmp_path, built_images
             await env.close()
         return [env.image for env in envs]
 
-    images = with_provider(lambda p: body(p, []))         # builds (or tags) the three images
+    images = with_provider(lambda p: body(p, []))  # builds (or tags) the three images
     again: list[str] = []
     assert with_provider(lambda p: body(p, again)) == images
     api_calls = [n for n in again if n not in ("_make_client", "context_hash", "close")]
@@ -333,8 +355,9 @@ def test_an_image_that_can_be_neither_pulled_nor_built_is_an_image_error(tmp_pat
     async def never(p):
         with pytest.raises(ImageError, match="pull_policy is 'never'"):
             await p.open(spec("never", image=missing))
-        env = await p.open(spec("local-base", image=BASE_IMAGE))        # present locally: fine under never
+        env = await p.open(spec("local-base", image=BASE_IMAGE))  # present locally: fine under never
         await env.close()
+
     with_provider(never, pull_policy="never")
     assert not session_containers()
 
@@ -347,8 +370,9 @@ def test_a_build_that_takes_too_long_is_stopped(tmp_path, built_images):
     async def body(p):
         start = time.monotonic()
         with pytest.raises(ImageError, match="timed out after 3s"):
-            await p.open(spec("slow-build", dockerfile_dir=slow, build_timeout_s=600))   # the config wins
+            await p.open(spec("slow-build", dockerfile_dir=slow, build_timeout_s=600))  # the config wins
         return time.monotonic() - start
+
     assert with_provider(body, build_timeout_s=3) < 15
 
 
@@ -369,7 +393,7 @@ def test_uploads_are_root_owned_and_links_stay_links_inside(tmp_path):
         env = await p.open(spec("files"))
         await env.upload(src, "/data/in")
         assert (await env.exec("readlink /data/in/link")).stdout == "sub/bin.dat\n"
-        assert (await env.exec("stat -c %u:%g /data/in/a.txt")).stdout == "0:0\n"      # root-owned inside
+        assert (await env.exec("stat -c %u:%g /data/in/a.txt")).stdout == "0:0\n"  # root-owned inside
         assert await env.read_file("/data/in/link") == (src / "sub" / "bin.dat").read_bytes()
         await env.close()
 
@@ -393,22 +417,26 @@ def _tar(*members: tuple[str, str, str]) -> io.BytesIO:
     return buf
 
 
-@pytest.mark.parametrize("members", [
-    [("file", "/etc/evil", "x")],
-    [("file", "out", ""), ("file", "out/../../evil", "x")],
-    [("file", "out/a", "a"), ("sym", "out/link", "/etc")],
-    [("file", "out/a", "a"), ("sym", "out/link", "../../..")],
-    [("file", "out/a", "a"), ("lnk", "out/hard", "../../evil")],
-    [("file", "out/a", "a"), ("sym", "out/here", "."), ("sym", "out/l2", "here/../../evil")],
-    [("file", "out/a", "a"), ("file", "other/evil", "x")],
-], ids=["absolute", "dotdot", "abs-symlink", "rel-symlink-out", "hardlink-out", "symlink-chain", "second-top"])
+@pytest.mark.parametrize(
+    "members",
+    [
+        [("file", "/etc/evil", "x")],
+        [("file", "out", ""), ("file", "out/../../evil", "x")],
+        [("file", "out/a", "a"), ("sym", "out/link", "/etc")],
+        [("file", "out/a", "a"), ("sym", "out/link", "../../..")],
+        [("file", "out/a", "a"), ("lnk", "out/hard", "../../evil")],
+        [("file", "out/a", "a"), ("sym", "out/here", "."), ("sym", "out/l2", "here/../../evil")],
+        [("file", "out/a", "a"), ("file", "other/evil", "x")],
+    ],
+    ids=["absolute", "dotdot", "abs-symlink", "rel-symlink-out", "hardlink-out", "symlink-chain", "second-top"],
+)
 def test_tar_members_escaping_their_destination_are_refused(tmp_path, members):
     dest = tmp_path / "dest" / "out"
     with pytest.raises(PathEscapeError):
         extract_to(_tar(*members), dest)
     assert not (tmp_path / "evil").exists() and not (tmp_path / "dest" / "evil").exists()
     assert not dest.exists()
-    extract_to(_tar(("file", "out/ok.txt", "fine"), ("sym", "out/in", "ok.txt")), dest)   # the control
+    extract_to(_tar(("file", "out/ok.txt", "fine"), ("sym", "out/in", "ok.txt")), dest)  # the control
     assert (dest / "ok.txt").read_text() == "fine" and os.readlink(dest / "in") == "ok.txt"
 
 
@@ -423,10 +451,11 @@ def test_keep_leaves_the_container_running(tmp_path):
         await env.write_file("/app/state", "x")
         await env.close()
         assert api().inspect_container(env.id)["State"]["Running"]
-        assert await p.cleanup(run_id) == 0                     # kept containers are not leftovers
+        assert await p.cleanup(run_id) == 0  # kept containers are not leftovers
         assert container_exists(env.id)
         assert await p.remove_container(env.id)
         return env.id
+
     cid = with_provider(body)
     assert not container_exists(cid)
 
@@ -434,9 +463,11 @@ def test_keep_leaves_the_container_running(tmp_path):
 def test_cleanup_of_a_run_removes_its_leftovers_only():
     run_a, run_b = (f"run-{uuid.uuid4().hex[:8]}" for _ in range(2))
 
-    async def leave(p):                     # like a process that died without closing its environments
-        ids = [(await p.open(spec(f"left-{i}", labels={"agentcompass.run_id": run}))).id
-               for i, run in enumerate([run_a, run_a, run_b])]
+    async def leave(p):  # like a process that died without closing its environments
+        ids = [
+            (await p.open(spec(f"left-{i}", labels={"agentcompass.run_id": run}))).id
+            for i, run in enumerate([run_a, run_a, run_b])
+        ]
         p._open.clear()
         return ids
 
@@ -467,7 +498,7 @@ def test_cleanup_after_sigkill_and_live_owners_are_spared(tmp_path):
     try:
         assert proc.stdout.readline().strip() == "ready"
         assert len(session_containers({"agentcompass.run_id": run_id})) == 2
-        assert with_provider(lambda p: p.cleanup(run_id)) == 0          # its owner still runs
+        assert with_provider(lambda p: p.cleanup(run_id)) == 0  # its owner still runs
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -507,10 +538,18 @@ def test_config_from_yaml_and_bad_values():
 def test_demo_benchmark_in_docker(tmp_path, harness, reward):
     from agentcompass import run_evaluation
 
-    result = run_evaluation(benchmark="demo", harness=harness, model="none", environment="docker",
-                            environment_params={"memory": "1G", "labels": TEST_LABELS}, task_concurrency=4, progress="none",
-                            log_level="WARNING", results_dir=str(tmp_path / "results"),
-                            execution_params={"artifacts": {"save": ["/logs/verifier"], "max_files": 5}})
+    result = run_evaluation(
+        benchmark="demo",
+        harness=harness,
+        model="none",
+        environment="docker",
+        environment_params={"memory": "1G", "labels": TEST_LABELS},
+        task_concurrency=4,
+        progress="none",
+        log_level="WARNING",
+        results_dir=str(tmp_path / "results"),
+        execution_params={"artifacts": {"save": ["/logs/verifier"], "max_files": 5}},
+    )
     rows = result["summary"]["tasks"]
     assert len(rows) == 7 and {row["reward"] for row in rows} == {reward}, rows
     assert result["metrics"]["n_errors"] == 0
@@ -519,5 +558,5 @@ def test_demo_benchmark_in_docker(tmp_path, harness, reward):
     assert len(manifests) == 7
     assert all(f["path"].startswith("/logs/verifier/") for m in manifests for f in json.loads(m.read_text())["files"])
     run_id = result["metadata"]["run_id"]
-    assert session_containers() == []                   # the run's containers carried the test labels
+    assert session_containers() == []  # the run's containers carried the test labels
     assert api().containers(all=True, filters={"label": f"agentcompass.run_id={run_id}"}) == []

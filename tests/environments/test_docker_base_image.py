@@ -34,6 +34,7 @@ def resolve(config: DockerConfig, **spec_kw) -> str:
             return await provider.images.resolve(spec(**spec_kw), config.pull_policy, config.base_image, 60)
         finally:
             await provider.aclose()
+
     return asyncio.run(body())
 
 
@@ -44,8 +45,11 @@ def test_default_base_unavailable_uses_the_offline_fallback(caplog):
 
 
 def test_another_unavailable_base_is_an_error_naming_it():
-    with pytest.raises(ImageError, match=r"base image agentcompass/absent:nope: not present locally and cannot be "
-                                         r"pulled"):
+    with pytest.raises(
+        ImageError,
+        match=r"base image agentcompass/absent:nope: not present locally and cannot be "
+        r"pulled",
+    ):
         resolve(DockerConfig(base_image="agentcompass/absent:nope"))
 
 

@@ -46,6 +46,7 @@ def with_provider(body, **config):
             return await body(provider)
         finally:
             await provider.aclose()
+
     return asyncio.run(main())
 
 
@@ -56,7 +57,7 @@ def test_compose_project_contract(tasks, tmp_path):
     async def body(provider):
         spec = bench.env_spec(task)
         assert spec.compose_file.name == "docker-compose.yaml" and spec.dockerfile_dir is not None
-        spec.network = "none"                       # a task without internet: services still reach each other
+        spec.network = "none"  # a task without internet: services still reach each other
         env = await provider.open(spec)
         name = env.describe()["compose_project"]
         try:
@@ -76,7 +77,7 @@ def test_compose_project_contract(tasks, tmp_path):
     name, seen = with_provider(body)
     main, web = seen["main"], seen["web"]
     assert main["HostConfig"]["NanoCpus"] == 10**9 and main["HostConfig"]["Memory"] == 512 * 1024 * 1024
-    assert not web["HostConfig"]["NanoCpus"] and not web["HostConfig"]["Memory"]     # resources are main's only
+    assert not web["HostConfig"]["NanoCpus"] and not web["HostConfig"]["Memory"]  # resources are main's only
     for info in (main, web):
         labels = info["Config"]["Labels"]
         assert labels[PROJECT_LABEL] == name and labels["agentcompass.run_id"] == RUN_ID
@@ -106,7 +107,7 @@ def test_parallel_attempts_of_one_task_do_not_collide(tasks):
         try:
             for env in envs:
                 await bench.setup(task, env, None)
-            put = await envs[0].exec(KV_PUT, timeout=60)         # state in the first project's kv service only
+            put = await envs[0].exec(KV_PUT, timeout=60)  # state in the first project's kv service only
             assert put.exit_code == 0, put.output
             grades = [await bench.grade(task, env, None, None) for env in envs]
             assert [g.reward for g in grades] == [1.0, 0.0], [g.log for g in grades]
@@ -123,7 +124,7 @@ def test_parallel_attempts_of_one_task_do_not_collide(tasks):
 
 def test_missing_compose_fails_with_one_line_naming_the_task_and_the_install_command(tasks, tmp_path, monkeypatch):
     bench, by_id = tasks
-    fake = tmp_path / "docker-compose"                      # Debian's v1 answers like this
+    fake = tmp_path / "docker-compose"  # Debian's v1 answers like this
     fake.write_text("#!/bin/sh\necho 'docker-compose version 1.29.2, build unknown'\n")
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("AGENTCOMPASS_DOCKER_COMPOSE", str(fake))

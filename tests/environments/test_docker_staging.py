@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from agentcompass.errors import SandboxError
-
 from tests.environments.test_docker import built_images, spec, with_provider  # noqa: F401 - fixture
 
 pytestmark = [pytest.mark.docker, pytest.mark.usefixtures("docker_engine")]
@@ -51,8 +50,10 @@ def test_files_extracted_with_the_command_equal_put_archive(tmp_path):
     async def body(p):
         names = recording(p)
         env = await p.open(spec("staged-equal"))
-        await env.exec("mkdir -p /srv/fused/sub /srv/put/sub && echo old > /srv/fused/sub/old.txt && "
-                       "echo old > /srv/put/sub/old.txt")
+        await env.exec(
+            "mkdir -p /srv/fused/sub /srv/put/sub && echo old > /srv/fused/sub/old.txt && "
+            "echo old > /srv/put/sub/old.txt"
+        )
         names.clear()
         await env.upload(src, "/srv/fused")
         await env.write_file("/srv/fused/written.txt", "w\n", mode=0o600)
@@ -60,7 +61,7 @@ def test_files_extracted_with_the_command_equal_put_archive(tmp_path):
         assert "_put" not in names, "delivered on the command's stdin"
         await env.upload(src, "/srv/put")
         await env.write_file("/srv/put/written.txt", "w\n", mode=0o600)
-        assert await env.read_file("/srv/put/written.txt") == b"w\n"      # a read delivers by put_archive
+        assert await env.read_file("/srv/put/written.txt") == b"w\n"  # a read delivers by put_archive
         assert names.count("_put") == 1
         put = await env.exec(STAT.format("/srv/put"))
         await env.close()
@@ -68,15 +69,18 @@ def test_files_extracted_with_the_command_equal_put_archive(tmp_path):
 
     fused, put = with_provider(body)
 
-    def written_at_any_second(listing: str) -> str:   # write_file stamps the time of the call
-        return "\n".join(" ".join(ln.split()[:6] + ln.split()[7:]) if "written.txt" in ln else ln
-                         for ln in listing.splitlines())
+    def written_at_any_second(listing: str) -> str:  # write_file stamps the time of the call
+        return "\n".join(
+            " ".join(ln.split()[:6] + ln.split()[7:]) if "written.txt" in ln else ln for ln in listing.splitlines()
+        )
 
     assert fused.exit_code == 0 and fused.stderr == ""
     assert written_at_any_second(fused.stdout) == written_at_any_second(put.stdout)
     assert "./sub/old.txt" in fused.stdout and "./sub directory 711 0:0" in fused.stdout
-    assert "./a.txt regular file 644 0:0 6 1600000000" in fused.stdout or \
-        "./a.txt regular file 664 0:0 6 1600000000" in fused.stdout
+    assert (
+        "./a.txt regular file 644 0:0 6 1600000000" in fused.stdout
+        or "./a.txt regular file 664 0:0 6 1600000000" in fused.stdout
+    )
 
 
 def test_every_command_sees_staged_files_and_the_output_is_the_commands_own(tmp_path):
@@ -85,8 +89,9 @@ def test_every_command_sees_staged_files_and_the_output_is_the_commands_own(tmp_
     async def body(p):
         env = await p.open(spec("staged-concurrent"))
         await env.upload(tmp_path / "f.txt", "/work/f.txt")
-        results = await asyncio.gather(*(env.exec("cat /work/f.txt; cat > /dev/null; echo err >&2; exit 3")
-                                         for _ in range(4)))
+        results = await asyncio.gather(
+            *(env.exec("cat /work/f.txt; cat > /dev/null; echo err >&2; exit 3") for _ in range(4))
+        )
         await env.close()
         return results
 
@@ -97,12 +102,14 @@ def test_every_command_sees_staged_files_and_the_output_is_the_commands_own(tmp_
 def test_a_non_root_container_gets_the_files_through_put_archive(tmp_path, built_images):  # noqa: F811
     ctx = tmp_path / "ctx"
     ctx.mkdir()
-    (ctx / "Dockerfile").write_text(textwrap.dedent("""\
+    (ctx / "Dockerfile").write_text(
+        textwrap.dedent("""\
         ARG BASE_IMAGE
         FROM ${BASE_IMAGE}
         RUN mkdir -p /app && chown nobody /app
         USER nobody
-        """))
+        """)
+    )
     (tmp_path / "solve.sh").write_text("echo ran >> /app/count.txt\n")
 
     async def body(p):
@@ -124,8 +131,10 @@ def test_what_is_in_the_way_is_replaced_as_put_archive_replaces_it(tmp_path):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "x").write_text("x")
     (tmp_path / "f").write_text("f")
-    layout = ("mkdir -p {0}/full/inner && echo file > {0}/taken && ln -s /etc {0}/lnk && echo keep > {0}/keep && "
-              "touch -d @1600000000 {0}/keep")
+    layout = (
+        "mkdir -p {0}/full/inner && echo file > {0}/taken && ln -s /etc {0}/lnk && echo keep > {0}/keep && "
+        "touch -d @1600000000 {0}/keep"
+    )
 
     async def place(env, root, deliver):
         await env.exec(layout.format(root))
@@ -145,7 +154,7 @@ def test_what_is_in_the_way_is_replaced_as_put_archive_replaces_it(tmp_path):
 
     fused, put, fused_puts, put_puts = with_provider(body)
     assert fused == put and "./full regular file" in fused and "./lnk directory" in fused
-    assert fused_puts == 1 and put_puts == 1      # tar refused the file over a directory: put_archive placed it
+    assert fused_puts == 1 and put_puts == 1  # tar refused the file over a directory: put_archive placed it
 
 
 # --------------------------------------------------------------------------- prepared commands
@@ -168,7 +177,10 @@ def test_a_prepared_command_runs_in_the_next_exec_before_the_upload_and_the_comm
 
     results, names = with_provider(body)
     for res in results:
-        assert (res.exit_code, res.stderr) == (0, "") and res.stdout == "/logs:\nagent\n\n/solution:\nsolve.sh\nsolved\n"
+        assert (res.exit_code, res.stderr) == (
+            0,
+            "",
+        ) and res.stdout == "/logs:\nagent\n\n/solution:\nsolve.sh\nsolved\n"
     assert names.count("exec_create") == 3 and "_put" not in names
 
 

@@ -24,8 +24,12 @@ def feed_in_pieces(data: bytes, cuts: list[int]) -> tuple[bytes, int | None]:
 
 
 def wrapper_stderr(*argv: str, cwd: str = "/") -> tuple[bytes, int]:
-    proc = subprocess.run(["sh", "-c", WRAPPER, "ac", cwd, *argv], capture_output=True, env={TOKEN_VAR: TOKEN,
-                          "PATH": "/usr/bin:/bin"}, check=False)
+    proc = subprocess.run(
+        ["sh", "-c", WRAPPER, "ac", cwd, *argv],
+        capture_output=True,
+        env={TOKEN_VAR: TOKEN, "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
     return proc.stderr, proc.returncode
 
 
@@ -44,12 +48,15 @@ def test_the_trailer_is_found_when_split_at_every_byte() -> None:
     assert feed_in_pieces(data, list(range(1, len(data)))) == (b"some error output\nlate line\n", 137)
 
 
-@pytest.mark.parametrize("data", [
-    b"plain output without a trailer\n",
-    b"\x01ac:" + TOKEN.encode() + b":12x\x02 looks like one",          # not digits
-    b"\x01ac:" + b"f" * 32 + b":0\x02 another command's token",
-    b"ends with the start of one \x01ac:" + TOKEN[:10].encode(),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"plain output without a trailer\n",
+        b"\x01ac:" + TOKEN.encode() + b":12x\x02 looks like one",  # not digits
+        b"\x01ac:" + b"f" * 32 + b":0\x02 another command's token",
+        b"ends with the start of one \x01ac:" + TOKEN[:10].encode(),
+    ],
+)
 def test_output_that_is_not_the_trailer_passes_unchanged(data: bytes) -> None:
     for cut in range(len(data) + 1):
         assert feed_in_pieces(data, [cut]) == (data, None)

@@ -55,11 +55,12 @@ def test_open_creates_layout_and_describe(make_provider, spec):
         assert env.describe()["provider"] == "local"
         assert (ws / "app").is_dir() and (ws / "logs/agent").is_dir() and (ws / "logs/verifier").is_dir()
         assert env.path("/app/x") == str(ws / "app/x")
-        assert env.path("x") == str(ws / "app/x")                    # relative to the workdir
-        assert env.path(env.path("/app/x")) == str(ws / "app/x")     # mapping is idempotent
+        assert env.path("x") == str(ws / "app/x")  # relative to the workdir
+        assert env.path(env.path("/app/x")) == str(ws / "app/x")  # mapping is idempotent
         marker = json.loads(ws.with_name(ws.name + ".json").read_text())
         assert marker["run_id"] == "run-a" and marker["task_id"] == "demo/task 1"
         await env.close()
+
     run(body())
 
 
@@ -71,19 +72,34 @@ def test_exec_environment_variables(make_provider, monkeypatch):
     async def body():
         env = await make_provider(env={"FROM_CONFIG": "c"}, pass_env_extra=["HOST_*"]).open(spec)
         ws = env.describe()["workspace"]
-        cmd = ("echo $AGENTCOMPASS_ROOT $AGENTCOMPASS_WORKDIR $AGENTCOMPASS_LOGS_DIR $AGENTCOMPASS_TESTS_DIR "
-               "$AGENTCOMPASS_SOLUTION_DIR; echo $HOST_VISIBLE $FROM_SPEC $FROM_CONFIG $SHARED "
-               "${SOME_API_KEY:-dropped} $HOME")
+        cmd = (
+            "echo $AGENTCOMPASS_ROOT $AGENTCOMPASS_WORKDIR $AGENTCOMPASS_LOGS_DIR $AGENTCOMPASS_TESTS_DIR "
+            "$AGENTCOMPASS_SOLUTION_DIR; echo $HOST_VISIBLE $FROM_SPEC $FROM_CONFIG $SHARED "
+            "${SOME_API_KEY:-dropped} $HOME"
+        )
         r = await env.exec(cmd, env={"SHARED": "call", "AGENTCOMPASS_ROOT": "/elsewhere"})
         lines = r.stdout.splitlines()
         assert lines[0].split() == [ws, f"{ws}/app", f"{ws}/logs", f"{ws}/tests", f"{ws}/solution"]
         assert lines[1].split() == ["yes", "1", "c", "call", "dropped", os.environ["HOME"]]
         await env.close()
+
     run(body())
 
 
-SECRET_LOOKING = ["PRIVATE_KEY", "OPENAI_KEY", "APIKEY", "ACCESS_KEY", "DATABASE_URL", "AUTH", "CREDENTIALS",
-                  "SSH_AUTH_SOCK", "MY_API_KEY", "GITHUB_TOKEN", "HTTPS_PROXY", "UNLISTED_THING"]
+SECRET_LOOKING = [
+    "PRIVATE_KEY",
+    "OPENAI_KEY",
+    "APIKEY",
+    "ACCESS_KEY",
+    "DATABASE_URL",
+    "AUTH",
+    "CREDENTIALS",
+    "SSH_AUTH_SOCK",
+    "MY_API_KEY",
+    "GITHUB_TOKEN",
+    "HTTPS_PROXY",
+    "UNLISTED_THING",
+]
 
 
 def test_host_variables_are_passed_by_allow_list_only(make_provider, spec, monkeypatch):
@@ -96,11 +112,12 @@ def test_host_variables_are_passed_by_allow_list_only(make_provider, spec, monke
         seen = dict(line.split("=", 1) for line in (await env.exec("env")).stdout.splitlines() if "=" in line)
         await env.close()
         return seen
+
     seen = run(body())
     leaked = [n for n in SECRET_LOOKING if n in seen]
     assert leaked == [], leaked
     assert seen["PATH"] == os.environ["PATH"] and seen["HOME"] == os.environ["HOME"]
-    assert seen["LC_TESTING"] == "C"      # a pattern of the default list (LC_*)
+    assert seen["LC_TESTING"] == "C"  # a pattern of the default list (LC_*)
     assert not any("value-of-" in v for v in seen.values())
 
 
@@ -120,6 +137,7 @@ def test_background_child_does_not_block_and_close_kills_it(make_provider, spec,
         assert own_session(int(daemon_pid.read_text())), "the daemon never left the process group"
         assert alive(int(pidfile.read_text()))
         await env.close()
+
     run(body())
     assert wait_dead(int(pidfile.read_text())) and wait_dead(int(daemon_pid.read_text()))
 
@@ -136,6 +154,7 @@ def test_output_head_tail_cap_and_undecodable_bytes(make_provider, spec):
         r = await env.exec(["python3", "-c", "import sys; sys.stdout.buffer.write(b'ok\\xff\\xfe!')"])
         assert r.stdout == "ok\ufffd\ufffd!" and not r.truncated
         await env.close()
+
     run(body())
 
 
@@ -160,6 +179,7 @@ def test_file_methods_refuse_paths_escaping_the_workspace(make_provider, spec, t
         with pytest.raises(PathEscapeError):
             await env.download("/app/link", tmp_path / "got.txt")
         await env.close()
+
     run(body())
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
     assert (outside / "secret.txt").read_text() == "host file"
@@ -169,13 +189,19 @@ def test_close_removes_workspace_and_is_idempotent(make_provider, spec):
     async def body():
         env = await make_provider().open(spec)
         ws = Path(env.describe()["workspace"])
-        await env.exec(["bash", "-c", f"mkdir -p {env.path('/app/ro')} && touch {env.path('/app/ro/f')} && "
-                                      f"chmod a-w {env.path('/app/ro')}"])
+        await env.exec(
+            [
+                "bash",
+                "-c",
+                f"mkdir -p {env.path('/app/ro')} && touch {env.path('/app/ro/f')} && chmod a-w {env.path('/app/ro')}",
+            ]
+        )
         await env.close()
         await env.close()
         assert not ws.exists() and not ws.with_name(ws.name + ".json").exists()
         with pytest.raises(SandboxError):
             await env.exec("true")
+
     run(body())
 
 
@@ -189,6 +215,7 @@ def test_keep_leaves_workspace_and_cleanup_spares_it(make_provider, local_root):
         assert (ws / "app/result.txt").read_text() == "stays"
         assert await provider.cleanup("r") == 0 and await provider.cleanup(None) == 0
         assert ws.exists()
+
     run(body())
 
 
@@ -214,8 +241,12 @@ def _owner_process(local_root, mode):
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-c", _OPEN_AND_DIE, str(local_root), mode], stdout=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _OPEN_AND_DIE, str(local_root), mode],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     ids = [proc.stdout.readline().strip() for _ in range(3)]
     return proc, ids
 
@@ -225,23 +256,26 @@ def test_cleanup_removes_leftovers_of_one_dead_run(make_provider, local_root):
     assert proc.wait(timeout=30) == -9
 
     async def body():
-        later = make_provider()      # a later process reaps the workspaces of run r1 that nobody closed
+        later = make_provider()  # a later process reaps the workspaces of run r1 that nobody closed
         assert await later.cleanup("r1") == 2
         assert [Path(i).exists() for i in ids] == [False, False, True]
         assert await later.cleanup(None) == 1
         assert not Path(ids[2]).exists()
+
     run(body())
 
 
 def test_cleanup_spares_workspaces_of_a_live_owner(make_provider, local_root):
     proc, ids = _owner_process(local_root, "live")
     try:
+
         async def body():
             other = make_provider()
             assert await other.cleanup("r1") == 0 and await other.cleanup(None) == 0
             mine = await other.open(EnvSpec(task_id="mine", labels={"agentcompass.run_id": "r1"}))
-            assert await make_provider().cleanup("r1") == 0       # open in this process: spared too
+            assert await make_provider().cleanup("r1") == 0  # open in this process: spared too
             await mine.close()
+
         run(body())
         assert all(Path(i).exists() for i in ids)
     finally:
@@ -252,9 +286,11 @@ def test_cleanup_spares_workspaces_of_a_live_owner(make_provider, local_root):
 
 def test_double_forking_and_setsid_processes_do_not_survive_close(make_provider, spec, tmp_path):
     pids = tmp_path / "pids"
-    script = (f"for i in $(seq 10); do setsid sleep 307 & echo $! >> {pids}; done; "
-              f"( ( for i in $(seq 10); do sleep 308 & echo $! >> {pids}; done ) & ); "
-              f"( setsid bash -c 'while true; do sleep 309 & echo $! >> {pids}; sleep 0.05; done' & ); sleep 0.5")
+    script = (
+        f"for i in $(seq 10); do setsid sleep 307 & echo $! >> {pids}; done; "
+        f"( ( for i in $(seq 10); do sleep 308 & echo $! >> {pids}; done ) & ); "
+        f"( setsid bash -c 'while true; do sleep 309 & echo $! >> {pids}; sleep 0.05; done' & ); sleep 0.5"
+    )
 
     async def body():
         env = await make_provider(background_grace_s=0.1).open(spec)
@@ -262,6 +298,7 @@ def test_double_forking_and_setsid_processes_do_not_survive_close(make_provider,
         assert r.exit_code == 0
         assert len(pids.read_text().split()) >= 20
         await env.close()
+
     run(body())
     time.sleep(0.2)
     survivors = [int(p) for p in pids.read_text().split() if alive(int(p))]
@@ -269,8 +306,12 @@ def test_double_forking_and_setsid_processes_do_not_survive_close(make_provider,
 
 
 def test_built_from_config_through_the_registry(local_root):
-    cfg = {"_target_": "agentcompass.environments.local.LocalProvider", "id": "local", "root_dir": str(local_root),
-           "exec_output_limit": 4096}
+    cfg = {
+        "_target_": "agentcompass.environments.local.LocalProvider",
+        "id": "local",
+        "root_dir": str(local_root),
+        "exec_output_limit": 4096,
+    }
     provider = build("environment", cfg, ComponentContext(data_dir=local_root))
     assert provider.name == "local" and provider.id == "local" and provider.config.exec_output_limit == 4096
     with pytest.raises(ConfigError, match="unknown key 'bogus'"):
@@ -308,14 +349,21 @@ def test_artifact_save_never_copies_a_host_file_through_a_symlink(make_provider,
         os.symlink(outside / "secret.txt", env.path("/app/link.txt"))
         os.symlink(outside, env.path("/app/dirlink"))
         await env.write_file("/app/own.txt", "mine")
-        manifest = await save_artifacts(env, ["/app/*", "/app/dirlink/*"], tmp_path / "saved", max_files=10,
-                                        max_file_bytes=100, max_total_bytes=10_000)
+        manifest = await save_artifacts(
+            env,
+            ["/app/*", "/app/dirlink/*"],
+            tmp_path / "saved",
+            max_files=10,
+            max_file_bytes=100,
+            max_total_bytes=10_000,
+        )
         await env.close()
         return manifest
+
     manifest = run(body())
     saved = {f["path"]: f for f in manifest["files"]}
     assert saved["/app/own.txt"]["status"] == "saved"
-    assert saved["/app/dirlink/secret.txt"]["status"] == "skipped"      # oversize: cut through read_head
+    assert saved["/app/dirlink/secret.txt"]["status"] == "skipped"  # oversize: cut through read_head
     assert "PathEscapeError" in saved["/app/dirlink/secret.txt"]["reason"]
     copied = [p for p in (tmp_path / "saved").rglob("*") if p.is_file()]
     assert not any("host secret" in p.read_text(errors="replace") for p in copied)
@@ -349,7 +397,7 @@ def test_read_and_write_cannot_be_raced_out_of_the_workspace(make_provider, spec
                         d.unlink()
                     except FileNotFoundError:
                         pass
-                    except IsADirectoryError:      # a write made it a real directory (inside: harmless)
+                    except IsADirectoryError:  # a write made it a real directory (inside: harmless)
                         shutil.rmtree(d, ignore_errors=True)
 
         t = threading.Thread(target=swap, daemon=True)
@@ -359,7 +407,7 @@ def test_read_and_write_cannot_be_raced_out_of_the_workspace(make_provider, spec
             for i in range(300):
                 try:
                     reads.add(await env.read_file("/app/d/f.txt"))
-                except (PathEscapeError, OSError):   # refused, or lost the race (a vanished entry)
+                except (PathEscapeError, OSError):  # refused, or lost the race (a vanished entry)
                     escapes += 1
                 try:
                     await env.write_file(f"/app/d/w{i}.txt", "x")
@@ -370,10 +418,11 @@ def test_read_and_write_cannot_be_raced_out_of_the_workspace(make_provider, spec
             t.join()
         await env.close()
         return reads, escapes
+
     reads, escapes = run(body())
     assert b"HOST" not in reads
     assert sorted(p.name for p in outside.iterdir()) == ["f.txt"]
-    assert escapes > 0          # the swap did race the reads
+    assert escapes > 0  # the swap did race the reads
 
 
 def test_symlinks_inside_the_workspace_are_followed(make_provider, spec):
@@ -387,11 +436,13 @@ def test_symlinks_inside_the_workspace_are_followed(make_provider, spec):
         assert Path(env.path("/app/real/g.txt")).read_text() == "through a link"
         await env.close()
         return got
+
     assert run(body()) == (b"inside", b"inside")
 
 
 def test_a_download_refuses_a_link_chain_leading_out_of_the_tree(make_provider, spec, tmp_path):
     """Each link is inside on its own (``l`` -> ``.``, ``m`` -> ``l/..``), together they climb out."""
+
     async def body():
         env = await make_provider().open(spec)
         await env.write_file("/app/out/a.txt", "a")
@@ -400,7 +451,8 @@ def test_a_download_refuses_a_link_chain_leading_out_of_the_tree(make_provider, 
         with pytest.raises(PathEscapeError, match="m"):
             await env.download("/app/out", tmp_path / "got")
         os.unlink(env.path("/app/out/m"))
-        await env.download("/app/out", tmp_path / "got")            # the inside link alone is kept
+        await env.download("/app/out", tmp_path / "got")  # the inside link alone is kept
         await env.close()
+
     run(body())
     assert os.readlink(tmp_path / "got" / "l") == "." and (tmp_path / "got" / "a.txt").read_text() == "a"

@@ -49,8 +49,9 @@ class TestPredictionsHarness(HarnessSuite):
         row = fixture.make_calc(root)
         data = fixture.write_jsonl([row], root / "calc.jsonl")
         ctx = ComponentContext(data_dir=root, harness_id="predictions", environment_id="docker")
-        cfg = SWEBenchConfig(dataset_path=str(data), predictions_path="gold", allow_download=False,
-                             repo_specs=CALC_SPECS)
+        cfg = SWEBenchConfig(
+            dataset_path=str(data), predictions_path="gold", allow_download=False, repo_specs=CALC_SPECS
+        )
         type(self).BENCH, type(self).GOLD = SWEBenchBenchmark(cfg, ctx), row["patch"]
 
     def task(self) -> Task:
@@ -64,8 +65,11 @@ class TestPredictionsHarness(HarnessSuite):
 
 
 def _tool(n: int, command: str) -> dict[str, Any]:
-    return {"text": "THOUGHT: next step.", "usage": USAGE,
-            "tool_calls": [{"id": f"call_{n}", "name": "bash", "arguments": {"command": command}}]}
+    return {
+        "text": "THOUGHT: next step.",
+        "usage": USAGE,
+        "tool_calls": [{"id": f"call_{n}", "name": "bash", "arguments": {"command": command}}],
+    }
 
 
 class TestMiniSweAgentHarness(ModelHarnessSuite):
@@ -82,8 +86,10 @@ class TestMiniSweAgentHarness(ModelHarnessSuite):
         return {}
 
     def replies(self) -> list[Any]:
-        return [_tool(1, "echo hi > hello.txt && cat hello.txt"),
-                _tool(2, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat hello.txt")]
+        return [
+            _tool(1, "echo hi > hello.txt && cat hello.txt"),
+            _tool(2, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat hello.txt"),
+        ]
 
     def forever(self) -> Any:
         return _tool(9, "ls")

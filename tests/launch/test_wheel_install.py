@@ -31,21 +31,46 @@ print("CONF", conf_dir(), conf_dir().is_symlink(), (conf_dir() / "config.yaml").
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                    str(tmp / "dist"), str(ROOT)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp / "dist"),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     wheel = next((tmp / "dist").glob("agentcompass-*.whl"))
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(tmp / "venv")], check=True,
-                   timeout=120, env=CLEAN_ENV)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(tmp / "venv")],
+        check=True,
+        timeout=120,
+        env=CLEAN_ENV,
+    )
     py = tmp / "venv" / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, timeout=300,
-                   capture_output=True, env=CLEAN_ENV)
+    subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        timeout=300,
+        capture_output=True,
+        env=CLEAN_ENV,
+    )
     return tmp, py
 
 
 def test_launcher_and_conf_come_from_the_wheel(venv):
     tmp, py = venv
-    out = subprocess.run([str(py), "-c", PROBE], capture_output=True, text=True, cwd=tmp, timeout=120, check=True,
-                         env=CLEAN_ENV)
+    out = subprocess.run(
+        [str(py), "-c", PROBE], capture_output=True, text=True, cwd=tmp, timeout=120, check=True, env=CLEAN_ENV
+    )
     lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
     site = str(tmp / "venv")
     assert "agentcompass_launcher.AgentcompassLauncher" in lines["LAUNCHERS"]
@@ -57,15 +82,29 @@ def test_launcher_and_conf_come_from_the_wheel(venv):
 def test_installed_cli_runs_the_demo_and_a_launch_from_any_directory(venv):
     tmp, py = venv
     cli = tmp / "venv" / "bin" / "agentcompass"
-    run = subprocess.run([str(cli), "run", "--progress", "none", "--results-dir", str(tmp / "out")],
-                         capture_output=True, text=True, cwd=tmp, timeout=300, env=CLEAN_ENV)
+    run = subprocess.run(
+        [str(cli), "run", "--progress", "none", "--results-dir", str(tmp / "out")],
+        capture_output=True,
+        text=True,
+        cwd=tmp,
+        timeout=300,
+        env=CLEAN_ENV,
+    )
     assert run.returncode == 0, run.stderr
     assert "mean_reward=1.0000" in run.stdout
-    (tmp / "o.yaml").write_text("version: 1\nrequests:\n  - {name: a, benchmark: synthetic, harness: oracle,"
-                                " environment: memory}\n  - {name: b, benchmark: synthetic, harness: nop,"
-                                " environment: memory}\n")
-    launch = subprocess.run([str(cli), "launch", "o.yaml", "--progress", "none", "--results-dir", str(tmp / "o")],
-                            capture_output=True, text=True, cwd=tmp, timeout=300, env=CLEAN_ENV)
+    (tmp / "o.yaml").write_text(
+        "version: 1\nrequests:\n  - {name: a, benchmark: synthetic, harness: oracle,"
+        " environment: memory}\n  - {name: b, benchmark: synthetic, harness: nop,"
+        " environment: memory}\n"
+    )
+    launch = subprocess.run(
+        [str(cli), "launch", "o.yaml", "--progress", "none", "--results-dir", str(tmp / "o")],
+        capture_output=True,
+        text=True,
+        cwd=tmp,
+        timeout=300,
+        env=CLEAN_ENV,
+    )
     assert launch.returncode == 0, launch.stderr
     assert (tmp / "o" / "a").is_dir() and (tmp / "o" / "b").is_dir()
 
@@ -77,7 +116,7 @@ def _built_from(api, base_id: str) -> dict[str, list[str]]:
         try:
             if any(layer.get("Id") == base_id for layer in api.history(image["Id"])):
                 out[image["Id"]] = list(image.get("RepoTags") or [])
-        except Exception:  # noqa: BLE001 - removed meanwhile
+        except Exception:
             continue
     return out
 
@@ -104,17 +143,42 @@ def test_installed_cli_runs_the_docker_demo_with_the_base_image_absent(venv):
     tag = f"agentcompass/base:wheel-{uuid.uuid4().hex[:8]}"
     cli = tmp / "venv" / "bin" / "agentcompass"
     try:
-        run = subprocess.run([str(cli), "run", "demo", "oracle", "none", "--env", "docker", "--progress", "none",
-                              "--env-params", json.dumps({"base_fallback_image": tag}),
-                              "--results-dir", str(tmp / "docker-out")],
-                             capture_output=True, text=True, cwd=tmp, timeout=1800, env=CLEAN_ENV)
+        run = subprocess.run(
+            [
+                str(cli),
+                "run",
+                "demo",
+                "oracle",
+                "none",
+                "--env",
+                "docker",
+                "--progress",
+                "none",
+                "--env-params",
+                json.dumps({"base_fallback_image": tag}),
+                "--results-dir",
+                str(tmp / "docker-out"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            timeout=1800,
+            env=CLEAN_ENV,
+        )
         assert run.returncode == 0, run.stderr[-3000:]
         assert "tasks=7" in run.stdout and "mean_reward=1.0000" in run.stdout, run.stdout
         assert f"building the offline fallback {tag}" in run.stderr
         base_id = api.inspect_image(tag)["Id"]
         tasks = {t.split(":")[0].rsplit("/", 1)[-1] for tags in _built_from(api, base_id).values() for t in tags}
-        assert tasks == {"count-words", "fix-python-script", "fix-shell-script", "git-commit", "hello-file",
-                         "json-transform", "partial-credit"}
+        assert tasks == {
+            "count-words",
+            "fix-python-script",
+            "fix-shell-script",
+            "git-commit",
+            "hello-file",
+            "json-transform",
+            "partial-credit",
+        }
     finally:
         try:
             base_id = api.inspect_image(tag)["Id"]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -18,13 +19,19 @@ def make_model(tmp_path: Path) -> Callable[..., Any]:
     """``make_model(base_url, **fields)``: a ``Model`` built through the registry (fast backoff)."""
 
     def make(base_url: str, **fields: Any) -> Any:
-        cfg = {"_target_": "agentcompass.models.client.Model", "id": "test-model", "base_url": base_url,
-               "api_key": TEST_KEY, "api_protocol": "openai-chat", "backoff_base_s": 0.01,
-               "backoff_max_s": 0.05, **fields}
+        cfg = {
+            "_target_": "agentcompass.models.client.Model",
+            "id": "test-model",
+            "base_url": base_url,
+            "api_key": TEST_KEY,
+            "api_protocol": "openai-chat",
+            "backoff_base_s": 0.01,
+            "backoff_max_s": 0.05,
+            **fields,
+        }
         return build("model", cfg, ComponentContext(data_dir=tmp_path))
 
     return make
-
 
 
 @pytest.fixture

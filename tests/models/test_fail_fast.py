@@ -29,6 +29,7 @@ def _complete(model, n: int = 1):
             return await asyncio.gather(*(model.complete(USER) for _ in range(n)), return_exceptions=True)
         finally:
             await model.aclose()
+
     return asyncio.run(go())
 
 
@@ -41,7 +42,7 @@ def test_refused_connections_open_the_circuit_for_every_fork(make_model):
     async def go():
         out = await asyncio.gather(*(f.complete(USER) for f in forks), return_exceptions=True)
         later = time.monotonic()
-        with pytest.raises(ModelEndpointDownError):        # a call after the circuit opened: refused at once
+        with pytest.raises(ModelEndpointDownError):  # a call after the circuit opened: refused at once
             await model.fork().complete(USER)
         await model.aclose()
         return out, time.monotonic() - later
@@ -77,7 +78,7 @@ def test_an_endpoint_that_ever_answered_never_trips_it(make_model):
 
     async def go():
         first = await model.complete(USER)
-        server.stop()                                      # now down: refused, but it was there
+        server.stop()  # now down: refused, but it was there
         second = await asyncio.gather(model.complete(USER), return_exceptions=True)
         await model.aclose()
         return first, second[0]
@@ -97,10 +98,27 @@ def test_dropped_connections_are_an_endpoint_that_is_there(make_model):
 def test_a_run_against_a_dead_endpoint_fails_within_15_s_with_one_line(tmp_path):
     port = closed_port()
     start = time.monotonic()
-    out = run_cli("run", "synthetic", "nop", "dead-model", "--env", "memory", "--results-dir", str(tmp_path),
-                  "--run-id", "dead", "--model-base-url", f"http://127.0.0.1:{port}/v1", "--progress", "none",
-                  "--task-concurrency", "3", "harness._target_=tests.helpers.ModelEchoHarness",
-                  "benchmark.n_tasks=20", timeout=120)
+    out = run_cli(
+        "run",
+        "synthetic",
+        "nop",
+        "dead-model",
+        "--env",
+        "memory",
+        "--results-dir",
+        str(tmp_path),
+        "--run-id",
+        "dead",
+        "--model-base-url",
+        f"http://127.0.0.1:{port}/v1",
+        "--progress",
+        "none",
+        "--task-concurrency",
+        "3",
+        "harness._target_=tests.helpers.ModelEchoHarness",
+        "benchmark.n_tasks=20",
+        timeout=120,
+    )
     elapsed = time.monotonic() - start
     assert out.returncode == 1 and elapsed < 15, (out.returncode, elapsed, out.stderr)
     errors = [line for line in out.stderr.splitlines() if line.startswith("agentcompass: error:")]
@@ -108,7 +126,7 @@ def test_a_run_against_a_dead_endpoint_fails_within_15_s_with_one_line(tmp_path)
     assert f"model endpoint http://127.0.0.1:{port}/v1/chat/completions is unreachable" in errors[0]
     run_dir = tmp_path / "synthetic__nop__dead-model" / "dead"
     started = list(run_dir.glob("tasks/*/sample-1/attempt-*"))
-    assert 1 <= len(started) <= 3, started                # no attempt was started once the circuit opened
+    assert 1 <= len(started) <= 3, started  # no attempt was started once the circuit opened
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["metadata"]["status"] == "failed"
     assert json.loads((run_dir / "run.json").read_text())["status"] == "failed"

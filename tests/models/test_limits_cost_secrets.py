@@ -78,13 +78,16 @@ def test_no_prices_no_cost(make_model) -> None:
         assert run(make_model(srv.base_url).complete(USER)).usage.cost_usd == 0.0
 
 
-@pytest.mark.parametrize("params,key,expected", [
-    ({"temperature": "hot"}, "temperature", "a number"),
-    ({"max_tokens": 1.5}, "max_tokens", "an integer"),
-    ({"max_tokens": True}, "max_tokens", "an integer"),
-    ({"stop": ["a", 3]}, "stop", "a list of strings"),
-    ({"reasoning": "high"}, "reasoning", "a mapping"),
-])
+@pytest.mark.parametrize(
+    "params,key,expected",
+    [
+        ({"temperature": "hot"}, "temperature", "a number"),
+        ({"max_tokens": 1.5}, "max_tokens", "an integer"),
+        ({"max_tokens": True}, "max_tokens", "an integer"),
+        ({"stop": ["a", 3]}, "stop", "a list of strings"),
+        ({"reasoning": "high"}, "reasoning", "a mapping"),
+    ],
+)
 def test_params_of_the_wrong_type_are_config_errors(make_model, params, key, expected) -> None:
     with pytest.raises(ConfigError) as info:
         make_model("http://127.0.0.1:9/v1", params=params)
@@ -114,9 +117,16 @@ def test_config_errors(make_model, monkeypatch) -> None:
 def test_key_from_environment(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env-123456")
     with ScriptedModelServer(replies=["ok"], api_key="sk-from-env-123456") as srv:
-        model = build("model", {"_target_": "agentcompass.models.client.Model", "id": "m",
-                                "base_url": srv.base_url, "api_protocol": "openai-chat"},
-                      ComponentContext(data_dir=tmp_path))
+        model = build(
+            "model",
+            {
+                "_target_": "agentcompass.models.client.Model",
+                "id": "m",
+                "base_url": srv.base_url,
+                "api_protocol": "openai-chat",
+            },
+            ComponentContext(data_dir=tmp_path),
+        )
         assert run(model.complete(USER)).text == "ok"
 
 
@@ -128,9 +138,18 @@ def test_key_never_in_logs_repr_or_errors(make_model, api_key: str, caplog) -> N
         with pytest.raises(ModelError) as info:
             run(model.complete(USER))
     assert srv.n_requests == 4 and info.value.status == 401
-    seen = [caplog.text, str(info.value), repr(info.value), repr(model.config), str(model.config),
-            model.config.model_dump_json(), str(model.config.model_dump()), str(model.describe()),
-            repr(model), str(vars(model))]
+    seen = [
+        caplog.text,
+        str(info.value),
+        repr(info.value),
+        repr(model.config),
+        str(model.config),
+        model.config.model_dump_json(),
+        str(model.config.model_dump()),
+        str(model.describe()),
+        repr(model),
+        str(vars(model)),
+    ]
     assert "retry 3/8" in caplog.text
     for text in seen:
         assert api_key not in text

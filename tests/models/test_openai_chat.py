@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from asyncio import run
+
 from agentcompass.interfaces import ModelClient
 from agentcompass.testing.scripted_server import ScriptedModelServer
-
-from asyncio import run
 
 USER = [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "say hello to the world"}]
 
 
 def test_round_trip_text_finish_usage_and_params(make_model) -> None:
-    replies = ["hello world", {"text": "cut off", "finish_reason": "length",
-                               "usage": {"input_tokens": 120, "output_tokens": 30, "cached_tokens": 100}}]
+    replies = [
+        "hello world",
+        {
+            "text": "cut off",
+            "finish_reason": "length",
+            "usage": {"input_tokens": 120, "output_tokens": 30, "cached_tokens": 100},
+        },
+    ]
     with ScriptedModelServer(replies=replies) as srv:
         model = make_model(srv.base_url, params={"temperature": 0.2, "max_tokens": 64, "top_k": 5})
         assert isinstance(model, ModelClient)

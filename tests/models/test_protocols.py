@@ -11,8 +11,11 @@ from agentcompass.models._auto import auto_protocols
 from agentcompass.testing.scripted_server import ScriptedModelServer
 
 USER = [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "say hello to the world"}]
-CUT = {"text": "half a", "finish_reason": "length",
-       "usage": {"input_tokens": 50, "output_tokens": 9, "cached_tokens": 20}}
+CUT = {
+    "text": "half a",
+    "finish_reason": "length",
+    "usage": {"input_tokens": 50, "output_tokens": 9, "cached_tokens": 20},
+}
 
 
 def _two_calls(model):
@@ -28,8 +31,12 @@ def test_openai_responses_round_trip(make_model) -> None:
     with ScriptedModelServer(replies=["hi there", CUT]) as srv:
         model = make_model(srv.base_url, api_protocol="openai-responses", params={"reasoning_effort": "low"})
         first, second = _two_calls(model)
-    assert (first.text, first.finish_reason, first.usage.input_tokens, first.usage.output_tokens) == \
-        ("hi there", "stop", 8, 2)
+    assert (first.text, first.finish_reason, first.usage.input_tokens, first.usage.output_tokens) == (
+        "hi there",
+        "stop",
+        8,
+        2,
+    )
     assert (second.text, second.finish_reason) == ("half a", "length")
     assert (second.usage.input_tokens, second.usage.output_tokens, second.usage.cached_tokens) == (50, 9, 20)
     body = srv.requests[1]["body"]
@@ -41,15 +48,20 @@ def test_openai_responses_round_trip(make_model) -> None:
 
 def test_anthropic_messages_round_trip(make_model) -> None:
     with ScriptedModelServer(replies=["hi there", CUT]) as srv:
-        model = make_model(srv.base_url, id="claude-test", api_protocol="anthropic-messages",
-                           params={"temperature": 0.3})
+        model = make_model(
+            srv.base_url, id="claude-test", api_protocol="anthropic-messages", params={"temperature": 0.3}
+        )
         first, second = _two_calls(model)
-    assert (first.text, first.finish_reason, first.usage.input_tokens, first.usage.output_tokens) == \
-        ("hi there", "stop", 8, 2)
+    assert (first.text, first.finish_reason, first.usage.input_tokens, first.usage.output_tokens) == (
+        "hi there",
+        "stop",
+        8,
+        2,
+    )
     assert (second.text, second.finish_reason) == ("half a", "length")
     assert (second.usage.input_tokens, second.usage.output_tokens, second.usage.cached_tokens) == (50, 9, 20)
     first_body, body = srv.requests[0]["body"], srv.requests[1]["body"]
-    assert srv.requests[0]["path"] == "/v1/messages"      # base URL ending in /v1 is accepted as is
+    assert srv.requests[0]["path"] == "/v1/messages"  # base URL ending in /v1 is accepted as is
     assert first_body["system"] == "You are terse." and first_body["messages"] == USER[1:]
     assert first_body["max_tokens"] == 8192 and first_body["temperature"] == 0.3
     assert body["max_tokens"] == 9 and body["stop_sequences"] == ["END"]

@@ -16,32 +16,64 @@ from agentcompass.models import _params, _tools
 from agentcompass.models.anthropic_messages import DEFAULT_MAX_TOKENS
 from agentcompass.testing.scripted_server import ScriptedModelServer
 
-BASH = {"type": "function", "function": {
-    "name": "bash", "description": "Run a command",
-    "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}}
+BASH = {
+    "type": "function",
+    "function": {
+        "name": "bash",
+        "description": "Run a command",
+        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+    },
+}
 CALL = {"id": "call_1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}
-HISTORY = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "list the files"},
-           {"role": "assistant", "content": "Looking.", "tool_calls": [CALL]},
-           {"role": "tool", "tool_call_id": "call_1", "content": "a.txt\nb.txt"},
-           {"role": "user", "content": "and now?"}]
+HISTORY = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "list the files"},
+    {"role": "assistant", "content": "Looking.", "tool_calls": [CALL]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "a.txt\nb.txt"},
+    {"role": "user", "content": "and now?"},
+]
 CASES: list[tuple[list[dict[str, Any]], list[dict[str, Any]] | None, dict[str, Any]]] = [
     (HISTORY[:2], None, {"temperature": 0.2, "max_tokens": 64, "stop": ["END"]}),
     (HISTORY, [BASH], {"tool_choice": "required", "parallel_tool_calls": False, "seed": 3}),
-    (HISTORY[:2], [BASH], {"top_k": 5, "repetition_penalty": 1.1, "extra_body": {"tools": [], "x": 1},
-                           "extra_headers": {"X-Trace": "t-1"}}),
-    ([{"role": "system", "content": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}]},
-      {"role": "user", "content": "hi"}], None, {"max_tokens": 9}),
+    (
+        HISTORY[:2],
+        [BASH],
+        {
+            "top_k": 5,
+            "repetition_penalty": 1.1,
+            "extra_body": {"tools": [], "x": 1},
+            "extra_headers": {"X-Trace": "t-1"},
+        },
+    ),
+    (
+        [
+            {
+                "role": "system",
+                "content": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}],
+            },
+            {"role": "user", "content": "hi"},
+        ],
+        None,
+        {"max_tokens": 9},
+    ),
 ]
 PROTOCOLS = ["openai-chat", "openai-responses", "anthropic-messages"]
 
 
-async def _typed(client: Any, protocol: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-                 params: dict[str, Any]) -> None:
+async def _typed(
+    client: Any,
+    protocol: str,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]] | None,
+    params: dict[str, Any],
+) -> None:
     """The request made with every value a typed argument of the SDK method."""
     if protocol == "openai-chat":
         create = client.chat.completions.create
         kwargs = _params.for_protocol(protocol, params, _params.sdk_keys(protocol, create))
-        await create(model="m", messages=_tools.chat_messages(messages), **kwargs, **({"tools": tools} if tools else {}))
+        await create(
+            model="m", messages=_tools.chat_messages(messages), **kwargs, **({"tools": tools} if tools else {})
+        )
     elif protocol == "openai-responses":
         create = client.responses.create
         kwargs = _params.for_protocol(protocol, params, _params.sdk_keys(protocol, create))

@@ -23,8 +23,14 @@ def _echo(request: dict) -> dict:
 @pytest.mark.parametrize("protocol", ["openai-chat", "anthropic-messages"])
 def test_30_percent_faults_200_calls_all_succeed_and_retries_match(make_model, protocol: str) -> None:
     with ScriptedModelServer(replies=_echo, fault_rate=0.3, fault_kinds=["429", "500", "drop"], seed=7) as srv:
-        model = make_model(srv.base_url, api_protocol=protocol, max_retries=30, retry_budget_s=120,
-                           backoff_base_s=0.002, backoff_max_s=0.02)
+        model = make_model(
+            srv.base_url,
+            api_protocol=protocol,
+            max_retries=30,
+            retry_budget_s=120,
+            backoff_base_s=0.002,
+            backoff_max_s=0.02,
+        )
         gate = Semaphore(16)
 
         async def one(i: int):
@@ -81,8 +87,7 @@ def test_retry_after_http_date_parses() -> None:
 
 def test_retry_budget_bounds_total_time(make_model) -> None:
     with ScriptedModelServer(default_reply="ok", faults=[{"kind": "500"}]) as srv:
-        model = make_model(srv.base_url, max_retries=1000, retry_budget_s=1.0, backoff_base_s=0.1,
-                           backoff_max_s=0.3)
+        model = make_model(srv.base_url, max_retries=1000, retry_budget_s=1.0, backoff_base_s=0.1, backoff_max_s=0.3)
         t0 = time.monotonic()
         with pytest.raises(ModelRetryableError) as info:
             run(model.complete(USER))
@@ -115,7 +120,7 @@ def test_401_is_a_clear_model_error_and_the_client_goes_on(make_model, api_key, 
 
     def reply(request: dict) -> dict:
         calls.append(1)
-        if len(calls) == 1:   # a provider that echoes the key it was given
+        if len(calls) == 1:  # a provider that echoes the key it was given
             return {"status": 401, "error": f"Incorrect API key provided: {api_key}", "code": "invalid_api_key"}
         return {"text": "fine"}
 
@@ -135,11 +140,14 @@ def test_401_is_a_clear_model_error_and_the_client_goes_on(make_model, api_key, 
     assert model.usage.n_retries == 0 and srv.n_requests == 2
 
 
-@pytest.mark.parametrize("protocol,message", [
-    ("openai-chat", "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."),
-    ("anthropic-messages", "prompt is too long: 210000 tokens > 200000 maximum"),
-    ("openai-responses", "Your input exceeds the context window of this model."),
-])
+@pytest.mark.parametrize(
+    "protocol,message",
+    [
+        ("openai-chat", "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."),
+        ("anthropic-messages", "prompt is too long: 210000 tokens > 200000 maximum"),
+        ("openai-responses", "Your input exceeds the context window of this model."),
+    ],
+)
 def test_context_length_error(make_model, protocol: str, message: str) -> None:
     code = "context_length_exceeded" if protocol == "openai-chat" else None
     with ScriptedModelServer(replies=[{"status": 400, "error": message, "code": code}]) as srv:
@@ -163,7 +171,7 @@ def test_other_client_errors_are_not_retried(make_model, status: int) -> None:
 def test_slow_reply_beyond_request_timeout_is_retried(make_model) -> None:
     with ScriptedModelServer(default_reply="ok", faults=[{"kind": "slow", "at": 2, "delay_s": 2.0}]) as srv:
         model = make_model(srv.base_url, request_timeout_s=0.5)
-        run(model.complete(USER))   # warm up: SDK import and first connection
+        run(model.complete(USER))  # warm up: SDK import and first connection
         t0 = time.monotonic()
         assert run(model.complete(USER)).text == "ok"
     assert model.usage.n_retries == 1 and time.monotonic() - t0 < 2.0

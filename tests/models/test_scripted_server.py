@@ -18,8 +18,12 @@ from agentcompass.testing.scripted_server import ScriptedModelServer
 
 
 def post(url: str, body: dict, headers: dict | None = None) -> tuple[int, dict, dict]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
             return resp.status, dict(resp.headers), json.loads(resp.read())
@@ -31,8 +35,11 @@ def test_list_replies_then_exhausted_500_and_recording() -> None:
     with ScriptedModelServer(replies=["one", {"text": "two", "finish_reason": "length"}]) as srv:
         url = srv.base_url + "/chat/completions"
         assert srv.base_url.endswith("/v1")
-        s1, _, b1 = post(url, {"model": "m", "messages": [{"role": "user", "content": "a b c"}]},
-                         {"Authorization": "Bearer sk-hidden"})
+        s1, _, b1 = post(
+            url,
+            {"model": "m", "messages": [{"role": "user", "content": "a b c"}]},
+            {"Authorization": "Bearer sk-hidden"},
+        )
         s2, _, b2 = post(url, {"model": "m", "messages": []})
         s3, h3, b3 = post(url, {"model": "m", "messages": []})
     assert (s1, b1["choices"][0]["message"]["content"], b1["usage"]["prompt_tokens"]) == (200, "one", 3)
@@ -83,9 +90,22 @@ def test_cli_entry_serves_a_yaml_script(tmp_path: Path) -> None:
     script.write_text("replies:\n  - hello from yaml\n  - {text: bye, finish_reason: length}\n")
     port_file = tmp_path / "port"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen([sys.executable, "-m", "agentcompass.testing.scripted_server", "--port", "0",
-                             "--script", str(script), "--port-file", str(port_file)],
-                            stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "agentcompass.testing.scripted_server",
+            "--port",
+            "0",
+            "--script",
+            str(script),
+            "--port-file",
+            str(port_file),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         deadline = time.monotonic() + 20
         while not port_file.exists() and time.monotonic() < deadline:

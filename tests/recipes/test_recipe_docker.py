@@ -17,16 +17,35 @@ def test_pip_mirror_and_no_network_in_docker(dirs, tmp_path, monkeypatch):
 
     require_engine()
     d1, _ = dirs
-    write_recipe(d1, "inspect", {"hooks": {"before_verify": [
-        "cat /etc/pip.conf", "echo NETS=$(ls /sys/class/net | tr '\\n' ' ')", "grep -q mirror.example /etc/pip.conf",
-        "test \"$(ls /sys/class/net)\" = lo"]}})
+    write_recipe(
+        d1,
+        "inspect",
+        {
+            "hooks": {
+                "before_verify": [
+                    "cat /etc/pip.conf",
+                    "echo NETS=$(ls /sys/class/net | tr '\\n' ' ')",
+                    "grep -q mirror.example /etc/pip.conf",
+                    'test "$(ls /sys/class/net)" = lo',
+                ]
+            }
+        },
+    )
     monkeypatch.setenv("PIP_INDEX_URL", "https://mirror.example/simple")
     run_id = "recipes-docker-" + tmp_path.name[-12:].replace("_", "-")
     try:
-        result = run_evaluation(benchmark="demo", harness="oracle", model="none", environment="docker",
-                                results_dir=str(tmp_path / "results"), progress="none", run_id=run_id,
-                                benchmark_params={"sample_ids": ["hello-file"]},
-                                enabled_recipes=["pip_mirror", "no_network", "inspect"], recipe_dirs=[str(d1)])
+        result = run_evaluation(
+            benchmark="demo",
+            harness="oracle",
+            model="none",
+            environment="docker",
+            results_dir=str(tmp_path / "results"),
+            progress="none",
+            run_id=run_id,
+            benchmark_params={"sample_ids": ["hello-file"]},
+            enabled_recipes=["pip_mirror", "no_network", "inspect"],
+            recipe_dirs=[str(d1)],
+        )
         assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 1.0
         attempt = Path(result["paths"]["run_dir"]) / "tasks" / "hello-file" / "sample-1" / "attempt-1"
         log = (attempt / "recipes.log").read_text()

@@ -24,8 +24,13 @@ class EchoHarness:
 
 def test_replay_records_every_request_and_reads_files_back(tmp_path):
     task = Task(id="t1", instruction="write a file", workdir="/app")
-    out = replay(EchoHarness(), task, ["echo hi > out.txt && cat out.txt", "echo second"], tmp_path,
-                 read_back=["/app/out.txt", "/app/missing.txt"])
+    out = replay(
+        EchoHarness(),
+        task,
+        ["echo hi > out.txt && cat out.txt", "echo second"],
+        tmp_path,
+        read_back=["/app/out.txt", "/app/missing.txt"],
+    )
     assert out.error is None and out.result.n_turns == 2
     assert len(out.requests) == 2
     assert out.messages[0] == [{"role": "user", "content": "write a file"}]

@@ -19,9 +19,17 @@ import pytest
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 DRIVER = ("/usr/bin/chromedriver",)
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1000")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+)
 
 
 def _first(paths: tuple[str, ...], name: str) -> str | None:
@@ -80,7 +88,7 @@ def wait(driver: Any, cond: Callable[[], Any], timeout: float = 15.0, what: str 
             value = cond()
             if value:
                 return value
-        except Exception as exc:  # noqa: BLE001 - element not there yet
+        except Exception as exc:
             last = exc
         time.sleep(0.05)
     errors = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
@@ -99,8 +107,9 @@ def shoot(driver: Any, folder: Path, name: str, max_height: int = 6000) -> Path:
     driver.execute_script("const t = document.getElementById('top'); if (t) t.style.position = 'static'")
     size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
     clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], max_height), "scale": 1}
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                             "clip": clip})
+    shot = driver.execute_cdp_cmd(
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+    )
     driver.execute_script("const t = document.getElementById('top'); if (t) t.style.position = ''")
     path = folder / f"{name}.png"
     path.write_bytes(base64.b64decode(shot["data"]))

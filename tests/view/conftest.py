@@ -26,7 +26,7 @@ class ViewRuns:
 def view_runs(tmp_path_factory) -> ViewRuns:
     from tests.harnesses.mini_swe_agent.conftest import require_reference
 
-    require_reference()              # the SWE-bench run's mini_swe_agent is the mini-swe-agent package itself
+    require_reference()  # the SWE-bench run's mini_swe_agent is the mini-swe-agent package itself
     root = tmp_path_factory.mktemp("view")
     results = root / "results"
     outputs = dict(runs.demo_runs(results))

@@ -30,8 +30,7 @@ SWE_COMMANDS = ["grep -n 'def add' -A 2 calc/ops.py", CALC_FIX, PATCH, SUBMIT]
 
 
 def _common(results_dir: Path, **kw: Any) -> dict[str, Any]:
-    return {"results_dir": str(results_dir), "environment": "local", "progress": "none", "task_concurrency": 4,
-            **kw}
+    return {"results_dir": str(results_dir), "environment": "local", "progress": "none", "task_concurrency": 4, **kw}
 
 
 def demo_runs(results_dir: Path) -> dict[str, dict[str, Any]]:
@@ -41,25 +40,41 @@ def demo_runs(results_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def terminus_reply(*keys: str, done: bool = False) -> str:
-    return json.dumps({"analysis": "The directory is empty.", "plan": "Write the file.",
-                       "commands": [{"keystrokes": k, "duration": 0.3} for k in keys], "task_complete": done})
+    return json.dumps(
+        {
+            "analysis": "The directory is empty.",
+            "plan": "Write the file.",
+            "commands": [{"keystrokes": k, "duration": 0.3} for k in keys],
+            "task_complete": done,
+        }
+    )
 
 
 def terminus2_run(results_dir: Path) -> dict[str, Any]:
     replies = [terminus_reply(HELLO, "cat hello.txt\n"), terminus_reply(done=True), terminus_reply(done=True)]
     with ScriptedModelServer(replies=replies) as srv:
-        return run_evaluation(benchmark="demo", harness="terminus2", model="scripted-t2",
-                              benchmark_params={"sample_ids": ["hello-file"]}, model_base_url=srv.base_url,
-                              model_api_key=KEY, model_api_protocol="openai-chat",
-                              harness_params={"templates_dir": harbor_dir(), "record_terminal": False},
-                              execution_params={"artifacts": {"save": ["hello.txt", "missing-*.log"]}},
-                              run_name="terminus2-hello", **_common(results_dir))
+        return run_evaluation(
+            benchmark="demo",
+            harness="terminus2",
+            model="scripted-t2",
+            benchmark_params={"sample_ids": ["hello-file"]},
+            model_base_url=srv.base_url,
+            model_api_key=KEY,
+            model_api_protocol="openai-chat",
+            harness_params={"templates_dir": harbor_dir(), "record_terminal": False},
+            execution_params={"artifacts": {"save": ["hello.txt", "missing-*.log"]}},
+            run_name="terminus2-hello",
+            **_common(results_dir),
+        )
 
 
 def tool(n: int, cmd: str) -> dict[str, Any]:
     """A scripted reply with one ``bash`` tool call (mini-swe-agent 2.x's default protocol)."""
-    return {"text": "THOUGHT: the bug is in calc/ops.py.", "usage": {"input_tokens": 300, "output_tokens": 20},
-            "tool_calls": [{"id": f"call_{n}", "name": "bash", "arguments": {"command": cmd}}]}
+    return {
+        "text": "THOUGHT: the bug is in calc/ops.py.",
+        "usage": {"input_tokens": 300, "output_tokens": 20},
+        "tool_calls": [{"id": f"call_{n}", "name": "bash", "arguments": {"command": cmd}}],
+    }
 
 
 def swebench_run(results_dir: Path, data_root: Path) -> dict[str, Any]:
@@ -68,12 +83,24 @@ def swebench_run(results_dir: Path, data_root: Path) -> dict[str, Any]:
     replies = [tool(i, c) for i, c in enumerate(SWE_COMMANDS, start=1)]
     with ScriptedModelServer(replies=replies) as srv:
         return run_evaluation(
-            benchmark="swebench", harness="mini_swe_agent", model="scripted-msa",
-            benchmark_params={"dataset_path": str(dataset), "agent_env": {}, "allow_download": False,
-                              "grade_in": "agent", "repo_specs": CALC_SPECS},  # local: no instance image
+            benchmark="swebench",
+            harness="mini_swe_agent",
+            model="scripted-msa",
+            benchmark_params={
+                "dataset_path": str(dataset),
+                "agent_env": {},
+                "allow_download": False,
+                "grade_in": "agent",
+                "repo_specs": CALC_SPECS,
+            },  # local: no instance image
             execution_params={"artifacts": {"prepare": [{"src": str(data_root / "calc"), "dst": "/testbed"}]}},
-            model_base_url=srv.base_url, model_api_key=KEY, model_api_protocol="openai-chat",
-            run_name="swebench-calc", data_dir=str(data_root / "cache"), **_common(results_dir))
+            model_base_url=srv.base_url,
+            model_api_key=KEY,
+            model_api_protocol="openai-chat",
+            run_name="swebench-calc",
+            data_dir=str(data_root / "cache"),
+            **_common(results_dir),
+        )
 
 
 def probe_run(results_dir: Path) -> dict[str, Any]:
@@ -85,10 +112,17 @@ def probe_run(results_dir: Path) -> dict[str, Any]:
     old = os.environ.get("PROBE_FAIL_TASKS")
     os.environ["PROBE_FAIL_TASKS"] = "hello-file"
     try:
-        return run_evaluation(benchmark="demo", harness="oracle", model="none",
-                              overrides=["harness._target_=tests.helpers.ProbeHarness"],
-                              harness_params={"fail_times": 1, "error": "sandbox"}, max_retries=1,
-                              enable_analysis=True, run_name="demo-flaky", **_common(results_dir))
+        return run_evaluation(
+            benchmark="demo",
+            harness="oracle",
+            model="none",
+            overrides=["harness._target_=tests.helpers.ProbeHarness"],
+            harness_params={"fail_times": 1, "error": "sandbox"},
+            max_retries=1,
+            enable_analysis=True,
+            run_name="demo-flaky",
+            **_common(results_dir),
+        )
     finally:
         if old is None:
             os.environ.pop("PROBE_FAIL_TASKS", None)

@@ -65,8 +65,11 @@ def open_page(d, url: str, ready: str) -> None:
 
 def open_run(d, server, view_runs, name: str) -> None:
     open_page(d, server.url, "#runs-table tbody tr")
-    link = [a for a in css(d, "a.runlink") if a.get_attribute("href").endswith(
-        __import__("urllib.parse").parse.quote(view_runs.key(name), safe=""))]
+    link = [
+        a
+        for a in css(d, "a.runlink")
+        if a.get_attribute("href").endswith(__import__("urllib.parse").parse.quote(view_runs.key(name), safe=""))
+    ]
     assert len(link) == 1, name
     link[0].click()
     browser.wait(d, lambda: css(d, "#tasks-table tbody tr"), what="task table")
@@ -76,8 +79,15 @@ def click_task(d, task_id: str) -> None:
     row = [tr for tr in css(d, "#tasks-table tbody tr") if tr.get_attribute("data-task") == task_id]
     assert row, task_id
     row[0].click()
-    browser.wait(d, lambda: d.execute_script("return document.documentElement.dataset.view") == "attempt"
-                 and css(d, "h1 .mono") and text(css(d, "h1 .mono")[0]) == task_id, what=f"attempt of {task_id}")
+    browser.wait(
+        d,
+        lambda: (
+            d.execute_script("return document.documentElement.dataset.view") == "attempt"
+            and css(d, "h1 .mono")
+            and text(css(d, "h1 .mono")[0]) == task_id
+        ),
+        what=f"attempt of {task_id}",
+    )
 
 
 def test_runs_page_lists_every_run(driver, server, view_runs, shots):
@@ -102,7 +112,7 @@ def test_swebench_attempt_shows_steps_diff_and_log(driver, server, view_runs, sh
     click_task(driver, "calc__calc-1")
     browser.wait(driver, lambda: css(driver, ".traj .steps .step"), what="trajectory")
     assert css(driver, ".traj")[0].get_attribute("data-format") == "mini-swe-agent"
-    assert "mini-swe-agent-1.1" in text(css(driver, ".traj-head")[0])      # written by mini-swe-agent 2.4.6
+    assert "mini-swe-agent-1.1" in text(css(driver, ".traj-head")[0])  # written by mini-swe-agent 2.4.6
     commands = [text(p) for p in css(driver, ".step[data-role=assistant] .toolcall pre.command")]
     assert commands == SWE_COMMANDS
     observations = [text(p) for p in css(driver, ".step[data-role=tool] .obs pre.terminal")]
@@ -132,13 +142,13 @@ def test_terminus2_attempt_shows_keystrokes_and_terminal_output(driver, server, 
     assert keys == [HELLO.replace("\n", "⏎\n"), "cat hello.txt⏎\n"]
     assert [text(w) for w in css(agent_steps[0], ".wait")] == ["wait 0.3 s", "wait 0.3 s"]
     assert "Hello, world!" in text(css(agent_steps[0], ".obs pre.terminal")[0])
-    assert all(css(s, ".b-passed") for s in agent_steps[1:])          # mark_task_complete, twice
-    assert all(css(s, ".dt") for s in agent_steps)                      # time since the previous step
+    assert all(css(s, ".b-passed") for s in agent_steps[1:])  # mark_task_complete, twice
+    assert all(css(s, ".dt") for s in agent_steps)  # time since the previous step
     traj = json.loads((view_runs.dirs["terminus2"] / "tasks/hello-file/sample-1/attempt-1/trajectory.json").read_text())
     first = next(st for st in traj["steps"] if st.get("source") == "agent")
     assert f"in {first['metrics']['prompt_tokens']}" in text(css(agent_steps[0], ".metrics")[0])
     assert text(css(driver, "#verifier pre")[0]).strip() == "PASS: hello.txt has the expected content"
-    css(driver, "#artifacts > summary")[0].click()                      # closed by default
+    css(driver, "#artifacts > summary")[0].click()  # closed by default
     (row,) = table_rows(driver, "artifacts table")
     assert row[0] == "/app/hello.txt" and row[3] == "saved"
     assert "matched nothing" in text(css(driver, "#artifacts")[0])
@@ -207,10 +217,18 @@ def test_a_live_run_refreshes_without_reload(driver, tmp_path, shots):
 
     def go():
         done["result"] = run_evaluation(
-            benchmark="synthetic", harness="nop", model="none", environment="memory",
+            benchmark="synthetic",
+            harness="nop",
+            model="none",
+            environment="memory",
             overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness"],
-            harness_params={"sleep_s": 0.6}, benchmark_params={"n_tasks": 8}, task_concurrency=1,
-            results_dir=str(results), run_name="live", progress="none")
+            harness_params={"sleep_s": 0.6},
+            benchmark_params={"n_tasks": 8},
+            task_concurrency=1,
+            results_dir=str(results),
+            run_name="live",
+            progress="none",
+        )
 
     with serve([str(results)]) as srv:
         open_page(driver, srv.url, "main h1")
@@ -226,8 +244,11 @@ def test_a_live_run_refreshes_without_reload(driver, tmp_path, shots):
             browser.wait(driver, lambda: not css(driver, "#partial-note"), 30, "the run to finish")
         finally:
             worker.join(60)
-        browser.wait(driver, lambda: len([r for r in table_rows(driver, "tasks-table") if r[1] == "passed"]) == 8,
-                     what="all tasks passed")
+        browser.wait(
+            driver,
+            lambda: len([r for r in table_rows(driver, "tasks-table") if r[1] == "passed"]) == 8,
+            what="all tasks passed",
+        )
         assert first < 8 and driver.execute_script("return window.__sameDocument") is True
         assert int(driver.execute_script("return document.documentElement.dataset.renders")) >= 3
     assert done["result"]["metrics"]["mean_reward"] == 1.0
@@ -240,8 +261,10 @@ def test_report_renders_the_same_table_offline(driver, server, view_runs, tmp_pa
     info = write_report(view_runs.dirs["flaky"], out)
     assert info["tasks"] == 7 and info["attempts"] == 14
     driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0,
-                                                               "downloadThroughput": 0, "uploadThroughput": 0})
+    driver.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0},
+    )
     try:
         driver.get(out.as_uri())
         browser.wait(driver, lambda: css(driver, "#tasks-table tbody tr"), what="report task table")
@@ -254,35 +277,62 @@ def test_report_renders_the_same_table_offline(driver, server, view_runs, tmp_pa
         browser.shoot(driver, shots, "report-attempt")
         assert not browser.console_errors(driver)
     finally:
-        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
-                                                                   "downloadThroughput": -1, "uploadThroughput": -1})
+        driver.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
 
 
 def msa2_trajectory() -> dict:
     """A mini-swe-agent 2.x (``mini-swe-agent-1.1``) trajectory of the tool-calling shape: assistant messages
     carry ``tool_calls`` (function ``bash``, JSON ``arguments``), results come back as ``role: tool`` messages
     with ``tool_call_id`` and ``extra.raw_output`` / ``returncode``; the run ends with a ``role: exit`` message."""
-    def call(i: int, cmd: str) -> dict:
-        return {"id": f"call_{i}", "type": "function",
-                "function": {"name": "bash", "arguments": json.dumps({"command": cmd})}}
 
-    return {"trajectory_format": "mini-swe-agent-1.1", "instance_id": "calc__calc-1",
-            "info": {"exit_status": "Submitted", "submission": "", "mini_version": "2.0.0",
-                     "model_stats": {"instance_cost": 0.0123, "api_calls": 2}},
-            "messages": [
-                {"role": "system", "content": "system prompt"},
-                {"role": "user", "content": "Fix calc.ops.add."},
-                {"role": "assistant", "content": None, "tool_calls": [call(1, "cat calc/ops.py")],
-                 "extra": {"cost": 0.006, "timestamp": 1767225600.0,
-                           "response": {"usage": {"prompt_tokens": 1200, "completion_tokens": 40}}}},
-                {"role": "tool", "tool_call_id": "call_1", "content": "def add(a, b):\n    return a - b\n",
-                 "extra": {"raw_output": "def add(a, b):\n    return a - b\n", "returncode": 0}},
-                {"role": "assistant", "content": [{"type": "text", "text": "Now submit."}],
-                 "tool_calls": [call(2, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
-                 "extra": {"cost": 0.0063}},
-                {"role": "tool", "tool_call_id": "call_2", "content": "", "extra": {"raw_output": "", "returncode": 0}},
-                {"role": "exit", "content": "", "extra": {"exit_status": "Submitted", "submission": ""}},
-            ]}
+    def call(i: int, cmd: str) -> dict:
+        return {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": "bash", "arguments": json.dumps({"command": cmd})},
+        }
+
+    return {
+        "trajectory_format": "mini-swe-agent-1.1",
+        "instance_id": "calc__calc-1",
+        "info": {
+            "exit_status": "Submitted",
+            "submission": "",
+            "mini_version": "2.0.0",
+            "model_stats": {"instance_cost": 0.0123, "api_calls": 2},
+        },
+        "messages": [
+            {"role": "system", "content": "system prompt"},
+            {"role": "user", "content": "Fix calc.ops.add."},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [call(1, "cat calc/ops.py")],
+                "extra": {
+                    "cost": 0.006,
+                    "timestamp": 1767225600.0,
+                    "response": {"usage": {"prompt_tokens": 1200, "completion_tokens": 40}},
+                },
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "call_1",
+                "content": "def add(a, b):\n    return a - b\n",
+                "extra": {"raw_output": "def add(a, b):\n    return a - b\n", "returncode": 0},
+            },
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Now submit."}],
+                "tool_calls": [call(2, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
+                "extra": {"cost": 0.0063},
+            },
+            {"role": "tool", "tool_call_id": "call_2", "content": "", "extra": {"raw_output": "", "returncode": 0}},
+            {"role": "exit", "content": "", "extra": {"exit_status": "Submitted", "submission": ""}},
+        ],
+    }
 
 
 def test_mini_swe_agent_2_tool_calls_render(driver, view_runs, tmp_path):
@@ -294,10 +344,16 @@ def test_mini_swe_agent_2_tool_calls_render(driver, view_runs, tmp_path):
     attempt = run / "tasks" / "calc__calc-1" / "sample-1" / "attempt-1"
     (attempt / "calc__calc-1.traj.json").write_text(json.dumps(msa2_trajectory()))
     with serve([str(tmp_path / "res")]) as srv:
-        open_page(driver, f"{srv.url}#/attempt/{quote('res/msa2/r1', safe='')}/"
-                          f"{quote('tasks/calc__calc-1/sample-1/attempt-1', safe='')}", ".traj .steps .step")
-        assert [text(p) for p in css(driver, ".step[data-role=assistant] .toolcall pre.command")] == \
-            ["cat calc/ops.py", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"]
+        open_page(
+            driver,
+            f"{srv.url}#/attempt/{quote('res/msa2/r1', safe='')}/"
+            f"{quote('tasks/calc__calc-1/sample-1/attempt-1', safe='')}",
+            ".traj .steps .step",
+        )
+        assert [text(p) for p in css(driver, ".step[data-role=assistant] .toolcall pre.command")] == [
+            "cat calc/ops.py",
+            "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+        ]
         tool = css(driver, ".step[data-role=tool]")
         assert len(tool) == 2 and "return a - b" in text(css(tool[0], "pre.terminal")[0])
         assert text(css(tool[0], ".rc")[0]) == "returncode 0" and "call_1" in text(tool[0])
@@ -325,14 +381,18 @@ def test_atif_as_harbor_writes_it_renders(driver, view_runs, tmp_path, monkeypat
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("reference venv 'harbor' is missing: run scripts/ensure_reference.sh harbor")
         pytest.skip("reference venv 'harbor' is missing (scripts/ensure_reference.sh harbor)")
-    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")        # no network lookups at import
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network lookups at import
     atif = run_reference("harbor", HARBOR_ATIF, msa2_trajectory())
     run = tmp_path / "res" / "atif" / "r1"
     shutil.copytree(view_runs.dirs["terminus2"], run)
     (run / "tasks" / "hello-file" / "sample-1" / "attempt-1" / "trajectory.json").write_text(json.dumps(atif))
     with serve([str(tmp_path / "res")]) as srv:
-        open_page(driver, f"{srv.url}#/attempt/{quote('res/atif/r1', safe='')}/"
-                          f"{quote('tasks/hello-file/sample-1/attempt-1', safe='')}", ".traj .steps .step")
+        open_page(
+            driver,
+            f"{srv.url}#/attempt/{quote('res/atif/r1', safe='')}/"
+            f"{quote('tasks/hello-file/sample-1/attempt-1', safe='')}",
+            ".traj .steps .step",
+        )
         assert css(driver, ".traj")[0].get_attribute("data-format") == "atif"
         sources = [s.get_attribute("data-source") for s in css(driver, ".step.atif")]
         assert sources == [s["source"] for s in atif["steps"]] and sources.count("agent") == 2
@@ -351,14 +411,19 @@ def test_other_trajectory_formats_fall_back_to_a_json_tree(driver, view_runs, tm
     events = {"harness": "my-agent", "events": [{"kind": "think", "text": f"thought {i}"} for i in range(120)]}
     (run / "tasks" / "hello-file" / "sample-1" / "attempt-1" / "trajectory.json").write_text(json.dumps(events))
     with serve([str(tmp_path / "res")]) as srv:
-        open_page(driver, f"{srv.url}#/attempt/{quote('res/other/r1', safe='')}/"
-                          f"{quote('tasks/hello-file/sample-1/attempt-1', safe='')}", ".traj .jt")
+        open_page(
+            driver,
+            f"{srv.url}#/attempt/{quote('res/other/r1', safe='')}/"
+            f"{quote('tasks/hello-file/sample-1/attempt-1', safe='')}",
+            ".traj .jt",
+        )
         assert css(driver, ".traj")[0].get_attribute("data-format") == "json"
         events_node = [n for n in css(driver, ".traj details.jt") if text(n).startswith("events: [120]")]
-        css(events_node[0], "summary")[0].click()                    # children are built when opened
+        css(events_node[0], "summary")[0].click()  # children are built when opened
         entries = lambda: len(css(events_node[0], ":scope > .jc > details.jt"))  # noqa: E731
         browser.wait(driver, lambda: entries() >= 40, what="the first 40 entries")
-        driver.execute_script("arguments[0].querySelectorAll('.sentinel button').forEach((b) => b.click())",
-                              events_node[0])                       # "show all", if not yet scrolled in
+        driver.execute_script(
+            "arguments[0].querySelectorAll('.sentinel button').forEach((b) => b.click())", events_node[0]
+        )  # "show all", if not yet scrolled in
         browser.wait(driver, lambda: entries() == 120, what="all 120 entries")
         assert not css(events_node[0], ".sentinel")

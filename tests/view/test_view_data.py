@@ -70,8 +70,12 @@ def test_task_table_and_attempts_of_a_retried_task(server, view_runs):
     tasks = {t["id"]: t for t in api(server, "tasks", run=key)["tasks"]}
     assert len(tasks) == 7
     bad = tasks["hello-file"]
-    assert (bad["status"], bad["outcome"], bad["error_class"], bad["error_type"]) == \
-        ("error", "error", "infra", "SandboxError")
+    assert (bad["status"], bad["outcome"], bad["error_class"], bad["error_type"]) == (
+        "error",
+        "error",
+        "infra",
+        "SandboxError",
+    )
     assert bad["attempts"] == 2 and bad["path"] == "tasks/hello-file/sample-1/attempt-2"
     assert tasks["partial-credit"]["sub"] == {"dir": 1.0, "greeting": 1.0, "script": 1.0, "config": 1.0}
     att = api(server, "attempt", run=key, path=bad["path"])
@@ -120,9 +124,16 @@ def test_sample_layout_and_unknown_fields(tmp_path, view_runs):
         task_dir = run / "tasks" / row["task_id"]
         shutil.copytree(task_dir / "sample-1" / "attempt-1", task_dir / "sample-2" / "attempt-1")
         for j in (1, 2):
-            lines.append({**row, "sample": j, "future_field": {"x": 1},
-                          "attempt_dir": str(task_dir / f"sample-{j}" / "attempt-1"),
-                          "reward": float(j - 1), "rewards": {"reward": float(j - 1)}})
+            lines.append(
+                {
+                    **row,
+                    "sample": j,
+                    "future_field": {"x": 1},
+                    "attempt_dir": str(task_dir / f"sample-{j}" / "attempt-1"),
+                    "reward": float(j - 1),
+                    "rewards": {"reward": float(j - 1)},
+                }
+            )
     (run / "results.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     (run / "summary.json").unlink()
     with serve([str(tmp_path / "res")]) as srv:
@@ -131,8 +142,10 @@ def test_sample_layout_and_unknown_fields(tmp_path, view_runs):
         tasks = api(srv, "tasks", run=row["key"])["tasks"]
         assert len(tasks) == 14 and {t["sample"] for t in tasks} == {1, 2}
         hello = [t for t in tasks if t["id"] == "hello-file"]
-        assert [t["path"] for t in hello] == ["tasks/hello-file/sample-1/attempt-1",
-                                              "tasks/hello-file/sample-2/attempt-1"]
+        assert [t["path"] for t in hello] == [
+            "tasks/hello-file/sample-1/attempt-1",
+            "tasks/hello-file/sample-2/attempt-1",
+        ]
         att = api(srv, "attempt", run=row["key"], path=hello[1]["path"])
         assert att["sample"] == 2 and att["attempt"] == 1
         assert [(s["sample"], s["attempt"]) for s in att["siblings"]] == [(1, 1), (2, 1)]
@@ -156,7 +169,7 @@ def test_paths_are_confined_and_nothing_is_written(server, view_runs):
     assert err.value.code == 405
     code, _, headers = get(server.url)
     assert code == 200 and "default-src 'none'" in headers["Content-Security-Policy"]
-    assert get(f"{server.url}api/runs", host="evil.example:80")[0] == 403      # DNS rebinding
+    assert get(f"{server.url}api/runs", host="evil.example:80")[0] == 403  # DNS rebinding
     assert get(f"{server.url}api/runs", host=f"localhost:{server.port}")[0] == 200
     api(server, "tasks", run=key)
     assert snapshot(view_runs.results) == before
@@ -176,34 +189,49 @@ def test_a_symlink_out_of_the_run_is_refused(tmp_path, view_runs):
 
 def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "agentcompass", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "agentcompass", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=REPO,
+    )
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["view", "/no/such/dir"], "'/no/such/dir' is not a directory"),
-    (["view", ".", "--port", "70000"], "--port 70000: must be 0-65535"),
-    (["report", "/no/such/run"], "is not a run directory (no run.json)"),
-    (["report", ".", "--max-attempt-kb", "x"], "--max-attempt-kb 'x'"),
-    (["report", ".", "--max-attempt-kb", "1"], "--max-attempt-kb 1: must be at least 4"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["view", "/no/such/dir"], "'/no/such/dir' is not a directory"),
+        (["view", ".", "--port", "70000"], "--port 70000: must be 0-65535"),
+        (["report", "/no/such/run"], "is not a run directory (no run.json)"),
+        (["report", ".", "--max-attempt-kb", "x"], "--max-attempt-kb 'x'"),
+        (["report", ".", "--max-attempt-kb", "1"], "--max-attempt-kb 1: must be at least 4"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, needle, capsys, tmp_path, view_runs):
     from agentcompass._cli.main import main
 
     args = [str(view_runs.dirs["oracle"]) if a == "." and args[0] == "report" else a for a in args]
     try:
         code = main(args)
-    except SystemExit as exc:           # argparse's own usage errors
+    except SystemExit as exc:  # argparse's own usage errors
         code = exc.code
     err = capsys.readouterr().err
     assert code == 2, err
-    assert needle in err.strip().splitlines()[-1] and "Traceback" not in err     # argparse adds its usage
+    assert needle in err.strip().splitlines()[-1] and "Traceback" not in err  # argparse adds its usage
 
 
 def test_view_command_prints_the_url_and_serves(view_runs):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "agentcompass", "view", str(view_runs.results), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agentcompass", "view", str(view_runs.results), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
     try:
         first = proc.stdout.readline()
         url = proc.stdout.readline().strip()
@@ -227,11 +255,15 @@ def test_report_command_writes_one_file(tmp_path, view_runs):
     assert html.startswith("<!doctype html>") and "connect-src" not in html.split("<body>")[0]
     boot = json.loads(html.split('<script id="ac-boot" type="application/json">', 1)[1].split("</script>", 1)[0])
     assert boot["mode"] == "report" and [t["id"] for t in boot["tasks"]] == ["hello-file"]
-    (blob,) = boot["attempts"].values()                # gzip + base64, decoded by the page when opened
+    (blob,) = boot["attempts"].values()  # gzip + base64, decoded by the page when opened
     att = json.loads(gzip.decompress(base64.b64decode(blob)))
     steps = att["trajectory"]["data"]["steps"]
-    keys = [c["arguments"]["keystrokes"] for s in steps for c in s.get("tool_calls", [])
-            if c["function_name"] == "bash_command"]
+    keys = [
+        c["arguments"]["keystrokes"]
+        for s in steps
+        for c in s.get("tool_calls", [])
+        if c["function_name"] == "bash_command"
+    ]
     assert keys[0] == HELLO and att["verifier_log"]["text"].startswith("PASS")
 
 

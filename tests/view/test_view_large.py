@@ -31,8 +31,7 @@ def big(tmp_path_factory):
 
 
 def elapsed(d, mark: str) -> int:
-    return int(browser.wait(d, lambda: d.execute_script(f"return document.documentElement.dataset.{mark}"),
-                            60, mark))
+    return int(browser.wait(d, lambda: d.execute_script(f"return document.documentElement.dataset.{mark}"), 60, mark))
 
 
 def test_5000_tasks_and_a_20mb_trajectory(big, tmp_path):
@@ -54,7 +53,7 @@ def test_5000_tasks_and_a_20mb_trajectory(big, tmp_path):
             browser.wait(d, lambda: d.find_element(By.ID, "page-info").text.startswith("page 2 of 50"), what="page 2")
             start = time.monotonic()
             d.get(f"{srv.url}#/attempt/{quote(key, safe='')}/{quote('tasks/syn-0/sample-1/attempt-1', safe='')}")
-            d.refresh()                       # a fresh document: the marks count from this navigation
+            d.refresh()  # a fresh document: the marks count from this navigation
             timings["trajectory_ms"] = elapsed(d, "trajRendered")
             timings["trajectory_wall_ms"] = round((time.monotonic() - start) * 1000)
             steps = d.find_element(By.CSS_SELECTOR, ".traj .steps")

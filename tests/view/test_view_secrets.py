@@ -39,8 +39,10 @@ def crawl(srv) -> list[bytes]:
             for att in json.loads(listing)["attempts"]:
                 body = fetch(srv, "api/attempt", run=key, path=att["path"])
                 bodies.append(body)
-                bodies += [fetch(srv, "api/file", run=key, path=f"{att['path']}/{f['name']}")
-                           for f in json.loads(body)["files"]]
+                bodies += [
+                    fetch(srv, "api/file", run=key, path=f"{att['path']}/{f['name']}")
+                    for f in json.loads(body)["files"]
+                ]
     for a, b in itertools.permutations([r["key"] for r in runs], 2):
         bodies.append(fetch(srv, "api/compare", a=a, b=b))
     return bodies

@@ -11,13 +11,25 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agentcompass.kit import require
 from agentcompass.errors import DatasetError, DependencyError
+from agentcompass.kit import require
 
 from .log_parsers import PARSER_REGISTRY
 
-REQUIRED_FIELDS = ("instance_id", "repo", "base_commit", "patch", "test_patch", "problem_statement", "hints_text",
-                   "created_at", "version", "FAIL_TO_PASS", "PASS_TO_PASS", "environment_setup_commit")
+REQUIRED_FIELDS = (
+    "instance_id",
+    "repo",
+    "base_commit",
+    "patch",
+    "test_patch",
+    "problem_statement",
+    "hints_text",
+    "created_at",
+    "version",
+    "FAIL_TO_PASS",
+    "PASS_TO_PASS",
+    "environment_setup_commit",
+)
 OPTIONAL_FIELDS = ("difficulty", "image", "eval_script", "log_parser", "eval_type", "image_assets")
 EVAL_TYPES = ("pass_and_fail", "fail_only")
 
@@ -25,9 +37,11 @@ EVAL_TYPES = ("pass_and_fail", "fail_only")
 def layout_help(dataset_name: str, split: str, data_dir: Path) -> str:
     """How to provide a local copy (used in every 'not found' error)."""
     target = data_dir / "swebench" / dataset_name
-    return (f"provide the dataset locally: set benchmark_params.dataset_path to a .parquet/.jsonl/.json file or "
-            f"to a directory holding data/{split}-*.parquet (the hub layout), {split}.parquet, {split}.jsonl or "
-            f"{split}.json; or put that directory at {target}")
+    return (
+        f"provide the dataset locally: set benchmark_params.dataset_path to a .parquet/.jsonl/.json file or "
+        f"to a directory holding data/{split}-*.parquet (the hub layout), {split}.parquet, {split}.jsonl or "
+        f"{split}.json; or put that directory at {target}"
+    )
 
 
 # --------------------------------------------------------------------------- files
@@ -39,7 +53,7 @@ def _read_parquet(paths: list[Path]) -> list[dict[str, Any]]:
     for path in paths:
         try:
             rows.extend(pq.read_table(path).to_pylist())
-        except Exception as exc:      # pyarrow raises several unrelated types for corrupt files
+        except Exception as exc:  # pyarrow raises several unrelated types for corrupt files
             raise DatasetError(f"{path}: cannot read parquet: {exc}") from exc
     return rows
 
@@ -72,7 +86,7 @@ def _read_json(path: Path) -> list[dict[str, Any]]:
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
     if isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()):
-        data = list(data.values())              # a dict keyed by instance_id
+        data = list(data.values())  # a dict keyed by instance_id
     if not isinstance(data, list):
         raise DatasetError(f"{path}: expected a JSON list of instances, got {type(data).__name__}")
     return data
@@ -113,8 +127,10 @@ def read_source(path: Path, split: str) -> tuple[list[dict[str, Any]], str]:
     if arrow_dir is not None:
         return _read_arrow_dir(arrow_dir), str(arrow_dir)
     if not files:
-        raise DatasetError(f"{path}: no split {split!r} found (looked for data/{split}-*.parquet, "
-                           f"{split}.parquet, {split}.jsonl, {split}.json)")
+        raise DatasetError(
+            f"{path}: no split {split!r} found (looked for data/{split}-*.parquet, "
+            f"{split}.parquet, {split}.jsonl, {split}.json)"
+        )
     if files[0].suffix == ".parquet":
         return _read_parquet(files), str(files[0].parent)
     return read_file(files[0]), str(files[0])
@@ -128,8 +144,12 @@ def download(dataset_name: str, split: str, target: Path) -> Path:
     snapshot_download = require("huggingface_hub", "hub", purpose="downloading the dataset").snapshot_download
     if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
         raise DatasetError("HF_HUB_OFFLINE is set, so nothing can be downloaded")
-    snapshot_download(repo_id=dataset_name, repo_type="dataset", local_dir=str(target),
-                      allow_patterns=[f"data/{split}-*", f"{split}.*", "*.md"])
+    snapshot_download(
+        repo_id=dataset_name,
+        repo_type="dataset",
+        local_dir=str(target),
+        allow_patterns=[f"data/{split}-*", f"{split}.*", "*.md"],
+    )
     return target
 
 
@@ -137,26 +157,30 @@ def _fetch_or_explain(dataset_name: str, split: str, data_dir: Path, allow_downl
     target = data_dir / "swebench" / dataset_name
     help_text = layout_help(dataset_name, split, data_dir)
     if not allow_download:
-        raise DatasetError(f"SWE-bench dataset {dataset_name!r} not found locally and allow_download is false; "
-                           f"{help_text}")
+        raise DatasetError(
+            f"SWE-bench dataset {dataset_name!r} not found locally and allow_download is false; {help_text}"
+        )
     try:
         return download(dataset_name, split, target)
     except DependencyError as exc:
         raise DatasetError(f"SWE-bench dataset {dataset_name!r} not found locally and {exc}; {help_text}") from None
-    except Exception as exc:     # network, auth, missing repo: all end the same way for the user
+    except Exception as exc:  # network, auth, missing repo: all end the same way for the user
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DatasetError(f"SWE-bench dataset {dataset_name!r} not found locally and the download failed "
-                           f"({reason}); {help_text}") from None
+        raise DatasetError(
+            f"SWE-bench dataset {dataset_name!r} not found locally and the download failed ({reason}); {help_text}"
+        ) from None
 
 
-def locate(dataset_path: str | None, dataset_name: str, split: str, data_dir: Path,
-           allow_download: bool = True) -> Path:
+def locate(
+    dataset_path: str | None, dataset_name: str, split: str, data_dir: Path, allow_download: bool = True
+) -> Path:
     """The file or directory to read: ``dataset_path``, else the data_dir copy, else a fresh download."""
     if dataset_path:
         path = Path(dataset_path).expanduser()
         if not path.exists():
-            raise DatasetError(f"dataset_path {str(path)!r} does not exist; "
-                               f"{layout_help(dataset_name, split, data_dir)}")
+            raise DatasetError(
+                f"dataset_path {str(path)!r} does not exist; {layout_help(dataset_name, split, data_dir)}"
+            )
         return path
     local = data_dir / "swebench" / dataset_name
     if local.is_dir() and (find_split(local, split)[0] or find_split(local, split)[1]):
@@ -200,15 +224,17 @@ def normalize_row(raw: Any, source: str, index: int) -> dict[str, Any]:
         raise DatasetError(f"{source}: row {index}: empty instance_id")
     parser = row.get("log_parser")
     if parser and parser not in PARSER_REGISTRY:
-        raise DatasetError(f"{where}: log_parser={parser!r} is not supported; "
-                           f"valid: {', '.join(sorted(PARSER_REGISTRY))}")
+        raise DatasetError(
+            f"{where}: log_parser={parser!r} is not supported; valid: {', '.join(sorted(PARSER_REGISTRY))}"
+        )
     if row.get("eval_type") and row["eval_type"] not in EVAL_TYPES:
         raise DatasetError(f"{where}: eval_type={row['eval_type']!r}; valid: {', '.join(EVAL_TYPES)}")
     return row
 
 
-def load_instances(dataset_path: str | None, dataset_name: str, split: str, data_dir: Path,
-                   allow_download: bool = True) -> list[dict[str, Any]]:
+def load_instances(
+    dataset_path: str | None, dataset_name: str, split: str, data_dir: Path, allow_download: bool = True
+) -> list[dict[str, Any]]:
     """All instances of the split, validated, in file order. Duplicate ids are an error."""
     path = locate(dataset_path, dataset_name, split, data_dir, allow_download)
     raw_rows, source = read_source(path, split)

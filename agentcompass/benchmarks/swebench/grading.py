@@ -59,13 +59,27 @@ def official_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory
     base, test_patch = row["base_commit"], row["test_patch"]
     reset = f"git checkout {base} {' '.join(modified_files(test_patch))}"
     activate = ["source /opt/miniconda3/bin/activate", f"conda activate {CONDA_ENV}"]
-    lines = [*activate, f"cd {repo_directory}", *spec.eval_commands,
-             f"git config --global --add safe.directory {repo_directory}", f"cd {repo_directory}",
-             "git status", "git show", f"git -c core.fileMode=false diff {base}", *activate]
+    lines = [
+        *activate,
+        f"cd {repo_directory}",
+        *spec.eval_commands,
+        f"git config --global --add safe.directory {repo_directory}",
+        f"cd {repo_directory}",
+        "git status",
+        "git show",
+        f"git -c core.fileMode=false diff {base}",
+        *activate,
+    ]
     if spec.install:
         lines.append(spec.install)
-    lines += [reset, f"git apply -v - <<'{HEREDOC_DELIMITER}'\n{test_patch}\n{HEREDOC_DELIMITER}",
-              f": '{START_TEST_OUTPUT}'", spec.test_cmd, f": '{END_TEST_OUTPUT}'", reset]
+    lines += [
+        reset,
+        f"git apply -v - <<'{HEREDOC_DELIMITER}'\n{test_patch}\n{HEREDOC_DELIMITER}",
+        f": '{START_TEST_OUTPUT}'",
+        spec.test_cmd,
+        f": '{END_TEST_OUTPUT}'",
+        reset,
+    ]
     return script_text(lines)
 
 
@@ -82,8 +96,13 @@ def record_exit_code(lines: list[str]) -> list[str]:
     """Capture the test command's status right before the end marker and echo it after the marker (5.x)."""
     for i, line in enumerate(lines):
         if END_TEST_OUTPUT in line:
-            return [*lines[:i], f"{TEST_EXIT_CODE_VAR}=$?", line,
-                    f'echo "{TEST_EXIT_CODE}: ${TEST_EXIT_CODE_VAR}"', *lines[i + 1:]]
+            return [
+                *lines[:i],
+                f"{TEST_EXIT_CODE_VAR}=$?",
+                line,
+                f'echo "{TEST_EXIT_CODE}: ${TEST_EXIT_CODE_VAR}"',
+                *lines[i + 1 :],
+            ]
     return lines
 
 
@@ -110,7 +129,7 @@ def parse_test_log(log: str, parser_name: str) -> tuple[dict[str, str], bool]:
     parser = get_parser(parser_name)
     status_map = parser(log.split(START_TEST_OUTPUT)[1].split(END_TEST_OUTPUT)[0])
     if not status_map:
-        status_map = parser(log)       # some runners print results outside the markers
+        status_map = parser(log)  # some runners print results outside the markers
     if not status_map and not _SUITE_RAN.search(log):
         return {}, False
     code = parse_exit_code(log)
@@ -163,8 +182,9 @@ def _split(tests: list[str], status_map: dict[str, str], eval_type: str, p2p: bo
     return {"success": success, "failure": failure}
 
 
-def tests_report(status_map: dict[str, str], f2p: list[str], p2p: list[str],
-                 eval_type: str = "pass_and_fail") -> dict[str, dict[str, list[str]]]:
+def tests_report(
+    status_map: dict[str, str], f2p: list[str], p2p: list[str], eval_type: str = "pass_and_fail"
+) -> dict[str, dict[str, list[str]]]:
     """``tests_status`` of report.json: success / failure lists for the four categories."""
     return {
         FAIL_TO_PASS: _split(f2p, status_map, eval_type, p2p=False),
@@ -189,13 +209,25 @@ def resolution_status(report: dict[str, dict[str, list[str]]]) -> str:
     return RESOLVED_NO
 
 
-def instance_report(instance_id: str, patch: str | None, log: str, parser_name: str, f2p: list[str],
-                    p2p: list[str], eval_type: str = "pass_and_fail") -> dict[str, Any]:
+def instance_report(
+    instance_id: str,
+    patch: str | None,
+    log: str,
+    parser_name: str,
+    f2p: list[str],
+    p2p: list[str],
+    eval_type: str = "pass_and_fail",
+) -> dict[str, Any]:
     """report.json content for the test output ``log`` (as swebench 5.x writes it); an invalid log leaves the
     instance unresolved, tagged ``infra_failure`` / ``infra_failure_reason`` when it looks like a broken
     environment."""
-    entry: dict[str, Any] = {"patch_is_None": False, "patch_exists": False, "patch_successfully_applied": False,
-                             "resolved": False, "infra_failure": False}
+    entry: dict[str, Any] = {
+        "patch_is_None": False,
+        "patch_exists": False,
+        "patch_successfully_applied": False,
+        "resolved": False,
+        "infra_failure": False,
+    }
     if patch is None:
         entry["patch_is_None"] = True
         return {instance_id: entry}

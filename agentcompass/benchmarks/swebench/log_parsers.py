@@ -7,14 +7,14 @@ column, so a 5.x-style dataset can name its parser directly. Statuses: PASSED FA
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 PASSED, FAILED, SKIPPED, ERROR, XFAIL = "PASSED", "FAILED", "SKIPPED", "ERROR", "XFAIL"
 STATUSES = (FAILED, PASSED, SKIPPED, ERROR, XFAIL)
 
 Parser = Callable[[str], dict[str, str]]
 
-_SKIP_COUNT = re.compile(r"^\[\d+\]$")          # "SKIPPED [3] tests/x.py:4: reason": [3] is not a test
+_SKIP_COUNT = re.compile(r"^\[\d+\]$")  # "SKIPPED [3] tests/x.py:4: reason": [3] is not a test
 _ANSI_CODE = re.compile(r"\[(\d+)m")
 _CONTROL = str.maketrans("", "", "".join(chr(c) for c in range(1, 32)))
 _OPTION = re.compile(r"(.*?)\[(.*)\]")
@@ -118,7 +118,7 @@ def _django_pass(line: str) -> str | None:
     for suffix in _DJANGO_PASS_SUFFIXES:
         if line.endswith(suffix):
             if line.startswith("Applying sites.0002_alter_domain_unique...test_no_migrations"):
-                line = line.split("...", 1)[-1].strip()   # a migration line glued to the test name
+                line = line.split("...", 1)[-1].strip()  # a migration line glued to the test name
             return line.rsplit(suffix, 1)[0]
     return None
 
@@ -140,7 +140,7 @@ def _django_line(line: str, prev: str | None, result: dict[str, str]) -> None:
     if line.startswith("ERROR:"):
         result[line.split()[1].strip()] = ERROR
     if line.lstrip().startswith("ok") and prev is not None:
-        result[prev] = PASSED          # "name ... <extra output>" then a lone "ok" closes the test
+        result[prev] = PASSED  # "name ... <extra output>" then a lone "ok" closes the test
 
 
 def parse_log_django(log: str) -> dict[str, str]:

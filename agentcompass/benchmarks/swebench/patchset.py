@@ -26,9 +26,11 @@ _TARGET = re.compile(r'^\+\+\+ (?P<filename>"?[^\t\n]*"?)(?:\t(?P<timestamp>[^\n
 _GIT_INFO = re.compile(r"^(?:old mode \d+|new mode \d+|index [0-9a-f]+\.\.[0-9a-f]+ \d+)$")
 _NO_NEWLINE = re.compile(r"^\\ No newline at end of file")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))?\ @@[ ]?(.*)")
-_BINARY = re.compile(r"^Binary files? (?P<source_filename>[^\t]+?)(?:\t(?P<source_timestamp>[\s0-9:\+-]+))?"
-                     r"(?: and (?P<target_filename>[^\t]+?)(?:\t(?P<target_timestamp>[\s0-9:\+-]+))?)? "
-                     r"(differ|has changed)")
+_BINARY = re.compile(
+    r"^Binary files? (?P<source_filename>[^\t]+?)(?:\t(?P<source_timestamp>[\s0-9:\+-]+))?"
+    r"(?: and (?P<target_filename>[^\t]+?)(?:\t(?P<target_timestamp>[\s0-9:\+-]+))?)? "
+    r"(differ|has changed)"
+)
 
 
 def _skip_hunk(header: str, lines: io.StringIO) -> None:
@@ -53,7 +55,7 @@ def _source_files(patch: str) -> list[str]:
 
     The same state machine as ``unidiff.PatchSet``: ``current`` is the file being read, ``header`` says whether
     a header block (git extended headers) is open, ``pending`` is a ``---`` name waiting for its ``+++``."""
-    files: list[list[Any]] = []          # [source, target, number of hunks] per file
+    files: list[list[Any]] = []  # [source, target, number of hunks] per file
     current: list[Any] | None = None
     header, pending = False, None
     lines = io.StringIO(patch)
@@ -77,12 +79,13 @@ def _source_files(patch: str) -> list[str]:
     return [f[0] for f in files]
 
 
-def _read_line(line: str, lines: io.StringIO, files: list[list[Any]], current: list[Any] | None, header: bool,
-               pending: str | None) -> tuple[list[Any] | None, bool, str | None]:
+def _read_line(
+    line: str, lines: io.StringIO, files: list[list[Any]], current: list[Any] | None, header: bool, pending: str | None
+) -> tuple[list[Any] | None, bool, str | None]:
     """One line that is not a git header line: ``---`` / ``+++`` names, hunks, binary-file notes."""
-    if (m := _SOURCE.match(line)):
+    if m := _SOURCE.match(line):
         return (None if current is not None and not header else current), header, m.group("filename")
-    if (m := _TARGET.match(line)):
+    if m := _TARGET.match(line):
         target = m.group("filename")
         if current is not None and current[1] != target:
             raise ValueError(f"target without source: {line!r}")
@@ -102,7 +105,7 @@ def _read_line(line: str, lines: io.StringIO, files: list[list[Any]], current: l
         return current, header, pending
     if not header:
         current, header = None, True
-    if (m := _BINARY.match(line)):
+    if m := _BINARY.match(line):
         if current is None:
             files.append([m.group("source_filename"), m.group("target_filename") or m.group("source_filename"), 0])
         return None, False, m.group("source_filename")

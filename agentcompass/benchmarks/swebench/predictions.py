@@ -36,8 +36,10 @@ def _records(path: Path) -> list[Any]:
     if isinstance(data, dict):
         data = list(data.values())
     if not isinstance(data, list):
-        raise DatasetError(f"{path}: predictions must be a JSON list of records or a dict keyed by instance_id, "
-                           f"got {type(data).__name__}")
+        raise DatasetError(
+            f"{path}: predictions must be a JSON list of records or a dict keyed by instance_id, "
+            f"got {type(data).__name__}"
+        )
     return data
 
 
@@ -45,8 +47,7 @@ def read_predictions(path_text: str) -> dict[str, dict[str, Any]]:
     """instance_id -> record, in file order."""
     path = Path(path_text).expanduser()
     if path.suffix not in (".json", ".jsonl"):
-        raise ConfigError(f"benchmark_params.predictions_path={path_text!r}: must be a .jsonl or .json file, "
-                          f"or 'gold'")
+        raise ConfigError(f"benchmark_params.predictions_path={path_text!r}: must be a .jsonl or .json file, or 'gold'")
     if not path.is_file():
         raise ConfigError(f"benchmark_params.predictions_path={path_text!r}: no such file")
     preds: dict[str, dict[str, Any]] = {}
@@ -55,21 +56,25 @@ def read_predictions(path_text: str) -> dict[str, dict[str, Any]]:
             raise DatasetError(f"{path}: prediction {n} is a {type(rec).__name__}, not an object")
         missing = [k for k in FIELDS if k not in rec]
         if missing:
-            raise DatasetError(f"{path}: prediction {n} ({rec.get('instance_id', '?')}) has no {missing[0]!r} "
-                               f"(each record needs {', '.join(FIELDS)})")
+            raise DatasetError(
+                f"{path}: prediction {n} ({rec.get('instance_id', '?')}) has no {missing[0]!r} "
+                f"(each record needs {', '.join(FIELDS)})"
+            )
         if rec["model_patch"] is not None and not isinstance(rec["model_patch"], str):
-            raise DatasetError(f"{path}: prediction {n} ({rec['instance_id']}): model_patch must be a string "
-                               f"or null")
+            raise DatasetError(f"{path}: prediction {n} ({rec['instance_id']}): model_patch must be a string or null")
         preds[str(rec["instance_id"])] = {k: rec[k] for k in FIELDS}
     return preds
 
 
-def load_predictions(path_text: str, all_rows: list[dict[str, Any]],
-                     selected: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def load_predictions(
+    path_text: str, all_rows: list[dict[str, Any]], selected: list[dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """The predictions of ``path_text`` (or the gold patches of ``selected``), checked against ``all_rows``."""
     if path_text == GOLD:
-        return {r["instance_id"]: {"instance_id": r["instance_id"], "model_name_or_path": GOLD,
-                                   "model_patch": r["patch"]} for r in selected}
+        return {
+            r["instance_id"]: {"instance_id": r["instance_id"], "model_name_or_path": GOLD, "model_patch": r["patch"]}
+            for r in selected
+        }
     preds = read_predictions(path_text)
     known = {r["instance_id"] for r in all_rows}
     unknown = [i for i in preds if i not in known]

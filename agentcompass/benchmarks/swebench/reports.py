@@ -30,8 +30,9 @@ def _read_json(path: Path) -> Any:
         return None
 
 
-def collect(run_dir: Path, rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, dict], dict[str, Any],
-                                                              dict[str, Path]]:
+def collect(
+    run_dir: Path, rows: list[dict[str, Any]]
+) -> tuple[list[str], dict[str, dict], dict[str, Any], dict[str, Path]]:
     """(task ids in order, predictions by id, report.json contents by id (None when unreadable), the attempt
     directory of each prediction)."""
     ids: list[str] = []
@@ -57,8 +58,9 @@ def collect(run_dir: Path, rows: list[dict[str, Any]]) -> tuple[list[str], dict[
 def classify(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) -> dict[str, set[str]]:
     """SWE-bench's buckets: no prediction -> incomplete; empty patch -> empty_patch; no report -> error;
     a report -> completed, then resolved or unresolved."""
-    out: dict[str, set[str]] = {k: set() for k in ("completed", "incomplete", "empty_patch", "resolved",
-                                                    "unresolved", "error")}
+    out: dict[str, set[str]] = {
+        k: set() for k in ("completed", "incomplete", "empty_patch", "resolved", "unresolved", "error")
+    }
     for task_id in ids:
         if task_id not in preds:
             out["incomplete"].add(task_id)
@@ -89,8 +91,13 @@ def failure_tags(ids: set[str], folders: dict[str, Path]) -> dict[str, tuple[str
     return tags
 
 
-def run_report(ids: list[str], preds: dict[str, dict], reports: dict[str, Any], folders: dict[str, Path],
-               submitted: dict[str, dict] | None = None) -> dict[str, Any]:
+def run_report(
+    ids: list[str],
+    preds: dict[str, dict],
+    reports: dict[str, Any],
+    folders: dict[str, Path],
+    submitted: dict[str, dict] | None = None,
+) -> dict[str, Any]:
     """swebench 5.x's run report (same keys, same order). ``submitted``: every prediction given to the run
     (a predictions file may hold more than the selected instances), default ``preds``."""
     b = classify(ids, preds, reports)
@@ -122,14 +129,28 @@ def run_report(ids: list[str], preds: dict[str, dict], reports: dict[str, Any], 
     }
 
 
-def write_run_outputs(run_dir: Path, rows: list[dict[str, Any]], run_id: str, default_model: str,
-                      submitted: dict[str, dict] | None = None, suffix: str = "") -> dict[str, str]:
+def write_run_outputs(
+    run_dir: Path,
+    rows: list[dict[str, Any]],
+    run_id: str,
+    default_model: str,
+    submitted: dict[str, dict] | None = None,
+    suffix: str = "",
+) -> dict[str, str]:
     """Write preds.jsonl and the run report into ``run_dir``; return their paths. The report is named after
     the first prediction's model, as SWE-bench names it. ``suffix`` (``.sample-2``) names the files of one
     sample of a run with repeated samples: ``preds.sample-2.jsonl``, ``<model>.<run_id>.sample-2.json``."""
     ids, preds, reports, folders = collect(run_dir, rows)
-    lines = [json.dumps({"instance_id": p["instance_id"], "model_name_or_path": p.get("model_name_or_path"),
-                         "model_patch": p.get("model_patch")}) for p in (preds[i] for i in ids if i in preds)]
+    lines = [
+        json.dumps(
+            {
+                "instance_id": p["instance_id"],
+                "model_name_or_path": p.get("model_name_or_path"),
+                "model_patch": p.get("model_patch"),
+            }
+        )
+        for p in (preds[i] for i in ids if i in preds)
+    ]
     preds_path = run_dir / f"preds{suffix}.jsonl"
     write_atomic(preds_path, "".join(line + "\n" for line in lines))
     first = next(iter((submitted or preds).values()), {})

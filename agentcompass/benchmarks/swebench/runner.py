@@ -44,7 +44,7 @@ class GradeJob:
     attempt_dir: Path
     workdir: str = "/testbed"
     eval_timeout_s: float = 1800.0
-    fresh: bool = True                  # the environment is a new one from the instance image
+    fresh: bool = True  # the environment is a new one from the instance image
     log_lines: list[str] = field(default_factory=list)
 
     @property
@@ -64,8 +64,9 @@ async def _sh(env: Environment, job: GradeJob, cmd: str, timeout: float = APPLY_
 
 async def record_setup(env: Environment, workdir: str, attempt_dir: Path) -> None:
     """Remember HEAD and whether the tree was clean before the agent ran (``grade_in: agent`` restores it)."""
-    result = await env.exec("git rev-parse HEAD && git status --porcelain --untracked-files=all",
-                            timeout=120, cwd=workdir)
+    result = await env.exec(
+        "git rev-parse HEAD && git status --porcelain --untracked-files=all", timeout=120, cwd=workdir
+    )
     lines = result.stdout.splitlines()
     if result.exit_code == 0 and lines:
         info = {"head": lines[0].strip(), "clean": len(lines) == 1}
@@ -85,9 +86,11 @@ async def check_fresh(env: Environment, job: GradeJob) -> None:
     """A fresh environment must hold the instance's repository (it comes from the instance image)."""
     code, out = await _sh(env, job, "git rev-parse HEAD", timeout=120)
     if code != 0:
-        raise VerifierError(f"grade_in=fresh: the grading environment has no git repository at {job.workdir} "
-                            f"({out.strip()[:200]}); it must open from the instance image (the docker "
-                            f"environment does); otherwise set benchmark_params.grade_in='agent' (not official)")
+        raise VerifierError(
+            f"grade_in=fresh: the grading environment has no git repository at {job.workdir} "
+            f"({out.strip()[:200]}); it must open from the instance image (the docker "
+            f"environment does); otherwise set benchmark_params.grade_in='agent' (not official)"
+        )
 
 
 async def apply_patch(env: Environment, job: GradeJob) -> bool:
@@ -123,10 +126,9 @@ async def run_eval(env: Environment, job: GradeJob) -> tuple[str, bool]:
     result = await env.exec(cmd, timeout=job.eval_timeout_s, cwd=job.workdir, env=extra)
     try:
         output = (await env.read_file(OUTPUT_PATH)).decode("utf-8", errors="replace")
-    except Exception as exc:      # the output file itself is missing: report what exec returned
+    except Exception as exc:  # the output file itself is missing: report what exec returned
         output = f"{result.output}\n(test output file unreadable: {exc})"
-    job.log(f"Test runtime: {result.duration_s:_.2f} seconds (exit {result.exit_code}, timed out: "
-            f"{result.timed_out})")
+    job.log(f"Test runtime: {result.duration_s:_.2f} seconds (exit {result.exit_code}, timed out: {result.timed_out})")
     return output, result.timed_out
 
 
@@ -134,18 +136,34 @@ def _grade(report: dict[str, Any], job: GradeJob, log: str) -> Grade:
     entry = report[job.instance_id]
     tests_status = entry.get("tests_status")
     status = grading.resolution_status(tests_status) if tests_status else grading.RESOLVED_NO
-    details = {"status": status, "patch_successfully_applied": entry["patch_successfully_applied"],
-               "tests_status": tests_status, "report": str(job.attempt_dir / "report.json")}
+    details = {
+        "status": status,
+        "patch_successfully_applied": entry["patch_successfully_applied"],
+        "tests_status": tests_status,
+        "report": str(job.attempt_dir / "report.json"),
+    }
     if "infra_failure_reason" in entry:
         details.update(infra_failure=entry["infra_failure"], infra_failure_reason=entry["infra_failure_reason"])
-    return Grade(reward=1.0 if entry["resolved"] else 0.0, rewards={"resolved": 1.0 if entry["resolved"] else 0.0},
-                 resolved=bool(entry["resolved"]), log=log, details=details)
+    return Grade(
+        reward=1.0 if entry["resolved"] else 0.0,
+        rewards={"resolved": 1.0 if entry["resolved"] else 0.0},
+        resolved=bool(entry["resolved"]),
+        log=log,
+        details=details,
+    )
 
 
 def _write_report(job: GradeJob, log: str) -> dict[str, Any]:
     row = job.row
-    report = grading.instance_report(job.instance_id, job.patch, log, job.spec.log_parser,
-                                     row["FAIL_TO_PASS"], row["PASS_TO_PASS"], job.spec.eval_type)
+    report = grading.instance_report(
+        job.instance_id,
+        job.patch,
+        log,
+        job.spec.log_parser,
+        row["FAIL_TO_PASS"],
+        row["PASS_TO_PASS"],
+        job.spec.eval_type,
+    )
     write_atomic(job.attempt_dir / "report.json", json.dumps(report, indent=4))
     job.log(f"report: {report}\nResult for {job.instance_id}: resolved: {report[job.instance_id]['resolved']}")
     return report
@@ -179,17 +197,27 @@ async def grade_instance(env: Environment, job: GradeJob) -> Grade:
     write_atomic(job.attempt_dir / "patch.diff", job.patch)
     await (check_fresh(env, job) if job.fresh else reset_tree(env, job))
     await env.write_file(PATCH_PATH, job.patch.encode("utf-8"))
-    if not await apply_patch(env, job):      # the official harness writes no report: an error instance
-        return Grade(reward=0.0, rewards={"resolved": 0.0}, resolved=False, log="\n".join(job.log_lines),
-                     details={"status": "patch_failed", "patch_successfully_applied": False})
+    if not await apply_patch(env, job):  # the official harness writes no report: an error instance
+        return Grade(
+            reward=0.0,
+            rewards={"resolved": 0.0},
+            resolved=False,
+            log="\n".join(job.log_lines),
+            details={"status": "patch_failed", "patch_successfully_applied": False},
+        )
     job.log(f"Git diff before:\n{await _git_diff(env, job)}")
     output, timed_out = await run_eval(env, job)
     if timed_out:
         output += f"\n\nTimeout error: {job.eval_timeout_s:g} seconds exceeded."
         write_atomic(job.attempt_dir / "test_output.txt", output)
         job.log(f"Test timed out after {job.eval_timeout_s:g} seconds.")
-        return Grade(reward=None, resolved=False, error=f"eval.sh timed out after {job.eval_timeout_s:g}s",
-                     log=output[-20000:], details={"status": "error", "reason": "timeout"})
+        return Grade(
+            reward=None,
+            resolved=False,
+            error=f"eval.sh timed out after {job.eval_timeout_s:g}s",
+            log=output[-20000:],
+            details={"status": "error", "reason": "timeout"},
+        )
     write_atomic(job.attempt_dir / "test_output.txt", output)
     job.log(f"Git diff after:\n{await _git_diff(env, job)}")
     return _grade(_write_report(job, output), job, output[-20000:])

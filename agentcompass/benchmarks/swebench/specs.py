@@ -26,8 +26,8 @@ class RepoSpec:
 
     test_cmd: str
     log_parser: str
-    install: str | None = None                  # run before the tests (rebuilds patched extensions)
-    eval_commands: tuple[str, ...] = ()         # environment preparation (locale, variables)
+    install: str | None = None  # run before the tests (rebuilds patched extensions)
+    eval_commands: tuple[str, ...] = ()  # environment preparation (locale, variables)
     eval_type: str = "pass_and_fail"
 
 
@@ -40,7 +40,7 @@ class InstanceSpec:
     test_cmd: str
     install: str | None = None
     eval_commands: list[str] = field(default_factory=list)
-    eval_script: str | None = None          # a dataset-provided script (5.x); used verbatim when set
+    eval_script: str | None = None  # a dataset-provided script (5.x); used verbatim when set
 
 
 def _table_spec(repo: str, version: str) -> RepoSpec | None:
@@ -49,8 +49,9 @@ def _table_spec(repo: str, version: str) -> RepoSpec | None:
         return None
     for versions, spec in entry["versions"]:
         if version in versions:
-            return RepoSpec(spec["test_cmd"], entry["log_parser"], spec.get("install"),
-                            tuple(spec.get("eval_commands", ())))
+            return RepoSpec(
+                spec["test_cmd"], entry["log_parser"], spec.get("install"), tuple(spec.get("eval_commands", ()))
+            )
     return None
 
 
@@ -66,11 +67,15 @@ def version_spec(repo: str, version: str, extra: dict[str, dict[str, RepoSpec]] 
         return spec
     if repo in REPOS:
         shown = ", ".join(known_versions(repo))
-        raise DatasetError(f"SWE-bench has no evaluation spec for repo {repo!r} version {version!r} (known "
-                           f"versions: {shown}); add it under benchmark_params.repo_specs")
-    raise DatasetError(f"SWE-bench has no evaluation spec for repo {repo!r} version {version!r} (not a SWE-bench "
-                       f"repository); add it under benchmark_params.repo_specs, or use a dataset whose rows carry "
-                       f"eval_script, log_parser and eval_type")
+        raise DatasetError(
+            f"SWE-bench has no evaluation spec for repo {repo!r} version {version!r} (known "
+            f"versions: {shown}); add it under benchmark_params.repo_specs"
+        )
+    raise DatasetError(
+        f"SWE-bench has no evaluation spec for repo {repo!r} version {version!r} (not a SWE-bench "
+        f"repository); add it under benchmark_params.repo_specs, or use a dataset whose rows carry "
+        f"eval_script, log_parser and eval_type"
+    )
 
 
 def resolve_spec(row: dict[str, Any], extra: dict[str, dict[str, RepoSpec]] | None = None) -> InstanceSpec:
@@ -78,8 +83,9 @@ def resolve_spec(row: dict[str, Any], extra: dict[str, dict[str, RepoSpec]] | No
     consulted at all when a row carries the three of them."""
     own = {k: row.get(k) or None for k in ("eval_script", "log_parser", "eval_type")}
     if all(own.values()):
-        return InstanceSpec(log_parser=own["log_parser"], eval_type=own["eval_type"], test_cmd="",
-                            eval_script=own["eval_script"])
+        return InstanceSpec(
+            log_parser=own["log_parser"], eval_type=own["eval_type"], test_cmd="", eval_script=own["eval_script"]
+        )
     spec = version_spec(row["repo"], row["version"], extra)
     return InstanceSpec(
         log_parser=own["log_parser"] or spec.log_parser,
@@ -100,6 +106,6 @@ def get_test_directives(repo: str, test_patch: str) -> list[str]:
     modules = []
     for path in paths:
         path = path[: -len(".py")] if path.endswith(".py") else path
-        path = path[len("tests/"):] if path.startswith("tests/") else path
+        path = path[len("tests/") :] if path.startswith("tests/") else path
         modules.append(path.replace("/", "."))
     return modules

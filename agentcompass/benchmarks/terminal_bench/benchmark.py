@@ -41,22 +41,31 @@ class TerminalBenchConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    dataset_path: str | None = Field(None, description="Directory of task directories (or one task directory); "
-                                      "wins over repo_url.")
+    dataset_path: str | None = Field(
+        None, description="Directory of task directories (or one task directory); wins over repo_url."
+    )
     repo_url: str | None = Field(None, description="Git repository holding the tasks (used without dataset_path).")
     revision: str = Field("main", description="Commit, tag or branch of repo_url to check out.")
-    subdir: str | None = Field(None, description="Folder of the checkout holding the task directories (None: the "
-                               "root, or its tasks/ folder when the root holds no task).")
+    subdir: str | None = Field(
+        None,
+        description="Folder of the checkout holding the task directories (None: the "
+        "root, or its tasks/ folder when the root holds no task).",
+    )
     clone_timeout_s: float = Field(1800, gt=0, description="Timeout of each git command fetching repo_url.")
     sample_ids: list[str] | None = Field(None, description="Task ids to run (directory names), in this order.")
     limit: int | None = Field(None, ge=0, description="Run at most this many tasks (after sample_ids).")
-    base_image: str = Field("python:3.12-bookworm", description="Build arg BASE_IMAGE for Dockerfiles (where it "
-                            "cannot be pulled, the docker environment builds its offline fallback).")
+    base_image: str = Field(
+        "python:3.12-bookworm",
+        description="Build arg BASE_IMAGE for Dockerfiles (where it "
+        "cannot be pulled, the docker environment builds its offline fallback).",
+    )
     agent_timeout_s: float | None = Field(None, gt=0, description="Override of every task's [agent].timeout_sec.")
-    verifier_timeout_s: float | None = Field(None, gt=0,
-                                             description="Override of every task's [verifier].timeout_sec.")
-    workdir_files: str | None = Field(None, description="Subdirectory of environment/ that setup uploads into "
-                                      "the workdir (see the module docstring); None: nothing is uploaded.")
+    verifier_timeout_s: float | None = Field(None, gt=0, description="Override of every task's [verifier].timeout_sec.")
+    workdir_files: str | None = Field(
+        None,
+        description="Subdirectory of environment/ that setup uploads into "
+        "the workdir (see the module docstring); None: nothing is uploaded.",
+    )
 
     @field_validator("sample_ids", mode="before")
     @classmethod
@@ -72,7 +81,7 @@ class TerminalBenchBenchmark:
     """Tasks in the Terminal-Bench 2 directory format, graded by ``tests/test.sh`` and its reward file."""
 
     config_class = TerminalBenchConfig
-    error_policy = HARBOR_ERROR_POLICY       # an agent-phase failure is still verified (errors.HARBOR_ERROR_POLICY)
+    error_policy = HARBOR_ERROR_POLICY  # an agent-phase failure is still verified (errors.HARBOR_ERROR_POLICY)
 
     def __init__(self, config: TerminalBenchConfig, ctx: ComponentContext | None = None) -> None:
         self.config = config
@@ -87,16 +96,21 @@ class TerminalBenchBenchmark:
         if self.config.dataset_path:
             return Path(os.path.expandvars(self.config.dataset_path)).expanduser()
         if not self.config.repo_url:
-            raise ConfigError(f"benchmark {self.id!r}: dataset_path is required (a directory of task directories), "
-                              f"or repo_url (+ revision) of a git repository holding them")
-        self.checkout = fetch_checkout(self.config.repo_url, self.config.revision, self._data_dir(),
-                                       timeout_s=self.config.clone_timeout_s)
+            raise ConfigError(
+                f"benchmark {self.id!r}: dataset_path is required (a directory of task directories), "
+                f"or repo_url (+ revision) of a git repository holding them"
+            )
+        self.checkout = fetch_checkout(
+            self.config.repo_url, self.config.revision, self._data_dir(), timeout_s=self.config.clone_timeout_s
+        )
         root = self.checkout.path
         if self.config.subdir:
             root = root / self.config.subdir
             if not root.is_dir():
-                raise DatasetError(f"subdir={self.config.subdir!r}: no such folder in {self.config.repo_url} at "
-                                   f"revision {self.config.revision!r} (checkout {self.checkout.path})")
+                raise DatasetError(
+                    f"subdir={self.config.subdir!r}: no such folder in {self.config.repo_url} at "
+                    f"revision {self.config.revision!r} (checkout {self.checkout.path})"
+                )
             return root
         return tasks_root(root)
 
@@ -111,17 +125,34 @@ class TerminalBenchBenchmark:
     def to_task(self, td: TaskDir) -> Task:
         spec = td.spec
         metadata = dict(spec.metadata)
-        metadata.update({k: v for k, v in (("name", spec.name), ("schema_version", spec.schema_version),
-                                           ("docker_image", spec.docker_image)) if v is not None})
+        metadata.update(
+            {
+                k: v
+                for k, v in (
+                    ("name", spec.name),
+                    ("schema_version", spec.schema_version),
+                    ("docker_image", spec.docker_image),
+                )
+                if v is not None
+            }
+        )
         if spec.agent_env:
             metadata["agent_env"] = dict(spec.agent_env)
         return Task(
-            id=td.id, instruction=td.instruction, image=spec.docker_image,
-            dockerfile_dir=td.environment_dir if td.dockerfile else None, workdir=td.workdir,
-            cpus=spec.cpus, memory_mb=spec.memory_mb,
+            id=td.id,
+            instruction=td.instruction,
+            image=spec.docker_image,
+            dockerfile_dir=td.environment_dir if td.dockerfile else None,
+            workdir=td.workdir,
+            cpus=spec.cpus,
+            memory_mb=spec.memory_mb,
             agent_timeout_s=self.config.agent_timeout_s or spec.agent_timeout_s,
             verifier_timeout_s=self.config.verifier_timeout_s or spec.verifier_timeout_s,
-            build_timeout_s=spec.build_timeout_s, env=dict(spec.environment_env), metadata=metadata, data=td)
+            build_timeout_s=spec.build_timeout_s,
+            env=dict(spec.environment_env),
+            metadata=metadata,
+            data=td,
+        )
 
     @staticmethod
     def task_dir(task: Task) -> TaskDir:
@@ -133,20 +164,31 @@ class TerminalBenchBenchmark:
         """Image (``docker_image``, preferred) and/or build context ``environment/``, and the compose file
         ``environment/docker-compose.yaml`` when there is one; resources from task.toml."""
         td = self.task_dir(task)
-        return EnvSpec(task_id=task.id, benchmark=self.id, image=task.image, dockerfile_dir=task.dockerfile_dir,
-                       compose_file=td.compose_file,
-                       build_args={"BASE_IMAGE": self.config.base_image}, workdir=task.workdir, cpus=task.cpus,
-                       memory_mb=task.memory_mb, env=dict(task.env), network=td.spec.network,
-                       build_timeout_s=task.build_timeout_s)
+        return EnvSpec(
+            task_id=task.id,
+            benchmark=self.id,
+            image=task.image,
+            dockerfile_dir=task.dockerfile_dir,
+            compose_file=td.compose_file,
+            build_args={"BASE_IMAGE": self.config.base_image},
+            workdir=task.workdir,
+            cpus=task.cpus,
+            memory_mb=task.memory_mb,
+            env=dict(task.env),
+            network=td.spec.network,
+            build_timeout_s=task.build_timeout_s,
+        )
 
     # ------------------------------------------------------------------ attempt phases
     async def setup(self, task: Task, env: Any, ctx: AttemptContext | None = None) -> None:
         """Create /logs/agent, /logs/verifier and the workdir; make sure /tests and /solution are absent."""
         q = lambda p: shlex.quote(env.path(p))  # noqa: E731
-        command = (f"rm -rf {q('/tests')} {q('/solution')} && "
-                   f"mkdir -p {q('/logs/agent')} {q('/logs/verifier')} {q(task.workdir)}")
+        command = (
+            f"rm -rf {q('/tests')} {q('/solution')} && "
+            f"mkdir -p {q('/logs/agent')} {q('/logs/verifier')} {q(task.workdir)}"
+        )
         prepare = getattr(env, "prepare", None)
-        if prepare is not None:     # done before anything else runs or reads there (docker: in the same exec)
+        if prepare is not None:  # done before anything else runs or reads there (docker: in the same exec)
             await prepare(command, what=f"task {task.id}: setup", timeout=120)
         else:
             res = await env.exec(command, timeout=120)
@@ -157,20 +199,27 @@ class TerminalBenchBenchmark:
             if files.is_dir():
                 await _upload_clean(env, files, task.workdir)
 
-    async def grade(self, task: Task, env: Any, agent: AgentResult | None = None,
-                    ctx: AttemptContext | None = None) -> Grade:
+    async def grade(
+        self, task: Task, env: Any, agent: AgentResult | None = None, ctx: AttemptContext | None = None
+    ) -> Grade:
         """Run tests/test.sh and read its reward. No valid reward: ``reward=None`` and ``error`` set."""
         td = self.task_dir(task)
         timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
         details: dict[str, Any] = {}
         if td.layout == "tb1":
-            out, results = await run_tb1_verifier(env, td.path, workdir=task.workdir, timeout_s=timeout,
-                                                  env_vars=td.spec.verifier_env,
-                                                  parser_name=td.spec.metadata.get("parser_name", "pytest"))
+            out, results = await run_tb1_verifier(
+                env,
+                td.path,
+                workdir=task.workdir,
+                timeout_s=timeout,
+                env_vars=td.spec.verifier_env,
+                parser_name=td.spec.metadata.get("parser_name", "pytest"),
+            )
             details = {"tests": results, "n_tests": len(results)}
         else:
-            out = await run_verifier(env, td.tests_dir, workdir=task.workdir, timeout_s=timeout,
-                                     env_vars=td.spec.verifier_env)
+            out = await run_verifier(
+                env, td.tests_dir, workdir=task.workdir, timeout_s=timeout, env_vars=td.spec.verifier_env
+            )
         return _grade(out, details)
 
     def reference_solution(self, task: Task) -> Solution:
@@ -187,8 +236,9 @@ class TerminalBenchBenchmark:
         ``dataset_source.json`` (repo_url, revision, commit, path) when the tasks came from a git checkout."""
         paths: dict[str, str] = {}
         if self.problems:
-            skipped = [{"task_id": p.task_id, "path": p.path, "field": p.field, "reason": p.message}
-                       for p in self.problems]
+            skipped = [
+                {"task_id": p.task_id, "path": p.path, "field": p.field, "reason": p.message} for p in self.problems
+            ]
             paths["skipped_tasks"] = write_json(Path(run_dir) / "skipped_tasks.json", skipped)
         if self.checkout is not None:
             paths["dataset_source"] = write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
@@ -199,8 +249,13 @@ def _grade(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:
     details = {**out.details(), **extra}
     if out.error is not None:
         return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log, details=details)
-    return Grade(reward=out.reward, rewards=out.rewards, resolved=bool(out.reward is not None and out.reward >= 1),
-                 log=out.log, details=details)
+    return Grade(
+        reward=out.reward,
+        rewards=out.rewards,
+        resolved=bool(out.reward is not None and out.reward >= 1),
+        log=out.log,
+        details=details,
+    )
 
 
 async def _upload_clean(env: Any, src: Path, dst: str) -> None:

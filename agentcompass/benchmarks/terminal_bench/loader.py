@@ -41,7 +41,7 @@ class TaskDir:
     spec: TaskSpec
     instruction: str
     workdir: str = DEFAULT_WORKDIR
-    layout: str = "tb2"                    # "tb2" (task.toml) | "tb1" (task.yaml)
+    layout: str = "tb2"  # "tb2" (task.toml) | "tb1" (task.yaml)
 
     @property
     def environment_dir(self) -> Path:
@@ -110,9 +110,13 @@ def _check_files(task_id: str, path: Path, spec: TaskSpec) -> TaskProblem | None
         return _problem(task_id, path / "tests" / "test.sh", "tests/test.sh", "missing verifier script")
     env_dir = path / "environment"
     if spec.docker_image is None and not (env_dir / "Dockerfile").is_file() and not (env_dir / COMPOSE_FILE).is_file():
-        return _problem(task_id, env_dir / "Dockerfile", "environment/Dockerfile",
-                        f"missing; give environment/Dockerfile, environment/{COMPOSE_FILE} or "
-                        f"[environment].docker_image in task.toml")
+        return _problem(
+            task_id,
+            env_dir / "Dockerfile",
+            "environment/Dockerfile",
+            f"missing; give environment/Dockerfile, environment/{COMPOSE_FILE} or "
+            f"[environment].docker_image in task.toml",
+        )
     return None
 
 
@@ -123,18 +127,30 @@ def load_tb1_task_dir(path: Path) -> TaskDir | TaskProblem:
         spec, instruction = parse_task_yaml(path / "task.yaml")
     except DatasetError as exc:
         return _problem(task_id, path / "task.yaml", "task.yaml", str(exc))
-    for name, what in (("Dockerfile", "missing (a Terminal-Bench 1 task builds its root Dockerfile)"),
-                       ("run-tests.sh", "missing test runner")):
+    for name, what in (
+        ("Dockerfile", "missing (a Terminal-Bench 1 task builds its root Dockerfile)"),
+        ("run-tests.sh", "missing test runner"),
+    ):
         if not (path / name).is_file():
             return _problem(task_id, path / name, name, what)
     extra = _tb1_extra_services(path / COMPOSE_FILE)
     if extra:
-        return _problem(task_id, path / COMPOSE_FILE, COMPOSE_FILE,
-                        f"services {', '.join(extra)} besides 'client': multi-container Terminal-Bench 1 tasks are "
-                        f"not run (convert the task to the Terminal-Bench 2 format, e.g. with Harbor's "
-                        f"terminal-bench adapter, whose compose tasks run)")
-    return TaskDir(id=task_id, path=path, spec=spec, instruction=instruction,
-                   workdir=dockerfile_workdir(path / "Dockerfile"), layout="tb1")
+        return _problem(
+            task_id,
+            path / COMPOSE_FILE,
+            COMPOSE_FILE,
+            f"services {', '.join(extra)} besides 'client': multi-container Terminal-Bench 1 tasks are "
+            f"not run (convert the task to the Terminal-Bench 2 format, e.g. with Harbor's "
+            f"terminal-bench adapter, whose compose tasks run)",
+        )
+    return TaskDir(
+        id=task_id,
+        path=path,
+        spec=spec,
+        instruction=instruction,
+        workdir=dockerfile_workdir(path / "Dockerfile"),
+        layout="tb1",
+    )
 
 
 def _tb1_extra_services(compose: Path) -> list[str]:
@@ -168,9 +184,13 @@ def load_task_dir(path: Path) -> TaskDir | TaskProblem:
     task_id = path.name
     link = _escaping_link(path)
     if link is not None:
-        return _problem(task_id, link, str(link.relative_to(path)),
-                        f"is a symlink to {os.path.realpath(link)}, outside the task directory (refused: its "
-                        f"target would be copied into the environment)")
+        return _problem(
+            task_id,
+            link,
+            str(link.relative_to(path)),
+            f"is a symlink to {os.path.realpath(link)}, outside the task directory (refused: its "
+            f"target would be copied into the environment)",
+        )
     if not (path / "task.toml").is_file():
         if (path / "task.yaml").is_file():
             return load_tb1_task_dir(path)
@@ -214,8 +234,9 @@ def _candidates(root: Path) -> list[Path]:
     return found
 
 
-def _select(tasks: dict[str, TaskDir], problems: dict[str, TaskProblem], root: Path,
-            sample_ids: list[str] | None) -> list[TaskDir]:
+def _select(
+    tasks: dict[str, TaskDir], problems: dict[str, TaskProblem], root: Path, sample_ids: list[str] | None
+) -> list[TaskDir]:
     if sample_ids is None:
         return list(tasks.values())
     selected = []
@@ -233,8 +254,9 @@ def _select(tasks: dict[str, TaskDir], problems: dict[str, TaskProblem], root: P
     return selected
 
 
-def load_tasks(dataset_path: str | Path, *, sample_ids: list[str] | None = None,
-               limit: int | None = None) -> LoadResult:
+def load_tasks(
+    dataset_path: str | Path, *, sample_ids: list[str] | None = None, limit: int | None = None
+) -> LoadResult:
     """All task directories under ``dataset_path`` (sorted by id), filtered by ``sample_ids`` then ``limit``."""
     root = Path(dataset_path).expanduser()
     if not root.is_dir():
@@ -251,8 +273,10 @@ def load_tasks(dataset_path: str | Path, *, sample_ids: list[str] | None = None,
             tasks[loaded.id] = loaded
     if problems and not tasks:
         first = next(iter(problems.values()))
-        raise DatasetError(f"dataset_path {str(dataset_path)!r}: none of its {len(problems)} task directories is "
-                           f"valid (first: {first.path}: {first.field}: {' '.join(first.message.split())})")
+        raise DatasetError(
+            f"dataset_path {str(dataset_path)!r}: none of its {len(problems)} task directories is "
+            f"valid (first: {first.path}: {first.field}: {' '.join(first.message.split())})"
+        )
     selected = _select(tasks, problems, root, sample_ids)
     if limit is not None:
         selected = selected[: max(0, int(limit))]

@@ -20,12 +20,14 @@ from agentcompass.errors import VerifierError
 
 REWARD_JSON = "reward.json"
 REWARD_TXT = "reward.txt"
-MAX_REWARD_BYTES = 1 << 16     # a reward file is a number or a flat object of numbers; anything larger is an error
+MAX_REWARD_BYTES = 1 << 16  # a reward file is a number or a flat object of numbers; anything larger is an error
 
 
 def too_large(where: str, size: int) -> VerifierError:
-    return VerifierError(f"{where} is {size:,} bytes; a reward file may hold at most {MAX_REWARD_BYTES:,} bytes "
-                         f"(a number, or a flat JSON object of numbers)")
+    return VerifierError(
+        f"{where} is {size:,} bytes; a reward file may hold at most {MAX_REWARD_BYTES:,} bytes "
+        f"(a number, or a flat JSON object of numbers)"
+    )
 
 
 def _finite(value: Any, where: str) -> float:
@@ -97,8 +99,10 @@ async def read_rewards(env: Any, logs_dir: str = "/logs/verifier") -> tuple[dict
     import shlex
 
     folder = shlex.quote(env.path(logs_dir))
-    probe = await env.exec(f"cd {folder} 2>/dev/null && for f in {REWARD_JSON} {REWARD_TXT}; do "
-                           f"[ -f \"$f\" ] && echo \"$f\"; done; true", timeout=60)
+    probe = await env.exec(
+        f'cd {folder} 2>/dev/null && for f in {REWARD_JSON} {REWARD_TXT}; do [ -f "$f" ] && echo "$f"; done; true',
+        timeout=60,
+    )
     present = set(probe.stdout.split())
     name = REWARD_JSON if REWARD_JSON in present else REWARD_TXT if REWARD_TXT in present else None
     if name:

@@ -48,8 +48,13 @@ class Checkout:
     reused: bool = False
 
     def to_dict(self) -> dict[str, str | bool]:
-        return {"path": str(self.path), "repo_url": self.repo_url, "revision": self.revision,
-                "commit": self.commit, "reused": self.reused}
+        return {
+            "path": str(self.path),
+            "repo_url": self.repo_url,
+            "revision": self.revision,
+            "commit": self.commit,
+            "reused": self.reused,
+        }
 
 
 def repo_name(repo_url: str) -> str:
@@ -66,8 +71,9 @@ def checkout_dir(data_dir: Path, repo_url: str, revision: str) -> Path:
 def _git(args: list[str], cwd: Path | None, timeout_s: float) -> str:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C"}
     try:
-        res = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout_s,
-                             check=False)
+        res = subprocess.run(
+            ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout_s, check=False
+        )
     except FileNotFoundError:
         raise DatasetError("the git command is not installed; install git or give a local dataset_path") from None
     except subprocess.TimeoutExpired:
@@ -106,7 +112,7 @@ def _fetch_into(tmp: Path, repo_url: str, revision: str, timeout_s: float) -> st
         _git(["fetch", "-q", "--depth", "1", "origin", revision], tmp, timeout_s)
         target = "FETCH_HEAD"
     except DatasetError as shallow:
-        if not _REFUSED.search(str(shallow)):          # offline, no access, no such repository: give up now
+        if not _REFUSED.search(str(shallow)):  # offline, no access, no such repository: give up now
             raise
         log.info("shallow fetch of %s@%s refused (%s); fetching the whole repository", repo_url, revision, shallow)
         _git(["fetch", "-q", "--tags", "origin", "+refs/heads/*:refs/remotes/origin/*"], tmp, timeout_s)
@@ -161,9 +167,11 @@ def fetch_checkout(repo_url: str, revision: str, data_dir: Path, *, timeout_s: f
         (tmp / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
         return _install(tmp, target, Checkout(tmp, repo_url, revision, commit))
     except DatasetError as exc:
-        raise DatasetError(f"cannot fetch tasks from {repo_url} at revision {revision!r}: {exc}. Offline or no "
-                           f"access? Clone the repository yourself (git clone {repo_url}; git checkout "
-                           f"{revision}) and pass benchmark_params.dataset_path=<the directory holding the task "
-                           f"directories>") from None
+        raise DatasetError(
+            f"cannot fetch tasks from {repo_url} at revision {revision!r}: {exc}. Offline or no "
+            f"access? Clone the repository yourself (git clone {repo_url}; git checkout "
+            f"{revision}) and pass benchmark_params.dataset_path=<the directory holding the task "
+            f"directories>"
+        ) from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -33,12 +33,39 @@ _KNOWN = {
     "verifier": {"timeout_sec", "env"},
     "agent": {"timeout_sec", "env"},
     "solution": {"env"},
-    "environment": {"build_timeout_sec", "docker_image", "cpus", "memory", "memory_mb", "storage", "storage_mb",
-                    "gpus", "allow_internet", "network_mode", "workdir", "env"},
+    "environment": {
+        "build_timeout_sec",
+        "docker_image",
+        "cpus",
+        "memory",
+        "memory_mb",
+        "storage",
+        "storage_mb",
+        "gpus",
+        "allow_internet",
+        "network_mode",
+        "workdir",
+        "env",
+    },
 }
-_UNITS = {"K": 1 / 1024, "KB": 1 / 1024, "KI": 1 / 1024, "KIB": 1 / 1024, "M": 1, "MB": 1, "MI": 1, "MIB": 1,
-          "G": 1024, "GB": 1024, "GI": 1024, "GIB": 1024, "T": 1024 ** 2, "TB": 1024 ** 2, "TI": 1024 ** 2,
-          "TIB": 1024 ** 2}
+_UNITS = {
+    "K": 1 / 1024,
+    "KB": 1 / 1024,
+    "KI": 1 / 1024,
+    "KIB": 1 / 1024,
+    "M": 1,
+    "MB": 1,
+    "MI": 1,
+    "MIB": 1,
+    "G": 1024,
+    "GB": 1024,
+    "GI": 1024,
+    "GIB": 1024,
+    "T": 1024**2,
+    "TB": 1024**2,
+    "TI": 1024**2,
+    "TIB": 1024**2,
+}
 _SIZE_RE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$")
 
 
@@ -81,7 +108,7 @@ class TaskSpec:
 def parse_size_mb(value: Any, where: str) -> int:
     """``"2G"`` -> 2048, ``"512M"`` -> 512, ``"1024K"`` -> 1, ``2048`` (a bare integer) -> 2048 MB."""
     if isinstance(value, bool):
-        raise DatasetError(f"{where}={value!r}: expected a size such as \"2G\", \"512M\" or an integer of MB")
+        raise DatasetError(f'{where}={value!r}: expected a size such as "2G", "512M" or an integer of MB')
     if isinstance(value, (int, float)):
         if value < 0 or not math.isfinite(value):
             raise DatasetError(f"{where}={value!r}: a size must be a non-negative number of MB")
@@ -89,7 +116,7 @@ def parse_size_mb(value: Any, where: str) -> int:
     match = _SIZE_RE.match(str(value))
     unit = match.group(2).upper() if match else ""
     if not match or unit not in _UNITS:
-        raise DatasetError(f"{where}={value!r}: expected a size such as \"2G\", \"512M\" or \"1024K\"")
+        raise DatasetError(f'{where}={value!r}: expected a size such as "2G", "512M" or "1024K"')
     return int(float(match.group(1)) * _UNITS[unit])
 
 
@@ -114,7 +141,7 @@ def _string(table: dict[str, Any], key: str, where: str) -> str | None:
 def _env(table: dict[str, Any], where: str) -> dict[str, str]:
     value = table.get("env", {})
     if not isinstance(value, dict):
-        raise DatasetError(f"{where}.env={value!r}: expected a table of NAME = \"value\"")
+        raise DatasetError(f'{where}.env={value!r}: expected a table of NAME = "value"')
     out: dict[str, str] = {}
     for key, item in value.items():
         if isinstance(item, (dict, list)):
@@ -134,8 +161,9 @@ def _size(env: dict[str, Any], legacy: str, current: str, where: str) -> int | N
     old = parse_size_mb(env[legacy], f"{where}.{legacy}") if env.get(legacy) is not None else None
     new = _number(env, current, where, integer=True)
     if old is not None and new is not None and old != new:
-        raise DatasetError(f"{where}: {legacy}={env[legacy]!r} ({old} MB) conflicts with {current}={new}; "
-                           f"give only one of them")
+        raise DatasetError(
+            f"{where}: {legacy}={env[legacy]!r} ({old} MB) conflicts with {current}={new}; give only one of them"
+        )
     return new if new is not None else old
 
 
@@ -179,21 +207,30 @@ def spec_from_dict(data: dict[str, Any], path: Path) -> TaskSpec:
     version = data.get("schema_version", data.get("version"))
     allow, mode = _network(env, f"{w}: environment")
     spec = TaskSpec(
-        path=path, schema_version=None if version is None else str(version),
-        name=_string(task, "name", f"{w}: task"), description=_string(task, "description", f"{w}: task"),
+        path=path,
+        schema_version=None if version is None else str(version),
+        name=_string(task, "name", f"{w}: task"),
+        description=_string(task, "description", f"{w}: task"),
         metadata={**meta, **{k: v for k, v in task.items() if k not in ("name", "description")}},
         docker_image=_string(env, "docker_image", f"{w}: environment"),
         cpus=_number(env, "cpus", f"{w}: environment"),
         memory_mb=_size(env, "memory", "memory_mb", f"{w}: environment"),
         storage_mb=_size(env, "storage", "storage_mb", f"{w}: environment"),
         gpus=_number(env, "gpus", f"{w}: environment", integer=True),
-        allow_internet=allow, network_mode=mode, workdir=_string(env, "workdir", f"{w}: environment"),
-        verifier_env=_env(ver, f"{w}: verifier"), agent_env=_env(agent, f"{w}: agent"),
-        environment_env=_env(env, f"{w}: environment"), solution_env=_env(sol, f"{w}: solution"),
-        extra=_unknown(data))
-    for attr, table, key, where in (("agent_timeout_s", agent, "timeout_sec", "agent"),
-                                    ("verifier_timeout_s", ver, "timeout_sec", "verifier"),
-                                    ("build_timeout_s", env, "build_timeout_sec", "environment")):
+        allow_internet=allow,
+        network_mode=mode,
+        workdir=_string(env, "workdir", f"{w}: environment"),
+        verifier_env=_env(ver, f"{w}: verifier"),
+        agent_env=_env(agent, f"{w}: agent"),
+        environment_env=_env(env, f"{w}: environment"),
+        solution_env=_env(sol, f"{w}: solution"),
+        extra=_unknown(data),
+    )
+    for attr, table, key, where in (
+        ("agent_timeout_s", agent, "timeout_sec", "agent"),
+        ("verifier_timeout_s", ver, "timeout_sec", "verifier"),
+        ("build_timeout_s", env, "build_timeout_sec", "environment"),
+    ):
         value = _number(table, key, f"{w}: {where}")
         if value is not None:
             if value <= 0:

@@ -51,8 +51,9 @@ def _seconds(data: dict[str, Any], key: str, default: float, path: Path) -> floa
 def _instruction(data: dict[str, Any], path: Path) -> str:
     text = data.get("instruction")
     if text is None and isinstance(data.get("descriptions"), list):
-        text = next((d.get("description") for d in data["descriptions"]
-                     if isinstance(d, dict) and d.get("key") == "base"), None)
+        text = next(
+            (d.get("description") for d in data["descriptions"] if isinstance(d, dict) and d.get("key") == "base"), None
+        )
     if not isinstance(text, str) or not text.strip():
         raise DatasetError(f"{path}: instruction: missing or empty (a non-empty string is required)")
     return text
@@ -73,10 +74,13 @@ def parse_task_yaml(path: Path) -> tuple[TaskSpec, str]:
         raise DatasetError(f"{path}: parser_name={parser!r}: expected one of {', '.join(PARSERS)}")
     metadata = {k: v for k, v in data.items() if k not in _NOT_METADATA}
     metadata.update({"format": "terminal-bench-1", "parser_name": parser})
-    spec = TaskSpec(path=Path(path), metadata=metadata,
-                    agent_timeout_s=_seconds(data, "max_agent_timeout_sec", DEFAULT_AGENT_TIMEOUT_S, path),
-                    verifier_timeout_s=_seconds(data, "max_test_timeout_sec", DEFAULT_TEST_TIMEOUT_S, path),
-                    environment_env={"TEST_DIR": TESTS_PATH})
+    spec = TaskSpec(
+        path=Path(path),
+        metadata=metadata,
+        agent_timeout_s=_seconds(data, "max_agent_timeout_sec", DEFAULT_AGENT_TIMEOUT_S, path),
+        verifier_timeout_s=_seconds(data, "max_test_timeout_sec", DEFAULT_TEST_TIMEOUT_S, path),
+        environment_env={"TEST_DIR": TESTS_PATH},
+    )
     return spec, _instruction(data, path)
 
 
@@ -93,8 +97,10 @@ def _step_lines(step: Any, index: int, path: Path) -> list[str]:
     target = f"-t {_SESSION}"
     lines = [f"tmux send-keys {target} {shlex.quote(command)}"] if command else []
     if step.get("block") and enter:
-        lines += [f"tmux send-keys {target} {shlex.quote(f' ; tmux wait -S {_SESSION}-done')} Enter",
-                  f"timeout {max_t:g} tmux wait {_SESSION}-done || echo 'step {index}: not done after {max_t:g}s' >&2"]
+        lines += [
+            f"tmux send-keys {target} {shlex.quote(f' ; tmux wait -S {_SESSION}-done')} Enter",
+            f"timeout {max_t:g} tmux wait {_SESSION}-done || echo 'step {index}: not done after {max_t:g}s' >&2",
+        ]
     elif enter:
         lines.append(f"tmux send-keys {target} Enter")
     if min_t > 0:
@@ -111,11 +117,14 @@ def solution_yaml_script(path: Path) -> str:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise DatasetError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
     if not isinstance(steps, list) or not steps:
-        raise DatasetError(f"{path}: expected a non-empty list of steps {{command, min_timeout_sec, block, "
-                           f"append_enter}}")
-    lines = ["command -v tmux >/dev/null || { echo 'solution.yaml needs tmux in the task image' >&2; exit 127; }",
-             f"tmux kill-session -t {_SESSION} 2>/dev/null",
-             f'tmux new-session -d -s {_SESSION} -x 200 -y 50 -c "$PWD"']
+        raise DatasetError(
+            f"{path}: expected a non-empty list of steps {{command, min_timeout_sec, block, append_enter}}"
+        )
+    lines = [
+        "command -v tmux >/dev/null || { echo 'solution.yaml needs tmux in the task image' >&2; exit 127; }",
+        f"tmux kill-session -t {_SESSION} 2>/dev/null",
+        f'tmux new-session -d -s {_SESSION} -x 200 -y 50 -c "$PWD"',
+    ]
     for index, step in enumerate(steps):
         lines += _step_lines(step, index, path)
     lines.append(f"tmux kill-session -t {_SESSION} 2>/dev/null; true")
@@ -149,8 +158,11 @@ async def _upload_tests(env: Any, task_path: Path) -> None:
     def q(path: str) -> str:
         return shlex.quote(env.path(path))
 
-    res = await env.exec(f"rm -f {q(VERIFIER_LOGS)}/reward.txt {q(VERIFIER_LOGS)}/reward.json && "
-                         f"rm -rf {q(TESTS_PATH)} && mkdir -p {q(VERIFIER_LOGS)}", timeout=120)
+    res = await env.exec(
+        f"rm -f {q(VERIFIER_LOGS)}/reward.txt {q(VERIFIER_LOGS)}/reward.json && "
+        f"rm -rf {q(TESTS_PATH)} && mkdir -p {q(VERIFIER_LOGS)}",
+        timeout=120,
+    )
     if res.exit_code != 0:
         raise SandboxError(f"verifier: cannot clear {VERIFIER_LOGS} / {TESTS_PATH}: {res.output.strip()[:300]}")
     with tempfile.TemporaryDirectory(prefix="agentcompass-tb1-") as tmp:
@@ -172,19 +184,29 @@ def grade_tb1_output(text: str, parser_name: str = "pytest") -> tuple[float | No
     return (1.0 if all_passed(results) else 0.0), results, None
 
 
-async def run_tb1_verifier(env: Any, task_path: Path, *, workdir: str, timeout_s: float,
-                           env_vars: dict[str, str] | None = None,
-                           parser_name: str = "pytest") -> tuple[VerifierOutcome, dict[str, str]]:
+async def run_tb1_verifier(
+    env: Any,
+    task_path: Path,
+    *,
+    workdir: str,
+    timeout_s: float,
+    env_vars: dict[str, str] | None = None,
+    parser_name: str = "pytest",
+) -> tuple[VerifierOutcome, dict[str, str]]:
     """Run ``run-tests.sh`` and grade its output with the task's parser; returns the outcome and the results."""
     await _upload_tests(env, Path(task_path))
     out_path = f"{VERIFIER_LOGS}/test-stdout.txt"
-    command = (f"bash {shlex.quote(env.path(TESTS_PATH + '/run-tests.sh'))} "
-               f"> {shlex.quote(env.path(out_path))} 2>&1")
+    command = f"bash {shlex.quote(env.path(TESTS_PATH + '/run-tests.sh'))} > {shlex.quote(env.path(out_path))} 2>&1"
     start = time.monotonic()
-    res = await env.exec(command, timeout=timeout_s, cwd=workdir,
-                         env={**(env_vars or {}), "TEST_DIR": env.path(TESTS_PATH)})
-    outcome = VerifierOutcome(exit_code=None if res.timed_out else res.exit_code, timed_out=res.timed_out,
-                              duration_s=time.monotonic() - start, source="run-tests.sh")
+    res = await env.exec(
+        command, timeout=timeout_s, cwd=workdir, env={**(env_vars or {}), "TEST_DIR": env.path(TESTS_PATH)}
+    )
+    outcome = VerifierOutcome(
+        exit_code=None if res.timed_out else res.exit_code,
+        timed_out=res.timed_out,
+        duration_s=time.monotonic() - start,
+        source="run-tests.sh",
+    )
     text = (await env.read_file(out_path)).decode("utf-8", errors="replace")
     outcome.log = text[-LOG_TAIL_BYTES:]
     if res.timed_out:

@@ -20,7 +20,7 @@ and raises :class:`VerifierError` where Terminal-Bench's raises (its ``PARSE_ERR
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from agentcompass.errors import VerifierError
 
@@ -28,14 +28,21 @@ PASSED, FAILED = "passed", "failed"
 Parser = Callable[[str], dict[str, str]]
 
 # pytest outcome words as Terminal-Bench 1 knows them ("UNKNOWN" is one of its names too, never a result)
-_PYTEST_STATUS = {"PASSED": PASSED, "SKIPPED": PASSED, "XFAIL": PASSED,
-                  "FAILED": FAILED, "XPASS": FAILED, "ERROR": FAILED, "UNKNOWN": None}
+_PYTEST_STATUS = {
+    "PASSED": PASSED,
+    "SKIPPED": PASSED,
+    "XFAIL": PASSED,
+    "FAILED": FAILED,
+    "XPASS": FAILED,
+    "ERROR": FAILED,
+    "UNKNOWN": None,
+}
 _SUMMARY_RE = re.compile(r"=+\s*short test summary info\s*=+", re.IGNORECASE)
 _FAILED_DELIMITER = " - "
 
 
 def _pytest_line(line: str) -> tuple[str, str] | None:
-    if line.startswith("FAILED"):               # FAILED path::name - AssertionError: ...: drop the last " - " part
+    if line.startswith("FAILED"):  # FAILED path::name - AssertionError: ...: drop the last " - " part
         parts = line.split(_FAILED_DELIMITER)
         if len(parts) > 1:
             line = _FAILED_DELIMITER.join(parts[:-1])
@@ -52,8 +59,9 @@ def _pytest_line(line: str) -> tuple[str, str] | None:
 def parse_pytest(content: str) -> dict[str, str]:
     parts = _SUMMARY_RE.split(content, maxsplit=1)
     if len(parts) < 2:
-        raise VerifierError("parse error: no 'short test summary info' section in the test output "
-                            "(run pytest with -rA)")
+        raise VerifierError(
+            "parse error: no 'short test summary info' section in the test output (run pytest with -rA)"
+        )
     results: dict[str, str] = {}
     for line in parts[1].splitlines():
         parsed = _pytest_line(line)
@@ -71,6 +79,7 @@ def _marked_block(start: str, end: str, what: str) -> Parser:
         if start not in content or end not in content:
             raise VerifierError(f"parse error: no {what} results between the markers {start!r} and {end!r}")
         return {"tests": PASSED if _between(content, start, end) == "PASSED" else FAILED}
+
     return parse
 
 

@@ -20,8 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.terminal_bench.reward import (MAX_REWARD_BYTES, REWARD_JSON, REWARD_TXT, parse_rewards,
-                                                           primary_reward, read_rewards, too_large)
+from agentcompass.benchmarks.terminal_bench.reward import (
+    MAX_REWARD_BYTES,
+    REWARD_JSON,
+    REWARD_TXT,
+    parse_rewards,
+    primary_reward,
+    read_rewards,
+    too_large,
+)
 from agentcompass.errors import SandboxError, VerifierError
 
 TESTS_PATH = "/tests"
@@ -35,7 +42,7 @@ class VerifierOutcome:
 
     reward: float | None = None
     rewards: dict[str, float] = field(default_factory=dict)
-    source: str = ""                      # reward.json | reward.txt
+    source: str = ""  # reward.json | reward.txt
     error: str | None = None
     exit_code: int | None = None
     timed_out: bool = False
@@ -43,8 +50,12 @@ class VerifierOutcome:
     log: str = ""
 
     def details(self) -> dict[str, Any]:
-        return {"reward_file": self.source, "test_exit_code": self.exit_code, "timed_out": self.timed_out,
-                "verifier_duration_s": round(self.duration_s, 3)}
+        return {
+            "reward_file": self.source,
+            "test_exit_code": self.exit_code,
+            "timed_out": self.timed_out,
+            "verifier_duration_s": round(self.duration_s, 3),
+        }
 
 
 def _q(env: Any, path: str) -> str:
@@ -68,9 +79,11 @@ def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, stag
     """Clear stale rewards, move the staged tests to ``tests_path``, run test.sh, then report (in the same round
     trip) its exit code, the reward files (base64) and the tail of its output, each behind a marker line."""
     logs, tests = _q(env, logs_dir), _q(env, tests_path)
-    prepare = (f"rm -f {logs}/reward.txt {logs}/reward.json && rm -rf {tests} && mkdir -p {logs} "
-               f"{_q(env, posixpath.dirname(tests_path) or '/')} && mv {_q(env, staging)} {tests} "
-               f"|| {{ echo \"{_MARK} prepare-failed\"; exit 0; }}; ")
+    prepare = (
+        f"rm -f {logs}/reward.txt {logs}/reward.json && rm -rf {tests} && mkdir -p {logs} "
+        f"{_q(env, posixpath.dirname(tests_path) or '/')} && mv {_q(env, staging)} {tests} "
+        f'|| {{ echo "{_MARK} prepare-failed"; exit 0; }}; '
+    )
     script = _q(env, f"{tests_path}/test.sh")
     out = _q(env, f"{logs_dir}/test-stdout.txt")
     try:
@@ -78,14 +91,16 @@ def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, stag
     except OSError:
         has_shebang = False
     runner = script if has_shebang else f"bash {script}"
-    return (prepare + f"chmod +x {script} && {runner} > {out} 2>&1; echo; echo \"{_MARK} rc $?\"; "
-            f"cd {_q(env, logs_dir)} 2>/dev/null || exit 0; "
-            f"if command -v base64 >/dev/null 2>&1; then for f in reward.json reward.txt; do "
-            f"[ -f \"$f\" ] || continue; n=$(wc -c < \"$f\"); if [ \"$n\" -gt {MAX_REWARD_BYTES} ]; then "
-            f"echo \"{_MARK} large $f $n\"; continue; fi; "
-            f"printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
-            f"else echo \"{_MARK} nobase64\"; fi; echo \"{_MARK} tail\"; "
-            f"tail -c {LOG_TAIL_BYTES} test-stdout.txt 2>/dev/null; exit 0")
+    return (
+        prepare + f'chmod +x {script} && {runner} > {out} 2>&1; echo; echo "{_MARK} rc $?"; '
+        f"cd {_q(env, logs_dir)} 2>/dev/null || exit 0; "
+        f"if command -v base64 >/dev/null 2>&1; then for f in reward.json reward.txt; do "
+        f'[ -f "$f" ] || continue; n=$(wc -c < "$f"); if [ "$n" -gt {MAX_REWARD_BYTES} ]; then '
+        f'echo "{_MARK} large $f $n"; continue; fi; '
+        f"printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
+        f'else echo "{_MARK} nobase64"; fi; echo "{_MARK} tail"; '
+        f"tail -c {LOG_TAIL_BYTES} test-stdout.txt 2>/dev/null; exit 0"
+    )
 
 
 def _parse_report(stdout: str) -> tuple[int | None, dict[str, bytes], str | None, bool]:
@@ -113,7 +128,7 @@ def _parse_report(stdout: str) -> tuple[int | None, dict[str, bytes], str | None
 class _TooLarge(bytes):
     """A reward file the run command did not send because of its size (``size`` bytes)."""
 
-    def __new__(cls, size: int) -> "_TooLarge":
+    def __new__(cls, size: int) -> _TooLarge:
         obj = super().__new__(cls, b"")
         obj.size = size
         return obj
@@ -128,25 +143,36 @@ def _refuse_large(files: dict[str, bytes], logs_dir: str) -> None:
 
 
 async def _log_tail(env: Any, logs_dir: str) -> str:
-    res = await env.exec(f"tail -c {LOG_TAIL_BYTES} {_q(env, logs_dir + '/test-stdout.txt')} 2>/dev/null",
-                         timeout=60)
+    res = await env.exec(f"tail -c {LOG_TAIL_BYTES} {_q(env, logs_dir + '/test-stdout.txt')} 2>/dev/null", timeout=60)
     return res.stdout
 
 
-async def run_verifier(env: Any, tests_dir: Path, *, workdir: str, timeout_s: float,
-                       env_vars: dict[str, str] | None = None, tests_path: str = TESTS_PATH,
-                       logs_dir: str = VERIFIER_LOGS) -> VerifierOutcome:
+async def run_verifier(
+    env: Any,
+    tests_dir: Path,
+    *,
+    workdir: str,
+    timeout_s: float,
+    env_vars: dict[str, str] | None = None,
+    tests_path: str = TESTS_PATH,
+    logs_dir: str = VERIFIER_LOGS,
+) -> VerifierOutcome:
     """Run the verifier; verifier failures land in ``outcome.error``, environment failures raise."""
     tests_dir = Path(tests_dir)
     if not (tests_dir / "test.sh").is_file():
         return VerifierOutcome(error=f"verifier script {tests_dir / 'test.sh'} does not exist")
     staging = await _stage(env, tests_dir)
     start = time.monotonic()
-    res = await env.exec(_run_command(env, tests_dir, tests_path, logs_dir, staging), timeout=timeout_s,
-                         cwd=workdir, env=dict(env_vars or {}))
+    res = await env.exec(
+        _run_command(env, tests_dir, tests_path, logs_dir, staging),
+        timeout=timeout_s,
+        cwd=workdir,
+        env=dict(env_vars or {}),
+    )
     rc, files, tail, has_b64 = _parse_report(res.stdout)
-    outcome = VerifierOutcome(exit_code=None if res.timed_out else rc, timed_out=res.timed_out,
-                              duration_s=time.monotonic() - start)
+    outcome = VerifierOutcome(
+        exit_code=None if res.timed_out else rc, timed_out=res.timed_out, duration_s=time.monotonic() - start
+    )
     outcome.log = tail if tail is not None else await _log_tail(env, logs_dir)
     if res.timed_out:
         outcome.error = f"VerifierError: verifier timed out after {timeout_s:g}s"

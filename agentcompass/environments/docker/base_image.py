@@ -38,8 +38,16 @@ def rootfs_path(data_dir: Path, suite: str = SUITE, packages: tuple[str, ...] = 
     return Path(data_dir) / "base-images" / f"{suite}-{key}.tar"
 
 
-def build_base_image(api: Any, tag: str, data_dir: Path, *, mirror: str = MIRROR, suite: str = SUITE,
-                     packages: tuple[str, ...] = PACKAGES, rebuild: bool = False) -> str:
+def build_base_image(
+    api: Any,
+    tag: str,
+    data_dir: Path,
+    *,
+    mirror: str = MIRROR,
+    suite: str = SUITE,
+    packages: tuple[str, ...] = PACKAGES,
+    rebuild: bool = False,
+) -> str:
     """Import the base image as ``tag`` (building its root file system first when it is not cached); blocking.
     One build at a time per cache file, across processes. Returns ``tag``; raises ImageError saying why not."""
     tarball = rootfs_path(data_dir, suite, packages)
@@ -51,7 +59,7 @@ def build_base_image(api: Any, tag: str, data_dir: Path, *, mirror: str = MIRROR
         repo, _, version = tag.rpartition(":") if ":" in tag.rsplit("/", 1)[-1] else (tag, "", "latest")
         try:
             api.import_image_from_file(str(tarball), repository=repo, tag=version, changes=CHANGES)
-        except Exception as exc:  # noqa: BLE001 - any engine failure is an image error
+        except Exception as exc:
             raise ImageError(f"base image {tag}: docker import of {tarball} failed: {exc}") from exc
     log.info("imported base image %s from %s", tag, tarball)
     return tag
@@ -79,7 +87,8 @@ def _debootstrap_tarball(tarball: Path, mirror: str, suite: str, packages: tuple
                 if entry.is_file():
                     entry.unlink()
         with replacing(tarball) as partial:
-            packed = subprocess.run(["tar", "-C", str(root), "-cf", str(partial), "."], capture_output=True,
-                                    text=True, check=False)
+            packed = subprocess.run(
+                ["tar", "-C", str(root), "-cf", str(partial), "."], capture_output=True, text=True, check=False
+            )
             if packed.returncode != 0:
                 raise ImageError(f"base image: cannot pack the root file system: {packed.stderr.strip()[-300:]}")

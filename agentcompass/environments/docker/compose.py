@@ -48,8 +48,11 @@ from agentcompass.kit import slug
 log = logging.getLogger("agentcompass.environments.docker")
 MAIN = "main"
 KEEP_ALIVE = ["sh", "-c", "sleep infinity"]
-LOG_MOUNTS = (("agent", "/logs/agent", "AGENT_LOGS"), ("verifier", "/logs/verifier", "VERIFIER_LOGS"),
-              ("artifacts", "/logs/artifacts", "ARTIFACTS"))
+LOG_MOUNTS = (
+    ("agent", "/logs/agent", "AGENT_LOGS"),
+    ("verifier", "/logs/verifier", "VERIFIER_LOGS"),
+    ("artifacts", "/logs/artifacts", "ARTIFACTS"),
+)
 _SECRET = re.compile(r".*(_API_KEY|_TOKEN)$|.*(SECRET|PASSWORD).*|^AWS_SESSION_.*", re.IGNORECASE)
 DOWN_TIMEOUT_S = 180.0
 
@@ -81,18 +84,30 @@ class ComposeProject:
         try:
             res = await run_compose([*argv, *args], env=self.env, cwd=self.project_dir, timeout=timeout)
         except TimeoutError:
-            raise error(f"task {self.spec.task_id}: docker compose {what} took over {timeout:.0f}s "
-                        f"(project {self.name})") from None
+            raise error(
+                f"task {self.spec.task_id}: docker compose {what} took over {timeout:.0f}s (project {self.name})"
+            ) from None
         if res.returncode != 0:
-            raise error(f"task {self.spec.task_id}: docker compose {what} failed (exit {res.returncode}, project "
-                        f"{self.name}): {res.tail()}")
+            raise error(
+                f"task {self.spec.task_id}: docker compose {what} failed (exit {res.returncode}, project "
+                f"{self.name}): {res.tail()}"
+            )
         return res
 
     async def down(self) -> None:
         """Remove the project (containers, networks, volumes, images built for it) and its files."""
         try:
-            await self.run("down", "--volumes", "--remove-orphans", "--rmi", "local", "--timeout", "0",
-                           timeout=DOWN_TIMEOUT_S, what="down")
+            await self.run(
+                "down",
+                "--volumes",
+                "--remove-orphans",
+                "--rmi",
+                "local",
+                "--timeout",
+                "0",
+                timeout=DOWN_TIMEOUT_S,
+                what="down",
+            )
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -114,7 +129,7 @@ def _base(spec: EnvSpec, prebuilt: str | None, workdir: str, build_args: dict[st
     main: dict[str, Any] = {"command": KEEP_ALIVE, "working_dir": workdir}
     if prebuilt:
         main["image"] = prebuilt
-    elif spec.dockerfile_dir:       # else the task's compose file says how main is made
+    elif spec.dockerfile_dir:  # else the task's compose file says how main is made
         main["build"] = {"context": str(Path(spec.dockerfile_dir).resolve())}
         if build_args:
             main["build"]["args"] = dict(build_args)
@@ -136,19 +151,23 @@ def _log_dirs(directory: Path) -> dict[str, tuple[Path, str]]:
     for name, target, var in LOG_MOUNTS:
         host = directory / "logs" / name
         host.mkdir(parents=True, exist_ok=True)
-        host.chmod(0o777)           # writable by a task that runs as another user
+        host.chmod(0o777)  # writable by a task that runs as another user
         dirs[var] = (host, target)
     return dirs
 
 
-def _variables(cfg: Any, spec: EnvSpec, main_image: str, prebuilt: str | None,
-               logs: dict[str, tuple[Path, str]]) -> dict[str, str]:
+def _variables(
+    cfg: Any, spec: EnvSpec, main_image: str, prebuilt: str | None, logs: dict[str, tuple[Path, str]]
+) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not _SECRET.match(k)}
     env.update({str(k): str(v) for k, v in spec.env.items()})
     cpus, memory = cfg.cpus or spec.cpus, cfg.memory_mb or spec.memory_mb
     context = Path(spec.dockerfile_dir or Path(spec.compose_file).parent).resolve()
-    infra = {"MAIN_IMAGE_NAME": main_image, "CONTEXT_DIR": str(context),
-             "DOCKER_CONFIG": str(Path(os.environ.get("DOCKER_CONFIG") or Path.home() / ".docker").absolute())}
+    infra = {
+        "MAIN_IMAGE_NAME": main_image,
+        "CONTEXT_DIR": str(context),
+        "DOCKER_CONFIG": str(Path(os.environ.get("DOCKER_CONFIG") or Path.home() / ".docker").absolute()),
+    }
     if prebuilt:
         infra["PREBUILT_IMAGE_NAME"] = prebuilt
     if cpus:
@@ -179,10 +198,13 @@ async def _write_files(project: ComposeProject, provider: Any, prebuilt: str | N
     main_env = {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env}
     mounts = [{"type": "bind", "source": str(host), "target": target} for host, target in logs.values()]
     base = _base(spec, prebuilt, cfg.workdir or spec.workdir, build_args)
-    project.files = [project.write("resources", _resources(cfg, spec)), project.write("base", base),
-                     Path(spec.compose_file).resolve(),
-                     project.write("environment", {"services": {MAIN: {"environment": main_env}}}),
-                     project.write("mounts", {"services": {MAIN: {"volumes": mounts}}})]
+    project.files = [
+        project.write("resources", _resources(cfg, spec)),
+        project.write("base", base),
+        Path(spec.compose_file).resolve(),
+        project.write("environment", {"services": {MAIN: {"environment": main_env}}}),
+        project.write("mounts", {"services": {MAIN: {"volumes": mounts}}}),
+    ]
     listed = await project.run("config", "--services", timeout=120, what="config", error=DatasetError)
     services = listed.stdout.split()
     labels = {**provider.labels_for(spec), PROJECT_LABEL: project.name}
@@ -197,8 +219,15 @@ class ComposeEnvironment(DockerEnvironment):
     """The ``main`` container of a compose project; closing takes the whole project down."""
 
     def __init__(self, provider: Any, container_id: str, project: ComposeProject, image: str, workdir: str) -> None:
-        super().__init__(provider, container_id, f"{project.name}-{MAIN}", image, workdir, project.spec.keep,
-                         provider.config.exec_output_limit)
+        super().__init__(
+            provider,
+            container_id,
+            f"{project.name}-{MAIN}",
+            image,
+            workdir,
+            project.spec.keep,
+            provider.config.exec_output_limit,
+        )
         self.project = project
 
     def describe(self) -> dict[str, Any]:
@@ -214,7 +243,7 @@ class ComposeEnvironment(DockerEnvironment):
             return
         try:
             await self.project.down()
-        except SandboxError as exc:          # compose failed: remove what carries the project's label
+        except SandboxError as exc:  # compose failed: remove what carries the project's label
             log.warning("%s; removing its resources through the Docker API", exc)
             await remove_project(self.provider, self.project.name)
 
@@ -235,8 +264,10 @@ async def _prebuilt(provider: Any, spec: EnvSpec) -> str | None:
 
 
 async def _main_container(provider: Any, project: ComposeProject) -> dict[str, Any]:
-    found = await provider.run(provider.api.containers, filters={"label": [
-        f"{COMPOSE_PROJECT}={project.name}", f"com.docker.compose.service={MAIN}"]})
+    found = await provider.run(
+        provider.api.containers,
+        filters={"label": [f"{COMPOSE_PROJECT}={project.name}", f"com.docker.compose.service={MAIN}"]},
+    )
     if not found:
         raise SandboxError(f"task {project.spec.task_id}: compose project {project.name} has no {MAIN} container")
     return found[0]
@@ -254,9 +285,13 @@ async def open_compose(provider: Any, spec: EnvSpec) -> ComposeEnvironment:
     try:
         prebuilt = await _prebuilt(provider, spec)
         await _write_files(project, provider, prebuilt)
-        async with provider.compose_lock(project.project_dir):     # main and every service with a build
-            await project.run("build", timeout=cfg.build_timeout_s or spec.build_timeout_s or
-                              DEFAULT_BUILD_TIMEOUT_S, what="build", error=ImageError)
+        async with provider.compose_lock(project.project_dir):  # main and every service with a build
+            await project.run(
+                "build",
+                timeout=cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S,
+                what="build",
+                error=ImageError,
+            )
         await project.run("up", "--detach", "--wait", "--no-build", timeout=cfg.open_timeout_s, what="up")
         main = await _main_container(provider, project)
     except BaseException:
@@ -273,6 +308,6 @@ async def open_compose(provider: Any, spec: EnvSpec) -> ComposeEnvironment:
 async def _discard(provider: Any, project: ComposeProject) -> None:
     try:
         await project.down()
-    except Exception as exc:  # noqa: BLE001 - compose could not even start: remove by label
+    except Exception as exc:
         log.debug("compose down of %s failed: %s", project.name, exc)
         await remove_project(provider, project.name)

@@ -31,10 +31,11 @@ async def remove_project(provider: Any, name: str) -> None:
     api, label = provider.api, {"label": [f"{COMPOSE_PROJECT}={name}"]}
     for c in await provider.run(api.containers, all=True, filters=label):
         await provider.remove_container(c["Id"])
-    for what, lister, remover in (("network", api.networks, api.remove_network),
-                                  ("volume", lambda filters: (api.volumes(filters=filters) or {}).get("Volumes")
-                                   or [], api.remove_volume),
-                                  ("image", api.images, lambda ref: api.remove_image(ref, force=True))):
+    for what, lister, remover in (
+        ("network", api.networks, api.remove_network),
+        ("volume", lambda filters: (api.volumes(filters=filters) or {}).get("Volumes") or [], api.remove_volume),
+        ("image", api.images, lambda ref: api.remove_image(ref, force=True)),
+    ):
         for item in await provider.run(lister, filters=label):
             try:
                 await provider.run(remover, item.get("Id") or item.get("Name"))
@@ -48,8 +49,7 @@ async def cleanup_projects(provider: Any, run_id: str | None, is_leftover: Any) 
     a leftover from a live or kept one. Returns how many projects were removed."""
     api = provider.api
     wanted = ["agentcompass=1", PROJECT_LABEL] + ([f"agentcompass.run_id={run_id}"] if run_id is not None else [])
-    labelled = [c.get("Labels") or {} for c in await provider.run(api.containers, all=True,
-                                                                   filters={"label": wanted})]
+    labelled = [c.get("Labels") or {} for c in await provider.run(api.containers, all=True, filters={"label": wanted})]
     labelled += [n.get("Labels") or {} for n in await provider.run(api.networks, filters={"label": wanted})]
     projects: dict[str, bool] = {}
     for labels in labelled:

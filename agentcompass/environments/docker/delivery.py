@@ -24,7 +24,7 @@ class StagedDelivery:
         that operation with a SandboxError naming ``what`` (e.g. ``task x: setup``). Must be idempotent."""
         self._check_open()
         async with self._staged.lock:
-            if self._staged.archives:          # staged earlier: delivered first, to keep the order
+            if self._staged.archives:  # staged earlier: delivered first, to keep the order
                 await self._settle_locked()
             self._staged.commands.append(staging.Prepared(command, what, timeout))
 
@@ -61,21 +61,29 @@ class StagedDelivery:
         result = await self._finish(run, timeout, time.monotonic())
         self._check_prepared(run, result, commands, timeout)
 
-    def _check_prepared(self, run: Any, result: Any, commands: list[staging.Prepared],
-                        timeout: float | None) -> None:
+    def _check_prepared(self, run: Any, result: Any, commands: list[staging.Prepared], timeout: float | None) -> None:
         failed = next((w for w in run.words if w.startswith(staging.UNPREPARED)), None)
         if failed is not None:
-            what = commands[int(failed[len(staging.UNPREPARED):] or 0)].what
+            what = commands[int(failed[len(staging.UNPREPARED) :] or 0)].what
             raise SandboxError(f"{what} failed (exit {result.exit_code}): {result.output.strip()[:300]}")
         if result.timed_out:
             raise SandboxError(f"{commands[0].what}: timed out after {timeout:g}s")
-        if staging.PREPARED not in run.words and staging.EXTRACTED not in run.words \
-                and staging.UNEXTRACTED not in run.words:
+        if (
+            staging.PREPARED not in run.words
+            and staging.EXTRACTED not in run.words
+            and staging.UNEXTRACTED not in run.words
+        ):
             raise SandboxError(f"{commands[0].what}: the environment did not report (exit {result.exit_code})")
 
-    async def _start_staged(self, argv: list[str], cwd: str | None, env: dict[str, str] | None,
-                            archives: list[IO[bytes]], commands: list[staging.Prepared],
-                            timeout: float | None) -> Any:
+    async def _start_staged(
+        self,
+        argv: list[str],
+        cwd: str | None,
+        env: dict[str, str] | None,
+        archives: list[IO[bytes]],
+        commands: list[staging.Prepared],
+        timeout: float | None,
+    ) -> Any:
         """Start the command in one exec with what is staged: the prepared commands run first, then the archive
         is extracted from stdin, then the command runs. None when the archive went through ``put_archive`` (the
         caller then starts the command as usual)."""
@@ -87,8 +95,8 @@ class StagedDelivery:
         script += staging.EXTRACT_PREFIX if archive is not None else staging.PREPARED_REPORT
         try:
             run = await self._start(argv, cwd, {**(env or {}), **variables}, script, stdin=archive is not None)
-            if archive is not None and not run.reader.native:   # a transport without stdin half-close
-                run.reader.close()          # tar sees an empty stdin; everything goes the other way, now and later
+            if archive is not None and not run.reader.native:  # a transport without stdin half-close
+                run.reader.close()  # tar sees an empty stdin; everything goes the other way, now and later
                 self._stdin_fusion = False
                 await self._deliver_apart(archive, commands)
                 return None
@@ -102,9 +110,15 @@ class StagedDelivery:
             raise
         return await self._after_report(run, word, archive, commands, timeout)
 
-    async def _after_report(self, run: Any, word: str | None, archive: IO[bytes] | None,
-                            commands: list[staging.Prepared], timeout: float | None) -> Any:
-        if run.timed_out:                   # the command never started
+    async def _after_report(
+        self,
+        run: Any,
+        word: str | None,
+        archive: IO[bytes] | None,
+        commands: list[staging.Prepared],
+        timeout: float | None,
+    ) -> Any:
+        if run.timed_out:  # the command never started
             self._put_back(archive, commands)
             return run
         if word is not None and word.startswith(staging.UNPREPARED):
@@ -116,11 +130,11 @@ class StagedDelivery:
                 archive.close()
             return run
         run.reader.close()
-        if word is None and commands:       # the wrapper ended without a word
+        if word is None and commands:  # the wrapper ended without a word
             if archive is not None:
                 archive.close()
             raise SandboxError(f"{commands[0].what}: the environment did not report")
-        if archive is not None:             # unextracted: the command starts after put_archive
+        if archive is not None:  # unextracted: the command starts after put_archive
             await self._put_archive(archive)
         return None
 
@@ -145,7 +159,7 @@ class StagedDelivery:
         writer = asyncio.ensure_future(staging.feed_stdin(run.reader.raw, archive)) if archive is not None else None
         try:
             await asyncio.wait_for(run.reader.pump(run.out, run.trailer, until=lambda: bool(run.words)), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             run.timed_out = True
         except OSError as exc:
             run.reader.close()

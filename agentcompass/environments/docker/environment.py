@@ -8,18 +8,25 @@ import logging
 import posixpath
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from agentcompass.environments.docker import staging, tarsafe
 from agentcompass.environments.docker.delivery import StagedDelivery
-from agentcompass.environments.docker.execstream import (KILL_SCRIPT, TOKEN_VAR, WRAPPER, ExitTrailer, FrameReader,
-                                                         HeadTail)
+from agentcompass.environments.docker.execstream import (
+    KILL_SCRIPT,
+    TOKEN_VAR,
+    WRAPPER,
+    ExitTrailer,
+    FrameReader,
+    HeadTail,
+)
 from agentcompass.errors import SandboxError
 from agentcompass.interfaces import ExecResult
 
 log = logging.getLogger("agentcompass.environments.docker")
-KILL_GRACE_S = 5.0      # after a kill, how long the output stream may take to end before it is cut
+KILL_GRACE_S = 5.0  # after a kill, how long the output stream may take to end before it is cut
 
 
 class _Run:
@@ -37,8 +44,9 @@ class DockerEnvironment(StagedDelivery):
     """A running container. Environment paths are the container's own paths (``path`` only makes a relative one
     absolute, under the workdir)."""
 
-    def __init__(self, provider: Any, container_id: str, name: str, image: str, workdir: str,
-                 keep: bool, output_limit: int) -> None:
+    def __init__(
+        self, provider: Any, container_id: str, name: str, image: str, workdir: str, keep: bool, output_limit: int
+    ) -> None:
         self.provider = provider
         self.api = provider.api
         self._run: Callable[..., Awaitable[Any]] = provider.run
@@ -50,7 +58,7 @@ class DockerEnvironment(StagedDelivery):
         self.output_limit = output_limit
         self._closed = False
         self._staged = staging.Staged()
-        self._stdin_fusion = True           # archives ride on a command's stdin (off for other transports)
+        self._stdin_fusion = True  # archives ride on a command's stdin (off for other transports)
 
     def path(self, p: str) -> str:
         return p if p.startswith("/") else posixpath.join(self.workdir, p)
@@ -69,8 +77,14 @@ class DockerEnvironment(StagedDelivery):
         return tarsafe.env_abspath(p, self.workdir)
 
     # ------------------------------------------------------------------ exec
-    async def exec(self, cmd: str | list[str], *, timeout: float | None = None, cwd: str | None = None,
-                   env: dict[str, str] | None = None) -> ExecResult:
+    async def exec(
+        self,
+        cmd: str | list[str],
+        *,
+        timeout: float | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> ExecResult:
         """Run ``cmd`` (a string under ``bash -c``); on timeout its whole process tree is killed. What is staged
         (uploads, prepared commands: :mod:`.staging`) is delivered first, in the same exec where it can be."""
         self._check_open()
@@ -85,14 +99,14 @@ class DockerEnvironment(StagedDelivery):
             run = await self._start(argv, cwd, env)
         return await self._finish(run, timeout, start)
 
-    async def _start(self, argv: list[str], cwd: str | None, env: dict[str, str] | None,
-                     prefix: str = "", stdin: bool = False) -> _Run:
+    async def _start(
+        self, argv: list[str], cwd: str | None, env: dict[str, str] | None, prefix: str = "", stdin: bool = False
+    ) -> _Run:
         token = uuid.uuid4().hex
         environment = {**{str(k): str(v) for k, v in (env or {}).items()}, TOKEN_VAR: token}
         full = ["sh", "-c", prefix + WRAPPER, "ac", self._abs(cwd or self.workdir), *argv]
         try:
-            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment,
-                                       stdin=stdin))["Id"]
+            exec_id = (await self._run(self.api.exec_create, self.id, full, environment=environment, stdin=stdin))["Id"]
             sock = await self._run(self.api.exec_start, exec_id, socket=True)
         except Exception as exc:
             raise self._sandbox_error("exec", exc) from exc
@@ -107,25 +121,30 @@ class DockerEnvironment(StagedDelivery):
         run.trailer.close()
         if timed_out:
             code = -1
-        else:   # in-band from the wrapper; the engine is asked only when the wrapper did not report
+        else:  # in-band from the wrapper; the engine is asked only when the wrapper did not report
             code = run.trailer.code if run.trailer.code is not None else await self._exit_code(run.exec_id)
-        return ExecResult(exit_code=code, stdout=run.out.text(), stderr=run.err.text(), timed_out=timed_out,
-                          duration_s=time.monotonic() - start, truncated=bool(run.out.elided or run.err.elided))
+        return ExecResult(
+            exit_code=code,
+            stdout=run.out.text(),
+            stderr=run.err.text(),
+            timed_out=timed_out,
+            duration_s=time.monotonic() - start,
+            truncated=bool(run.out.elided or run.err.elided),
+        )
 
-    async def _collect(self, reader: FrameReader, token: str, timeout: float | None, out: HeadTail,
-                       err: Any) -> bool:
+    async def _collect(self, reader: FrameReader, token: str, timeout: float | None, out: HeadTail, err: Any) -> bool:
         """Read the command's output to its end; True when the timeout killed it."""
         try:
             await asyncio.wait_for(reader.pump(out, err), timeout)
             return False
-        except asyncio.TimeoutError:
+        except TimeoutError:
             await self._kill_tree(token)
             await self._drain(reader, out, err)
             return True
         except OSError as exc:
             await self._kill_tree(token)
             raise SandboxError(f"docker environment {self.name}: exec output stream failed: {exc}") from exc
-        except BaseException:           # cancelled (agent timeout, Ctrl-C): the tree must not outlive us
+        except BaseException:  # cancelled (agent timeout, Ctrl-C): the tree must not outlive us
             reader.close()
             await asyncio.shield(self._kill_tree(token))
             raise
@@ -135,15 +154,16 @@ class DockerEnvironment(StagedDelivery):
     async def _drain(self, reader: FrameReader, out: HeadTail, err: Any) -> None:
         try:
             await asyncio.wait_for(reader.pump(out, err), KILL_GRACE_S)
-        except (asyncio.TimeoutError, OSError):
+        except (TimeoutError, OSError):
             pass
 
     async def _kill_tree(self, token: str) -> None:
         try:
-            exec_id = (await self._run(self.api.exec_create, self.id,
-                                       ["sh", "-c", KILL_SCRIPT, "ac-kill", token]))["Id"]
-            await self._run(self.api.exec_start, exec_id)      # returns when the script has finished
-        except Exception as exc:  # noqa: BLE001 - a vanished container has nothing left to kill
+            exec_id = (await self._run(self.api.exec_create, self.id, ["sh", "-c", KILL_SCRIPT, "ac-kill", token]))[
+                "Id"
+            ]
+            await self._run(self.api.exec_start, exec_id)  # returns when the script has finished
+        except Exception as exc:
             level = logging.DEBUG if self._closed else logging.WARNING
             log.log(level, "%s: killing a timed-out command failed: %s", self.name, exc)
 
@@ -245,7 +265,7 @@ class DockerEnvironment(StagedDelivery):
         if self.keep:
             try:
                 await self._settle()
-            except Exception as exc:  # noqa: BLE001 - the container is kept as it is
+            except Exception as exc:
                 log.warning("%s: delivering staged uploads before keeping it failed: %s", self.name, exc)
             self.provider.forget(self)
             log.info("keeping container %s (%s)", self.name, self.id[:12])

@@ -14,23 +14,26 @@ asks the engine.
 
 from __future__ import annotations
 
-from agentcompass.environments._capture import HeadTail  # noqa: F401 (re-exported)
-
 import asyncio
 import re
 import socket
 import ssl
 import struct
+from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any, Callable
+from typing import Any
+
+from agentcompass.environments._capture import HeadTail  # noqa: F401 (re-exported)
 
 TOKEN_VAR = "AGENTCOMPASS_EXEC"
 _REPORT = re.compile(rb"-?[0-9]{1,12}|[a-z][a-z0-9]{0,15}")
 _REPORT_START = re.compile(rb"-?[0-9]{0,12}|([a-z][a-z0-9]{0,15})?")
 
-WRAPPER = ('ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
-           'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
-           f'printf \'\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "$ac_rc" >&2; exit "$ac_rc"')
+WRAPPER = (
+    'ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
+    'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
+    f'printf \'\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "$ac_rc" >&2; exit "$ac_rc"'
+)
 
 KILL_SCRIPT = r"""
 t="AGENTCOMPASS_EXEC=$1"
@@ -69,22 +72,22 @@ class ExitTrailer:
             i = buf.find(self.prefix)
             if i < 0:
                 keep = _partial_prefix(buf, self.prefix)
-                self.sink.feed(buf[:len(buf) - keep])
-                self.pending = buf[len(buf) - keep:]
+                self.sink.feed(buf[: len(buf) - keep])
+                self.pending = buf[len(buf) - keep :]
                 return
             end = buf.find(b"\x02", i + len(self.prefix))
-            value = buf[i + len(self.prefix):end if end >= 0 else len(buf)]
-            pattern = _REPORT if end >= 0 else _REPORT_START      # a whole report, or the start of one
+            value = buf[i + len(self.prefix) : end if end >= 0 else len(buf)]
+            pattern = _REPORT if end >= 0 else _REPORT_START  # a whole report, or the start of one
             if not pattern.fullmatch(value):
-                self.sink.feed(buf[:i + 1])     # not a report after all: pass its first byte on, look again
-                buf = buf[i + 1:]
+                self.sink.feed(buf[: i + 1])  # not a report after all: pass its first byte on, look again
+                buf = buf[i + 1 :]
                 continue
             self.sink.feed(buf[:i])
             if end < 0:
                 self.pending = buf[i:]
                 return
             self._report(value.decode())
-            buf = buf[end + 1:]
+            buf = buf[end + 1 :]
 
     def _report(self, value: str) -> None:
         if value.lstrip("-").isdigit():
@@ -135,12 +138,12 @@ class FrameReader:
         """Read frames until the stream ends (or ``until()`` holds after the frames at hand), feeding stdout (1)
         and stderr (2)."""
         while True:
-            while len(self.buf) >= 8:          # first what was read ahead, then each chunk
+            while len(self.buf) >= 8:  # first what was read ahead, then each chunk
                 kind, size = struct.unpack(">BxxxL", self.buf[:8])
                 if len(self.buf) < 8 + size:
                     break
-                payload = bytes(self.buf[8:8 + size])
-                del self.buf[:8 + size]
+                payload = bytes(self.buf[8 : 8 + size])
+                del self.buf[: 8 + size]
                 (err if kind == 2 else out).feed(payload)
             if until is not None and until():
                 return
@@ -153,7 +156,7 @@ class FrameReader:
         for obj in (self.raw, self.sock):
             try:
                 obj.close()
-            except Exception:  # noqa: BLE001 - closing a dead socket must never fail the caller
+            except Exception:
                 pass
 
 

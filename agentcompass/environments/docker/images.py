@@ -20,9 +20,10 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from agentcompass.errors import ImageError
 from agentcompass.kit import slug
@@ -53,8 +54,9 @@ def build_context(context: Path) -> Any:
     if ignore.is_file():
         lines = ignore.read_text(encoding="utf-8", errors="replace").splitlines()
         patterns = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
-    return docker_build.tar(str(context), exclude=patterns + BYTECODE_EXCLUDES, dockerfile=("Dockerfile", None),
-                            gzip=False)
+    return docker_build.tar(
+        str(context), exclude=patterns + BYTECODE_EXCLUDES, dockerfile=("Dockerfile", None), gzip=False
+    )
 
 
 def context_hash(context: Path, build_args: dict[str, str], extra: str = "") -> str:
@@ -105,18 +107,19 @@ class BaseFallback:
 class ImageManager:
     """Resolves the image of an EnvSpec; every blocking call goes through ``run`` (a thread pool)."""
 
-    def __init__(self, api: Any, run: Callable[..., Awaitable[Any]], platform: str | None,
-                 fallback: BaseFallback | None = None) -> None:
+    def __init__(
+        self, api: Any, run: Callable[..., Awaitable[Any]], platform: str | None, fallback: BaseFallback | None = None
+    ) -> None:
         self.api = api
         self.run = run
         self.platform = platform
         self.fallback = fallback
-        self._bases: dict[str, asyncio.Future[str]] = {}     # base image asked for -> the one used
-        self._builds: dict[str, asyncio.Future[str]] = {}     # context hash -> build (failures stay)
+        self._bases: dict[str, asyncio.Future[str]] = {}  # base image asked for -> the one used
+        self._builds: dict[str, asyncio.Future[str]] = {}  # context hash -> build (failures stay)
         self._present: set[str] = set()
         self._digests: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
-        self._uses_base: dict[Path, bool] = {}               # context -> its Dockerfile builds FROM BASE_IMAGE
-        self._ids: dict[str, str] = {}                        # image ids of base images, once per request
+        self._uses_base: dict[Path, bool] = {}  # context -> its Dockerfile builds FROM BASE_IMAGE
+        self._ids: dict[str, str] = {}  # image ids of base images, once per request
 
     async def exists(self, ref: str) -> bool:
         import docker.errors
@@ -133,7 +136,7 @@ class ImageManager:
             raise
         self._present.add(ref)
         if isinstance(found, dict) and found.get("Id"):
-            self._ids.setdefault(ref, str(found["Id"]))       # the build hash's base id: no second inspect
+            self._ids.setdefault(ref, str(found["Id"]))  # the build hash's base id: no second inspect
         return True
 
     async def pull(self, ref: str) -> str | None:
@@ -207,8 +210,9 @@ class ImageManager:
                 raise ImageError(f"image {image}: cannot be used: {'; '.join(reasons)}")
         return await self.build(spec, base_image, timeout_s, reasons, policy)
 
-    async def build(self, spec: Any, base_image: str, timeout_s: float, reasons: list[str],
-                    policy: str = "missing") -> str:
+    async def build(
+        self, spec: Any, base_image: str, timeout_s: float, reasons: list[str], policy: str = "missing"
+    ) -> str:
         context = Path(spec.dockerfile_dir)
         if not (context / "Dockerfile").is_file():
             raise ImageError(f"task {spec.task_id}: no Dockerfile in {context}" + "".join(f"; {r}" for r in reasons))
@@ -239,7 +243,7 @@ class ImageManager:
                 return None
             if spec.image:
                 return spec.image
-            known = self._bases.get(base_image)       # the base (or its offline fallback) already resolved
+            known = self._bases.get(base_image)  # the base (or its offline fallback) already resolved
             ok = known is not None and known.done() and not known.cancelled() and known.exception() is None
             return known.result() if ok and known is not None else base_image
         context = Path(spec.dockerfile_dir)
@@ -266,7 +270,7 @@ class ImageManager:
         """``agentcompass/<benchmark>/<task>:<context hash>`` (hashed once per context and arguments)."""
         key = (str(context.resolve()), tuple(sorted(args.items())))
         digest = self._digests.get(key)
-        if digest is None:           # once per provider: contexts do not change during a request
+        if digest is None:  # once per provider: contexts do not change during a request
             base_id = await self._image_id(args["BASE_IMAGE"])
             digest = self._digests[key] = await self.run(context_hash, context, args, f"{self.platform}|{base_id}")
         return f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
@@ -277,7 +281,7 @@ class ImageManager:
             return self._ids[ref]
         try:
             image_id = (await self.run(self.api.inspect_image, ref))["Id"]
-        except Exception:  # noqa: BLE001 - a missing base only means the build will pull it
+        except Exception:
             return ""
         self._ids[ref] = image_id
         return image_id
@@ -287,17 +291,17 @@ class ImageManager:
         await self.run(self.api.tag, source, repo, version)
         self._present.add(tag)
 
-    async def _build_or_tag(self, context: Path, tag: str, args: dict[str, str], digest: str,
-                            timeout_s: float) -> str:
+    async def _build_or_tag(self, context: Path, tag: str, args: dict[str, str], digest: str, timeout_s: float) -> str:
         same = await self.run(self.api.images, filters={"label": f"{HASH_LABEL}={digest}"})
         if same:
             return same[0]["Id"]
         log.info("building %s from %s", tag, context)
         start, stop = time.monotonic(), threading.Event()
         try:
-            lines = await asyncio.wait_for(self.run(self._build_blocking, context, tag, args, digest,
-                                                    timeout_s, stop), timeout_s)
-        except asyncio.TimeoutError:
+            lines = await asyncio.wait_for(
+                self.run(self._build_blocking, context, tag, args, digest, timeout_s, stop), timeout_s
+            )
+        except TimeoutError:
             stop.set()
             raise ImageError(f"image {tag}: build of {context} timed out after {timeout_s:.0f}s") from None
         except Exception as exc:
@@ -308,13 +312,23 @@ class ImageManager:
         log.info("built %s in %.1fs", tag, time.monotonic() - start)
         return tag
 
-    def _build_blocking(self, context: Path, tag: str, args: dict[str, str], digest: str, timeout_s: float,
-                        stop: threading.Event) -> list[str]:
+    def _build_blocking(
+        self, context: Path, tag: str, args: dict[str, str], digest: str, timeout_s: float, stop: threading.Event
+    ) -> list[str]:
         lines: list[str] = []
         fileobj = build_context(context)
-        stream = self.api.build(fileobj=fileobj, custom_context=True, tag=tag, buildargs=args, rm=True, forcerm=True,
-                                decode=True, labels={HASH_LABEL: digest, "agentcompass": "1"},
-                                platform=self.platform, timeout=timeout_s)
+        stream = self.api.build(
+            fileobj=fileobj,
+            custom_context=True,
+            tag=tag,
+            buildargs=args,
+            rm=True,
+            forcerm=True,
+            decode=True,
+            labels={HASH_LABEL: digest, "agentcompass": "1"},
+            platform=self.platform,
+            timeout=timeout_s,
+        )
         try:
             for item in stream:
                 if stop.is_set():

@@ -4,7 +4,8 @@ Every blocking Docker SDK call runs in the provider's own thread pool, so the ev
 long commands never starve other calls (command output is read from the socket by the event loop itself).
 Containers run ``sleep infinity`` under Docker's init process and are removed with SIGKILL, so closing is
 instant; the removal itself runs in the background (at most ``MAX_PENDING_REMOVALS`` at once, each bounded by
-``REMOVAL_TIMEOUT_S``), off the path of the next attempt, and :meth:`DockerProvider.aclose` awaits every one. Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
+``REMOVAL_TIMEOUT_S``), off the path of the next attempt, and :meth:`DockerProvider.aclose` awaits every one.
+Each carries the labels of its EnvSpec plus ``agentcompass=1`` and ``agentcompass.owner``
 (host:pid:start time of this process), so ``cleanup`` can tell leftovers from live environments.
 """
 
@@ -29,7 +30,7 @@ from agentcompass.kit import slug
 log = logging.getLogger("agentcompass.environments.docker")
 KEEP_ALIVE = ["sh", "-c", "exec sleep infinity 2>/dev/null || while :; do sleep 86400; done"]
 POOL_THREADS = 32
-MAX_PENDING_REMOVALS = 8       # a close waits while more removals than this are under way
+MAX_PENDING_REMOVALS = 8  # a close waits while more removals than this are under way
 REMOVAL_TIMEOUT_S = 120.0
 
 
@@ -102,9 +103,8 @@ class DockerProvider:
             client = await self.run(self._make_client)
             if self._client is None:
                 self._client = client
-                self._images = ImageManager(client.api, self.run, self.config.platform,
-                                            fallback=self._fallback())
-            else:                                   # another open connected meanwhile
+                self._images = ImageManager(client.api, self.run, self.config.platform, fallback=self._fallback())
+            else:  # another open connected meanwhile
                 await self.run(client.close)
         return self._client.api
 
@@ -117,15 +117,16 @@ class DockerProvider:
         try:
             client = docker.from_env(max_pool_size=POOL_THREADS, timeout=300)
         except docker.errors.DockerException as exc:
-            raise SandboxError(f"cannot reach the Docker engine: {exc}; start it (scripts/ensure_docker.sh) "
-                               "or set DOCKER_HOST") from exc
+            raise SandboxError(
+                f"cannot reach the Docker engine: {exc}; start it (scripts/ensure_docker.sh) or set DOCKER_HOST"
+            ) from exc
         if str(client.api.base_url).startswith("http+docker://local"):
             # a local socket: no proxy or .netrc applies, so requests need not scan the environment for them on
             # every call (a quarter of the SDK's CPU per call)
             client.api.trust_env = False
         return client
 
-    def _fallback(self) -> "BaseFallback | None":
+    def _fallback(self) -> BaseFallback | None:
         """How to build the offline base image when the default one is unavailable (None: never)."""
         if not self.config.base_fallback:
             return None
@@ -174,7 +175,7 @@ class DockerProvider:
         assert self._images is not None
         cfg = self.config
         image = await self._images.candidate(spec, cfg.pull_policy, cfg.base_image)
-        started = await self._start_from(spec, image) if image is not None else None   # creating checks the image
+        started = await self._start_from(spec, image) if image is not None else None  # creating checks the image
         if started is None:
             timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
             image = await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
@@ -182,8 +183,9 @@ class DockerProvider:
         assert started is not None and image is not None
         cid, params = started
         self._images.present(image)
-        env = DockerEnvironment(self, cid, params["name"], image, params["working_dir"], spec.keep,
-                                cfg.exec_output_limit)
+        env = DockerEnvironment(
+            self, cid, params["name"], image, params["working_dir"], spec.keep, cfg.exec_output_limit
+        )
         self._open[cid] = env
         log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
         return env
@@ -204,8 +206,9 @@ class DockerProvider:
         timeout = cfg.build_timeout_s or spec.build_timeout_s or DEFAULT_BUILD_TIMEOUT_S
         return await self._images.resolve(spec, cfg.pull_policy, cfg.base_image, timeout)
 
-    async def _start_from(self, spec: EnvSpec, image: str,
-                          missing_ok: bool = True) -> tuple[str, dict[str, Any]] | None:
+    async def _start_from(
+        self, spec: EnvSpec, image: str, missing_ok: bool = True
+    ) -> tuple[str, dict[str, Any]] | None:
         """Create and start a container of ``image`` for ``spec``: (its id, the create parameters); None when
         ``missing_ok`` and the engine has no such image."""
         import docker.errors
@@ -214,9 +217,11 @@ class DockerProvider:
         params = self._create_params(spec, image)
         try:
             return await asyncio.wait_for(self._start(params), cfg.open_timeout_s), params
-        except asyncio.TimeoutError:
-            raise SandboxError(f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
-                               f"it is removed by cleanup(run_id)") from None
+        except TimeoutError:
+            raise SandboxError(
+                f"docker: starting a container of {image} took over {cfg.open_timeout_s:.0f}s; "
+                f"it is removed by cleanup(run_id)"
+            ) from None
         except docker.errors.ImageNotFound:
             if missing_ok:
                 return None
@@ -231,7 +236,7 @@ class DockerProvider:
             raise
         except docker.errors.APIError as exc:
             raise SandboxError(f"docker: cannot create a container of {params['image']}: {exc}") from exc
-        except BaseException:        # cancelled while the engine creates it: remove it by name
+        except BaseException:  # cancelled while the engine creates it: remove it by name
             await asyncio.shield(self.remove_container(params["name"]))
             raise
         try:
@@ -249,13 +254,20 @@ class DockerProvider:
         memory = cfg.memory_mb or spec.memory_mb
         cpus = cfg.cpus or spec.cpus
         host_config = self.api.create_host_config(
-            init=True, network_mode=cfg.network or spec.network or "bridge",
+            init=True,
+            network_mode=cfg.network or spec.network or "bridge",
             nano_cpus=int(cpus * 1e9) if cpus else None,
-            mem_limit=f"{memory}m" if memory else None, memswap_limit=f"{memory}m" if memory else None)
+            mem_limit=f"{memory}m" if memory else None,
+            memswap_limit=f"{memory}m" if memory else None,
+        )
         name = slug(spec.task_id, strip="-.", limit=40, default="task")
         params: dict[str, Any] = {
-            "image": image, "command": KEEP_ALIVE, "name": f"ac-{name}-{uuid.uuid4().hex[:8]}",
-            "labels": labels, "host_config": host_config, "detach": True,
+            "image": image,
+            "command": KEEP_ALIVE,
+            "name": f"ac-{name}-{uuid.uuid4().hex[:8]}",
+            "labels": labels,
+            "host_config": host_config,
+            "detach": True,
             "working_dir": cfg.workdir or spec.workdir or "/app",
             "environment": {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env},
         }
@@ -293,10 +305,13 @@ class DockerProvider:
     async def _remove_bounded(self, cid: str) -> None:
         try:
             await asyncio.wait_for(self.remove_container(cid), REMOVAL_TIMEOUT_S)
-        except asyncio.TimeoutError:
-            log.warning("docker: removing container %s took over %.0fs; cleanup(run_id) removes it later",
-                        cid[:12], REMOVAL_TIMEOUT_S)
-        except Exception as exc:  # noqa: BLE001 - logged like a failed removal; the outcome of the attempt stands
+        except TimeoutError:
+            log.warning(
+                "docker: removing container %s took over %.0fs; cleanup(run_id) removes it later",
+                cid[:12],
+                REMOVAL_TIMEOUT_S,
+            )
+        except Exception as exc:
             log.warning("docker: removing container %s failed: %s", cid[:12], exc)
         finally:
             self._removals.pop(cid, None)
@@ -318,13 +333,22 @@ class DockerProvider:
         projects = await cleanup_projects(self, run_id, _leftover)
         wanted = ["agentcompass=1"] + ([f"agentcompass.run_id={run_id}"] if run_id is not None else [])
         found = await self.run(self.api.containers, all=True, filters={"label": wanted})
-        doomed = [c["Id"] for c in found if c["Id"] not in self._open and c["Id"] not in self._removals
-                  and _leftover(c.get("Labels") or {})
-                  and PROJECT_LABEL not in (c.get("Labels") or {})]
+        doomed = [
+            c["Id"]
+            for c in found
+            if c["Id"] not in self._open
+            and c["Id"] not in self._removals
+            and _leftover(c.get("Labels") or {})
+            and PROJECT_LABEL not in (c.get("Labels") or {})
+        ]
         removed = sum(await asyncio.gather(*(self.remove_container(cid) for cid in doomed)))
         if doomed or projects:
-            log.info("docker cleanup%s: removed %d container(s) and %d compose project(s)",
-                     f" of run {run_id}" if run_id else "", removed, projects)
+            log.info(
+                "docker cleanup%s: removed %d container(s) and %d compose project(s)",
+                f" of run {run_id}" if run_id else "",
+                removed,
+                projects,
+            )
         return removed + projects
 
     async def aclose(self) -> None:

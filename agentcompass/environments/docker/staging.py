@@ -36,12 +36,13 @@ from agentcompass.environments.docker.tarsafe import SPOOL_BYTES
 FUSE_MAX_BYTES = 16 * 1024 * 1024
 EXTRACTED, UNEXTRACTED, PREPARED, UNPREPARED = "extracted", "unextracted", "prepared", "unprepared"
 PREPARE_VAR = "AGENTCOMPASS_PREPARE"
-PREPARED_REPORT = f'printf \'\\001ac:%s:{PREPARED}\\002\' "${TOKEN_VAR}" >&2; '
+PREPARED_REPORT = f"printf '\\001ac:%s:{PREPARED}\\002' \"${TOKEN_VAR}\" >&2; "
 
 EXTRACT_PREFIX = (
     'if [ "$(id -u 2>/dev/null)" = 0 ] && tar -x -p -f - -C / 2>/dev/null; then '
-    f'printf \'\\001ac:%s:{EXTRACTED}\\002\' "${TOKEN_VAR}" >&2; '
-    f'else printf \'\\001ac:%s:{UNEXTRACTED}\\002\' "${TOKEN_VAR}" >&2; exit 0; fi; exec </dev/null; ')
+    f"printf '\\001ac:%s:{EXTRACTED}\\002' \"${TOKEN_VAR}\" >&2; "
+    f"else printf '\\001ac:%s:{UNEXTRACTED}\\002' \"${TOKEN_VAR}\" >&2; exit 0; fi; exec </dev/null; "
+)
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,11 @@ def prepare_prefix(commands: list[Prepared]) -> tuple[str, dict[str, str]]:
     for i, prepared in enumerate(commands):
         var = f"{PREPARE_VAR}_{i}"
         variables[var] = prepared.command
-        script += (f'ac_out=$(bash -c "${var}" 2>&1) || {{ ac_rc=$?; printf "%s" "$ac_out" >&2; '
-                   f'printf \'\\001ac:%s:{UNPREPARED}{i}\\002\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "${TOKEN_VAR}" '
-                   f'"$ac_rc" >&2; exit 0; }}; ')
+        script += (
+            f'ac_out=$(bash -c "${var}" 2>&1) || {{ ac_rc=$?; printf "%s" "$ac_out" >&2; '
+            f'printf \'\\001ac:%s:{UNPREPARED}{i}\\002\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "${TOKEN_VAR}" '
+            f'"$ac_rc" >&2; exit 0; }}; '
+        )
     return script + "unset " + " ".join(variables) + "; ", variables
 
 

@@ -14,8 +14,9 @@ import shutil
 import tarfile
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 from agentcompass.errors import PathEscapeError
 from agentcompass.kit import place
@@ -143,8 +144,6 @@ def _checked_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
     if not members:
         raise PathEscapeError("empty archive")
     return members
-
-
 
 
 def single_file(fileobj: IO[bytes], path: str) -> tuple[tarfile.TarInfo, bytes | None]:

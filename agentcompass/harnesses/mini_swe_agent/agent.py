@@ -30,9 +30,13 @@ from .model import TextbasedModel, ToolcallModel
 from .settings import Settings, resolve
 
 log = logging.getLogger("agentcompass.harnesses.mini_swe_agent")
-_WARNED: set[str] = set()       # model ids whose missing prices were reported
-EXIT_STATUS = {"Submitted": "submitted", "LimitsExceeded": "limits_exceeded", "TimeExceeded": "limits_exceeded",
-               "RepeatedFormatError": "repeated_format_error"}
+_WARNED: set[str] = set()  # model ids whose missing prices were reported
+EXIT_STATUS = {
+    "Submitted": "submitted",
+    "LimitsExceeded": "limits_exceeded",
+    "TimeExceeded": "limits_exceeded",
+    "RepeatedFormatError": "repeated_format_error",
+}
 
 
 def trajectory_name(task_id: str) -> str:
@@ -51,8 +55,7 @@ class MiniSweAgentHarness:
         package.load(ctx.data_dir if ctx is not None else None)
         self.settings: Settings = resolve(config)
 
-    async def run(self, task: Task, env: Environment, model: ModelClient | None,
-                  ctx: AttemptContext) -> AgentResult:
+    async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
         if model is None:
             raise AgentError("harness mini_swe_agent needs a model (got model 'none')")
         bridge = LoopBridge(asyncio.get_running_loop())
@@ -65,18 +68,26 @@ class MiniSweAgentHarness:
         if attempt.error is not None:
             if isinstance(attempt.error, AgentCompassError):
                 raise attempt.error
-            raise AgentError(f"mini-swe-agent stopped with {type(attempt.error).__name__}: "
-                             f"{attempt.error}") from attempt.error
+            raise AgentError(
+                f"mini-swe-agent stopped with {type(attempt.error).__name__}: {attempt.error}"
+            ) from attempt.error
         return attempt.result(model)
 
 
 class _Attempt:
     """The synchronous part, run in the agent's thread."""
 
-    def __init__(self, settings: Settings, task: Task, env: Environment, model: ModelClient, bridge: LoopBridge,
-                 path: Path) -> None:
-        self.settings, self.task, self.env, self.client, self.bridge, self.path = \
-            settings, task, env, model, bridge, path
+    def __init__(
+        self, settings: Settings, task: Task, env: Environment, model: ModelClient, bridge: LoopBridge, path: Path
+    ) -> None:
+        self.settings, self.task, self.env, self.client, self.bridge, self.path = (
+            settings,
+            task,
+            env,
+            model,
+            bridge,
+            path,
+        )
         self.agent: Any = None
         self.exit_status: str | None = None
         self.submission: str | None = None
@@ -102,15 +113,19 @@ class _Attempt:
             self.agent = DefaultAgent(model, env, **{**agent_cfg, "output_path": self.path})
             info = self.agent.run(self.task.instruction)
             self.exit_status, self.submission = info.get("exit_status"), info.get("submission")
-        except Exception as e:  # noqa: BLE001 - recorded as the runner records it, then raised by the harness
+        except Exception as e:
             self.exit_status, self.submission = type(e).__name__, ""
             extra_info = {"traceback": traceback.format_exc(), "exception_str": str(e)}
             self.error = e
         finally:
             if self.agent is not None:
-                self.agent.save(self.path, {"info": {"exit_status": self.exit_status,
-                                                     "submission": self.submission, **extra_info},
-                                            "instance_id": self.task.id})
+                self.agent.save(
+                    self.path,
+                    {
+                        "info": {"exit_status": self.exit_status, "submission": self.submission, **extra_info},
+                        "instance_id": self.task.id,
+                    },
+                )
         if isinstance(self.error, Cancelled):
             raise self.error
 
@@ -120,11 +135,14 @@ class _Attempt:
             return
         from jinja2 import StrictUndefined, Template
 
-        instance = self.task.data if isinstance(self.task.data, dict) else \
-            {"instance_id": self.task.id, "problem_statement": self.task.instruction}
+        instance = (
+            self.task.data
+            if isinstance(self.task.data, dict)
+            else {"instance_id": self.task.id, "problem_statement": self.task.instruction}
+        )
         try:
             rendered = Template(command, undefined=StrictUndefined).render(**instance)
-        except Exception as exc:  # noqa: BLE001 - a template naming a field the task does not have
+        except Exception as exc:
             raise ConfigError(f"harness mini_swe_agent: run.env_startup_command: {exc}") from None
         out = env.execute({"command": rendered})
         if out["returncode"] != 0:
@@ -142,13 +160,27 @@ class _Attempt:
         n_format = sum(1 for m in agent.messages if m.get("extra", {}).get("interrupt_type") == "FormatError")
         if 0 < agent.config.cost_limit and agent.n_calls and not agent.cost and client.model_id not in _WARNED:
             _WARNED.add(client.model_id)
-            log.warning("mini_swe_agent %s: cost_limit %s never applied: the model's calls cost 0 (set the "
-                        "model's prices to account for cost)", self.task.id, agent.config.cost_limit)
+            log.warning(
+                "mini_swe_agent %s: cost_limit %s never applied: the model's calls cost 0 (set the "
+                "model's prices to account for cost)",
+                self.task.id,
+                agent.config.cost_limit,
+            )
         return AgentResult(
-            exit_status=EXIT_STATUS.get(status, "completed"), submission=self.submission or "",
-            n_turns=agent.n_calls, usage=client.usage, trajectory_path=str(self.path), limit_hit=limit,
+            exit_status=EXIT_STATUS.get(status, "completed"),
+            submission=self.submission or "",
+            n_turns=agent.n_calls,
+            usage=client.usage,
+            trajectory_path=str(self.path),
+            limit_hit=limit,
             n_format_errors=n_format,
-            info={"model_name": client.model_id, "mini_exit_status": status, "mini_version": package.VERSION,
-                  "mini_config": self.settings.name, "mini_model_class": self.settings.model_class,
-                  "mini_environment_class": self.settings.environment.get("environment_class"),
-                  "mini_cost": agent.cost})
+            info={
+                "model_name": client.model_id,
+                "mini_exit_status": status,
+                "mini_version": package.VERSION,
+                "mini_config": self.settings.name,
+                "mini_model_class": self.settings.model_class,
+                "mini_environment_class": self.settings.environment.get("environment_class"),
+                "mini_cost": agent.cost,
+            },
+        )

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from typing import Any, Callable, Coroutine, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 STOP_GRACE_S = 30.0
@@ -73,13 +74,13 @@ async def run_in_thread(fn: Callable[[], T], bridge: LoopBridge, name: str) -> T
     def target() -> None:
         try:
             result = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+        except BaseException as exc:
             outcome: tuple[bool, Any] = (False, exc)
         else:
             outcome = (True, result)
         try:
             loop.call_soon_threadsafe(settle, *outcome)
-        except RuntimeError:         # the loop is gone (interpreter shutting down): nobody is waiting
+        except RuntimeError:  # the loop is gone (interpreter shutting down): nobody is waiting
             pass
 
     threading.Thread(target=target, name=name, daemon=True).start()
@@ -89,5 +90,5 @@ async def run_in_thread(fn: Callable[[], T], bridge: LoopBridge, name: str) -> T
         bridge.stop()
         await asyncio.wait({done}, timeout=STOP_GRACE_S)
         if done.done() and not done.cancelled():
-            done.exception()          # retrieved: the thread's Cancelled is expected here
+            done.exception()  # retrieved: the thread's Cancelled is expected here
         raise

@@ -28,8 +28,8 @@ from agentcompass.interfaces import Environment, ExecResult
 from .bridge import Cancelled, LoopBridge
 
 # how the package's environments run a command when the config names no interpreter
-DEFAULT_INTERPRETER = {"local": ["/bin/sh", "-c"]}        # subprocess.Popen(shell=True)
-FALLBACK_INTERPRETER = ["bash", "-lc"]                     # DockerEnvironmentConfig.interpreter
+DEFAULT_INTERPRETER = {"local": ["/bin/sh", "-c"]}  # subprocess.Popen(shell=True)
+FALLBACK_INTERPRETER = ["bash", "-lc"]  # DockerEnvironmentConfig.interpreter
 # stderr into stdout for the whole command, as subprocess.run(stderr=STDOUT) does; the command is untouched
 MERGE_STDERR = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh"]
 # environment-section keys that start mini-swe-agent's own container: the agentcompass environment replaces it
@@ -46,15 +46,18 @@ class AdapterEnvironmentConfig(BaseModel):
     interpreter: list[str] = FALLBACK_INTERPRETER
 
 
-def environment_settings(section: dict[str, Any], *, cwd: str, timeout: int | None,
-                         task_env: dict[str, str] | None) -> tuple[str, dict[str, Any]]:
+def environment_settings(
+    section: dict[str, Any], *, cwd: str, timeout: int | None, task_env: dict[str, str] | None
+) -> tuple[str, dict[str, Any]]:
     """(environment_class, the section for :class:`ClientEnvironment`) from the config's environment section."""
     settings = dict(section)
     env_class = str(settings.pop("environment_class", "docker"))
     bad = sorted(CONTAINER_KEYS & set(settings))
     if bad:
-        raise ConfigError(f"harness mini_swe_agent: environment.{bad[0]} configures mini-swe-agent's own "
-                          f"container; here the environment is agentcompass's (--env, --env-params)")
+        raise ConfigError(
+            f"harness mini_swe_agent: environment.{bad[0]} configures mini-swe-agent's own "
+            f"container; here the environment is agentcompass's (--env, --env-params)"
+        )
     settings.setdefault("interpreter", DEFAULT_INTERPRETER.get(env_class, FALLBACK_INTERPRETER))
     settings["cwd"] = cwd
     if timeout is not None:
@@ -74,8 +77,11 @@ def environment_class() -> type:
     if _CLASS is None:
         from minisweagent.environments.local import LocalEnvironment
 
-        _CLASS = type("ClientEnvironment", (_Methods, LocalEnvironment),
-                      {"__module__": __name__, "__qualname__": "ClientEnvironment", "__doc__": _Methods.__doc__})
+        _CLASS = type(
+            "ClientEnvironment",
+            (_Methods, LocalEnvironment),
+            {"__module__": __name__, "__qualname__": "ClientEnvironment", "__doc__": _Methods.__doc__},
+        )
     return _CLASS
 
 
@@ -97,7 +103,7 @@ class _Methods:
             result: ExecResult = self.bridge.run(self.sandbox.exec(argv, timeout=limit, cwd=cwd, env=variables))
         except (Cancelled, AgentCompassError):
             raise
-        except Exception as e:  # noqa: BLE001 - the package shows any other failure to the model
+        except Exception as e:
             output = _error_output(e, getattr(e, "output", None))
         else:
             if result.timed_out:
@@ -115,5 +121,9 @@ class _Methods:
 
 def _error_output(e: BaseException, raw: Any) -> dict[str, Any]:
     raw = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else (raw or "")
-    return {"output": raw, "returncode": -1, "exception_info": f"An error occurred while executing the command: {e}",
-            "extra": {"exception_type": type(e).__name__, "exception": str(e)}}
+    return {
+        "output": raw,
+        "returncode": -1,
+        "exception_info": f"An error occurred while executing the command: {e}",
+        "extra": {"exception_type": type(e).__name__, "exception": str(e)},
+    }

@@ -30,11 +30,20 @@ log = logging.getLogger("agentcompass.harnesses.mini_swe_agent")
 
 # LiteLLM options of model_kwargs: dropped (a LiteLLM-side switch), or refused (the endpoint is agentcompass's)
 LITELLM_ONLY = {"drop_params"}
-LITELLM_CONNECTION = {"api_base", "base_url", "api_key", "api_version", "custom_llm_provider", "num_retries",
-                      "timeout", "mock_response", "fallbacks"}
+LITELLM_CONNECTION = {
+    "api_base",
+    "base_url",
+    "api_key",
+    "api_version",
+    "custom_llm_provider",
+    "num_retries",
+    "timeout",
+    "mock_response",
+    "fallbacks",
+}
 # model-section keys of the package's LiteLLM config that concern LiteLLM's own cost tables
 LITELLM_COST_KEYS = {"cost_tracking", "litellm_model_registry"}
-CACHE_CONTROL_NAMES = ("anthropic", "sonnet", "opus", "claude")   # get_model() marks these for caching
+CACHE_CONTROL_NAMES = ("anthropic", "sonnet", "opus", "claude")  # get_model() marks these for caching
 _WARNED: set[str] = set()
 
 
@@ -96,17 +105,21 @@ class ToolcallModel:
             e.messages[0]["extra"]["response"] = _dump(response)
             raise
         message = _assistant_message(response)
-        message["extra"] = {"actions": actions, "response": _dump(response), **cost_output,
-                            "timestamp": time.time()}
+        message["extra"] = {"actions": actions, "response": _dump(response), **cost_output, "timestamp": time.time()}
         return message
 
     def _parse_actions(self, response: ModelResponse) -> list[dict]:
         from minisweagent.models.utils.actions_toolcall import parse_toolcall_actions
 
-        calls = [SimpleNamespace(id=c.id, function=SimpleNamespace(name=c.name, arguments=c.arguments))
-                 for c in response.tool_calls]
-        return parse_toolcall_actions(calls, format_error_template=self.config.format_error_template,
-                                      template_kwargs={"finish_reason": response.finish_reason})
+        calls = [
+            SimpleNamespace(id=c.id, function=SimpleNamespace(name=c.name, arguments=c.arguments))
+            for c in response.tool_calls
+        ]
+        return parse_toolcall_actions(
+            calls,
+            format_error_template=self.config.format_error_template,
+            template_kwargs={"finish_reason": response.finish_reason},
+        )
 
     # ------------------------------------------------------------------ the rest of the Model protocol
     def format_message(self, **kwargs: Any) -> dict:
@@ -114,21 +127,31 @@ class ToolcallModel:
 
         return expand_multimodal_content(kwargs, pattern=self.config.multimodal_regex)
 
-    def format_observation_messages(self, message: dict, outputs: list[dict],
-                                    template_vars: dict | None = None) -> list[dict]:
+    def format_observation_messages(
+        self, message: dict, outputs: list[dict], template_vars: dict | None = None
+    ) -> list[dict]:
         from minisweagent.models.utils.actions_toolcall import format_toolcall_observation_messages
 
         return format_toolcall_observation_messages(
-            actions=message.get("extra", {}).get("actions", []), outputs=outputs,
-            observation_template=self.config.observation_template, template_vars=template_vars,
-            multimodal_regex=self.config.multimodal_regex)
+            actions=message.get("extra", {}).get("actions", []),
+            outputs=outputs,
+            observation_template=self.config.observation_template,
+            template_vars=template_vars,
+            multimodal_regex=self.config.multimodal_regex,
+        )
 
     def get_template_vars(self, **kwargs: Any) -> dict[str, Any]:
         return self.config.model_dump()
 
     def serialize(self) -> dict:
-        return {"info": {"config": {"model": self.config.model_dump(mode="json"),
-                                    "model_type": f"{type(self).__module__}.{type(self).__name__}"}}}
+        return {
+            "info": {
+                "config": {
+                    "model": self.config.model_dump(mode="json"),
+                    "model_type": f"{type(self).__module__}.{type(self).__name__}",
+                }
+            }
+        }
 
 
 class TextbasedModel(ToolcallModel):
@@ -142,24 +165,36 @@ class TextbasedModel(ToolcallModel):
     def _parse_actions(self, response: ModelResponse) -> list[dict]:
         from minisweagent.models.utils.actions_text import parse_regex_actions
 
-        return parse_regex_actions(response.text or "", action_regex=self.config.action_regex,  # type: ignore
-                                   format_error_template=self.config.format_error_template,
-                                   template_kwargs={"finish_reason": response.finish_reason})
+        return parse_regex_actions(
+            response.text or "",
+            action_regex=self.config.action_regex,  # type: ignore
+            format_error_template=self.config.format_error_template,
+            template_kwargs={"finish_reason": response.finish_reason},
+        )
 
-    def format_observation_messages(self, message: dict, outputs: list[dict],
-                                    template_vars: dict | None = None) -> list[dict]:
+    def format_observation_messages(
+        self, message: dict, outputs: list[dict], template_vars: dict | None = None
+    ) -> list[dict]:
         from minisweagent.models.utils.actions_text import format_observation_messages
 
-        return format_observation_messages(outputs, observation_template=self.config.observation_template,
-                                           template_vars=template_vars,
-                                           multimodal_regex=self.config.multimodal_regex)
+        return format_observation_messages(
+            outputs,
+            observation_template=self.config.observation_template,
+            template_vars=template_vars,
+            multimodal_regex=self.config.multimodal_regex,
+        )
 
 
 def _assistant_message(response: ModelResponse) -> dict[str, Any]:
     calls = [c.to_message() for c in response.tool_calls]
     content = response.text if response.text or not calls else None
-    return {"content": content, "role": "assistant", "tool_calls": calls or None, "function_call": None,
-            "provider_specific_fields": None}
+    return {
+        "content": content,
+        "role": "assistant",
+        "tool_calls": calls or None,
+        "function_call": None,
+        "provider_specific_fields": None,
+    }
 
 
 def _dump(response: ModelResponse) -> Any:
@@ -168,7 +203,7 @@ def _dump(response: ModelResponse) -> Any:
         return {}
     try:
         return raw.model_dump(mode="json") if hasattr(raw, "model_dump") else dict(raw)
-    except Exception:  # noqa: BLE001 - as the package does: the response is always recorded
+    except Exception:
         return repr(raw)
 
 
@@ -180,14 +215,20 @@ def model_settings(section: dict[str, Any], model_class: str, model_id: str) -> 
 
     for key in section.get("model_kwargs") or {}:
         if key in LITELLM_CONNECTION:
-            raise ConfigError(f"harness mini_swe_agent: model.model_kwargs.{key} configures LiteLLM's connection; "
-                              f"here the endpoint is the request's model (--model-base-url, --model-api-key, "
-                              f"model.max_retries...)")
+            raise ConfigError(
+                f"harness mini_swe_agent: model.model_kwargs.{key} configures LiteLLM's connection; "
+                f"here the endpoint is the request's model (--model-base-url, --model-api-key, "
+                f"model.max_retries...)"
+            )
     settings = {k: v for k, v in section.items() if k not in ("model_class", *LITELLM_COST_KEYS)}
     for key in sorted(LITELLM_COST_KEYS & set(section) - _WARNED):
         _WARNED.add(key)
-        log.warning("mini-swe-agent config: model.%s=%r has no effect here: the cost of a call comes from the "
-                    "agentcompass model's prices", key, section[key])
+        log.warning(
+            "mini-swe-agent config: model.%s=%r has no effect here: the cost of a call comes from the "
+            "agentcompass model's prices",
+            key,
+            section[key],
+        )
     settings["model_name"] = model_id
     fields = ["format_error_template", "observation_template"]
     fields += ["action_regex"] if model_class == "litellm_textbased" else []

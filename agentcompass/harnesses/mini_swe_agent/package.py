@@ -19,8 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from agentcompass.kit import require
 from agentcompass.errors import ConfigError
+from agentcompass.kit import require
 
 VERSION = "2.4.6"
 REQUIREMENT = f"mini-swe-agent=={VERSION}"
@@ -45,9 +45,11 @@ def load(data_dir: Path | None, *, purpose: str = "harness mini_swe_agent") -> M
     module = require("minisweagent", EXTRA, package=REQUIREMENT, purpose=purpose)
     found = getattr(module, "__version__", "?")
     if found != VERSION:
-        raise ConfigError(f"harness mini_swe_agent: mini-swe-agent {found} is installed; this harness runs "
-                          f"{VERSION} (its configs, prompts and trajectory format): "
-                          f"pip install '{REQUIREMENT}'")
+        raise ConfigError(
+            f"harness mini_swe_agent: mini-swe-agent {found} is installed; this harness runs "
+            f"{VERSION} (its configs, prompts and trajectory format): "
+            f"pip install '{REQUIREMENT}'"
+        )
     return module
 
 
@@ -56,7 +58,7 @@ def builtin_configs() -> dict[str, Path]:
     from minisweagent.config import builtin_config_dir
 
     found: dict[str, Path] = {}
-    for sub in ("", "extra", "benchmarks"):       # the package's own search order
+    for sub in ("", "extra", "benchmarks"):  # the package's own search order
         for path in sorted((Path(builtin_config_dir) / sub).glob("*.yaml")):
             found.setdefault(path.stem, path)
     return found
@@ -72,8 +74,10 @@ def config_file(spec: str) -> tuple[str, Path]:
         return path.stem, path.resolve()
     shipped = builtin_configs()
     if spec not in shipped:
-        raise ConfigError(f"harness mini_swe_agent: config={spec!r} is not a config shipped with mini-swe-agent "
-                          f"{VERSION}; valid: {', '.join(sorted(shipped))} (or the path of a YAML file)")
+        raise ConfigError(
+            f"harness mini_swe_agent: config={spec!r} is not a config shipped with mini-swe-agent "
+            f"{VERSION}; valid: {', '.join(sorted(shipped))} (or the path of a YAML file)"
+        )
     return spec, shipped[spec]
 
 
@@ -83,7 +87,7 @@ def read_config(path: Path) -> dict[str, Any]:
 
     try:
         data = get_config_from_spec(str(path))
-    except Exception as exc:  # noqa: BLE001 - YAML errors and the like, named with the file
+    except Exception as exc:
         raise ConfigError(f"harness mini_swe_agent: config file {str(path)!r} cannot be read: {exc}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"harness mini_swe_agent: config file {str(path)!r} is not a mapping")
@@ -95,13 +99,15 @@ def model_default(model_class: str, field: str) -> Any:
     module, cls = _DEFAULT_SOURCES[model_class]
     chain = [(module, cls)]
     if model_class != "litellm":
-        chain.append(_DEFAULT_SOURCES["litellm"])      # LitellmTextbasedModelConfig(LitellmModelConfig)
+        chain.append(_DEFAULT_SOURCES["litellm"])  # LitellmTextbasedModelConfig(LitellmModelConfig)
     for mod, name in chain:
         value = _field_default(mod, name, field)
         if value is not _MISSING:
             return value
-    raise ConfigError(f"harness mini_swe_agent: cannot read the default of model.{field} from mini-swe-agent's "
-                      f"{module}.{cls}; set model.{field} in the config")
+    raise ConfigError(
+        f"harness mini_swe_agent: cannot read the default of model.{field} from mini-swe-agent's "
+        f"{module}.{cls}; set model.{field} in the config"
+    )
 
 
 _MISSING = object()
@@ -115,8 +121,12 @@ def _field_default(module: str, cls: str, field: str) -> Any:
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == cls:
             for stmt in node.body:
-                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) \
-                        and stmt.target.id == field and stmt.value is not None:
+                if (
+                    isinstance(stmt, ast.AnnAssign)
+                    and isinstance(stmt.target, ast.Name)
+                    and stmt.target.id == field
+                    and stmt.value is not None
+                ):
                     try:
                         return ast.literal_eval(stmt.value)
                     except ValueError:

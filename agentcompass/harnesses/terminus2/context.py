@@ -23,7 +23,7 @@ from typing import Any
 from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
 
 Message = dict[str, Any]
-Ask = Callable[[str, list[Message]], Awaitable[str]]        # (prompt, history) -> reply text
+Ask = Callable[[str, list[Message]], Awaitable[str]]  # (prompt, history) -> reply text
 SCREEN_TAIL_CHARS = 1000
 
 
@@ -40,7 +40,7 @@ class Handoff:
     """The outcome of a summarization: the prompt to send next, how it was made, the texts exchanged."""
 
     prompt: str
-    mode: str                          # full | empty | short | screen
+    mode: str  # full | empty | short | screen
     texts: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -48,12 +48,21 @@ class Handoff:
 class ContextManager:
     """Counts, unwinds and summarizes the chat of one attempt (``chat`` is modified in place)."""
 
-    def __init__(self, prompts: HarborPrompts, *, limit: int, threshold: int, reactive_free: int,
-                 count_tokens: Callable[[list[Message]], int], ask: Ask, screen: Callable[[], Awaitable[str]],
-                 instruction: str) -> None:
+    def __init__(
+        self,
+        prompts: HarborPrompts,
+        *,
+        limit: int,
+        threshold: int,
+        reactive_free: int,
+        count_tokens: Callable[[list[Message]], int],
+        ask: Ask,
+        screen: Callable[[], Awaitable[str]],
+        instruction: str,
+    ) -> None:
         self.prompts, self.limit, self.threshold, self.reactive_free = prompts, limit, threshold, reactive_free
         self.count_tokens, self.ask, self.screen, self.instruction = count_tokens, ask, screen, instruction
-        self.n_summaries = 0               # summaries begun (counted before their calls, as Harbor counts them)
+        self.n_summaries = 0  # summaries begun (counted before their calls, as Harbor counts them)
 
     def free_tokens(self, chat: list[Message]) -> int:
         return self.limit - self.count_tokens(chat)
@@ -82,8 +91,12 @@ class ContextManager:
         summary_prompt = p.text("summary", original_instruction=self.instruction)
         summary = await self.ask(summary_prompt, list(chat))
         current_screen = await self.screen()
-        questions_prompt = p.text("questions", original_instruction=self.instruction, current_screen=current_screen,
-                                  **{"summary_response.content": summary})
+        questions_prompt = p.text(
+            "questions",
+            original_instruction=self.instruction,
+            current_screen=current_screen,
+            **{"summary_response.content": summary},
+        )
         questions = await self.ask(questions_prompt, [])
         answers_prompt = p.text("answers", model_questions=questions)
         answers = await self.ask(answers_prompt, chat + [user(summary_prompt), assistant(summary)])
@@ -99,17 +112,18 @@ class ContextManager:
             handoff = await self.summarize(chat)
             handoff.errors = errors
             return handoff
-        except Exception as exc:  # noqa: BLE001 - any failure of the three calls: fall back (as Harbor)
+        except Exception as exc:
             errors.append(f"summary: {type(exc).__name__}: {exc}")
         p = self.prompts
         try:
             screen = (await self.screen())[-SCREEN_TAIL_CHARS:]
             short_prompt = p.text("short_summary", original_instruction=self.instruction, limited_screen=screen)
             short = await self.ask(short_prompt, [])
-            text = p.text("short_handoff", original_instruction=self.instruction,
-                          **{"short_llm_response.content": short})
+            text = p.text(
+                "short_handoff", original_instruction=self.instruction, **{"short_llm_response.content": short}
+            )
             return Handoff(text, "short", {"short_summary": short}, errors)
-        except Exception as exc:  # noqa: BLE001 - then the screen fallback (as Harbor)
+        except Exception as exc:
             errors.append(f"short summary: {type(exc).__name__}: {exc}")
         screen = (await self.screen())[-SCREEN_TAIL_CHARS:]
         text = p.text("screen_handoff", original_instruction=self.instruction, limited_screen=screen)

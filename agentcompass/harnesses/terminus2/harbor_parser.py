@@ -20,7 +20,7 @@ from agentcompass.harnesses.terminus2.harbor_source import HarborSource
 
 PARSER_FILE = "terminus_json_plain_parser.py"
 PARSER_CLASS = "TerminusJSONPlainParser"
-DURATION_CAP_S = 60                    # an int, as in Harbor (min(duration, 60) may be 60)
+DURATION_CAP_S = 60  # an int, as in Harbor (min(duration, 60) may be 60)
 _MODULES: dict[str, types.ModuleType] = {}
 
 
@@ -39,7 +39,7 @@ class Parsed:
     commands: list[Command] = field(default_factory=list)
     task_complete: bool = False
     error: str = ""
-    warning: str = ""                  # Harbor's "- a\n- b" list, or ""
+    warning: str = ""  # Harbor's "- a\n- b" list, or ""
     analysis: Any = ""
     plan: Any = ""
 
@@ -52,13 +52,14 @@ def load_module(source: HarborSource) -> types.ModuleType:
         name = f"agentcompass_harbor_terminus2_parser_{key[:12]}"
         module = types.ModuleType(name)
         module.__file__ = f"{source.origin}/{PARSER_FILE}"
-        sys.modules[name] = module               # dataclasses look their module up while the class is built
+        sys.modules[name] = module  # dataclasses look their module up while the class is built
         try:
-            exec(compile(text, module.__file__, "exec"), module.__dict__)  # noqa: S102 - Harbor's parser module
-        except Exception as exc:  # noqa: BLE001 - whatever Harbor's module raises is a bad source
+            exec(compile(text, module.__file__, "exec"), module.__dict__)
+        except Exception as exc:
             sys.modules.pop(name, None)
-            raise ConfigError(f"terminus2: Harbor's {PARSER_FILE} from {source.origin} does not load: "
-                              f"{type(exc).__name__}: {exc}") from None
+            raise ConfigError(
+                f"terminus2: Harbor's {PARSER_FILE} from {source.origin} does not load: {type(exc).__name__}: {exc}"
+            ) from None
         if not hasattr(module, PARSER_CLASS):
             sys.modules.pop(name, None)
             raise ConfigError(f"terminus2: {module.__file__} has no {PARSER_CLASS}")
@@ -80,8 +81,14 @@ class ReplyParser:
 
     def parse(self, text: str) -> Parsed:
         result = self._parser.parse_response(text)
-        return Parsed(commands=commands_of(result.commands, self.cap), task_complete=bool(result.is_task_complete),
-                      error=result.error, warning=result.warning, analysis=result.analysis, plan=result.plan)
+        return Parsed(
+            commands=commands_of(result.commands, self.cap),
+            task_complete=bool(result.is_task_complete),
+            error=result.error,
+            warning=result.warning,
+            analysis=result.analysis,
+            plan=result.plan,
+        )
 
     def warning_of(self, text: str) -> str:
         """The parser's warnings for ``text`` (used for a reply cut by the output-length limit)."""

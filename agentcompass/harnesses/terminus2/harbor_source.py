@@ -42,16 +42,16 @@ FILES: dict[str, str] = {
     "tmux_session.py": "d5937cf4330ccf49bdb8709fe341609fe986d30b25826a1145f31de23cf11599",
 }
 log = logging.getLogger("agentcompass.harnesses.terminus2")
-_lock = threading.Lock()               # one download at a time (requests may be built in threads)
+_lock = threading.Lock()  # one download at a time (requests may be built in threads)
 
 
 @dataclass(frozen=True)
 class HarborSource:
     """Harbor's Terminus-2 files as text, and where they came from."""
 
-    kind: str                          # directory | installed | wheel
-    origin: str                        # the path read
-    version: str | None                # Harbor's version when known (installed / wheel / unchanged copy)
+    kind: str  # directory | installed | wheel
+    origin: str  # the path read
+    version: str | None  # Harbor's version when known (installed / wheel / unchanged copy)
     files: dict[str, str] = field(repr=False)
 
     def text(self, name: str) -> str:
@@ -68,15 +68,22 @@ class HarborSource:
 
     def describe(self) -> dict[str, object]:
         """What a run records about the prompts and parser it used."""
-        return {"source": self.kind, "origin": self.origin, "harbor_version": self.version,
-                "matches_harbor": HARBOR_VERSION if self.matches_reference else None, "sha256": self.sha256}
+        return {
+            "source": self.kind,
+            "origin": self.origin,
+            "harbor_version": self.version,
+            "matches_harbor": HARBOR_VERSION if self.matches_reference else None,
+            "sha256": self.sha256,
+        }
 
 
 def _read_dir(root: Path, what: str) -> dict[str, str]:
     missing = [name for name in FILES if not (root / name).is_file()]
     if missing:
-        raise ConfigError(f"{what}: {', '.join(missing)} not found under {root}; expected a copy of Harbor "
-                          f"{HARBOR_VERSION}'s {PACKAGE_DIR}/ directory ({', '.join(FILES)}) or Harbor's wheel")
+        raise ConfigError(
+            f"{what}: {', '.join(missing)} not found under {root}; expected a copy of Harbor "
+            f"{HARBOR_VERSION}'s {PACKAGE_DIR}/ directory ({', '.join(FILES)}) or Harbor's wheel"
+        )
     return {name: (root / name).read_text(encoding="utf-8") for name in FILES}
 
 
@@ -86,8 +93,10 @@ def _read_wheel(path: Path, what: str) -> dict[str, str]:
             names = set(wheel.namelist())
             missing = [n for n in FILES if f"{PACKAGE_DIR}/{n}" not in names]
             if missing:
-                raise ConfigError(f"{what}: the wheel {path} has no {PACKAGE_DIR}/{missing[0]}; expected "
-                                  f"Harbor's wheel ({WHEEL_NAME})")
+                raise ConfigError(
+                    f"{what}: the wheel {path} has no {PACKAGE_DIR}/{missing[0]}; expected "
+                    f"Harbor's wheel ({WHEEL_NAME})"
+                )
             return {n: wheel.read(f"{PACKAGE_DIR}/{n}").decode("utf-8") for n in FILES}
     except (OSError, zipfile.BadZipFile) as exc:
         raise ConfigError(f"{what}: cannot read the wheel {path}: {exc}") from None
@@ -129,8 +138,12 @@ def from_installed() -> HarborSource | None:
     root = Path(str(dist.locate_file(PACKAGE_DIR)))
     files = _read_dir(root, f"the installed harbor {dist.version}")
     if dist.version != HARBOR_VERSION:
-        log.warning("terminus2: the installed harbor is %s; this harness reproduces Harbor %s (its prompts and "
-                    "parser are read from the installed copy)", dist.version, HARBOR_VERSION)
+        log.warning(
+            "terminus2: the installed harbor is %s; this harness reproduces Harbor %s (its prompts and "
+            "parser are read from the installed copy)",
+            dist.version,
+            HARBOR_VERSION,
+        )
     return HarborSource("installed", str(root), dist.version, files)
 
 
@@ -142,8 +155,21 @@ def download_wheel(data_dir: Path) -> Path:
     """``pip download harbor==0.26.0 --no-deps`` into ``<data_dir>/harbor/`` (nothing is installed)."""
     dest = wheel_path(data_dir).parent
     dest.mkdir(parents=True, exist_ok=True)
-    argv = [sys.executable, "-m", "pip", "download", f"harbor=={HARBOR_VERSION}", "--no-deps",
-            "--only-binary=:all:", "--python-version", "3.12", "--disable-pip-version-check", "-q", "-d", str(dest)]
+    argv = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        f"harbor=={HARBOR_VERSION}",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--python-version",
+        "3.12",
+        "--disable-pip-version-check",
+        "-q",
+        "-d",
+        str(dest),
+    ]
     log.warning("terminus2: downloading Harbor %s's wheel (its Terminus-2 prompts) into %s", HARBOR_VERSION, dest)
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=PIP_TIMEOUT_S, check=False)
@@ -151,17 +177,20 @@ def download_wheel(data_dir: Path) -> Path:
         raise DependencyError(f"terminus2: pip download harbor=={HARBOR_VERSION} failed: {exc}") from None
     if proc.returncode != 0 or not wheel_path(data_dir).is_file():
         tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
-        raise DependencyError(f"terminus2: pip download harbor=={HARBOR_VERSION} into {dest} failed "
-                              f"(exit {proc.returncode}): {tail}")
+        raise DependencyError(
+            f"terminus2: pip download harbor=={HARBOR_VERSION} into {dest} failed (exit {proc.returncode}): {tail}"
+        )
     return wheel_path(data_dir)
 
 
 def missing_message(data_dir: Path | None) -> str:
     where = str(wheel_path(data_dir)) if data_dir else f"<data_dir>/harbor/{WHEEL_NAME}"
-    return (f"terminus2 reads its prompts and reply parser from Harbor {HARBOR_VERSION}'s Terminus-2 files, which "
-            f"were not found: pass --auto-install-dependencies (SDK: auto_install_dependencies=True) to download "
-            f"Harbor's wheel into {where} (read, not installed), or pip install harbor=={HARBOR_VERSION} "
-            f"(Python 3.12+), or set harness_params.templates_dir to a copy of {PACKAGE_DIR}/ or to the wheel")
+    return (
+        f"terminus2 reads its prompts and reply parser from Harbor {HARBOR_VERSION}'s Terminus-2 files, which "
+        f"were not found: pass --auto-install-dependencies (SDK: auto_install_dependencies=True) to download "
+        f"Harbor's wheel into {where} (read, not installed), or pip install harbor=={HARBOR_VERSION} "
+        f"(Python 3.12+), or set harness_params.templates_dir to a copy of {PACKAGE_DIR}/ or to the wheel"
+    )
 
 
 @lru_cache(maxsize=8)
@@ -173,8 +202,9 @@ def _cached(templates_dir: str | None, data_dir: str | None, auto_install: bool)
         return installed
     data = Path(data_dir) if data_dir else None
     if data is not None and wheel_path(data).is_file():
-        return HarborSource("wheel", str(wheel_path(data)), HARBOR_VERSION,
-                            _read_wheel(wheel_path(data), "the cached Harbor wheel"))
+        return HarborSource(
+            "wheel", str(wheel_path(data)), HARBOR_VERSION, _read_wheel(wheel_path(data), "the cached Harbor wheel")
+        )
     if data is not None and auto_install:
         path = download_wheel(data)
         return HarborSource("wheel", str(path), HARBOR_VERSION, _read_wheel(path, "the downloaded Harbor wheel"))

@@ -23,7 +23,7 @@ PROMPT_FILE = "templates/terminus-json-plain.txt"
 
 @dataclass(frozen=True)
 class Slot:
-    expr: str            # the interpolated Python expression, as source text
+    expr: str  # the interpolated Python expression, as source text
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,14 @@ def _candidates(scope: ast.AST, kind: str, target: str | None) -> list[ast.expr]
         elif kind == "augassign" and isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name) and node.target.id == target:
                 found.append(node.value)
-        elif kind == "return" and isinstance(node, ast.Return) and node.value is not None or kind == "keyword" and isinstance(node, ast.keyword) and node.arg == target:
+        elif (
+            kind == "return"
+            and isinstance(node, ast.Return)
+            and node.value is not None
+            or kind == "keyword"
+            and isinstance(node, ast.keyword)
+            and node.arg == target
+        ):
             found.append(node.value)
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
@@ -101,8 +108,16 @@ def _json_branch(scope: ast.AST) -> ast.AST:
     raise LookupError("the json branch")
 
 
-def extract(tree: ast.Module, name: str, func: str, kind: str, target: str | None, slots: set[str],
-            index: int = 0, json_branch: bool = False) -> Template:
+def extract(
+    tree: ast.Module,
+    name: str,
+    func: str,
+    kind: str,
+    target: str | None,
+    slots: set[str],
+    index: int = 0,
+    json_branch: bool = False,
+) -> Template:
     """The ``index``-th string of ``kind`` in ``func`` whose slots are exactly ``slots``."""
     scope = _function(tree, func)
     if json_branch:
@@ -120,37 +135,105 @@ def extract(tree: ast.Module, name: str, func: str, kind: str, target: str | Non
 # name: (file, function, kind, target, slots, index, json_branch)
 _CATALOGUE: dict[str, tuple[str, str, str, str | None, set[str], int, bool]] = {
     "summary": ("terminus_2.py", "_summarize", "assign", "summary_prompt", {"original_instruction"}, 0, False),
-    "questions": ("terminus_2.py", "_summarize", "assign", "question_prompt",
-                  {"original_instruction", "summary_response.content", "current_screen"}, 0, False),
+    "questions": (
+        "terminus_2.py",
+        "_summarize",
+        "assign",
+        "question_prompt",
+        {"original_instruction", "summary_response.content", "current_screen"},
+        0,
+        False,
+    ),
     "answers": ("terminus_2.py", "_summarize", "assign", "answer_request_prompt", {"model_questions"}, 0, False),
     "handoff": ("terminus_2.py", "_summarize", "assign", "handoff_prompt", {"answers_response.content"}, 0, False),
-    "short_summary": ("terminus_2.py", "_query_llm", "assign", "short_prompt",
-                      {"original_instruction", "limited_screen"}, 0, False),
-    "short_handoff": ("terminus_2.py", "_query_llm", "assign", "summary_prompt",
-                      {"original_instruction", "short_llm_response.content"}, 0, False),
-    "screen_handoff": ("terminus_2.py", "_query_llm", "assign", "summary_prompt",
-                       {"original_instruction", "limited_screen"}, 0, False),
+    "short_summary": (
+        "terminus_2.py",
+        "_query_llm",
+        "assign",
+        "short_prompt",
+        {"original_instruction", "limited_screen"},
+        0,
+        False,
+    ),
+    "short_handoff": (
+        "terminus_2.py",
+        "_query_llm",
+        "assign",
+        "summary_prompt",
+        {"original_instruction", "short_llm_response.content"},
+        0,
+        False,
+    ),
+    "screen_handoff": (
+        "terminus_2.py",
+        "_query_llm",
+        "assign",
+        "summary_prompt",
+        {"original_instruction", "limited_screen"},
+        0,
+        False,
+    ),
     "fallback_reply": ("terminus_2.py", "_query_llm", "keyword", "content", set(), 0, False),
     "limit_tokens": ("terminus_2.py", "_query_llm", "assign", "limit_str", {"output_limit"}, 0, False),
     "limit_unknown": ("terminus_2.py", "_query_llm", "assign", "limit_str", set(), 0, False),
     "output_length": ("terminus_2.py", "_query_llm", "assign", "error_msg", {"limit_str"}, 0, False),
-    "truncated_warnings": ("terminus_2.py", "_query_llm", "assign", "warnings_text",
-                           {"parse_result.warning"}, 0, False),
-    "feedback_error": ("terminus_2.py", "_handle_llm_interaction", "augassign", "feedback", {"result.error"},
-                       0, False),
-    "feedback_error_warnings": ("terminus_2.py", "_handle_llm_interaction", "augassign", "feedback",
-                                {"result.warning"}, 0, False),
-    "feedback_warnings": ("terminus_2.py", "_handle_llm_interaction", "augassign", "feedback",
-                          {"result.warning"}, 1, False),
-    "parse_error": ("terminus_2.py", "_run_agent_loop", "assign", "prompt",
-                    {"feedback", "self._get_error_response_type()"}, 0, False),
-    "warnings": ("terminus_2.py", "_run_agent_loop", "assign", "observation",
-                 {"feedback", "self._limit_output_length(terminal_output)"}, 0, False),
-    "confirm": ("terminus_2.py", "_get_completion_confirmation_message", "return", None, {"terminal_output"},
-                0, True),
+    "truncated_warnings": (
+        "terminus_2.py",
+        "_query_llm",
+        "assign",
+        "warnings_text",
+        {"parse_result.warning"},
+        0,
+        False,
+    ),
+    "feedback_error": ("terminus_2.py", "_handle_llm_interaction", "augassign", "feedback", {"result.error"}, 0, False),
+    "feedback_error_warnings": (
+        "terminus_2.py",
+        "_handle_llm_interaction",
+        "augassign",
+        "feedback",
+        {"result.warning"},
+        0,
+        False,
+    ),
+    "feedback_warnings": (
+        "terminus_2.py",
+        "_handle_llm_interaction",
+        "augassign",
+        "feedback",
+        {"result.warning"},
+        1,
+        False,
+    ),
+    "parse_error": (
+        "terminus_2.py",
+        "_run_agent_loop",
+        "assign",
+        "prompt",
+        {"feedback", "self._get_error_response_type()"},
+        0,
+        False,
+    ),
+    "warnings": (
+        "terminus_2.py",
+        "_run_agent_loop",
+        "assign",
+        "observation",
+        {"feedback", "self._limit_output_length(terminal_output)"},
+        0,
+        False,
+    ),
+    "confirm": ("terminus_2.py", "_get_completion_confirmation_message", "return", None, {"terminal_output"}, 0, True),
     "response_type": ("terminus_2.py", "_get_error_response_type", "return", None, set(), 0, True),
-    "output_limited": ("terminus_2.py", "_limit_output_length", "return", None,
-                       {"first_portion", "max_bytes", "omitted_bytes", "last_portion"}, 0, False),
+    "output_limited": (
+        "terminus_2.py",
+        "_limit_output_length",
+        "return",
+        None,
+        {"first_portion", "max_bytes", "omitted_bytes", "last_portion"},
+        0,
+        False,
+    ),
     "current_screen": ("tmux_session.py", "get_incremental_output", "return", None, {"visible_screen"}, 0, False),
     "new_output": ("tmux_session.py", "get_incremental_output", "return", None, {"new_content"}, 0, False),
 }
@@ -170,8 +253,10 @@ class HarborPrompts:
                     trees[file] = ast.parse(source.text(file), filename=file)
                 self.templates[name] = extract(trees[file], name, func, kind, target, slots, index, branch)
             except (LookupError, SyntaxError) as exc:
-                raise ConfigError(f"terminus2: cannot read Harbor's {name} text from {file} in {source.origin}: "
-                                  f"{exc} not found (this harness reproduces Harbor 0.26.0)") from None
+                raise ConfigError(
+                    f"terminus2: cannot read Harbor's {name} text from {file} in {source.origin}: "
+                    f"{exc} not found (this harness reproduces Harbor 0.26.0)"
+                ) from None
 
     def __getitem__(self, name: str) -> Template:
         return self.templates[name]

@@ -36,15 +36,24 @@ class OutputLengthExceeded(Exception):
 class Conversation:
     """The chat history of one attempt and every call made with it."""
 
-    def __init__(self, model: ModelClient, prompts: HarborPrompts, parser: ReplyParser, *, attempts: int,
-                 enable_summarize: bool, output_limit: int | None, logger: logging.Logger,
-                 on_handoff: Callable[[str, Handoff], None]) -> None:
+    def __init__(
+        self,
+        model: ModelClient,
+        prompts: HarborPrompts,
+        parser: ReplyParser,
+        *,
+        attempts: int,
+        enable_summarize: bool,
+        output_limit: int | None,
+        logger: logging.Logger,
+        on_handoff: Callable[[str, Handoff], None],
+    ) -> None:
         self.model, self.prompts, self.parser = model, prompts, parser
         self.attempts, self.enable_summarize, self.output_limit = attempts, enable_summarize, output_limit
         self.log, self.on_handoff = logger, on_handoff
         self.messages: list[Message] = []
         self.usage = Usage()
-        self.context: ContextManager | None = None            # set by the run once the session exists
+        self.context: ContextManager | None = None  # set by the run once the session exists
 
     # ------------------------------------------------------------------ single calls
     async def complete(self, messages: list[Message]) -> ModelResponse:
@@ -78,8 +87,13 @@ class Conversation:
             except Exception as exc:
                 if attempt == self.attempts:
                     raise
-                self.log.warning("terminus2: model query failed (%s: %s), try %d of %d", type(exc).__name__,
-                                 exc, attempt + 1, self.attempts)
+                self.log.warning(
+                    "terminus2: model query failed (%s: %s), try %d of %d",
+                    type(exc).__name__,
+                    exc,
+                    attempt + 1,
+                    self.attempts,
+                )
         raise AssertionError("unreachable")
 
     async def _query_once(self, prompt: str) -> str:
@@ -93,7 +107,7 @@ class Conversation:
             self.on_handoff("reactive", handoff)
             try:
                 return await self.chat(handoff.prompt)
-            except Exception as exc:  # noqa: BLE001 - Harbor answers any failure with its fixed reply
+            except Exception as exc:
                 self.log.error("terminus2: the call after the summary failed too: %s", exc)
                 return self.prompts.text("fallback_reply")
         except OutputLengthExceeded as cut:
@@ -105,11 +119,13 @@ class Conversation:
             warning = self.parser.warning_of(truncated)
             if warning:
                 warnings = self.prompts.text("truncated_warnings", **{"parse_result.warning": warning})
-        except Exception as exc:  # noqa: BLE001 - Harbor ignores a parser failure here
+        except Exception as exc:
             self.log.debug("terminus2: cannot parse the cut reply: %s", exc)
         p = self.prompts
-        limit = (p.text("limit_tokens", output_limit=self.output_limit) if self.output_limit is not None
-                 else p.text("limit_unknown"))
+        limit = (
+            p.text("limit_tokens", output_limit=self.output_limit)
+            if self.output_limit is not None
+            else p.text("limit_unknown")
+        )
         self.messages += [user(prompt), assistant(truncated)]
         return p.text("output_length", limit_str=limit) + warnings
-

@@ -41,10 +41,10 @@ from agentcompass.kit import ensure_tools
 
 PANE_LOG = "/logs/agent/terminus_2.pane"
 RECORDING = "/logs/agent/recording.cast"
-HISTORY_LIMIT = 10_000                 # lines of scrollback (Harbor: 10,000,000)
-PANE_LOG_BYTES = 2_000_000             # the pane log keeps the first and the last half of this
-MAX_COMMAND_BYTES = 16_000             # Harbor's bound on one send-keys command
-PASTE_CHUNK = 32_768                   # base64 characters per write of a paste-buffer file
+HISTORY_LIMIT = 10_000  # lines of scrollback (Harbor: 10,000,000)
+PANE_LOG_BYTES = 2_000_000  # the pane log keeps the first and the last half of this
+MAX_COMMAND_BYTES = 16_000  # Harbor's bound on one send-keys command
+PASTE_CHUNK = 32_768  # base64 characters per write of a paste-buffer file
 TOO_LONG = "command too long"
 
 
@@ -86,8 +86,9 @@ def limit_output(text: str, max_bytes: int, prompts: HarborPrompts) -> str:
     first = data[:portion].decode("utf-8", errors="ignore")
     last = data[-portion:].decode("utf-8", errors="ignore")
     omitted = len(data) - len(first.encode("utf-8")) - len(last.encode("utf-8"))
-    return prompts.text("output_limited", first_portion=first, max_bytes=max_bytes, omitted_bytes=omitted,
-                        last_portion=last)
+    return prompts.text(
+        "output_limited", first_portion=first, max_bytes=max_bytes, omitted_bytes=omitted, last_portion=last
+    )
 
 
 def pane_log_command(path: str, max_bytes: int) -> str:
@@ -98,11 +99,12 @@ def pane_log_command(path: str, max_bytes: int) -> str:
     half, q = max(1, max_bytes // 2), shlex.quote(path)
     tail = shlex.quote(path + ".tail")
     note = f"\\n[pane log: the middle was cut; only the first and the last {half} bytes are kept]\\n"
-    head = (f"if command -v stdbuf >/dev/null 2>&1; then stdbuf -o0 head -c {half}; "
-            f"else head -c {half}; fi")
-    return (f"{{ {head}; }} > {q}; tail -c {half} > {tail}; "
-            f"if [ $(wc -c < {tail}) -ge {half} ]; then printf '{note}' >> {q}; fi; "
-            f"cat {tail} >> {q}; rm -f {tail}")
+    head = f"if command -v stdbuf >/dev/null 2>&1; then stdbuf -o0 head -c {half}; else head -c {half}; fi"
+    return (
+        f"{{ {head}; }} > {q}; tail -c {half} > {tail}; "
+        f"if [ $(wc -c < {tail}) -ge {half} ]; then printf '{note}' >> {q}; fi; "
+        f"cat {tail} >> {q}; rm -f {tail}"
+    )
 
 
 def find_new_content(previous: str | None, current: str) -> str | None:
@@ -111,7 +113,7 @@ def find_new_content(previous: str | None, current: str) -> str | None:
     if pb in current:
         idx = current.index(pb)
         if "\n" in pb:
-            idx = pb.rfind("\n")          # (sic) an offset into the previous capture, as Harbor computes it
+            idx = pb.rfind("\n")  # (sic) an offset into the previous capture, as Harbor computes it
         return current[idx:]
     return None
 
@@ -119,10 +121,22 @@ def find_new_content(previous: str | None, current: str) -> str | None:
 class TmuxSession:
     """One ``bash --login`` in a detached tmux session on a private tmux server inside ``env``."""
 
-    def __init__(self, env: Environment, prompts: HarborPrompts, name: str = "terminus-2", *,
-                 workdir: str = "/app", width: int = 160, height: int = 40, record: bool = True,
-                 auto_install: bool = False, image: str | None = None, logger: Any = None,
-                 history_limit: int = HISTORY_LIMIT, pane_log_bytes: int = PANE_LOG_BYTES) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        prompts: HarborPrompts,
+        name: str = "terminus-2",
+        *,
+        workdir: str = "/app",
+        width: int = 160,
+        height: int = 40,
+        record: bool = True,
+        auto_install: bool = False,
+        image: str | None = None,
+        logger: Any = None,
+        history_limit: int = HISTORY_LIMIT,
+        pane_log_bytes: int = PANE_LOG_BYTES,
+    ) -> None:
         self.env, self.prompts, self.name, self.workdir = env, prompts, name, workdir
         self.history_limit, self.pane_log_bytes = history_limit, pane_log_bytes
         self.width, self.height, self.record = width, height, record
@@ -142,7 +156,7 @@ class TmuxSession:
         desc: dict[str, Any] = {}
         try:
             desc = dict(self.env.describe())
-        except Exception as exc:  # noqa: BLE001 - describe is best-effort here
+        except Exception as exc:
             if self.logger:
                 self.logger.debug("terminus2: describe failed: %s", exc)
         image = self.image or desc.get("image")
@@ -157,8 +171,11 @@ class TmuxSession:
         where = self._where()
         local = ON_HOST.of(self.env)
         if not self.auto_install or local:
-            hint = ("install tmux on this host (e.g. apt-get install -y tmux)" if local else
-                    "add tmux to the image (e.g. RUN apt-get install -y tmux) or set auto_install_dependencies=true")
+            hint = (
+                "install tmux on this host (e.g. apt-get install -y tmux)"
+                if local
+                else "add tmux to the image (e.g. RUN apt-get install -y tmux) or set auto_install_dependencies=true"
+            )
             raise DependencyError(f"terminus2 needs tmux, which is not installed in {where}; {hint}")
         await ensure_tools(self.env, ["tmux"], auto_install=True, image_hint=self.image or "")
 
@@ -166,18 +183,37 @@ class TmuxSession:
     async def start(self) -> None:
         await self.ensure_tmux()
         log_path, workdir = self.env.path(PANE_LOG), self.env.path(self.workdir)
-        setup = await self._run(f"mkdir -p {shlex.quote(log_path.rsplit('/', 1)[0])} {shlex.quote(workdir)} && "
-                                "{ command -v bash >/dev/null 2>&1 && echo 'bash --login' || echo 'sh -l'; }")
+        setup = await self._run(
+            f"mkdir -p {shlex.quote(log_path.rsplit('/', 1)[0])} {shlex.quote(workdir)} && "
+            "{ command -v bash >/dev/null 2>&1 && echo 'bash --login' || echo 'sh -l'; }"
+        )
         if setup.exit_code != 0:
             raise SandboxError(f"terminus2: cannot create {PANE_LOG} / {self.workdir}: {setup.output.strip()}")
-        argv = self._tmux("new-session", "-x", str(self.width), "-y", str(self.height), "-d", "-s", self.name,
-                          "-c", workdir, setup.stdout.strip() or "bash --login",
-                          ";", "pipe-pane", "-t", self.name, pane_log_command(log_path, self.pane_log_bytes))
-        result = await self._run("export TERM=xterm-256color && export SHELL=/bin/bash && unset TMUX && "
-                                 + shlex.join(argv))
+        argv = self._tmux(
+            "new-session",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            "-d",
+            "-s",
+            self.name,
+            "-c",
+            workdir,
+            setup.stdout.strip() or "bash --login",
+            ";",
+            "pipe-pane",
+            "-t",
+            self.name,
+            pane_log_command(log_path, self.pane_log_bytes),
+        )
+        result = await self._run(
+            "export TERM=xterm-256color && export SHELL=/bin/bash && unset TMUX && " + shlex.join(argv)
+        )
         if result.exit_code != 0:
-            raise SandboxError(f"terminus2: tmux new-session failed (exit {result.exit_code}): "
-                               f"{result.output.strip()[:500]}")
+            raise SandboxError(
+                f"terminus2: tmux new-session failed (exit {result.exit_code}): {result.output.strip()[:500]}"
+            )
         self.started = True
         history = await self._run(self._tmux("set-option", "-g", "history-limit", str(self.history_limit)))
         if history.exit_code != 0 and self.logger:
@@ -198,7 +234,7 @@ class TmuxSession:
         self.started = False
         try:
             await self._run(self._tmux("kill-server"), timeout=15)
-        except Exception as exc:  # noqa: BLE001 - the env may already be gone
+        except Exception as exc:
             if self.logger:
                 self.logger.debug("terminus2: tmux kill-server failed: %s", exc)
 
@@ -230,7 +266,7 @@ class TmuxSession:
                 continue
             if TOO_LONG not in result.stderr:
                 raise self._send_error(result)
-            for key in batch:                           # this tmux has a smaller limit: one by one, else paste
+            for key in batch:  # this tmux has a smaller limit: one by one, else paste
                 single = await self._run(self._tmux("send-keys", "-t", self.name, "--", key))
                 if single.exit_code != 0 and TOO_LONG in single.stderr:
                     await self._paste(key)
@@ -238,8 +274,10 @@ class TmuxSession:
                     raise self._send_error(single)
 
     def _send_error(self, result: ExecResult) -> AgentError:
-        return AgentError(f"terminus2: tmux send-keys failed (exit {result.exit_code}; did the session end?): "
-                          f"{result.output.strip()[:300]}")
+        return AgentError(
+            f"terminus2: tmux send-keys failed (exit {result.exit_code}; did the session end?): "
+            f"{result.output.strip()[:300]}"
+        )
 
     async def _paste(self, key: str) -> None:
         """Stage ``key`` in a file (base64 chunks) and paste it into the pane with a tmux buffer."""
@@ -254,9 +292,11 @@ class TmuxSession:
             await self._checked(f"mkdir -p $(dirname {path})")
             for offset in range(0, len(payload), PASTE_CHUNK):
                 redirect = ">>" if offset else ">"
-                await self._checked(f"printf %s {payload[offset:offset + PASTE_CHUNK]} | base64 -d {redirect} {path}")
-            await self._checked(f"{tmux} load-buffer -b {buffer} {path} && "
-                                f"{tmux} paste-buffer -d -b {buffer} -t {shlex.quote(self.name)}")
+                await self._checked(f"printf %s {payload[offset : offset + PASTE_CHUNK]} | base64 -d {redirect} {path}")
+            await self._checked(
+                f"{tmux} load-buffer -b {buffer} {path} && "
+                f"{tmux} paste-buffer -d -b {buffer} -t {shlex.quote(self.name)}"
+            )
         finally:
             await self._run(f"rm -f {path}")
 

@@ -24,8 +24,12 @@ def load_litellm(auto_install: bool) -> Any:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         from agentcompass.kit import require
 
-        litellm = require("litellm", "terminus2", auto_install=auto_install,
-                          purpose="terminus2 (token counting and model limits as Harbor's Terminus-2)")
+        litellm = require(
+            "litellm",
+            "terminus2",
+            auto_install=auto_install,
+            purpose="terminus2 (token counting and model limits as Harbor's Terminus-2)",
+        )
         litellm.suppress_debug_info = True
         return litellm
 
@@ -45,7 +49,7 @@ class TokenCounter:
     def _info(self) -> dict[str, Any] | None:
         try:
             return dict(self._litellm.get_model_info(self.model_name))
-        except Exception as exc:  # noqa: BLE001 - an unmapped model: Harbor falls back the same way
+        except Exception as exc:
             log.debug("terminus2: no LiteLLM model info for %r: %s", self.model_name, exc)
             return None
 

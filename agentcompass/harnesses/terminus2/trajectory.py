@@ -21,7 +21,7 @@ from agentcompass.kit import write_json
 
 SCHEMA_VERSION = "ATIF-v1.2"
 AGENT_NAME = "terminus-2"
-AGENT_VERSION = "2.0.0"          # Terminus2.version() in Harbor 0.26.0
+AGENT_VERSION = "2.0.0"  # Terminus2.version() in Harbor 0.26.0
 
 
 def _now() -> str:
@@ -29,8 +29,12 @@ def _now() -> str:
 
 
 def _metrics(usage: Usage) -> dict[str, Any]:
-    return {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens,
-            "cached_tokens": usage.cached_tokens, "cost_usd": round(usage.cost_usd, 8)}
+    return {
+        "prompt_tokens": usage.input_tokens,
+        "completion_tokens": usage.output_tokens,
+        "cached_tokens": usage.cached_tokens,
+        "cost_usd": round(usage.cost_usd, 8),
+    }
 
 
 class Trajectory:
@@ -40,8 +44,12 @@ class Trajectory:
         self.path = Path(path)
         self.model_name = model_name
         self.session_id = str(uuid.uuid4())
-        self.agent = {"name": AGENT_NAME, "version": AGENT_VERSION, "model_name": model_name,
-                      "extra": dict(extra_agent or {})}
+        self.agent = {
+            "name": AGENT_NAME,
+            "version": AGENT_VERSION,
+            "model_name": model_name,
+            "extra": dict(extra_agent or {}),
+        }
         self.steps: list[dict[str, Any]] = []
         self.totals = Usage()
         self.extra: dict[str, Any] = {"n_episodes": 0, "summarization_count": 0}
@@ -64,20 +72,30 @@ class Trajectory:
         """An agent step for one episode; tool calls and the observation are filled in afterwards."""
         self.totals.add(usage)
         extra = {k: v for k, v in (extra or {}).items() if v is not None}
-        return self._add("agent", message, model_name=self.model_name, metrics=_metrics(usage),
-                         extra=extra or None)
+        return self._add("agent", message, model_name=self.model_name, metrics=_metrics(usage), extra=extra or None)
 
     @staticmethod
-    def set_actions(step: dict[str, Any], episode: int, commands: list[Any], task_complete: bool,
-                    observation: str) -> None:
+    def set_actions(
+        step: dict[str, Any], episode: int, commands: list[Any], task_complete: bool, observation: str
+    ) -> None:
         """Tool calls as Harbor names them (``call_<episode>_<n>``, episode from 0) and the observation, linked
         to its command only when there was exactly one."""
-        calls = [{"tool_call_id": f"call_{episode}_{i}", "function_name": "bash_command",
-                  "arguments": {"keystrokes": c.keystrokes, "duration": c.duration}}
-                 for i, c in enumerate(commands, start=1)]
+        calls = [
+            {
+                "tool_call_id": f"call_{episode}_{i}",
+                "function_name": "bash_command",
+                "arguments": {"keystrokes": c.keystrokes, "duration": c.duration},
+            }
+            for i, c in enumerate(commands, start=1)
+        ]
         if task_complete:
-            calls.append({"tool_call_id": f"call_{episode}_task_complete", "function_name": "mark_task_complete",
-                          "arguments": {}})
+            calls.append(
+                {
+                    "tool_call_id": f"call_{episode}_task_complete",
+                    "function_name": "mark_task_complete",
+                    "arguments": {},
+                }
+            )
         if calls:
             step["tool_calls"] = calls
         result: dict[str, Any] = {"content": observation}

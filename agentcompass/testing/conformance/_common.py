@@ -4,7 +4,8 @@ its tests), and the check of declared capabilities."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Awaitable, Iterator
+from collections.abc import Awaitable, Iterator
+from typing import Any
 
 import pytest
 

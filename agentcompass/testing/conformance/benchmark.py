@@ -21,11 +21,10 @@ from agentcompass.interfaces import EnvSpec, Solution, Task
 from ._common import check_capabilities
 
 
-
 class BenchmarkSuite:
-    BENCHMARK: ClassVar[str] = ""           # the id in conf/benchmark/
-    SUBSET: ClassVar[list[str]] = []        # task ids the oracle passes (and doing nothing fails)
-    RESOLVED: ClassVar[bool] = True         # grades say ``resolved`` (False: the benchmark has no such notion)
+    BENCHMARK: ClassVar[str] = ""  # the id in conf/benchmark/
+    SUBSET: ClassVar[list[str]] = []  # task ids the oracle passes (and doing nothing fails)
+    RESOLVED: ClassVar[bool] = True  # grades say ``resolved`` (False: the benchmark has no such notion)
 
     @pytest.fixture(scope="class")
     def request_kwargs(self) -> dict[str, Any]:
@@ -39,9 +38,14 @@ class BenchmarkSuite:
         from agentcompass._sdk.evaluate import compose_from_kwargs
         from agentcompass._sdk.hooks import default_hooks
 
-        kw = {**kwargs, "benchmark": self.BENCHMARK, "harness": harness, "model": "none",
-              "results_dir": str(tmp_dir / "results"),
-              "benchmark_params": {**kwargs.get("benchmark_params", {}), **params}}
+        kw = {
+            **kwargs,
+            "benchmark": self.BENCHMARK,
+            "harness": harness,
+            "model": "none",
+            "results_dir": str(tmp_dir / "results"),
+            "benchmark_params": {**kwargs.get("benchmark_params", {}), **params},
+        }
         run = RequestRun(compose_from_kwargs(kw), "conformance", Pool(1), Progress("none", 0), default_hooks())
         try:
             loaded: Any = run.build()
@@ -60,10 +64,16 @@ class BenchmarkSuite:
         from agentcompass import run_evaluation
 
         params = {**kwargs.get("benchmark_params", {}), "sample_ids": list(self.SUBSET)}
-        result = run_evaluation(**{**kwargs, "benchmark_params": params}, benchmark=self.BENCHMARK, harness=harness,
-                                model="none",
-                                results_dir=str(tmp_dir / "results"), progress="none", log_level="WARNING",
-                                task_concurrency=kwargs.get("task_concurrency", 4))
+        result = run_evaluation(
+            **{**kwargs, "benchmark_params": params},
+            benchmark=self.BENCHMARK,
+            harness=harness,
+            model="none",
+            results_dir=str(tmp_dir / "results"),
+            progress="none",
+            log_level="WARNING",
+            task_concurrency=kwargs.get("task_concurrency", 4),
+        )
         lines = Path(result["paths"]["results"]).read_text(encoding="utf-8").splitlines()
         rows = [json.loads(line) for line in lines if line.strip()]
         assert sorted(r["task_id"] for r in rows) == sorted(self.SUBSET)
@@ -78,22 +88,23 @@ class BenchmarkSuite:
         assert all(isinstance(t.instruction, str) and t.instruction.strip() for t in tasks)
         assert set(self.SUBSET) <= set(ids), f"SUBSET names tasks the benchmark does not have: {self.SUBSET}"
 
-    def test_sample_ids_select_exactly_those_and_limit_cuts(self, request_kwargs: dict[str, Any],
-                                                             tmp_path: Path) -> None:
+    def test_sample_ids_select_exactly_those_and_limit_cuts(
+        self, request_kwargs: dict[str, Any], tmp_path: Path
+    ) -> None:
         chosen = list(self.SUBSET[:2])
         assert sorted(t.id for t in self.tasks(request_kwargs, tmp_path, sample_ids=chosen)) == sorted(chosen)
         assert len(self.tasks(request_kwargs, tmp_path, limit=1)) == 1
         cut = self.tasks(request_kwargs, tmp_path, sample_ids=chosen, limit=1)
         assert len(cut) == 1 and cut[0].id in chosen
 
-    def test_an_unknown_sample_id_is_a_config_error_naming_it(self, request_kwargs: dict[str, Any],
-                                                              tmp_path: Path) -> None:
+    def test_an_unknown_sample_id_is_a_config_error_naming_it(
+        self, request_kwargs: dict[str, Any], tmp_path: Path
+    ) -> None:
         _, loaded = self.build(request_kwargs, tmp_path, sample_ids=[self.SUBSET[0], "ac-no-such-task-1"])
         assert isinstance(loaded, ConfigError), f"load() with an unknown sample id gave {loaded!r}"
         assert "ac-no-such-task-1" in str(loaded)
 
-    def test_env_spec_and_reference_solution_of_each_task(self, request_kwargs: dict[str, Any],
-                                                          tmp_path: Path) -> None:
+    def test_env_spec_and_reference_solution_of_each_task(self, request_kwargs: dict[str, Any], tmp_path: Path) -> None:
         benchmark, tasks = self.build(request_kwargs, tmp_path, sample_ids=list(self.SUBSET))
         check_capabilities(benchmark, "benchmark")
         for task in tasks:
@@ -107,12 +118,12 @@ class BenchmarkSuite:
         for row in rows:
             assert (row["status"], row["reward"], row["reward_valid"]) == ("completed", 1.0, True), row
             assert row["resolved"] is (True if self.RESOLVED else None), row
-            assert all(v == 1.0 for v in (row["rewards"] or {}).values()), row      # every named check passes
+            assert all(v == 1.0 for v in (row["rewards"] or {}).values()), row  # every named check passes
         assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 1.0
 
     def test_doing_nothing_scores_zero(self, request_kwargs: dict[str, Any], tmp_path: Path) -> None:
         result, rows = self.evaluate(request_kwargs, tmp_path, "nop")
-        for row in rows:              # a valid reward of 0, not a verifier error
+        for row in rows:  # a valid reward of 0, not a verifier error
             assert (row["status"], row["reward"], row["reward_valid"]) == ("completed", 0.0, True), row
             assert row["resolved"] is (False if self.RESOLVED else None), row
         assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 0.0

@@ -15,8 +15,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 import pytest
 
@@ -59,12 +60,12 @@ def make_tree(root: Path, symlinks: bool) -> Path:
 class EnvironmentSuite(AsyncClass):
     """Files, paths, confinement and the lifecycle: what every environment must do."""
 
-    ENVIRONMENT: ClassVar[str] = ""        # the id in conf/environment/
-    SYMLINKS: ClassVar[bool] = True        # the environment has symbolic links (upload and download keep them)
+    ENVIRONMENT: ClassVar[str] = ""  # the id in conf/environment/
+    SYMLINKS: ClassVar[bool] = True  # the environment has symbolic links (upload and download keep them)
     WORKDIR: ClassVar[str] = "/app"
-    KILL_WITHIN_S: ClassVar[float] = 8.0   # a timed-out command returns within this many seconds
-    BUSY_COMMANDS: ClassVar[int] = 10      # quick commands run while another thread keeps the interpreter busy
-    BUSY_SWITCH_S: ClassVar[float] = 0.1   # the interpreter's thread switch interval meanwhile
+    KILL_WITHIN_S: ClassVar[float] = 8.0  # a timed-out command returns within this many seconds
+    BUSY_COMMANDS: ClassVar[int] = 10  # quick commands run while another thread keeps the interpreter busy
+    BUSY_SWITCH_S: ClassVar[float] = 0.1  # the interpreter's thread switch interval meanwhile
 
     def provider_params(self, tmp_dir: Path) -> dict[str, Any]:
         """Config keys merged over ``conf/environment/<ENVIRONMENT>.yaml``."""
@@ -102,7 +103,7 @@ class EnvironmentSuite(AsyncClass):
     def test_paths_are_environment_paths(self, env: Any) -> None:
         assert env.workdir == self.WORKDIR
         mapped = env.path(f"{self.WORKDIR}/x")
-        assert env.path(mapped) == mapped                       # mapping twice is mapping once
+        assert env.path(mapped) == mapped  # mapping twice is mapping once
 
     # ------------------------------------------------------------------ files
     def test_text_and_binary_files_round_trip(self, aio: Loop, env: Any) -> None:
@@ -111,7 +112,7 @@ class EnvironmentSuite(AsyncClass):
         aio.run(env.write_file(f"{self.WORKDIR}/blob.bin", blob))
         assert aio.run(env.read_file(f"{self.WORKDIR}/text.txt")) == "héllo\nwörld\n".encode()
         assert aio.run(env.read_file(f"{self.WORKDIR}/blob.bin")) == blob
-        aio.run(env.write_file(f"{self.WORKDIR}/text.txt", b""))              # replaced, now empty
+        aio.run(env.write_file(f"{self.WORKDIR}/text.txt", b""))  # replaced, now empty
         assert aio.run(env.read_file(f"{self.WORKDIR}/text.txt")) == b""
 
     def test_parents_are_created_and_relative_paths_are_under_the_workdir(self, aio: Loop, env: Any) -> None:
@@ -144,7 +145,7 @@ class EnvironmentSuite(AsyncClass):
         assert aio.run(env.read_file("/data/ac-in/sub/bin.dat")) == (src / "sub" / "bin.dat").read_bytes()
         aio.run(env.download("/data/ac-in", tmp_path / "back"))
         assert tree(tmp_path / "back") == tree(src)
-        aio.run(env.upload(src / "a.txt", "single/a-copy.txt"))             # a file, to a relative path
+        aio.run(env.upload(src / "a.txt", "single/a-copy.txt"))  # a file, to a relative path
         assert aio.run(env.read_file(f"{self.WORKDIR}/single/a-copy.txt")) == b"alpha\n"
         aio.run(env.download(f"{self.WORKDIR}/single/a-copy.txt", tmp_path / "one" / "file.txt"))
         assert (tmp_path / "one" / "file.txt").read_text() == "alpha\n"
@@ -185,8 +186,10 @@ class FileEnvironmentSuite(EnvironmentSuite):
         assert info.value.retryable is False
 
 
-ALIVE = ("pid=$(cat {f}); if kill -0 \"$pid\" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' /proc/$pid/status; "
-         "then echo alive; else echo dead; fi")
+ALIVE = (
+    "pid=$(cat {f}); if kill -0 \"$pid\" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' /proc/$pid/status; "
+    "then echo alive; else echo dead; fi"
+)
 
 
 class CommandEnvironmentSuite(EnvironmentSuite):
@@ -229,7 +232,7 @@ class CommandEnvironmentSuite(EnvironmentSuite):
         res = aio.run(env.exec('echo "$AC_SPEC_VAR $AC_SHARED $AC_CALL"', env={"AC_SHARED": "call", "AC_CALL": "c"}))
         assert res.stdout == "spec call c\n", res
         again = aio.run(env.exec('echo "${AC_CALL:-unset}"'))
-        assert again.stdout == "unset\n", again     # per call only
+        assert again.stdout == "unset\n", again  # per call only
 
     def test_a_timeout_returns_the_output_so_far_and_kills_the_tree(self, aio: Loop, env: Any) -> None:
         start = time.monotonic()
@@ -250,13 +253,16 @@ class CommandEnvironmentSuite(EnvironmentSuite):
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
+
         aio.run(cancel())
         assert self._dead(aio, env, "cancelled.pid"), "the process tree of a cancelled command survived"
 
     def test_concurrent_commands_keep_their_outputs_apart(self, aio: Loop, env: Any) -> None:
         async def many() -> list[Any]:
-            return await asyncio.gather(*(env.exec(f"for i in $(seq 1 300); do echo {n}-$i; done; echo E{n} >&2; "
-                                                   f"exit {n}") for n in range(8)))
+            return await asyncio.gather(
+                *(env.exec(f"for i in $(seq 1 300); do echo {n}-$i; done; echo E{n} >&2; exit {n}") for n in range(8))
+            )
+
         for n, res in enumerate(aio.run(many())):
             assert res.stdout == "".join(f"{n}-{i}\n" for i in range(1, 301)) and res.stderr == f"E{n}\n"
             assert res.exit_code == n
@@ -268,6 +274,7 @@ class CommandEnvironmentSuite(EnvironmentSuite):
         def busy() -> None:
             while not stop.is_set():
                 pass
+
         sys.setswitchinterval(self.BUSY_SWITCH_S)
         thread = threading.Thread(target=busy, daemon=True)
         thread.start()
@@ -288,7 +295,7 @@ class CommandEnvironmentSuite(EnvironmentSuite):
         aio.run(env.write_file(f"{self.WORKDIR}/cmd/tool.sh", "#!/bin/sh\necho tool\n", mode=0o755))
         res = aio.run(env.exec("./cmd/tool.sh && stat -c %a cmd/tool.sh"))
         assert res.stdout == "tool\n755\n", res
-        for form in (f"{self.WORKDIR}/cmd/tool.sh", "cmd/tool.sh"):      # path() output is what commands use
+        for form in (f"{self.WORKDIR}/cmd/tool.sh", "cmd/tool.sh"):  # path() output is what commands use
             assert aio.run(env.exec(["cat", env.path(form)], cwd="/")).stdout.endswith("echo tool\n"), form
         assert aio.run(env.exec("printf made > cmd/made.txt")).exit_code == 0
         assert aio.run(env.read_file(f"{self.WORKDIR}/cmd/made.txt")) == b"made"

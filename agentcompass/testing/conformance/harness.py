@@ -35,10 +35,10 @@ def _fragment(reply: Any) -> str | None:
 
 
 class HarnessSuite:
-    HARNESS: ClassVar[str] = ""                    # the id in conf/harness/
-    EXIT_STATUS: ClassVar[str | None] = None       # the exit status the conversation ends with
-    TRAJECTORY: ClassVar[bool] = False             # the harness writes a trajectory file
-    READ_BACK: ClassVar[dict[str, bytes]] = {}     # environment files the run must leave, with their contents
+    HARNESS: ClassVar[str] = ""  # the id in conf/harness/
+    EXIT_STATUS: ClassVar[str | None] = None  # the exit status the conversation ends with
+    TRAJECTORY: ClassVar[bool] = False  # the harness writes a trajectory file
+    READ_BACK: ClassVar[dict[str, bytes]] = {}  # environment files the run must leave, with their contents
 
     def harness_params(self, tmp_dir: Path) -> dict[str, Any]:
         """Config keys merged over ``conf/harness/<HARNESS>.yaml``."""
@@ -64,8 +64,9 @@ class HarnessSuite:
     @pytest.fixture(scope="class")
     def replayed(self, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Replay:
         tmp = tmp_path_factory.mktemp("replay")
-        return replay(harness, self.task(), self.replies(), tmp, read_back=list(self.READ_BACK),
-                      **self.replay_kwargs(tmp))
+        return replay(
+            harness, self.task(), self.replies(), tmp, read_back=list(self.READ_BACK), **self.replay_kwargs(tmp)
+        )
 
     def test_declared_attributes(self, harness: Any) -> None:
         assert isinstance(harness.id, str) and harness.id
@@ -77,7 +78,7 @@ class HarnessSuite:
         result = replayed.result
         assert isinstance(result, AgentResult) and isinstance(result.usage, Usage)
         assert isinstance(result.exit_status, str) and result.exit_status, result
-        assert result.exit_status != ExitStatus.ERROR          # an error is raised, never returned
+        assert result.exit_status != ExitStatus.ERROR  # an error is raised, never returned
         if self.EXIT_STATUS is not None:
             assert result.exit_status == self.EXIT_STATUS, result
         assert isinstance(result.n_turns, int) and result.n_turns >= 0
@@ -102,9 +103,9 @@ class ModelHarnessSuite(HarnessSuite):
     """A harness driven by a model: requests carry the conversation, usage counts them, a limit is no error."""
 
     TRAJECTORY = True
-    LIMIT_HIT: ClassVar[str] = "step_limit"          # limit_hit under LIMIT_PARAMS
+    LIMIT_HIT: ClassVar[str] = "step_limit"  # limit_hit under LIMIT_PARAMS
 
-    LIMIT_PARAMS: ClassVar[dict[str, Any]] = {"step_limit": 2}   # config keys setting a limit of two steps
+    LIMIT_PARAMS: ClassVar[dict[str, Any]] = {"step_limit": 2}  # config keys setting a limit of two steps
 
     def forever(self) -> Any:
         """A reply that never ends the run (the limit must)."""

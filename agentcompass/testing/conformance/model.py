@@ -22,9 +22,14 @@ from agentcompass.testing.scripted_server import ScriptedModelServer
 from ._common import check_capabilities
 
 KEY = "sk-conformance-0123456789-SECRET"
-BASH = {"type": "function", "function": {
-    "name": "bash", "description": "Run a command",
-    "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}}
+BASH = {
+    "type": "function",
+    "function": {
+        "name": "bash",
+        "description": "Run a command",
+        "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+    },
+}
 USER = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "say hello to the conformance suite"}]
 
 
@@ -36,21 +41,31 @@ class ModelClientSuite:
     PROTOCOL: ClassVar[str] = ""
     MODEL_ID: ClassVar[str] = "conformance-model"
     CONTEXT_ERROR: ClassVar[dict[str, Any]] = {
-        "status": 400, "code": "context_length_exceeded",
-        "error": "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."}
+        "status": 400,
+        "code": "context_length_exceeded",
+        "error": "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.",
+    }
 
     def make_client(self, base_url: str, tmp_dir: Path, **fields: Any) -> Any:
         """The client under test, built through the registry as a request builds it (fast backoff)."""
         from agentcompass._config.registry import build
         from agentcompass.interfaces import ComponentContext
 
-        cfg = {"_target_": "agentcompass.models.client.Model", "id": self.MODEL_ID, "base_url": base_url,
-               "api_key": KEY, "api_protocol": self.PROTOCOL, "backoff_base_s": 0.01, "backoff_max_s": 0.05,
-               **fields}
+        cfg = {
+            "_target_": "agentcompass.models.client.Model",
+            "id": self.MODEL_ID,
+            "base_url": base_url,
+            "api_key": KEY,
+            "api_protocol": self.PROTOCOL,
+            "backoff_base_s": 0.01,
+            "backoff_max_s": 0.05,
+            **fields,
+        }
         return build("model", cfg, ComponentContext(data_dir=tmp_dir))
 
     def _calls(self, client: Any, *calls: dict[str, Any]) -> list[Any]:
         """Each call (``complete`` keywords, ``messages`` defaulting to USER), then ``aclose``; exceptions kept."""
+
         async def go() -> list[Any]:
             out: list[Any] = []
             for call in calls:
@@ -61,12 +76,15 @@ class ModelClientSuite:
                     out.append(exc)
             await client.aclose()
             return out
+
         return _run(go())
 
     # ------------------------------------------------------------------ round trip
     def test_a_round_trip_gives_text_finish_reason_and_usage(self, tmp_path: Path) -> None:
-        replies = [{"text": "hello there", "usage": {"input_tokens": 12, "output_tokens": 3, "cached_tokens": 5}},
-                   {"text": "half a", "finish_reason": "length", "usage": {"input_tokens": 20, "output_tokens": 9}}]
+        replies = [
+            {"text": "hello there", "usage": {"input_tokens": 12, "output_tokens": 3, "cached_tokens": 5}},
+            {"text": "half a", "finish_reason": "length", "usage": {"input_tokens": 20, "output_tokens": 9}},
+        ]
         with ScriptedModelServer(replies=replies) as srv:
             client = self.make_client(srv.base_url, tmp_path)
             assert isinstance(client, ModelClient) and client.model_id == self.MODEL_ID
@@ -80,7 +98,7 @@ class ModelClientSuite:
         assert len(srv.requests) == 2
         sent = json.dumps(srv.requests[0]["body"])
         assert "say hello to the conformance suite" in sent and "Be brief." in sent
-        assert all(KEY not in json.dumps(r) for r in srv.requests)     # recorded headers are redacted
+        assert all(KEY not in json.dumps(r) for r in srv.requests)  # recorded headers are redacted
 
     def test_a_fork_has_its_own_usage(self, tmp_path: Path) -> None:
         with ScriptedModelServer(default_reply="ok") as srv:
@@ -100,12 +118,18 @@ class ModelClientSuite:
             async def go() -> tuple[Any, Any]:
                 history = [{"role": "user", "content": "inspect"}]
                 first = await client.complete(history, tools=[BASH])
-                history.append({"role": "assistant", "content": first.text or None,
-                                "tool_calls": [c.to_message() for c in first.tool_calls]})
+                history.append(
+                    {
+                        "role": "assistant",
+                        "content": first.text or None,
+                        "tool_calls": [c.to_message() for c in first.tool_calls],
+                    }
+                )
                 history += [{"role": "tool", "tool_call_id": c.id, "content": "output of ls"} for c in first.tool_calls]
                 second = await client.complete(history, tools=[BASH])
                 await client.aclose()
                 return first, second
+
             first, second = _run(go())
         assert first.tool_calls == [ToolCall("call_1", "bash", '{"command": "ls"}')]
         assert first.finish_reason == "tool_calls" and first.text == "Looking."
@@ -130,8 +154,12 @@ class ModelClientSuite:
         assert error.retryable is False and len(srv.requests) == 1 and KEY not in str(error)
 
     def test_a_server_error_is_retried_then_typed_retryable(self, tmp_path: Path) -> None:
-        replies = [{"status": 500, "error": "boom"}, "recovered", {"status": 503, "error": "boom"},
-                   {"status": 503, "error": "boom"}]
+        replies = [
+            {"status": 500, "error": "boom"},
+            "recovered",
+            {"status": 503, "error": "boom"},
+            {"status": 503, "error": "boom"},
+        ]
         with ScriptedModelServer(replies=replies) as srv:
             recovered, failed = self._calls(self.make_client(srv.base_url, tmp_path, max_retries=1), {}, {})
         assert isinstance(recovered, ModelResponse) and recovered.text == "recovered"

@@ -21,8 +21,10 @@ from .server import ScriptedModelServer
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m agentcompass.testing.scripted_server",
-                                description="Serve scripted model replies over HTTP on 127.0.0.1.")
+    p = argparse.ArgumentParser(
+        prog="python -m agentcompass.testing.scripted_server",
+        description="Serve scripted model replies over HTTP on 127.0.0.1.",
+    )
     p.add_argument("--port", type=int, default=8765, help="port to listen on (0: a free port; default 8765)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--script", help="YAML file: a list of replies, or a mapping with 'replies', 'faults'...")
@@ -65,8 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"AGENTCOMPASS_SCRIPTED_PORT={server.port}\nlistening on {server.base_url}", flush=True)
     stop.wait()
     server.stop()
-    print(f"served {server.n_requests} requests ({server.n_faults_injected} faults injected), "
-          f"max concurrency {server.max_concurrency}", flush=True)
+    print(
+        f"served {server.n_requests} requests ({server.n_faults_injected} faults injected), "
+        f"max concurrency {server.max_concurrency}",
+        flush=True,
+    )
     return 0
 
 

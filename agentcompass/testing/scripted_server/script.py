@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from agentcompass.errors import ConfigError
 
@@ -41,11 +42,18 @@ def _tool_calls(calls: Any, where: str) -> list[dict[str, str]]:
     out = []
     for i, call in enumerate(calls):
         if not isinstance(call, dict) or not isinstance(call.get("name"), str) or set(call) - TOOL_CALL_KEYS:
-            raise ConfigError(f"{where}: tool_calls[{i}]={call!r}: expected a mapping with 'name' (a string), "
-                              f"'arguments' (a string or a mapping) and optionally 'id'")
+            raise ConfigError(
+                f"{where}: tool_calls[{i}]={call!r}: expected a mapping with 'name' (a string), "
+                f"'arguments' (a string or a mapping) and optionally 'id'"
+            )
         args = call.get("arguments", {})
-        out.append({"id": call.get("id"), "name": call["name"],
-                    "arguments": args if isinstance(args, str) else json.dumps(args)})
+        out.append(
+            {
+                "id": call.get("id"),
+                "name": call["name"],
+                "arguments": args if isinstance(args, str) else json.dumps(args),
+            }
+        )
     return out
 
 
@@ -88,9 +96,13 @@ class Script:
             return self._items[index]
         if self._default is not None:
             return self._default
-        return {"status": 500, "headers": {"x-should-retry": "false"}, "code": "script_exhausted",
-                "error": f"scripted server: reply script exhausted (request needed reply #{index + 1}, "
-                         f"the script has {len(self._items)})"}
+        return {
+            "status": 500,
+            "headers": {"x-should-retry": "false"},
+            "code": "script_exhausted",
+            "error": f"scripted server: reply script exhausted (request needed reply #{index + 1}, "
+            f"the script has {len(self._items)})",
+        }
 
     @property
     def n_used(self) -> int:
@@ -105,8 +117,9 @@ def _check_fault(spec: dict[str, Any], where: str) -> dict[str, Any]:
         raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}; valid keys: {sorted(FAULT_KEYS)}")
     kind = str(spec["kind"])
     if kind not in _FAULT_WORDS and not (kind.isdigit() and len(kind) == 3):
-        raise ConfigError(f"{where}: kind={kind!r}; allowed: an HTTP status such as '429' or '500', "
-                          f"or one of {sorted(_FAULT_WORDS)}")
+        raise ConfigError(
+            f"{where}: kind={kind!r}; allowed: an HTTP status such as '429' or '500', or one of {sorted(_FAULT_WORDS)}"
+        )
     return {**spec, "kind": kind}
 
 
@@ -118,8 +131,13 @@ class FaultPlan:
     Random faults: each request fails with probability ``rate``, kind drawn from ``kinds`` (seeded).
     """
 
-    def __init__(self, faults: list[dict[str, Any]] | None = None, rate: float = 0.0,
-                 kinds: list[str] | None = None, seed: int | None = 0) -> None:
+    def __init__(
+        self,
+        faults: list[dict[str, Any]] | None = None,
+        rate: float = 0.0,
+        kinds: list[str] | None = None,
+        seed: int | None = 0,
+    ) -> None:
         self.faults = [_check_fault(f, f"faults[{i}]") for i, f in enumerate(faults or [])]
         if not 0.0 <= rate <= 1.0:
             raise ConfigError(f"fault_rate={rate!r}: expected a probability between 0 and 1")

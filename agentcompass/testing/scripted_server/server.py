@@ -13,15 +13,24 @@ from . import shapes
 from .script import FaultPlan, Reply, ReplySource, Script, load_yaml
 
 _SECRET_HEADERS = {"authorization", "x-api-key", "api-key"}
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed",
-            408: "Request Timeout", 429: "Too Many Requests", 500: "Internal Server Error",
-            502: "Bad Gateway", 503: "Service Unavailable"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    408: "Request Timeout",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
 
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 1024
-    owner: "ScriptedModelServer"
+    owner: ScriptedModelServer
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away (timeout, cancel) is normal here; anything else is printed."""
@@ -45,16 +54,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.owner._track(self.connection, False)
         super().finish()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         return
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         if self.path.rstrip("/") == "/v1/models":
             self.send_json(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
         else:
             self.send_json(404, shapes.error_body(self.path, 404, f"no route GET {self.path}"))
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+    def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             body = json.loads(raw or b"{}")
@@ -69,8 +78,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def send_raw(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
         """Status line, headers and body in one write (no Nagle delay between them)."""
-        lines = [f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}", "Content-Type: application/json",
-                 f"Content-Length: {len(data)}"]
+        lines = [
+            f"HTTP/1.1 {status} {_REASONS.get(status, 'Status')}",
+            "Content-Type: application/json",
+            f"Content-Length: {len(data)}",
+        ]
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data)
 
@@ -96,12 +108,22 @@ class ScriptedModelServer:
     model the network in front of the API). ``latency_s`` is added to every request. A context manager.
     """
 
-    def __init__(self, replies: ReplySource = None, faults: list[dict[str, Any]] | None = None, *,
-                 latency_s: float = 0.0, host: str = "127.0.0.1", port: int = 0,
-                 default_reply: Reply | None = None, fault_rate: float = 0.0,
-                 fault_kinds: list[str] | None = None, seed: int | None = 0,
-                 unsupported_paths: list[str] | dict[str, int] | None = None,
-                 api_key: str | None = None, record: bool = True) -> None:
+    def __init__(
+        self,
+        replies: ReplySource = None,
+        faults: list[dict[str, Any]] | None = None,
+        *,
+        latency_s: float = 0.0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        default_reply: Reply | None = None,
+        fault_rate: float = 0.0,
+        fault_kinds: list[str] | None = None,
+        seed: int | None = 0,
+        unsupported_paths: list[str] | dict[str, int] | None = None,
+        api_key: str | None = None,
+        record: bool = True,
+    ) -> None:
         self._script = Script(replies, default_reply)
         self._faults = FaultPlan(faults, fault_rate, fault_kinds, seed)
         self.latency_s, self.host, self.port = latency_s, host, port
@@ -117,7 +139,7 @@ class ScriptedModelServer:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_yaml(cls, path: str, **kwargs: Any) -> "ScriptedModelServer":
+    def from_yaml(cls, path: str, **kwargs: Any) -> ScriptedModelServer:
         """A server configured by a script file (``replies`` plus any constructor keyword)."""
         data = load_yaml(path)
         return cls(**{**data, **kwargs})
@@ -132,12 +154,16 @@ class ScriptedModelServer:
     def n_replies_used(self) -> int:
         return self._script.n_used
 
-    def start(self) -> "ScriptedModelServer":
+    def start(self) -> ScriptedModelServer:
         self._httpd = _HTTPServer((self.host, self.port), _Handler)
         self._httpd.owner = self
         self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name=f"scripted-model-server:{self.port}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.1},
+            name=f"scripted-model-server:{self.port}",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -156,7 +182,7 @@ class ScriptedModelServer:
                 pass
         self._httpd = None
 
-    def __enter__(self) -> "ScriptedModelServer":
+    def __enter__(self) -> ScriptedModelServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -178,8 +204,14 @@ class ScriptedModelServer:
             if fault is not None:
                 self.n_faults_injected += 1
                 self.faults_by_kind[fault["kind"]] = self.faults_by_kind.get(fault["kind"], 0) + 1
-            request = {"n": n, "path": path, "body": body, "headers": _redacted(handler.headers),
-                       "protocol": shapes.PROTOCOL_OF_PATH.get(path), "fault": fault and fault["kind"]}
+            request = {
+                "n": n,
+                "path": path,
+                "body": body,
+                "headers": _redacted(handler.headers),
+                "protocol": shapes.PROTOCOL_OF_PATH.get(path),
+                "fault": fault and fault["kind"],
+            }
             if self._record:
                 self.requests.append(request)
         try:
@@ -188,8 +220,9 @@ class ScriptedModelServer:
             with self._lock:
                 self._in_flight -= 1
 
-    def _answer(self, handler: _Handler, path: str, body: dict[str, Any], fault: dict[str, Any] | None,
-                request: dict[str, Any]) -> None:
+    def _answer(
+        self, handler: _Handler, path: str, body: dict[str, Any], fault: dict[str, Any] | None, request: dict[str, Any]
+    ) -> None:
         if path in self.unsupported_paths:
             status = self.unsupported_paths[path]
             handler.send_json(status, shapes.error_body(path, status, f"{path} is not supported by this server"))
@@ -242,8 +275,9 @@ class ScriptedModelServer:
             try:
                 payload = shapes.success_body(path, str(body.get("model", "scripted")), text, finish, usage, calls)
             except ValueError as exc:
-                handler.send_json(500, shapes.error_body(path, 500, f"scripted server: {exc}"),
-                                  {"x-should-retry": "false"})
+                handler.send_json(
+                    500, shapes.error_body(path, 500, f"scripted server: {exc}"), {"x-should-retry": "false"}
+                )
                 return
             handler.send_json(status, payload, headers)
 

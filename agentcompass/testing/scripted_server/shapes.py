@@ -12,11 +12,23 @@ PROTOCOL_OF_PATH = {CHAT: "openai-chat", RESPONSES: "openai-responses", MESSAGES
 
 _ids = itertools.count(1)
 _CHAT_FINISH = {"stop": "stop", "length": "length", "tool_calls": "tool_calls", "content_filter": "content_filter"}
-_ANTHROPIC_STOP = {"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use",
-                   "stop_sequence": "stop_sequence", "refusal": "refusal"}
-_ANTHROPIC_ERROR_TYPE = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-                         404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
-                         500: "api_error", 529: "overloaded_error"}
+_ANTHROPIC_STOP = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool_calls": "tool_use",
+    "stop_sequence": "stop_sequence",
+    "refusal": "refusal",
+}
+_ANTHROPIC_ERROR_TYPE = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
 
 
 def _words(value: Any) -> int:
@@ -42,8 +54,9 @@ def with_ids(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**c, "id": c.get("id") or f"call_{next(_ids)}"} for c in calls]
 
 
-def success_body(path: str, model: str, text: str, finish: str, usage: dict[str, int],
-                 calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def success_body(
+    path: str, model: str, text: str, finish: str, usage: dict[str, int], calls: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """The 200 body for ``path`` carrying ``text``, tool ``calls``, a normalized finish reason and usage."""
     n_in, n_out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
     cached = int(usage.get("cached_tokens", 0))
@@ -54,33 +67,58 @@ def success_body(path: str, model: str, text: str, finish: str, usage: dict[str,
         return _messages_body(model, text, finish, n_in, n_out, cached, calls)
     message: dict[str, Any] = {"role": "assistant", "content": text if text or not calls else None}
     if calls:
-        message["tool_calls"] = [{"id": c["id"], "type": "function",
-                                  "function": {"name": c["name"], "arguments": c["arguments"]}} for c in calls]
-    return {"id": f"chatcmpl-{next(_ids)}", "object": "chat.completion", "created": int(time.time()),
-            "model": model,
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": _CHAT_FINISH.get(finish, finish), "logprobs": None}],
-            "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out,
-                      "prompt_tokens_details": {"cached_tokens": cached}}}
+        message["tool_calls"] = [
+            {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
+            for c in calls
+        ]
+    return {
+        "id": f"chatcmpl-{next(_ids)}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": _CHAT_FINISH.get(finish, finish), "logprobs": None}
+        ],
+        "usage": {
+            "prompt_tokens": n_in,
+            "completion_tokens": n_out,
+            "total_tokens": n_in + n_out,
+            "prompt_tokens_details": {"cached_tokens": cached},
+        },
+    }
 
 
-def _messages_body(model: str, text: str, finish: str, n_in: int, n_out: int, cached: int,
-                   calls: list[dict[str, Any]]) -> dict[str, Any]:
+def _messages_body(
+    model: str, text: str, finish: str, n_in: int, n_out: int, cached: int, calls: list[dict[str, Any]]
+) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text or not calls else []
     for c in calls:
         args = json.loads(c["arguments"] or "{}")
         if not isinstance(args, dict):
-            raise ValueError(f"tool call arguments {c['arguments']!r} are not a JSON object (Anthropic tool_use "
-                             f"input must be one)")
+            raise ValueError(
+                f"tool call arguments {c['arguments']!r} are not a JSON object (Anthropic tool_use input must be one)"
+            )
         content.append({"type": "tool_use", "id": c["id"], "name": c["name"], "input": args})
-    return {"id": f"msg_{next(_ids)}", "type": "message", "role": "assistant", "model": model, "content": content,
-            "stop_reason": _ANTHROPIC_STOP.get(finish, finish), "stop_sequence": None,
-            "usage": {"input_tokens": n_in - cached, "output_tokens": n_out,
-                      "cache_read_input_tokens": cached, "cache_creation_input_tokens": 0}}
+    return {
+        "id": f"msg_{next(_ids)}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": _ANTHROPIC_STOP.get(finish, finish),
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": n_in - cached,
+            "output_tokens": n_out,
+            "cache_read_input_tokens": cached,
+            "cache_creation_input_tokens": 0,
+        },
+    }
 
 
-def _responses_body(model: str, text: str, finish: str, n_in: int, n_out: int, cached: int,
-                    calls: list[dict[str, Any]]) -> dict[str, Any]:
+def _responses_body(
+    model: str, text: str, finish: str, n_in: int, n_out: int, cached: int, calls: list[dict[str, Any]]
+) -> dict[str, Any]:
     incomplete = None
     if finish == "length":
         incomplete = {"reason": "max_output_tokens"}
@@ -89,18 +127,50 @@ def _responses_body(model: str, text: str, finish: str, n_in: int, n_out: int, c
     n = next(_ids)
     output: list[dict[str, Any]] = []
     if text or not calls:
-        output.append({"type": "message", "id": f"msg_{n}", "status": "completed", "role": "assistant",
-                       "content": [{"type": "output_text", "text": text, "annotations": []}]})
-    output += [{"type": "function_call", "id": f"fc_{n}_{i}", "call_id": c["id"], "name": c["name"],
-                "arguments": c["arguments"], "status": "completed"} for i, c in enumerate(calls)]
-    return {"id": f"resp_{n}", "object": "response", "created_at": int(time.time()), "model": model,
-            "status": "incomplete" if incomplete else "completed", "incomplete_details": incomplete,
-            "error": None, "instructions": None, "metadata": {}, "parallel_tool_calls": True,
-            "tool_choice": "auto", "tools": [], "temperature": None, "top_p": None,
-            "output": output,
-            "usage": {"input_tokens": n_in, "input_tokens_details": {"cached_tokens": cached},
-                      "output_tokens": n_out, "output_tokens_details": {"reasoning_tokens": 0},
-                      "total_tokens": n_in + n_out}}
+        output.append(
+            {
+                "type": "message",
+                "id": f"msg_{n}",
+                "status": "completed",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        )
+    output += [
+        {
+            "type": "function_call",
+            "id": f"fc_{n}_{i}",
+            "call_id": c["id"],
+            "name": c["name"],
+            "arguments": c["arguments"],
+            "status": "completed",
+        }
+        for i, c in enumerate(calls)
+    ]
+    return {
+        "id": f"resp_{n}",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": model,
+        "status": "incomplete" if incomplete else "completed",
+        "incomplete_details": incomplete,
+        "error": None,
+        "instructions": None,
+        "metadata": {},
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "temperature": None,
+        "top_p": None,
+        "output": output,
+        "usage": {
+            "input_tokens": n_in,
+            "input_tokens_details": {"cached_tokens": cached},
+            "output_tokens": n_out,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": n_in + n_out,
+        },
+    }
 
 
 def error_body(path: str, status: int, message: str, code: str | None = None) -> dict[str, Any]:

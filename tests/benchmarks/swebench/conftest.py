@@ -50,8 +50,9 @@ def make_bench(data_dir: Path, harness_id: str = "", **cfg: Any) -> SWEBenchBenc
     return bench
 
 
-async def grade(bench: SWEBenchBenchmark, task: Task, env: Any, submission: str | None,
-                attempt_dir: Path, model: str = "test-model") -> Grade:
+async def grade(
+    bench: SWEBenchBenchmark, task: Task, env: Any, submission: str | None, attempt_dir: Path, model: str = "test-model"
+) -> Grade:
     """What the orchestrator does after opening the environment: setup, (agent), grade."""
     ctx = AttemptContext(task=task, attempt=1, attempt_dir=attempt_dir, benchmark=bench)
     attempt_dir.mkdir(parents=True, exist_ok=True)
@@ -104,6 +105,6 @@ def docker_ready() -> None:
 
 @pytest.fixture(scope="session")
 def calc_image(docker_ready, calc) -> str:
-    tag = fixture.build_image(calc.repo, f"{fixture.IMAGE_REPO}:{uuid.uuid4().hex[:12]}")   # unique per session
+    tag = fixture.build_image(calc.repo, f"{fixture.IMAGE_REPO}:{uuid.uuid4().hex[:12]}")  # unique per session
     yield tag
     subprocess.run(["docker", "rmi", "-f", tag], capture_output=True)

@@ -34,7 +34,7 @@ def sub(a, b):
 def mul(a, b):
     return a * b
 '''
-TESTS = '''from calc.ops import add, mul, sub
+TESTS = """from calc.ops import add, mul, sub
 
 
 def test_sub():
@@ -43,8 +43,10 @@ def test_sub():
 
 def test_mul():
     assert mul(2, 4) == 8
-'''
-TESTS_ADDED = TESTS + '''
+"""
+TESTS_ADDED = (
+    TESTS
+    + """
 
 def test_add_fixed():
     assert add(2, 3) == 5
@@ -52,20 +54,26 @@ def test_add_fixed():
 
 def test_add_negative():
     assert add(-2, -3) == -5
-'''
+"""
+)
 GOLD_OPS = OPS.replace("return a - b\n\n\ndef sub", "return a + b\n\n\ndef sub")
 WRONG_OPS = OPS.replace("return a - b\n\n\ndef sub", "return a * b\n\n\ndef sub")
 HALF_OPS = OPS.replace("return a - b\n\n\ndef sub", "return abs(a) + abs(b)\n\n\ndef sub")
 PROBLEM = "calc.ops.add returns the difference of its arguments instead of their sum: add(2, 3) gives -1."
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
-           "PATH": "/usr/local/bin:/usr/bin:/bin"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_CONFIG_GLOBAL": "/dev/null",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+}
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(["git", *args], cwd=repo, env=GIT_ENV, check=True, capture_output=True, text=True).stdout
 
 
 def _diff_of(repo: Path, rel: str, new_text: str) -> str:
@@ -92,13 +100,19 @@ def make_calc(root: Path) -> dict[str, Any]:
     git(repo, "commit", "-q", "-m", "base")
     base = git(repo, "rev-parse", "HEAD").strip()
     return {
-        "instance_id": INSTANCE_ID, "repo": "calc/calc", "base_commit": base,
+        "instance_id": INSTANCE_ID,
+        "repo": "calc/calc",
+        "base_commit": base,
         "patch": _diff_of(repo, "calc/ops.py", GOLD_OPS),
         "test_patch": _diff_of(repo, "tests/test_ops.py", TESTS_ADDED),
-        "problem_statement": PROBLEM, "hints_text": "", "created_at": "2024-01-01T00:00:00Z", "version": "0.1",
+        "problem_statement": PROBLEM,
+        "hints_text": "",
+        "created_at": "2024-01-01T00:00:00Z",
+        "version": "0.1",
         "FAIL_TO_PASS": json.dumps(["tests/test_ops.py::test_add_fixed", "tests/test_ops.py::test_add_negative"]),
         "PASS_TO_PASS": json.dumps(["tests/test_ops.py::test_sub", "tests/test_ops.py::test_mul"]),
-        "environment_setup_commit": base, "difficulty": "<15 min fix",
+        "environment_setup_commit": base,
+        "difficulty": "<15 min fix",
     }
 
 
@@ -138,8 +152,14 @@ def build_image(repo: Path, tag: str = IMAGE_TAG, base: str = BASE_IMAGE) -> str
     (ctx / "Dockerfile").write_text(
         f"FROM {base}\n"
         "COPY testbed /testbed\n"
-        "RUN command -v pytest >/dev/null || ln -s \"$(command -v pytest-3)\" /usr/local/bin/pytest\n"
-        "WORKDIR /testbed\n")
-    subprocess.run(["docker", "build", "-q", "--label", "agentcompass.test=1", "-t", tag, str(ctx)],
-                   check=True, capture_output=True, text=True, timeout=600)
+        'RUN command -v pytest >/dev/null || ln -s "$(command -v pytest-3)" /usr/local/bin/pytest\n'
+        "WORKDIR /testbed\n"
+    )
+    subprocess.run(
+        ["docker", "build", "-q", "--label", "agentcompass.test=1", "-t", tag, str(ctx)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return tag

@@ -8,8 +8,8 @@ script resets, the test directives) and by the patch-set parser tests.
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tests.benchmarks.swebench.fixture import GIT_ENV
 
@@ -44,19 +44,25 @@ def _steps(*fns: Callable[[Path], None]) -> Callable[[Path], None]:
     def run(repo: Path) -> None:
         for fn in fns:
             fn(repo)
+
     return run
 
 
 SHAPES: dict[str, Callable[[Path], None]] = {
     "modify": _append("tests/test_a.py", "\n\ndef test_a2():\n    assert False\n"),
-    "modify_two_and_data": _steps(_append("tests/test_a.py", "# more\n"), _append("tests/test_b.py", "# b\n"),
-                                  lambda r: _write(r, "tests/data/fixture.json", '{"a": 2}\n')),
+    "modify_two_and_data": _steps(
+        _append("tests/test_a.py", "# more\n"),
+        _append("tests/test_b.py", "# b\n"),
+        lambda r: _write(r, "tests/data/fixture.json", '{"a": 2}\n'),
+    ),
     "new_only": lambda r: _write(r, "tests/test_new.py", "def test_new():\n    pass\n"),
-    "modify_and_new": _steps(_append("tests/test_a.py", "# x\n"),
-                             lambda r: _write(r, "tests/test_new.py", "def test_new():\n    pass\n")),
+    "modify_and_new": _steps(
+        _append("tests/test_a.py", "# x\n"), lambda r: _write(r, "tests/test_new.py", "def test_new():\n    pass\n")
+    ),
     "delete": lambda r: (r / "tests/test_b.py").unlink(),
-    "rename_edit": _steps(lambda r: (r / "tests/old_name.py").rename(r / "tests/new_name.py"),
-                          _append("tests/new_name.py", "# renamed\n")),
+    "rename_edit": _steps(
+        lambda r: (r / "tests/old_name.py").rename(r / "tests/new_name.py"), _append("tests/new_name.py", "# renamed\n")
+    ),
     "rename_pure": lambda r: (r / "tests/old_name.py").rename(r / "tests/moved.py"),
     "binary": lambda r: _write(r, "tests/img.png", "\x89PNG\x00\x03\x04\x05"),
     "mode_only": lambda r: (r / "tests/run.sh").chmod(0o755),

@@ -31,11 +31,16 @@ def _theirs():
 
 
 PARSER_CASES = [
-    ("parse_log_pytest", canned_logs.PYTEST), ("parse_log_pytest_v2", canned_logs.PYTEST_V2),
-    ("parse_log_pytest_v2", canned_logs.PYTEST), ("parse_log_pytest_options", canned_logs.PYTEST_OPTIONS),
-    ("parse_log_django", canned_logs.DJANGO), ("parse_log_sympy", canned_logs.SYMPY),
-    ("parse_log_seaborn", canned_logs.SEABORN), ("parse_log_matplotlib", canned_logs.PYTEST),
-    ("parse_log_requests", canned_logs.PYTEST_OPTIONS), ("parse_log_astropy", canned_logs.PYTEST_V2),
+    ("parse_log_pytest", canned_logs.PYTEST),
+    ("parse_log_pytest_v2", canned_logs.PYTEST_V2),
+    ("parse_log_pytest_v2", canned_logs.PYTEST),
+    ("parse_log_pytest_options", canned_logs.PYTEST_OPTIONS),
+    ("parse_log_django", canned_logs.DJANGO),
+    ("parse_log_sympy", canned_logs.SYMPY),
+    ("parse_log_seaborn", canned_logs.SEABORN),
+    ("parse_log_matplotlib", canned_logs.PYTEST),
+    ("parse_log_requests", canned_logs.PYTEST_OPTIONS),
+    ("parse_log_astropy", canned_logs.PYTEST_V2),
 ]
 
 
@@ -52,8 +57,14 @@ def test_every_parser_name_of_the_spec_table_agrees_on_every_canned_log():
     from agentcompass.benchmarks.swebench.spec_table import REPOS
 
     _, registry, _ = _theirs()
-    logs = [canned_logs.PYTEST, canned_logs.PYTEST_V2, canned_logs.PYTEST_OPTIONS, canned_logs.DJANGO,
-            canned_logs.SYMPY, canned_logs.SEABORN]
+    logs = [
+        canned_logs.PYTEST,
+        canned_logs.PYTEST_V2,
+        canned_logs.PYTEST_OPTIONS,
+        canned_logs.DJANGO,
+        canned_logs.SYMPY,
+        canned_logs.SEABORN,
+    ]
     names = sorted({entry["log_parser"] for entry in REPOS.values()})
     assert len(names) == 18
     for name in names:
@@ -64,13 +75,13 @@ def test_every_parser_name_of_the_spec_table_agrees_on_every_canned_log():
 STATUS_MAPS = [
     {"a": "PASSED", "b": "PASSED", "p": "PASSED"},
     {"a": "PASSED", "b": "FAILED", "p": "PASSED"},
-    {"a": "PASSED", "p": "PASSED"},                                # missing F2P test
-    {"a": "SKIPPED", "b": "PASSED", "p": "SKIPPED"},               # SKIPPED: F2P failure, P2P maintained
+    {"a": "PASSED", "p": "PASSED"},  # missing F2P test
+    {"a": "SKIPPED", "b": "PASSED", "p": "SKIPPED"},  # SKIPPED: F2P failure, P2P maintained
     {"a": "XFAIL", "b": "PASSED", "p": "PASSED"},
     {"a": "ERROR", "b": "FAILED", "p": "PASSED"},
     {"a": "PASSED", "b": "PASSED", "p": "ERROR"},
-    {"a": "PASSED", "b": "PASSED"},                                # missing P2P test
-    {"x[1 2]": "PASSED", "b": "PASSED", "p": "PASSED"},            # truncated id "x[1"
+    {"a": "PASSED", "b": "PASSED"},  # missing P2P test
+    {"x[1 2]": "PASSED", "b": "PASSED", "p": "PASSED"},  # truncated id "x[1"
     {},
 ]
 
@@ -91,25 +102,34 @@ def test_resolution_rules_agree(status_map, eval_type):
 
 def _their_report(tmp_path, row, patch, log_text, parser="parse_log_pytest"):
     sg, _, test_spec_cls = _theirs()
-    spec = test_spec_cls(instance_id=row["instance_id"], image="x", eval_script_list=[], repo=row["repo"],
-                         version=row["version"], FAIL_TO_PASS=json.loads(row["FAIL_TO_PASS"]),
-                         PASS_TO_PASS=json.loads(row["PASS_TO_PASS"]), log_parser=parser, eval_type="pass_and_fail")
+    spec = test_spec_cls(
+        instance_id=row["instance_id"],
+        image="x",
+        eval_script_list=[],
+        repo=row["repo"],
+        version=row["version"],
+        FAIL_TO_PASS=json.loads(row["FAIL_TO_PASS"]),
+        PASS_TO_PASS=json.loads(row["PASS_TO_PASS"]),
+        log_parser=parser,
+        eval_type="pass_and_fail",
+    )
     path = tmp_path / "their_test_output.txt"
     path.write_text(log_text)
     pred = {"instance_id": row["instance_id"], "model_name_or_path": "m", "model_patch": patch}
     return sg.get_eval_report(spec, pred, str(path), include_tests_status=True)[row["instance_id"]]
 
 
-
-
 @pytest.mark.parametrize("which", ["gold", "wrong", "half"])
 def test_fixture_predictions_agree(tmp_path, calc, which):
-    patch = {"gold": calc.row["patch"], "wrong": fixture.patch_for(calc.repo, fixture.WRONG_OPS),
-             "half": fixture.patch_for(calc.repo, fixture.HALF_OPS)}[which]
+    patch = {
+        "gold": calc.row["patch"],
+        "wrong": fixture.patch_for(calc.repo, fixture.WRONG_OPS),
+        "half": fixture.patch_for(calc.repo, fixture.HALF_OPS),
+    }[which]
     grade, adir = grade_local(tmp_path, calc, patch)
     ours = json.loads((adir / "report.json").read_text())[fixture.INSTANCE_ID]
     theirs = _their_report(tmp_path, calc.row, patch, (adir / "test_output.txt").read_text())
-    assert ours == theirs                         # every key, infra_failure included
+    assert ours == theirs  # every key, infra_failure included
     assert theirs["resolved"] is (which == "gold")
     status = grading.resolution_status(theirs["tests_status"])
     assert grade.details["status"] == status
@@ -120,15 +140,23 @@ def test_fixture_predictions_agree(tmp_path, calc, which):
 def test_invalid_fixture_logs_agree(tmp_path, calc, mutate):
     _, adir = grade_local(tmp_path, calc, calc.row["patch"])
     log = (adir / "test_output.txt").read_text()
-    log = {"sentinel": log + "\n>>>>> Tests Errored\n",
-           "no-end-marker": log.replace(grading.END_TEST_OUTPUT, "end"),
-           "fake-pass": log.replace(">>>>> Test Exit Code: 0", ">>>>> Test Exit Code: 2"),
-           "timeout": log + "\n>>>>> Tests Timed Out\n",
-           "oom": log.replace(grading.END_TEST_OUTPUT, "end") + "\nKilled\n",
-           "no-module": log.replace(grading.END_TEST_OUTPUT, "ModuleNotFoundError: No module named 'x'\n")}[mutate]
+    log = {
+        "sentinel": log + "\n>>>>> Tests Errored\n",
+        "no-end-marker": log.replace(grading.END_TEST_OUTPUT, "end"),
+        "fake-pass": log.replace(">>>>> Test Exit Code: 0", ">>>>> Test Exit Code: 2"),
+        "timeout": log + "\n>>>>> Tests Timed Out\n",
+        "oom": log.replace(grading.END_TEST_OUTPUT, "end") + "\nKilled\n",
+        "no-module": log.replace(grading.END_TEST_OUTPUT, "ModuleNotFoundError: No module named 'x'\n"),
+    }[mutate]
     theirs = _their_report(tmp_path, calc.row, calc.row["patch"], log)
-    ours = grading.instance_report(fixture.INSTANCE_ID, calc.row["patch"], log, "parse_log_pytest",
-                                   json.loads(calc.row["FAIL_TO_PASS"]), json.loads(calc.row["PASS_TO_PASS"]))
+    ours = grading.instance_report(
+        fixture.INSTANCE_ID,
+        calc.row["patch"],
+        log,
+        "parse_log_pytest",
+        json.loads(calc.row["FAIL_TO_PASS"]),
+        json.loads(calc.row["PASS_TO_PASS"]),
+    )
     ours = ours[fixture.INSTANCE_ID]
     assert ours == theirs
     assert ours["resolved"] is False and ours["patch_successfully_applied"] is False
@@ -143,10 +171,12 @@ def test_run_report_matches_swebench_make_run_report(tmp_path, monkeypatch):
 
     from agentcompass.benchmarks.swebench import reports
 
-    outcomes = {"r1": True, "r2": False, "r3": "error", "r4": "", "r5": None, "r6": False, "r7": "timeout",
-                "r8": "oom"}
-    logs = {"r6": ("collected 0 items\n", ""), "r7": ("x\n\nTimeout error: 1800 seconds exceeded.", ""),
-            "r8": ("", "Error response from daemon: no such container\n")}
+    outcomes = {"r1": True, "r2": False, "r3": "error", "r4": "", "r5": None, "r6": False, "r7": "timeout", "r8": "oom"}
+    logs = {
+        "r6": ("collected 0 items\n", ""),
+        "r7": ("x\n\nTimeout error: 1800 seconds exceeded.", ""),
+        "r8": ("", "Error response from daemon: no such container\n"),
+    }
     rows, preds = [], {}
     monkeypatch.chdir(tmp_path)
     for iid, outcome in outcomes.items():
@@ -154,7 +184,7 @@ def test_run_report_matches_swebench_make_run_report(tmp_path, monkeypatch):
         adir.mkdir(parents=True)
         rows.append({"task_id": iid, "attempt_dir": str(adir)})
         if outcome is None:
-            continue                                          # no prediction: incomplete
+            continue  # no prediction: incomplete
         patch = outcome if outcome == "" else "diff"
         pred = {"instance_id": iid, "model_name_or_path": "org/model", "model_patch": patch}
         preds[iid] = pred
@@ -171,8 +201,9 @@ def test_run_report_matches_swebench_make_run_report(tmp_path, monkeypatch):
                 (folder / "report.json").write_text(json.dumps({iid: {"resolved": outcome}}))
     paths = reports.write_run_outputs(tmp_path / "run", rows, "run-1", "x")
     ours = json.loads(open(paths["report"]).read())
-    their_path = reporting.make_run_report(preds, [{"instance_id": i} for i in outcomes], "run-1",
-                                           report_dir=str(tmp_path / "theirs"))
+    their_path = reporting.make_run_report(
+        preds, [{"instance_id": i} for i in outcomes], "run-1", report_dir=str(tmp_path / "theirs")
+    )
     theirs = json.loads(open(their_path).read())
     assert paths["report"].endswith("org__model.run-1.json") and their_path.name == "org__model.run-1.json"
     assert list(ours.items()) == list(theirs.items())

@@ -22,9 +22,16 @@ class TestSWEBenchBenchmark(BenchmarkSuite):
 
     @pytest.fixture(scope="class")
     def request_kwargs(self, calc, tmp_path_factory) -> dict[str, Any]:
-        return {"environment": "local",
-                "benchmark_params": {"dataset_path": str(calc.jsonl), "agent_env": {}, "allow_download": False,
-                                     "grade_in": "agent", "repo_specs": CALC_SPECS},
-                "environment_params": {"root_dir": str(tmp_path_factory.mktemp("swe-ws"))},
-                "execution_params": {"artifacts": {"prepare": [{"src": str(calc.repo), "dst": "/testbed"}]}},
-                "data_dir": str(tmp_path_factory.mktemp("swe-data"))}
+        return {
+            "environment": "local",
+            "benchmark_params": {
+                "dataset_path": str(calc.jsonl),
+                "agent_env": {},
+                "allow_download": False,
+                "grade_in": "agent",
+                "repo_specs": CALC_SPECS,
+            },
+            "environment_params": {"root_dir": str(tmp_path_factory.mktemp("swe-ws"))},
+            "execution_params": {"artifacts": {"prepare": [{"src": str(calc.repo), "dst": "/testbed"}]}},
+            "data_dir": str(tmp_path_factory.mktemp("swe-data")),
+        }

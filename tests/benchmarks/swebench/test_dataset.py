@@ -13,15 +13,29 @@ from tests.benchmarks.swebench import fixture
 
 
 def rows(n=3, mixed=True):
-    base = {"repo": "scikit-learn/scikit-learn", "base_commit": "c", "patch": "p", "test_patch": "tp",
-            "problem_statement": "ps",
-            "hints_text": "", "created_at": "2024", "version": "0.20", "environment_setup_commit": "e"}
+    base = {
+        "repo": "scikit-learn/scikit-learn",
+        "base_commit": "c",
+        "patch": "p",
+        "test_patch": "tp",
+        "problem_statement": "ps",
+        "hints_text": "",
+        "created_at": "2024",
+        "version": "0.20",
+        "environment_setup_commit": "e",
+    }
     out = []
     for i in range(n):
-        out.append({**base, "instance_id": f"o__r-{i}", "FAIL_TO_PASS": json.dumps([f"t.py::f{i}", "t.py::a b[1 2]"]),
-                    "PASS_TO_PASS": "[]"})
+        out.append(
+            {
+                **base,
+                "instance_id": f"o__r-{i}",
+                "FAIL_TO_PASS": json.dumps([f"t.py::f{i}", "t.py::a b[1 2]"]),
+                "PASS_TO_PASS": "[]",
+            }
+        )
     last = [f"t.py::f{n - 1}"]
-    out[-1]["FAIL_TO_PASS"] = last if mixed else json.dumps(last)    # real lists are accepted too
+    out[-1]["FAIL_TO_PASS"] = last if mixed else json.dumps(last)  # real lists are accepted too
     return out
 
 
@@ -38,8 +52,11 @@ def check(loaded):
 
 def test_jsonl_json_and_parquet_files(tmp_path):
     data = rows()
-    for path in (fixture.write_jsonl(data, tmp_path / "d.jsonl"), fixture.write_json(data, tmp_path / "d.json"),
-                 fixture.write_parquet(rows(mixed=False), tmp_path / "d.parquet")):
+    for path in (
+        fixture.write_jsonl(data, tmp_path / "d.jsonl"),
+        fixture.write_json(data, tmp_path / "d.json"),
+        fixture.write_parquet(rows(mixed=False), tmp_path / "d.parquet"),
+    ):
         check(load_instances(str(path), "x", "test", tmp_path))
 
 
@@ -108,10 +125,11 @@ def test_optional_5x_columns_are_kept(tmp_path):
 
 def test_sample_ids_limit_and_unknown_id(tmp_path):
     path = str(fixture.write_jsonl(rows(), tmp_path / "d.jsonl"))
-    assert [t.id for t in bench(tmp_path, dataset_path=path, sample_ids=["o__r-2", "o__r-0"]).load()] == \
-        ["o__r-0", "o__r-2"]
-    assert [t.id for t in bench(tmp_path, dataset_path=path, sample_ids="o__r-1, o__r-2", limit=1).load()] == \
-        ["o__r-1"]
+    assert [t.id for t in bench(tmp_path, dataset_path=path, sample_ids=["o__r-2", "o__r-0"]).load()] == [
+        "o__r-0",
+        "o__r-2",
+    ]
+    assert [t.id for t in bench(tmp_path, dataset_path=path, sample_ids="o__r-1, o__r-2", limit=1).load()] == ["o__r-1"]
     with pytest.raises(ConfigError, match="sample_ids not in the dataset: nope"):
         bench(tmp_path, dataset_path=path, sample_ids=["o__r-0", "nope"]).load()
 
@@ -159,10 +177,27 @@ def test_an_empty_dataset_file_stops_the_cli_with_one_line(tmp_path):
     import sys
 
     (tmp_path / "empty.jsonl").write_text("")
-    proc = subprocess.run([sys.executable, "-m", "agentcompass", "run", "swebench", "oracle", "none", "--env", "docker",
-                           "--benchmark-params", json.dumps({"dataset_path": str(tmp_path / "empty.jsonl")}),
-                           "--results-dir", str(tmp_path / "r")], capture_output=True, text=True, timeout=120,
-                          check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agentcompass",
+            "run",
+            "swebench",
+            "oracle",
+            "none",
+            "--env",
+            "docker",
+            "--benchmark-params",
+            json.dumps({"dataset_path": str(tmp_path / "empty.jsonl")}),
+            "--results-dir",
+            str(tmp_path / "r"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 2, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "holds no instance" in proc.stderr
     assert not (tmp_path / "r").exists()

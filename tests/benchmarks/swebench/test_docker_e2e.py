@@ -60,7 +60,7 @@ def attempt(tmp_path: Path, bench, harness, model=None, name: str = "a") -> tupl
             ctx = AttemptContext(task=task, attempt=1, attempt_dir=adir, benchmark=bench)
             await bench.setup(task, env, ctx)
             agent = await harness.run(task, env, model, ctx)
-            fresh = bench.grading_env_spec(task)         # grade_in: fresh -> a new container, as the official
+            fresh = bench.grading_env_spec(task)  # grade_in: fresh -> a new container, as the official
             if fresh is not None:
                 await env.close()
                 env = await open_env(fresh)
@@ -90,8 +90,9 @@ def test_oracle_resolves(tmp_path, docker_bench):
 def test_instance_image_field_wins_over_the_template(tmp_path, calc, calc_image):
     row = dict(calc.row, image=calc_image)
     path = fixture.write_jsonl([row], tmp_path / "img.jsonl")
-    bench = make_bench(tmp_path / "data", dataset_path=str(path), image_template="nowhere/{instance_id}:x",
-                       agent_env={})
+    bench = make_bench(
+        tmp_path / "data", dataset_path=str(path), image_template="nowhere/{instance_id}:x", agent_env={}
+    )
     assert bench.env_spec(bench.load()[0]).image == calc_image
     grade, _, _ = attempt(tmp_path, bench, _Submit(calc.row["patch"]))
     assert grade.resolved is True
@@ -116,7 +117,7 @@ def test_patch_that_does_not_apply(tmp_path, calc, docker_bench):
     bad = calc.row["patch"].replace("-    return a - b", "-    return a / b / c")
     grade, adir, _ = attempt(tmp_path, docker_bench, _Submit(bad))
     assert (grade.reward, grade.resolved, grade.details["status"]) == (0.0, False, "patch_failed")
-    assert not (adir / "report.json").exists()            # the official harness writes none: an error instance
+    assert not (adir / "report.json").exists()  # the official harness writes none: an error instance
     assert ">>>>> Patch Apply Failed" in (adir / "run_instance.log").read_text()
 
 
@@ -124,11 +125,22 @@ def test_run_evaluation_oracle_on_docker(tmp_path, calc, calc_image):
     from agentcompass import run_evaluation
 
     result = run_evaluation(
-        benchmark="swebench", harness="oracle", model="none", environment="docker",
-        benchmark_params={"dataset_path": str(calc.parquet_dir), "image_template": calc_image, "agent_env": {},
-                          "model_name_or_path": "gold", "repo_specs": CALC_SPECS},
+        benchmark="swebench",
+        harness="oracle",
+        model="none",
+        environment="docker",
+        benchmark_params={
+            "dataset_path": str(calc.parquet_dir),
+            "image_template": calc_image,
+            "agent_env": {},
+            "model_name_or_path": "gold",
+            "repo_specs": CALC_SPECS,
+        },
         environment_params={"pull_policy": "never"},
-        results_dir=str(tmp_path / "results"), data_dir=str(tmp_path / "data"), progress="none")
+        results_dir=str(tmp_path / "results"),
+        data_dir=str(tmp_path / "data"),
+        progress="none",
+    )
     rows = result["summary"].get("tasks", result["summary"])
     assert result["metadata"]["status"] == "completed", rows
     assert result["metrics"]["n_tasks"] == 1 and result["metrics"]["resolved_rate"] == 1.0, rows

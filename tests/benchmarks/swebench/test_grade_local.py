@@ -65,8 +65,9 @@ def test_empty_patch_is_not_run(tmp_path, calc, submission):
 @pytest.mark.parametrize("which", ["context", "whitespace"])
 def test_patch_that_does_not_apply(tmp_path, calc, which):
     """As in the official harness: no report.json (the run report counts an error), tests never run."""
-    bad = {"context": calc.row["patch"].replace("-    return a - b", "-    return a / b / c"),
-           "whitespace": "  \n"}[which]
+    bad = {"context": calc.row["patch"].replace("-    return a - b", "-    return a / b / c"), "whitespace": "  \n"}[
+        which
+    ]
     g, adir = grade_local(tmp_path, calc, bad)
     assert (g.reward, g.resolved, g.details["status"]) == (0.0, False, "patch_failed")
     assert not (adir / "report.json").exists() and not (adir / "eval.sh").exists()
@@ -95,7 +96,7 @@ def test_fuzzy_patch_applies_with_patch_fuzz(tmp_path, calc):
 @pytest.mark.parametrize("strip_index", [False, True], ids=["3way-merge", "reverse-check"])
 def test_already_applied_patch_counts_as_applied(tmp_path, calc, strip_index):
     patch = calc.row["patch"]
-    if strip_index:        # without blob ids --3way cannot run: only the reverse check recognises it
+    if strip_index:  # without blob ids --3way cannot run: only the reverse check recognises it
         patch = "\n".join(ln for ln in patch.split("\n") if not ln.startswith("index "))
     bench = make_bench(tmp_path / "data", dataset_path=str(calc.jsonl))
     task = bench.load()[0]
@@ -103,13 +104,14 @@ def test_already_applied_patch_counts_as_applied(tmp_path, calc, strip_index):
     async def go():
         env = await _open(tmp_path, calc)
         try:
-            job = runner.GradeJob(row=task.data, spec=None, patch=patch, model_name_or_path="m",
-                                  attempt_dir=tmp_path / "attempt")
+            job = runner.GradeJob(
+                row=task.data, spec=None, patch=patch, model_name_or_path="m", attempt_dir=tmp_path / "attempt"
+            )
             await env.write_file(runner.PATCH_PATH, patch.encode())
             first = await runner.apply_patch(env, job)
             await env.exec("git -c user.email=a@b -c user.name=a commit -qam fix", cwd="/testbed")
             job.log_lines.clear()
-            second = await runner.apply_patch(env, job)          # HEAD already has it
+            second = await runner.apply_patch(env, job)  # HEAD already has it
             ops = (await env.read_file("/testbed/calc/ops.py")).decode()
             return first, second, ops, "\n".join(job.log_lines)
         finally:
@@ -130,12 +132,16 @@ def test_agent_changes_in_the_tree_are_reset_before_applying(tmp_path, calc):
         env = await _open(tmp_path, calc)
         try:
             from agentcompass.interfaces import AgentResult, AttemptContext
+
             ctx = AttemptContext(task=task, attempt=1, attempt_dir=tmp_path / "att", benchmark=bench)
             ctx.attempt_dir.mkdir()
             await bench.setup(task, env, ctx)
             # the agent edited, created and committed files; the submission is the gold diff
-            await env.exec("printf 'x = 1\\n' > scratch.py && git add -A && git -c user.email=a@b -c user.name=a "
-                           "commit -qm wip && git apply " + env.path(runner.PATCH_PATH) + " || true", cwd="/testbed")
+            await env.exec(
+                "printf 'x = 1\\n' > scratch.py && git add -A && git -c user.email=a@b -c user.name=a "
+                "commit -qm wip && git apply " + env.path(runner.PATCH_PATH) + " || true",
+                cwd="/testbed",
+            )
             return await bench.grade(task, env, AgentResult(submission=calc.row["patch"]), ctx)
         finally:
             await env.close()

@@ -75,21 +75,30 @@ def test_fail_only_counts_only_failed_lines():
     assert full == g.RESOLVED_PARTIAL
 
 
-@pytest.mark.parametrize("log", [
-    f"{g.APPLY_PATCH_FAIL}\n",
-    log_of(ALL_PASS) + f"{g.TESTS_TIMEOUT}\n",
-    log_of(ALL_PASS) + f"{g.RESET_FAILED}\n",
-    log_of(ALL_PASS) + f"{g.TESTS_ERROR}\n",
-    ALL_PASS,                                                   # no markers
-    f"+ : '{g.START_TEST_OUTPUT}'\n{ALL_PASS}",                   # no end marker
-    log_of("collected 0 items\n"),                              # empty map, nothing shows the suite ran
-    log_of(ALL_PASS, exit_code=1),                              # exit 1 but only PASSED lines: fake output
-], ids=["apply-failed", "timeout", "reset-failed", "tests-errored", "no-markers", "no-end", "empty", "fake-pass"])
+@pytest.mark.parametrize(
+    "log",
+    [
+        f"{g.APPLY_PATCH_FAIL}\n",
+        log_of(ALL_PASS) + f"{g.TESTS_TIMEOUT}\n",
+        log_of(ALL_PASS) + f"{g.RESET_FAILED}\n",
+        log_of(ALL_PASS) + f"{g.TESTS_ERROR}\n",
+        ALL_PASS,  # no markers
+        f"+ : '{g.START_TEST_OUTPUT}'\n{ALL_PASS}",  # no end marker
+        log_of("collected 0 items\n"),  # empty map, nothing shows the suite ran
+        log_of(ALL_PASS, exit_code=1),  # exit 1 but only PASSED lines: fake output
+    ],
+    ids=["apply-failed", "timeout", "reset-failed", "tests-errored", "no-markers", "no-end", "empty", "fake-pass"],
+)
 def test_invalid_logs_are_never_resolved(log):
     rep = g.instance_report("i", "diff", log, "parse_log_pytest", F2P, P2P)["i"]
-    expected = {"patch_is_None": False, "patch_exists": True, "patch_successfully_applied": False,
-                "resolved": False, "infra_failure": False}
-    if "collected 0 items" in log:          # advisory tag of swebench 5.x; never changes resolved
+    expected = {
+        "patch_is_None": False,
+        "patch_exists": True,
+        "patch_successfully_applied": False,
+        "resolved": False,
+        "infra_failure": False,
+    }
+    if "collected 0 items" in log:  # advisory tag of swebench 5.x; never changes resolved
         expected["infra_failure_reason"] = "no_tests_collected"
     assert rep == expected
 
@@ -121,14 +130,21 @@ def test_ids_with_spaces_and_truncated_brackets():
     sm, ok = g.parse_test_log(log, "parse_log_pytest_v2")
     assert ok and sm == {"t.py::test_p[a b c]": "PASSED"}
     assert g.case_passed("t.py::test_p[a b c]", sm)
-    assert g.case_passed("t.py::test_p[a b", sm)            # truncated id: prefix match
+    assert g.case_passed("t.py::test_p[a b", sm)  # truncated id: prefix match
     assert not g.case_passed("t.py::test_q", sm) and g.case_failed("t.py::test_q", sm)
 
 
 def test_patch_none_and_report_shape():
     rep = g.instance_report("i", None, "", "parse_log_pytest", F2P, P2P)
-    assert rep == {"i": {"patch_is_None": True, "patch_exists": False, "patch_successfully_applied": False,
-                         "resolved": False, "infra_failure": False}}
+    assert rep == {
+        "i": {
+            "patch_is_None": True,
+            "patch_exists": False,
+            "patch_successfully_applied": False,
+            "resolved": False,
+            "infra_failure": False,
+        }
+    }
     json.dumps(rep)
 
 
@@ -159,8 +175,14 @@ index 1..2 100644
 
 
 def row(repo="calc/calc", version="0.1", **kw):
-    return {"instance_id": "i", "repo": repo, "version": version, "base_commit": "abc123", "test_patch": TEST_PATCH,
-            **kw}
+    return {
+        "instance_id": "i",
+        "repo": repo,
+        "version": version,
+        "base_commit": "abc123",
+        "test_patch": TEST_PATCH,
+        **kw,
+    }
 
 
 def test_modified_files_and_directives():
@@ -198,18 +220,32 @@ def test_spec_table_per_version_and_dataset_overrides():
     assert version_spec("astropy/astropy", "1.3").test_cmd.endswith("console_output_style=classic --tb=no")
     assert version_spec("astropy/astropy", "5.0").test_cmd == "pytest -rA"
     assert resolve_spec(row("sympy/sympy", "1.12")).log_parser == "parse_log_sympy"
-    custom = resolve_spec(row("markedjs/marked", "1", log_parser="parse_log_pytest_v2", eval_type="fail_only",
-                              eval_script="#!/bin/bash\nset -uxo pipefail\n: '>>>>> Start Test Output'\nrun\n"
-                                          ": '>>>>> End Test Output'\n"))
+    custom = resolve_spec(
+        row(
+            "markedjs/marked",
+            "1",
+            log_parser="parse_log_pytest_v2",
+            eval_type="fail_only",
+            eval_script="#!/bin/bash\nset -uxo pipefail\n: '>>>>> Start Test Output'\nrun\n: '>>>>> End Test Output'\n",
+        )
+    )
     assert (custom.log_parser, custom.eval_type) == ("parse_log_pytest_v2", "fail_only")
     script = g.make_eval_script(row(), custom)
-    assert script.splitlines() == ["#!/bin/bash", "set -uxo pipefail", ": '>>>>> Start Test Output'", "run",
-                                   "SWEBENCH_TEST_EXIT_CODE=$?", ": '>>>>> End Test Output'",
-                                   'echo ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"']
+    assert script.splitlines() == [
+        "#!/bin/bash",
+        "set -uxo pipefail",
+        ": '>>>>> Start Test Output'",
+        "run",
+        "SWEBENCH_TEST_EXIT_CODE=$?",
+        ": '>>>>> End Test Output'",
+        'echo ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"',
+    ]
 
 
-@pytest.mark.parametrize("repo,version,hint", [("django/django", "9.9", "known versions: 1.4, 1.5"),
-                                               ("calc/calc", "0.1", "not a SWE-bench repository")])
+@pytest.mark.parametrize(
+    "repo,version,hint",
+    [("django/django", "9.9", "known versions: 1.4, 1.5"), ("calc/calc", "0.1", "not a SWE-bench repository")],
+)
 def test_unknown_pair_is_an_error_naming_both(repo, version, hint):
     with pytest.raises(DatasetError) as err:
         resolve_spec(row(repo, version))
@@ -220,7 +256,9 @@ def test_unknown_pair_is_an_error_naming_both(repo, version, hint):
 def test_user_specs_add_pairs():
     from agentcompass.benchmarks.swebench.specs import RepoSpec
 
-    extra = {"calc/calc": {"*": RepoSpec("pytest -x", "parse_log_pytest")},
-             "django/django": {"9.9": RepoSpec("./t.py", "parse_log_django")}}
+    extra = {
+        "calc/calc": {"*": RepoSpec("pytest -x", "parse_log_pytest")},
+        "django/django": {"9.9": RepoSpec("./t.py", "parse_log_django")},
+    }
     assert resolve_spec(row(), extra).test_cmd == "pytest -x tests/test_a.py tests/new_test.py"
     assert resolve_spec(row("django/django", "9.9"), extra).test_cmd == "./t.py test_a new_test"

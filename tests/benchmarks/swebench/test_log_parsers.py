@@ -11,7 +11,7 @@ def test_pytest_summary_lines():
         "tests/test_ops.py::test_mul": "PASSED",
         "tests/test_ops.py::test_add_fixed": "FAILED",
         "tests/test_ops.py::test_add_negative": "FAILED",
-        "tests/test_ops.py::test_param[a": "PASSED",        # ids are the second token, as SWE-bench does
+        "tests/test_ops.py::test_param[a": "PASSED",  # ids are the second token, as SWE-bench does
         "tests/test_ops.py::test_known_bug": "XFAIL",
         "tests/test_broken.py": "ERROR",
     }
@@ -29,15 +29,17 @@ def test_pytest_v2_strips_ansi_and_reads_status_last_lines():
         "astropy/io/tests/test_a.py::test_two": "FAILED",
         "astropy/io/tests/test_a.py::test_three": "PASSED",
         "astropy/io/tests/test_a.py::test_four": "SKIPPED",
-        "astropy/io/tests/test_a.py::test_param[1 2]": "PASSED",   # v2 keeps ids with spaces whole
+        "astropy/io/tests/test_a.py::test_param[1 2]": "PASSED",  # v2 keeps ids with spaces whole
     }
 
 
 def test_pytest_options_shortens_path_parameters():
     got = lp.parse_log_pytest_options(logs.PYTEST_OPTIONS)
-    assert got == {"tests/test_x.py::test_file[/file.txt]": "PASSED",
-                   "tests/test_x.py::test_url[//host/a/b]": "PASSED",
-                   "tests/test_x.py::test_plain": "FAILED"}
+    assert got == {
+        "tests/test_x.py::test_file[/file.txt]": "PASSED",
+        "tests/test_x.py::test_url[//host/a/b]": "PASSED",
+        "tests/test_x.py::test_plain": "FAILED",
+    }
 
 
 def test_django_statuses_and_continuation_lines():
@@ -47,9 +49,9 @@ def test_django_statuses_and_continuation_lines():
     assert got[f"test_b ({prefix}"] == "FAILED"
     assert got[f"test_c ({prefix}"] == "ERROR"
     assert got[f"test_d ({prefix}"] == "SKIPPED"
-    assert got[f"test_e ({prefix}"] == "PASSED"      # "... output" then a lone "ok"
-    assert got[f"test_f ({prefix}"] == "PASSED"      # " ...  OK"
-    assert got["test_g"] == "ERROR"                   # "ERROR: name" header lines
+    assert got[f"test_e ({prefix}"] == "PASSED"  # "... output" then a lone "ok"
+    assert got[f"test_f ({prefix}"] == "PASSED"  # " ...  OK"
+    assert got["test_g"] == "ERROR"  # "ERROR: name" header lines
     assert got["test_b"] == "FAILED"
 
 
@@ -62,9 +64,11 @@ def test_sympy_lines_and_failure_headers():
 
 
 def test_seaborn_lines():
-    assert lp.parse_log_seaborn(logs.SEABORN) == {"tests/test_core.py::TestA::test_x": "PASSED",
-                                                   "tests/test_core.py::TestA::test_y": "PASSED",
-                                                   "tests/test_core.py::TestA::test_z": "FAILED"}
+    assert lp.parse_log_seaborn(logs.SEABORN) == {
+        "tests/test_core.py::TestA::test_x": "PASSED",
+        "tests/test_core.py::TestA::test_y": "PASSED",
+        "tests/test_core.py::TestA::test_z": "FAILED",
+    }
 
 
 def test_registry_names_and_unknown_parser():

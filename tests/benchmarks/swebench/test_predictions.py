@@ -16,9 +16,11 @@ from agentcompass.interfaces import AttemptContext
 from tests.benchmarks.swebench import fixture
 from tests.benchmarks.swebench.conftest import CALC_SPECS, REPO_ROOT, make_bench
 
-PREDS = [{"instance_id": "a", "model_name_or_path": "m/x", "model_patch": "diff a"},
-         {"instance_id": "b", "model_name_or_path": "m/x", "model_patch": None},
-         {"instance_id": "a", "model_name_or_path": "m/x", "model_patch": "diff a2", "extra": 1}]
+PREDS = [
+    {"instance_id": "a", "model_name_or_path": "m/x", "model_patch": "diff a"},
+    {"instance_id": "b", "model_name_or_path": "m/x", "model_patch": None},
+    {"instance_id": "a", "model_name_or_path": "m/x", "model_patch": "diff a2", "extra": 1},
+]
 
 
 @pytest.mark.parametrize("shape", ["jsonl", "json-list", "json-dict"])
@@ -28,7 +30,7 @@ def test_the_three_file_shapes(tmp_path, shape):
         path.write_text("".join(json.dumps(p) + "\n" for p in PREDS))
     elif shape == "json-list":
         path.write_text(json.dumps(PREDS))
-    else:                                   # mini-swe-agent's preds.json: keyed by instance id
+    else:  # mini-swe-agent's preds.json: keyed by instance id
         path.write_text(json.dumps({p["instance_id"]: p for p in PREDS[1:]}))
     preds = read_predictions(str(path))
     assert list(preds) == (["b", "a"] if shape == "json-dict" else ["a", "b"])
@@ -36,12 +38,15 @@ def test_the_three_file_shapes(tmp_path, shape):
     assert preds["b"]["model_patch"] is None
 
 
-@pytest.mark.parametrize("content,name,message", [
-    ('{"instance_id": "a", "model_patch": "x"}\n', "p.jsonl", "has no 'model_name_or_path'"),
-    ('not json\n', "p.jsonl", "line 1 is not valid JSON"),
-    ('"a string"', "p.json", "must be a JSON list"),
-    ('{"instance_id": "a", "model_name_or_path": "m", "model_patch": 3}\n', "p.jsonl", "model_patch must be"),
-])
+@pytest.mark.parametrize(
+    "content,name,message",
+    [
+        ('{"instance_id": "a", "model_patch": "x"}\n', "p.jsonl", "has no 'model_name_or_path'"),
+        ("not json\n", "p.jsonl", "line 1 is not valid JSON"),
+        ('"a string"', "p.json", "must be a JSON list"),
+        ('{"instance_id": "a", "model_name_or_path": "m", "model_patch": 3}\n', "p.jsonl", "model_patch must be"),
+    ],
+)
 def test_bad_files_name_the_file_and_the_problem(tmp_path, content, name, message):
     path = tmp_path / name
     path.write_text(content)
@@ -57,14 +62,15 @@ def test_bad_paths(tmp_path):
 
 
 def test_unknown_instance_is_an_error_and_gold_uses_the_rows(tmp_path, calc):
-    path = fixture.write_jsonl([{"instance_id": "nope__nope-1", "model_name_or_path": "m", "model_patch": "d"}],
-                               tmp_path / "p.jsonl")
-    bench = make_bench(tmp_path / "d", harness_id="predictions", dataset_path=str(calc.jsonl),
-                       predictions_path=str(path))
+    path = fixture.write_jsonl(
+        [{"instance_id": "nope__nope-1", "model_name_or_path": "m", "model_patch": "d"}], tmp_path / "p.jsonl"
+    )
+    bench = make_bench(
+        tmp_path / "d", harness_id="predictions", dataset_path=str(calc.jsonl), predictions_path=str(path)
+    )
     with pytest.raises(DatasetError, match="1 prediction id\\(s\\) not in the dataset: nope__nope-1"):
         bench.load()
-    bench = make_bench(tmp_path / "d", harness_id="predictions", dataset_path=str(calc.jsonl),
-                       predictions_path="gold")
+    bench = make_bench(tmp_path / "d", harness_id="predictions", dataset_path=str(calc.jsonl), predictions_path="gold")
     task = bench.load()[0]
     solution = bench.supplied_solution(task)
     assert solution.submission == calc.row["patch"] and solution.info == {"model_name_or_path": "gold"}
@@ -78,23 +84,26 @@ def test_predictions_path_and_harness_must_go_together(tmp_path, calc):
 
 
 def test_harness_submits_the_prediction_or_nothing(tmp_path, calc):
-    path = fixture.write_jsonl([{"instance_id": fixture.INSTANCE_ID, "model_name_or_path": "tool/m",
-                                 "model_patch": "diff x"}], tmp_path / "p.jsonl")
+    path = fixture.write_jsonl(
+        [{"instance_id": fixture.INSTANCE_ID, "model_name_or_path": "tool/m", "model_patch": "diff x"}],
+        tmp_path / "p.jsonl",
+    )
     harness = PredictionsHarness(PredictionsConfig(), None)
     assert harness.needs_environment is False and harness.requires_model is False
     for preds_path, expected in ((str(path), ("submitted", "diff x")), (None, ("no_prediction", None))):
         if preds_path is None:
             path.write_text("")
             preds_path = str(path)
-        bench = make_bench(tmp_path / "d", harness_id="predictions", dataset_path=str(calc.jsonl),
-                           predictions_path=preds_path)
+        bench = make_bench(
+            tmp_path / "d", harness_id="predictions", dataset_path=str(calc.jsonl), predictions_path=preds_path
+        )
         task = bench.load()[0]
         ctx = AttemptContext(task=task, attempt=1, attempt_dir=tmp_path / "a", benchmark=bench)
         result = asyncio.run(harness.run(task, None, None, ctx))
         assert (result.exit_status, result.submission) == expected
         if expected[1] is not None:
             assert result.info["model_name_or_path"] == "tool/m"
-        else:           # not run, no prediction.json: the run report lists it as incomplete
+        else:  # not run, no prediction.json: the run report lists it as incomplete
             grade = bench.grade_without_env(task, result, ctx)
             assert (grade.reward, grade.details) == (0.0, {"status": "incomplete"})
 
@@ -112,10 +121,29 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path, calc, case):
         expected = ["instance calc__calc-1", "repo 'calc/calc' version '0.1'", "repo_specs"]
     else:
         env, expected = "local", ["grade_in='fresh'", "environment 'local' cannot open", "--env docker"]
-    proc = subprocess.run([sys.executable, "-m", "agentcompass", "run", "swebench_verified", "predictions", "none",
-                           "--env", env, "--benchmark-params", json.dumps(params), "--results-dir",
-                           str(tmp_path / "r"), "--progress", "none"],
-                          capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agentcompass",
+            "run",
+            "swebench_verified",
+            "predictions",
+            "none",
+            "--env",
+            env,
+            "--benchmark-params",
+            json.dumps(params),
+            "--results-dir",
+            str(tmp_path / "r"),
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and all(e in lines[0] for e in expected), proc.stderr

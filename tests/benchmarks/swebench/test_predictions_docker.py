@@ -37,13 +37,22 @@ def _teardown_containers():
 
 
 def _dataset_and_preds(tmp_path: Path, calc) -> tuple[list[dict], Path]:
-    patches = {"gold": calc.row["patch"], "wrong": fixture.patch_for(calc.repo, fixture.WRONG_OPS),
-               "half": fixture.patch_for(calc.repo, fixture.HALF_OPS), "crlf": calc.row["patch"].replace("\n", "\r\n"),
-               "broken": calc.row["patch"].replace("-    return a - b", "-    return a / b / c"),
-               "empty": "", "null": None}
+    patches = {
+        "gold": calc.row["patch"],
+        "wrong": fixture.patch_for(calc.repo, fixture.WRONG_OPS),
+        "half": fixture.patch_for(calc.repo, fixture.HALF_OPS),
+        "crlf": calc.row["patch"].replace("\n", "\r\n"),
+        "broken": calc.row["patch"].replace("-    return a - b", "-    return a / b / c"),
+        "empty": "",
+        "null": None,
+    }
     rows = [dict(calc.row, instance_id=f"calc__calc-{name}") for name in [*patches, "missing"]]
-    lines = [json.dumps({"model_name_or_path": MODEL, "instance_id": f"calc__calc-{name}", "model_patch": patch,
-                         "cost": 0.1}) for name, patch in patches.items()]        # key order / extras of a tool
+    lines = [
+        json.dumps(
+            {"model_name_or_path": MODEL, "instance_id": f"calc__calc-{name}", "model_patch": patch, "cost": 0.1}
+        )
+        for name, patch in patches.items()
+    ]  # key order / extras of a tool
     preds = tmp_path / "preds.jsonl"
     preds.write_text("\n".join(lines) + "\n")
     fixture.write_jsonl(rows, tmp_path / "dataset.jsonl")
@@ -51,31 +60,70 @@ def _dataset_and_preds(tmp_path: Path, calc) -> tuple[list[dict], Path]:
 
 
 def _ours(tmp_path: Path, dataset: Path, preds: Path, image: str, run_id: str) -> Path:
-    params = {"dataset_path": str(dataset), "image_template": image, "agent_env": {}, "repo_specs": CALC_SPECS,
-              "predictions_path": str(preds)}
+    params = {
+        "dataset_path": str(dataset),
+        "image_template": image,
+        "agent_env": {},
+        "repo_specs": CALC_SPECS,
+        "predictions_path": str(preds),
+    }
     proc = subprocess.run(
-        [sys.executable, "-m", "agentcompass", "run", "swebench_verified", "predictions", "none", "--env", "docker",
-         "--benchmark-params", json.dumps(params),
-         "--env-params", json.dumps({"pull_policy": "never", "labels": TEST_LABELS}),
-         "--results-dir", str(tmp_path / "results"), "--data-dir", str(tmp_path / "data"), "--run-id", run_id,
-         "--progress", "none"], capture_output=True, text=True, cwd=REPO_ROOT, timeout=900)
+        [
+            sys.executable,
+            "-m",
+            "agentcompass",
+            "run",
+            "swebench_verified",
+            "predictions",
+            "none",
+            "--env",
+            "docker",
+            "--benchmark-params",
+            json.dumps(params),
+            "--env-params",
+            json.dumps({"pull_policy": "never", "labels": TEST_LABELS}),
+            "--results-dir",
+            str(tmp_path / "results"),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--run-id",
+            run_id,
+            "--progress",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return next((tmp_path / "results").glob(f"*/{run_id}"))
 
 
 def _attempt_dirs(run_dir: Path) -> dict[str, Path]:
     rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
-    return {r["task_id"]: (run_dir / r["attempt_dir"]) if not Path(r["attempt_dir"]).is_absolute()
-            else Path(r["attempt_dir"]) for r in rows}
+    return {
+        r["task_id"]: (run_dir / r["attempt_dir"])
+        if not Path(r["attempt_dir"]).is_absolute()
+        else Path(r["attempt_dir"])
+        for r in rows
+    }
 
 
 def _spec5(row: dict, eval_script: str = ""):
     from swebench.types import TestSpec
 
-    return TestSpec(instance_id=row["instance_id"], image="x", eval_script_list=grading.parse_eval_script(eval_script)
-                    if eval_script else [], repo=row["repo"], version=row["version"],
-                    FAIL_TO_PASS=json.loads(row["FAIL_TO_PASS"]), PASS_TO_PASS=json.loads(row["PASS_TO_PASS"]),
-                    log_parser="parse_log_pytest", eval_type="pass_and_fail")
+    return TestSpec(
+        instance_id=row["instance_id"],
+        image="x",
+        eval_script_list=grading.parse_eval_script(eval_script) if eval_script else [],
+        repo=row["repo"],
+        version=row["version"],
+        FAIL_TO_PASS=json.loads(row["FAIL_TO_PASS"]),
+        PASS_TO_PASS=json.loads(row["PASS_TO_PASS"]),
+        log_parser="parse_log_pytest",
+        eval_type="pass_and_fail",
+    )
 
 
 def _official_e2e(tmp_path: Path, rows: list[dict], predictions: dict, image: str, run_id: str, monkeypatch):
@@ -84,12 +132,23 @@ def _official_e2e(tmp_path: Path, rows: list[dict], predictions: dict, image: st
     from swebench.harness import run_evaluation
 
     create = docker.models.containers.ContainerCollection.create
-    monkeypatch.setattr(docker.models.containers.ContainerCollection, "create",
-                        lambda self, *a, **kw: create(self, *a, **{**kw, "labels": dict(TEST_LABELS)}))
+    monkeypatch.setattr(
+        docker.models.containers.ContainerCollection,
+        "create",
+        lambda self, *a, **kw: create(self, *a, **{**kw, "labels": dict(TEST_LABELS)}),
+    )
     extra = {"calc/calc": {"0.1": RepoSpec(**CALC_SPECS["calc/calc"]["0.1"])}}
-    instances = [{**r, "image": image, "log_parser": "parse_log_pytest", "eval_type": "pass_and_fail",
-                  "eval_script": grading.official_eval_script(r, resolve_spec(r, extra))} for r in rows
-                 if r["instance_id"] in predictions and predictions[r["instance_id"]]["model_patch"] not in ("", None)]
+    instances = [
+        {
+            **r,
+            "image": image,
+            "log_parser": "parse_log_pytest",
+            "eval_type": "pass_and_fail",
+            "eval_script": grading.official_eval_script(r, resolve_spec(r, extra)),
+        }
+        for r in rows
+        if r["instance_id"] in predictions and predictions[r["instance_id"]]["model_patch"] not in ("", None)
+    ]
     run_evaluation.run_instances(predictions, instances, 4, run_id, 300)
 
 
@@ -135,7 +194,9 @@ def test_predictions_harness_agrees_with_the_official_grader(tmp_path, calc, cal
         assert ours_has == theirs_has, iid
         if ours_has:
             assert json.loads((adir / "report.json").read_text()) == json.loads(
-                (their_dir / iid / "report.json").read_text()), iid
-    official_run = json.loads(make_run_report(predictions, rows, official_id, report_dir=str(tmp_path / "r2"))
-                              .read_text())
+                (their_dir / iid / "report.json").read_text()
+            ), iid
+    official_run = json.loads(
+        make_run_report(predictions, rows, official_id, report_dir=str(tmp_path / "r2")).read_text()
+    )
     assert list(ours_run.items()) == list(official_run.items())

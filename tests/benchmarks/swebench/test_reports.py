@@ -36,16 +36,23 @@ def test_finalize_writes_predictions_and_run_report(tmp_path, calc):
     assert preds[0]["model_patch"] == calc.row["patch"] and preds[0]["model_name_or_path"] == "test-model"
     report = json.loads((run_dir / "test-model.run-1.json").read_text())
     assert report["schema_version"] == 2
-    assert (report["total_instances"], report["submitted_instances"], report["completed_instances"],
-            report["resolved_instances"], report["unresolved_instances"], report["empty_patch_instances"],
-            report["error_instances"]) == (4, 3, 1, 1, 0, 1, 1)
+    assert (
+        report["total_instances"],
+        report["submitted_instances"],
+        report["completed_instances"],
+        report["resolved_instances"],
+        report["unresolved_instances"],
+        report["empty_patch_instances"],
+        report["error_instances"],
+    ) == (4, 3, 1, 1, 0, 1, 1)
     assert report["resolved_ids"] == ["calc__calc-gold"] and report["error_ids"] == ["calc__calc-broken"]
     assert report["empty_patch_ids"] == ["calc__calc-empty"] and report["incomplete_ids"] == ["calc__calc-never"]
 
 
 def test_model_name_from_config_and_timeout_is_an_error(tmp_path, calc):
-    bench = make_bench(tmp_path / "data", dataset_path=str(calc.jsonl), model_name_or_path="org/model-x",
-                       eval_timeout_s=0.5)
+    bench = make_bench(
+        tmp_path / "data", dataset_path=str(calc.jsonl), model_name_or_path="org/model-x", eval_timeout_s=0.5
+    )
     from agentcompass.environments.local import LocalConfig, LocalProvider
     from agentcompass.interfaces import EnvSpec
     from tests.benchmarks.swebench.conftest import grade, run
@@ -53,11 +60,13 @@ def test_model_name_from_config_and_timeout_is_an_error(tmp_path, calc):
     task = bench.load()[0]
     slow = calc.row["patch"] + (
         "diff --git a/conftest.py b/conftest.py\n--- a/conftest.py\n+++ b/conftest.py\n@@ -1 +1,2 @@\n"
-        " # puts the repository root on sys.path for pytest\n+import time; time.sleep(30)\n")
+        " # puts the repository root on sys.path for pytest\n+import time; time.sleep(30)\n"
+    )
 
     async def go():
         env = await LocalProvider(LocalConfig(root_dir=str(tmp_path / "ws")), None).open(
-            EnvSpec(task_id=task.id, workdir="/testbed"))
+            EnvSpec(task_id=task.id, workdir="/testbed")
+        )
         await env.upload(calc.repo, "/testbed")
         try:
             return await grade(bench, task, env, slow, tmp_path / "att")

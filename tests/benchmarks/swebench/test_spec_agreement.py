@@ -47,20 +47,37 @@ print(json.dumps({
 
 def _row(repo: str, version: str, shape: str, base: str, patch: str) -> dict:
     iid = f"{repo.replace('/', '__')}-{version}-{shape}"
-    return {"instance_id": iid, "repo": repo, "version": version, "base_commit": base, "patch": "",
-            "test_patch": patch, "problem_statement": "p", "hints_text": "", "created_at": "2024-01-01",
-            "FAIL_TO_PASS": json.dumps(["tests/test_a.py::test_fake"]), "PASS_TO_PASS": json.dumps(["t::p"]),
-            "environment_setup_commit": base}
+    return {
+        "instance_id": iid,
+        "repo": repo,
+        "version": version,
+        "base_commit": base,
+        "patch": "",
+        "test_patch": patch,
+        "problem_statement": "p",
+        "hints_text": "",
+        "created_at": "2024-01-01",
+        "FAIL_TO_PASS": json.dumps(["tests/test_a.py::test_fake"]),
+        "PASS_TO_PASS": json.dumps(["t::p"]),
+        "environment_setup_commit": base,
+    }
 
 
 @pytest.fixture(scope="module")
 def agreement(tmp_path_factory):
     need_reference("swebench4")
     shapes = make_shapes(tmp_path_factory.mktemp("shapes"))
-    rows = [_row(repo, version, shape, base, patch) for repo in REPOS for version in known_versions(repo)
-            for shape, (base, patch) in shapes.items()]
-    payload = {"rows": rows, "patches": {k: p for k, (_, p) in shapes.items()},
-               "parsers": {repo: entry["log_parser"] for repo, entry in REPOS.items()}}
+    rows = [
+        _row(repo, version, shape, base, patch)
+        for repo in REPOS
+        for version in known_versions(repo)
+        for shape, (base, patch) in shapes.items()
+    ]
+    payload = {
+        "rows": rows,
+        "patches": {k: p for k, (_, p) in shapes.items()},
+        "parsers": {repo: entry["log_parser"] for repo, entry in REPOS.items()},
+    }
     return rows, shapes, run_reference("swebench4", REFERENCE, payload, timeout=600)
 
 
@@ -77,10 +94,15 @@ def test_table_holds_exactly_the_official_python_pairs(agreement):
 def test_eval_scripts_are_byte_identical_for_every_pair(agreement):
     rows, shapes, theirs = agreement
     assert len(theirs["scripts"]) == len(rows) == 282 * len(shapes)
-    differ = [row["instance_id"] for row, script in zip(rows, theirs["scripts"])
-              if grading.official_eval_script(row, resolve_spec(row)) != script]
-    print(f"eval scripts: {len(rows) - len(differ)}/{len(rows)} byte-identical "
-          f"(282 pairs x {len(shapes)} test-patch shapes)")
+    differ = [
+        row["instance_id"]
+        for row, script in zip(rows, theirs["scripts"], strict=False)
+        if grading.official_eval_script(row, resolve_spec(row)) != script
+    ]
+    print(
+        f"eval scripts: {len(rows) - len(differ)}/{len(rows)} byte-identical "
+        f"(282 pairs x {len(shapes)} test-patch shapes)"
+    )
     assert differ == []
 
 
@@ -98,10 +120,9 @@ def test_what_we_run_is_what_swebench_5_runs(agreement):
         skip_or_fail("swebench==5.0.2 is not installed: pip install -e '.[agreement]'")
     rows, _, theirs = agreement
     differ = []
-    for row, script in zip(rows, theirs["scripts"]):
+    for row, script in zip(rows, theirs["scripts"], strict=False):
         spec = resolve_spec(row)
-        row5 = {**row, "image": "x", "eval_script": script, "log_parser": spec.log_parser,
-                "eval_type": spec.eval_type}
+        row5 = {**row, "image": "x", "eval_script": script, "log_parser": spec.log_parser, "eval_type": spec.eval_type}
         ours = grading.make_eval_script(row, spec)
         if ours != make_test_spec(row5).eval_script or grading.make_eval_script(row5, resolve_spec(row5)) != ours:
             differ.append(row["instance_id"])

@@ -95,8 +95,10 @@ volumes:
   kvdata: {}
 """
 
-KV_PUT = ("python3 -c \"import urllib.request as u; u.urlopen(u.Request('http://kv:9000/greeting', "
-          "data=b'hello', method='PUT'), timeout=10)\"")
+KV_PUT = (
+    "python3 -c \"import urllib.request as u; u.urlopen(u.Request('http://kv:9000/greeting', "
+    "data=b'hello', method='PUT'), timeout=10)\""
+)
 
 KV_TEST = f"""\
 #!/bin/bash
@@ -135,28 +137,34 @@ def _write(root: Path, files: dict[str, str]) -> Path:
 
 
 def web_secret(root: Path, task_id: str = "web-secret", agent_timeout: float = 60.0) -> Path:
-    return _write(root / task_id, {
-        "instruction.md": "Fetch http://web:8000/secret.txt and write its content to /app/answer.txt.\n",
-        "task.toml": TOML.format(agent_timeout=agent_timeout, extra=""),
-        "environment/Dockerfile": f"ARG BASE_IMAGE={BASE_IMAGE}\nFROM ${{BASE_IMAGE}}\nWORKDIR /app\n",
-        "environment/docker-compose.yaml": WEB_COMPOSE,
-        "tests/test.sh": WEB_TEST,
-        "solution/solve.sh": f"#!/bin/bash\n{FETCH.format(url='http://web:8000/secret.txt')} > /app/answer.txt\n",
-    })
+    return _write(
+        root / task_id,
+        {
+            "instruction.md": "Fetch http://web:8000/secret.txt and write its content to /app/answer.txt.\n",
+            "task.toml": TOML.format(agent_timeout=agent_timeout, extra=""),
+            "environment/Dockerfile": f"ARG BASE_IMAGE={BASE_IMAGE}\nFROM ${{BASE_IMAGE}}\nWORKDIR /app\n",
+            "environment/docker-compose.yaml": WEB_COMPOSE,
+            "tests/test.sh": WEB_TEST,
+            "solution/solve.sh": f"#!/bin/bash\n{FETCH.format(url='http://web:8000/secret.txt')} > /app/answer.txt\n",
+        },
+    )
 
 
 def kv_record(root: Path, task_id: str = "kv-record", agent_timeout: float = 60.0) -> Path:
-    return _write(root / task_id, {
-        "instruction.md": "Store the value 'hello' under the key 'greeting' in the key-value service at "
-                          "http://kv:9000 (PUT /greeting).\n",
-        "task.toml": TOML.format(agent_timeout=agent_timeout, extra=f'docker_image = "{BASE_IMAGE}"\n'),
-        "environment/docker-compose.yaml": KV_COMPOSE,
-        "environment/kv/Dockerfile": f"FROM {BASE_IMAGE}\nCOPY server.py /server.py\nCMD [\"python3\", "
-                                     "\"/server.py\"]\n",
-        "environment/kv/server.py": KV_SERVER,
-        "tests/test.sh": KV_TEST,
-        "solution/solve.sh": f"#!/bin/bash\nset -e\n{KV_PUT}\n",
-    })
+    return _write(
+        root / task_id,
+        {
+            "instruction.md": "Store the value 'hello' under the key 'greeting' in the key-value service at "
+            "http://kv:9000 (PUT /greeting).\n",
+            "task.toml": TOML.format(agent_timeout=agent_timeout, extra=f'docker_image = "{BASE_IMAGE}"\n'),
+            "environment/docker-compose.yaml": KV_COMPOSE,
+            "environment/kv/Dockerfile": f'FROM {BASE_IMAGE}\nCOPY server.py /server.py\nCMD ["python3", '
+            '"/server.py"]\n',
+            "environment/kv/server.py": KV_SERVER,
+            "tests/test.sh": KV_TEST,
+            "solution/solve.sh": f"#!/bin/bash\nset -e\n{KV_PUT}\n",
+        },
+    )
 
 
 def compose_tasks(root: Path, **kw) -> Path:

@@ -14,14 +14,27 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 TB2_TASKS = DATA / "tb2_tasks"
 TB2_SPECIAL = DATA / "tb2_special"
 TB1_TASKS = DATA / "tb1_tasks"
-VALID_TB2 = ["fix-script", "hello-file", "multi-reward"]        # tasks with a valid reward
-LOADED_TB2 = ["fix-script", "hello-file", "multi-reward", "no-reward"]   # broken-conflict is skipped
+VALID_TB2 = ["fix-script", "hello-file", "multi-reward"]  # tasks with a valid reward
+LOADED_TB2 = ["fix-script", "hello-file", "multi-reward", "no-reward"]  # broken-conflict is skipped
 
 
 def git(*args: str, cwd: Path | None = None) -> str:
-    res = subprocess.run(["git", "-c", "user.name=tests", "-c", "user.email=tests@example.invalid",
-                          "-c", "init.defaultBranch=main", *args], cwd=cwd, capture_output=True, text=True,
-                         check=False)
+    res = subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=tests",
+            "-c",
+            "user.email=tests@example.invalid",
+            "-c",
+            "init.defaultBranch=main",
+            *args,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert res.returncode == 0, res.stderr
     return res.stdout.strip()
 

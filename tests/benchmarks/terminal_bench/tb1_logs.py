@@ -85,14 +85,32 @@ SWEPERF_PASS = "setup done\nSWE-Perf results starts here\n\nPASSED\n\nSWE-Perf r
 MLEBENCH_PASS = "grading...\nMLEBench results starts here\nALL TESTS PASSED\nMLEBench results ends here\n"
 
 CASES: list[tuple[str, str, str, object]] = [
-    ("pytest", "pane", PYTEST_PANE, {
-        "test_file_exists": "passed", "TestGroup::test_method[a - b]": "passed",
-        "[1] ../tests/test_outputs.py:20: not on this platform": "passed",
-        "test_known_bug - reason: known bug": "passed", "test_lucky": "failed",
-        "test_content - AssertionError: assert 'a": "failed", "test_setup - fixture 'db' not found": "failed"}),
-    ("pytest", "odd-lines", PYTEST_ODD_LINES, {
-        "test_indented": "passed", "test_colon": "passed", "test_no_message": "failed",
-        "tests/t.py - ModuleNotFoundError: No module named 'x'": "failed", "test_after_second_header": "passed"}),
+    (
+        "pytest",
+        "pane",
+        PYTEST_PANE,
+        {
+            "test_file_exists": "passed",
+            "TestGroup::test_method[a - b]": "passed",
+            "[1] ../tests/test_outputs.py:20: not on this platform": "passed",
+            "test_known_bug - reason: known bug": "passed",
+            "test_lucky": "failed",
+            "test_content - AssertionError: assert 'a": "failed",
+            "test_setup - fixture 'db' not found": "failed",
+        },
+    ),
+    (
+        "pytest",
+        "odd-lines",
+        PYTEST_ODD_LINES,
+        {
+            "test_indented": "passed",
+            "test_colon": "passed",
+            "test_no_message": "failed",
+            "tests/t.py - ModuleNotFoundError: No module named 'x'": "failed",
+            "test_after_second_header": "passed",
+        },
+    ),
     ("pytest", "all-pass", PYTEST_ALL_PASS, {"test_a": "passed", "test_b": "passed"}),
     ("pytest", "no-header", "collected 2 items\n\n2 passed in 0.01s\n", ERROR),
     ("pytest", "empty-summary", "=== short test summary info ===\n=== no tests ran ===\n", {}),
@@ -105,8 +123,12 @@ CASES: list[tuple[str, str, str, object]] = [
     ("sweperf", "fail", "SWE-Perf results starts here\nslower\nSWE-Perf results ends here\n", {"tests": "failed"}),
     ("sweperf", "swebench-markers", SWEBENCH_PASS, ERROR),
     ("mlebench", "pass", MLEBENCH_PASS, {"tests": "passed"}),
-    ("mlebench", "fail", "MLEBench results starts here\n3 of 4 passed\nMLEBench results ends here\n",
-     {"tests": "failed"}),
+    (
+        "mlebench",
+        "fail",
+        "MLEBench results starts here\n3 of 4 passed\nMLEBench results ends here\n",
+        {"tests": "failed"},
+    ),
     ("mlebench", "no-markers", "  ALL TESTS PASSED\n", {"tests": "passed"}),
     ("swelancer", "success", "running user_tool\nSWE Lancer SUCCESS\n", {"swelancer_task": "passed"}),
     ("swelancer", "failure-wins", "User_Tool Completed\nswe lancer failure\n", {"swelancer_task": "failed"}),

@@ -33,24 +33,29 @@ def test_commit_checkout_is_cached_and_reused_offline(tmp_path, task_repo):
     target = data / "terminal_bench" / f"tasks@{task_repo.first}"
     assert b.checkout.path == target and b.checkout.commit == task_repo.first and b.checkout.reused is False
     assert json.loads((target / MARKER).read_text())["commit"] == task_repo.first
-    assert [p.task_id for p in b.problems] == ["broken-conflict"]      # malformed tasks still reported
+    assert [p.task_id for p in b.problems] == ["broken-conflict"]  # malformed tasks still reported
     inode = target.stat().st_ino
-    shutil.rmtree(task_repo.bare)                                       # the second run must not need the remote
+    shutil.rmtree(task_repo.bare)  # the second run must not need the remote
     again = bench(data, repo_url=task_repo.url, revision=task_repo.first, sample_ids=["hello-file"])
     assert [t.id for t in again.load()] == ["hello-file"]
     assert again.checkout.reused is True and target.stat().st_ino == inode
     paths = again.finalize(tmp_path, [])
     source = json.loads(Path(paths["dataset_source"]).read_text())
-    assert source == {"path": str(target), "repo_url": task_repo.url, "revision": task_repo.first,
-                      "commit": task_repo.first, "reused": True}
+    assert source == {
+        "path": str(target),
+        "repo_url": task_repo.url,
+        "revision": task_repo.first,
+        "commit": task_repo.first,
+        "reused": True,
+    }
     assert leftovers(data) == []
 
 
 @pytest.mark.parametrize("revision,expected", [("main", "second"), ("v1", "first"), ("short", "first")])
 def test_branch_tag_and_short_commit(tmp_path, task_repo, revision, expected):
-    rev = task_repo.first[:10] if revision == "short" else revision    # a short id needs the full-fetch fallback
+    rev = task_repo.first[:10] if revision == "short" else revision  # a short id needs the full-fetch fallback
     b = bench(tmp_path, repo_url=task_repo.url, revision=rev)
-    assert [t.id for t in b.load()] == LOADED_TB2                        # main: found under tasks/ automatically
+    assert [t.id for t in b.load()] == LOADED_TB2  # main: found under tasks/ automatically
     assert b.checkout.commit == getattr(task_repo, expected)
     assert b.checkout.path.name == f"tasks@{rev}"
 
@@ -79,7 +84,7 @@ def test_failed_fetch_explains_dataset_path_and_leaves_nothing(tmp_path, task_re
         b.load()
     message = str(info.value)
     assert f"cannot fetch tasks from {url}" in message and "benchmark_params.dataset_path" in message
-    assert leftovers(tmp_path) == []                                    # no partial checkout
+    assert leftovers(tmp_path) == []  # no partial checkout
     revision = "main" if what == "no repository" else "no-such-branch"
     assert not checkout_dir(tmp_path, url, revision).exists()
 
@@ -100,16 +105,20 @@ def test_no_source_at_all_is_a_config_error(tmp_path):
 
 def test_repo_names():
     assert repo_name("https://github.com/harbor-framework/terminal-bench-2-1.git") == "terminal-bench-2-1"
-    assert repo_name("https://huggingface.co/datasets/zai-org/terminal-bench-2-verified/") == \
-        "terminal-bench-2-verified"
+    assert (
+        repo_name("https://huggingface.co/datasets/zai-org/terminal-bench-2-verified/") == "terminal-bench-2-verified"
+    )
     assert repo_name("git@github.com:org/repo.git") == "repo"
 
 
-@pytest.mark.parametrize("name,url,subdir", [
-    ("terminal_bench_2", "https://github.com/laude-institute/terminal-bench-2.git", None),
-    ("terminal_bench_2_1", "https://github.com/harbor-framework/terminal-bench-2-1.git", "tasks"),
-    ("terminal_bench_2_verified", "https://huggingface.co/datasets/zai-org/terminal-bench-2-verified", None),
-])
+@pytest.mark.parametrize(
+    "name,url,subdir",
+    [
+        ("terminal_bench_2", "https://github.com/laude-institute/terminal-bench-2.git", None),
+        ("terminal_bench_2_1", "https://github.com/harbor-framework/terminal-bench-2-1.git", "tasks"),
+        ("terminal_bench_2_verified", "https://huggingface.co/datasets/zai-org/terminal-bench-2-verified", None),
+    ],
+)
 def test_published_benchmark_configs(tmp_path, task_repo, name, url, subdir):
     cfg = component_config("benchmark", name)
     assert (cfg["repo_url"], cfg["subdir"]) == (url, subdir) and cfg["revision"]

@@ -46,13 +46,13 @@ root@5f2c:/app#
 
 def test_pytest_parser_reads_every_status_of_a_canned_pane():
     results = parse_pytest(PANE)
-    assert results == {                                   # keyed as Terminal-Bench 1 keys them: after the "::"
+    assert results == {  # keyed as Terminal-Bench 1 keys them: after the "::"
         "test_param[a b]": "passed",
-        "[1] ../tests/test_outputs.py:20: not on this platform": "passed",     # SKIPPED
-        "test_known_bug - reason: known bug": "passed",                        # XFAIL keeps its " - " tail
-        "test_lucky": "failed",                                                # XPASS
-        "test_content": "failed",                                              # FAILED, message dropped
-    }                                                     # the coloured PASSED line is not a status word
+        "[1] ../tests/test_outputs.py:20: not on this platform": "passed",  # SKIPPED
+        "test_known_bug - reason: known bug": "passed",  # XFAIL keeps its " - " tail
+        "test_lucky": "failed",  # XPASS
+        "test_content": "failed",  # FAILED, message dropped
+    }  # the coloured PASSED line is not a status word
     assert all_passed(results) is False
 
 
@@ -62,27 +62,33 @@ def test_grading_removes_colour_codes_as_a_pane_capture_would():
     assert results["test_file_exists"] == "passed" and len(results) == 6
 
 
-@pytest.mark.parametrize("statuses,passed", [
-    (["PASSED", "SKIPPED", "XFAIL"], True),          # skipped and xfail count as pass
-    (["PASSED", "XPASS"], False),                    # an unexpected pass is a failure
-    (["PASSED", "ERROR"], False),
-    (["FAILED"], False),
-])
+@pytest.mark.parametrize(
+    "statuses,passed",
+    [
+        (["PASSED", "SKIPPED", "XFAIL"], True),  # skipped and xfail count as pass
+        (["PASSED", "XPASS"], False),  # an unexpected pass is a failure
+        (["PASSED", "ERROR"], False),
+        (["FAILED"], False),
+    ],
+)
 def test_pass_rules(statuses, passed):
     log = "== short test summary info ==\n" + "".join(f"{s} t.py::test_{i}\n" for i, s in enumerate(statuses))
     assert all_passed(parse_pytest(log)) is passed
     assert grade_tb1_output(log)[0] == (1.0 if passed else 0.0)
 
 
-@pytest.mark.parametrize("text,message", [
-    ("collected 2 items\n\nt.py ..  [100%]\n===== 2 passed in 0.01s =====\n", "no 'short test summary info'"),
-    ("bash: pytest: command not found\n", "no 'short test summary info'"),
-    ("===== short test summary info =====\n===== no tests ran in 0.01s =====\n", "found no test results"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("collected 2 items\n\nt.py ..  [100%]\n===== 2 passed in 0.01s =====\n", "no 'short test summary info'"),
+        ("bash: pytest: command not found\n", "no 'short test summary info'"),
+        ("===== short test summary info =====\n===== no tests ran in 0.01s =====\n", "found no test results"),
+    ],
+)
 def test_missing_or_empty_summary_is_a_verifier_error(text, message):
     reward, results, error = grade_tb1_output(text)
     assert reward is None and results == {} and message in error
-    assert all_passed({}) is False              # an empty result is never "all passed"
+    assert all_passed({}) is False  # an empty result is never "all passed"
 
 
 def bench(path: Path, **kw) -> TerminalBenchBenchmark:
@@ -95,7 +101,7 @@ def test_tb1_fixture_tasks_load():
     assert sorted(tasks) == ["tb1-hello", "tb1-keys"] and b.problems == []
     hello, keys = tasks["tb1-hello"], tasks["tb1-keys"]
     assert hello.instruction.startswith("Create the file /app/greeting.txt")
-    assert keys.instruction.startswith("In /app, create a directory `notes`")       # the `descriptions` form
+    assert keys.instruction.startswith("In /app, create a directory `notes`")  # the `descriptions` form
     assert (hello.agent_timeout_s, hello.verifier_timeout_s, hello.workdir) == (120.0, 60.0, "/app")
     assert hello.metadata["format"] == "terminal-bench-1" and hello.metadata["difficulty"] == "easy"
     assert hello.metadata["run_tests_in_same_shell"] is False and "instruction" not in hello.metadata
@@ -105,14 +111,25 @@ def test_tb1_fixture_tasks_load():
     assert "tmux send-keys -t agentcompass-oracle 'mkdir -p notes'" in b.reference_solution(keys).command
 
 
-def write_tb1(root: Path, task_id: str, *, yaml_text: str | None = "instruction: do it\n", run_tests: str | None =
-              "#!/bin/bash\npython3 -m pytest $TEST_DIR/test_outputs.py -rA -p no:cacheprovider\n",
-              dockerfile: str | None = "FROM scratch\nWORKDIR /app\n", test_py: str | None = None,
-              solution: str | None = "#!/bin/bash\ntrue\n") -> Path:
+def write_tb1(
+    root: Path,
+    task_id: str,
+    *,
+    yaml_text: str | None = "instruction: do it\n",
+    run_tests: str | None = "#!/bin/bash\npython3 -m pytest $TEST_DIR/test_outputs.py -rA -p no:cacheprovider\n",
+    dockerfile: str | None = "FROM scratch\nWORKDIR /app\n",
+    test_py: str | None = None,
+    solution: str | None = "#!/bin/bash\ntrue\n",
+) -> Path:
     task = root / task_id
     (task / "tests").mkdir(parents=True)
-    for name, text in (("task.yaml", yaml_text), ("run-tests.sh", run_tests), ("Dockerfile", dockerfile),
-                       ("tests/test_outputs.py", test_py), ("solution.sh", solution)):
+    for name, text in (
+        ("task.yaml", yaml_text),
+        ("run-tests.sh", run_tests),
+        ("Dockerfile", dockerfile),
+        ("tests/test_outputs.py", test_py),
+        ("solution.sh", solution),
+    ):
         if text is not None:
             (task / name).write_text(textwrap.dedent(text))
     return task
@@ -157,11 +174,12 @@ def test_solution_yaml_keystrokes_run_in_a_real_tmux(tmp_path):
     workdir = tmp_path / "app"
     workdir.mkdir()
     script = solution_yaml_script(TB1_TASKS / "tb1-keys/solution.yaml")
-    env = {**os.environ, "TMUX_TMPDIR": str(tmp_path)}       # a private tmux server
+    env = {**os.environ, "TMUX_TMPDIR": str(tmp_path)}  # a private tmux server
     env.pop("TMUX", None)
     try:
-        res = subprocess.run(["bash", "-c", script], cwd=workdir, env=env, capture_output=True, text=True,
-                             timeout=60, check=False)
+        res = subprocess.run(
+            ["bash", "-c", script], cwd=workdir, env=env, capture_output=True, text=True, timeout=60, check=False
+        )
     finally:
         subprocess.run(["tmux", "kill-server"], env=env, capture_output=True, check=False)
     assert res.returncode == 0, res.stderr
@@ -185,8 +203,12 @@ GRADING_CASES = {
     # case: (run-tests.sh body or None for the default, write the greeting?, expected reward, error fragment)
     "all pass": (None, True, 1.0, None),
     "a test fails": (None, False, 0.0, None),
-    "no summary": ("#!/bin/bash\npython3 -m pytest $TEST_DIR/test_outputs.py -q -p no:cacheprovider\n", True,
-                   None, "no 'short test summary info'"),
+    "no summary": (
+        "#!/bin/bash\npython3 -m pytest $TEST_DIR/test_outputs.py -q -p no:cacheprovider\n",
+        True,
+        None,
+        "no 'short test summary info'",
+    ),
     "timeout": ("#!/bin/bash\nsleep 30\n", True, None, "timed out after 1s"),
 }
 
@@ -203,7 +225,7 @@ def test_tb1_grading_in_the_local_environment(tmp_path, local_provider, case):  
         env = await local_provider.open(b.env_spec(task))
         try:
             await b.setup(task, env, None)
-            await env.write_file("/tests/stale_fake.py", "leftover")      # the agent must not plant tests
+            await env.write_file("/tests/stale_fake.py", "leftover")  # the agent must not plant tests
             if solved:
                 await env.write_file(f"{task.workdir}/greeting.txt", "hi there\n")
             grade = await b.grade(task, env, None, None)
@@ -225,8 +247,9 @@ def test_multi_container_tb1_task_is_reported_not_run_silently(tmp_path):
     single = write_tb1(tmp_path, "single")
     (single / "docker-compose.yaml").write_text("services:\n  client:\n    build: {dockerfile: Dockerfile}\n")
     multi = write_tb1(tmp_path, "multi")
-    (multi / "docker-compose.yaml").write_text("services:\n  client: {build: .}\n  db: {image: postgres}\n"
-                                               "  cache: {image: redis}\n")
+    (multi / "docker-compose.yaml").write_text(
+        "services:\n  client: {build: .}\n  db: {image: postgres}\n  cache: {image: redis}\n"
+    )
     b = bench(tmp_path)
     assert [t.id for t in b.load()] == ["single"]
     [problem] = b.problems

@@ -25,7 +25,7 @@ def test_parser_on_canned_output(parser, case, text, expected):
         return
     assert get_parser(parser)(text) == expected
     reward, results, error = grade_tb1_output(text, parser)
-    if not expected:                                      # an empty result is not a pass (README)
+    if not expected:  # an empty result is not a pass (README)
         assert reward is None and "found no test results" in error
     else:
         assert error is None and reward == (1.0 if set(expected.values()) == {"passed"} else 0.0)

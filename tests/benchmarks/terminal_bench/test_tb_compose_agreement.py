@@ -60,14 +60,29 @@ def harbor_trials(tmp: Path, dataset: Path) -> dict[tuple[str, str], dict]:
     require_reference("harbor")
     jobs = tmp / "harbor-jobs"
     config = tmp / "job.json"
-    config.write_text(json.dumps({"job_name": "agreement", "jobs_dir": str(jobs), "n_concurrent_trials": 3,
-                                  "agents": [{"name": "oracle"}, {"name": "nop"}],
-                                  "datasets": [{"path": str(dataset)}], "environment": {"type": "docker"}}))
+    config.write_text(
+        json.dumps(
+            {
+                "job_name": "agreement",
+                "jobs_dir": str(jobs),
+                "n_concurrent_trials": 3,
+                "agents": [{"name": "oracle"}, {"name": "nop"}],
+                "datasets": [{"path": str(dataset)}],
+                "environment": {"type": "docker"},
+            }
+        )
+    )
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONPATH": "", **_docker_config(tmp)}
     try:
-        res = subprocess.run([str(reference_python("harbor")), "-m", "harbor.cli.main", "run", "-c", str(config),
-                              "-y", "-q"], env=env, cwd=str(tmp), capture_output=True, text=True, timeout=1200,
-                             check=False)
+        res = subprocess.run(
+            [str(reference_python("harbor")), "-m", "harbor.cli.main", "run", "-c", str(config), "-y", "-q"],
+            env=env,
+            cwd=str(tmp),
+            capture_output=True,
+            text=True,
+            timeout=1200,
+            check=False,
+        )
         assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     finally:
         if (jobs / "agreement").is_dir():
@@ -76,8 +91,10 @@ def harbor_trials(tmp: Path, dataset: Path) -> dict[tuple[str, str], dict]:
     for result in (jobs / "agreement").glob("*/result.json"):
         r = json.loads(result.read_text())
         trials[(r["agent_info"]["name"], r["task_name"])] = {
-            "rewards": (r.get("verifier_result") or {}).get("rewards"), "reward_valid": r["reward_valid"],
-            "error": (r.get("exception_info") or {}).get("exception_type")}
+            "rewards": (r.get("verifier_result") or {}).get("rewards"),
+            "reward_valid": r["reward_valid"],
+            "error": (r.get("exception_info") or {}).get("exception_type"),
+        }
     return trials
 
 
@@ -85,18 +102,26 @@ def our_trials(tmp: Path, dataset: Path) -> dict[tuple[str, str], dict]:
     from agentcompass import OrchestrationDefaults, OrchestrationSpec, RunRequestSpec, launch
 
     spec = OrchestrationSpec(
-        name="agreement", task_concurrency=3,
-        defaults=OrchestrationDefaults(benchmark={"id": "terminal_bench", "dataset_path": str(dataset)},
-                                       environment={"id": "docker", "labels": TEST_LABELS}),
-        requests=[RunRequestSpec(name=h, harness={"id": h}) for h in ("oracle", "nop")])
-    result = launch(spec, results_dir=str(tmp / "results"), data_dir=str(tmp / "data"), progress="none",
-                    log_level="WARNING")
+        name="agreement",
+        task_concurrency=3,
+        defaults=OrchestrationDefaults(
+            benchmark={"id": "terminal_bench", "dataset_path": str(dataset)},
+            environment={"id": "docker", "labels": TEST_LABELS},
+        ),
+        requests=[RunRequestSpec(name=h, harness={"id": h}) for h in ("oracle", "nop")],
+    )
+    result = launch(
+        spec, results_dir=str(tmp / "results"), data_dir=str(tmp / "data"), progress="none", log_level="WARNING"
+    )
     trials = {}
     for name, outcome in result.requests.items():
         for line in Path(outcome.result["paths"]["results"]).read_text().splitlines():
             row = json.loads(line)
-            trials[(name, row["task_id"])] = {"rewards": row["rewards"] or None, "reward_valid": row["reward_valid"],
-                                              "error": (row["error"] or {}).get("type")}
+            trials[(name, row["task_id"])] = {
+                "rewards": row["rewards"] or None,
+                "reward_valid": row["reward_valid"],
+                "error": (row["error"] or {}).get("type"),
+            }
     return trials
 
 
@@ -108,9 +133,15 @@ def test_compose_rewards_agree_with_harbor(tmp_path):
     assert sorted(theirs) == sorted(ours) and len(ours) == 6
     for key in sorted(ours):
         mine, harbor = ours[key], theirs[key]
-        assert (mine["rewards"], mine["reward_valid"]) == (harbor["rewards"], harbor["reward_valid"]), (key, mine,
-                                                                                                          harbor)
+        assert (mine["rewards"], mine["reward_valid"]) == (harbor["rewards"], harbor["reward_valid"]), (
+            key,
+            mine,
+            harbor,
+        )
         assert (mine["error"] is None) == (harbor["error"] is None), (key, mine, harbor)
-    assert ours[("oracle", "web-nosol")]["error"] == "AgentError"          # Harbor: FileNotFoundError
-    assert [ours[("oracle", t)]["rewards"] for t in ("kv-record", "web-nosol", "web-secret")] == \
-        [{"reward": 1.0}, {"reward": 0.0}, {"reward": 1.0}]
+    assert ours[("oracle", "web-nosol")]["error"] == "AgentError"  # Harbor: FileNotFoundError
+    assert [ours[("oracle", t)]["rewards"] for t in ("kv-record", "web-nosol", "web-secret")] == [
+        {"reward": 1.0},
+        {"reward": 0.0},
+        {"reward": 1.0},
+    ]

@@ -33,11 +33,22 @@ def evaluate(tmp: Path, harness: str = "oracle", *, dataset: Path | None = TB2_T
 
     params = {"dataset_path": str(dataset)} if dataset is not None else {}
     params.update(kw.pop("benchmark_params", {}))
-    return run_evaluation(benchmark="terminal_bench", harness=harness, model="none", environment="docker",
-                          benchmark_params=params, environment_params={"labels": TEST_LABELS},
-                          task_concurrency=4, progress="none", log_level="WARNING",
-                          results_dir=str(tmp / "results"), data_dir=str(tmp / "data"), overrides=list(overrides),
-                          execution_params={"artifacts": {"save": ["/logs/verifier"]}}, **kw)
+    return run_evaluation(
+        benchmark="terminal_bench",
+        harness=harness,
+        model="none",
+        environment="docker",
+        benchmark_params=params,
+        environment_params={"labels": TEST_LABELS},
+        task_concurrency=4,
+        progress="none",
+        log_level="WARNING",
+        results_dir=str(tmp / "results"),
+        data_dir=str(tmp / "data"),
+        overrides=list(overrides),
+        execution_params={"artifacts": {"save": ["/logs/verifier"]}},
+        **kw,
+    )
 
 
 def rows(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -63,7 +74,7 @@ def nop_run(tmp_path_factory):
 
 def test_oracle_scores_one_and_the_no_reward_task_is_a_verifier_error(oracle_run):
     by_id = rows(oracle_run)
-    assert sorted(by_id) == sorted(VALID_TB2 + ["no-reward"])               # broken-conflict was skipped
+    assert sorted(by_id) == sorted(VALID_TB2 + ["no-reward"])  # broken-conflict was skipped
     for tid in VALID_TB2:
         assert (by_id[tid]["status"], by_id[tid]["reward"], by_id[tid]["resolved"]) == ("completed", 1.0, True)
     assert by_id["multi-reward"]["rewards"] == {"reward": 1.0, "exists": 1.0, "valid_json": 1.0, "count": 1.0}
@@ -72,7 +83,7 @@ def test_oracle_scores_one_and_the_no_reward_task_is_a_verifier_error(oracle_run
     assert "no reward file" in bad["error"]["message"]
     m = oracle_run["metrics"]
     assert m["errors_by_class"]["verifier"] == 1 and m["n_errors"] == 1
-    assert (m["mean_reward"], m["mean_reward_denominator"]) == (0.75, 4)      # the error counts as 0 out of 4
+    assert (m["mean_reward"], m["mean_reward_denominator"]) == (0.75, 4)  # the error counts as 0 out of 4
     assert (m["mean_reward_valid"], m["n_valid_rewards"]) == (1.0, 3)
     skipped = json.loads(Path(oracle_run["paths"]["skipped_tasks"]).read_text())
     assert len(skipped) == 1 and skipped[0]["task_id"] == "broken-conflict"
@@ -119,7 +130,7 @@ def published_rule(verifier_dir: Path) -> dict[str, float] | None:
 def test_grades_agree_with_the_published_reward_rules(which, oracle_run, nop_run):
     result = oracle_run if which == "oracle" else nop_run
     for tid, row in rows(result).items():
-        verifier_dir = Path(row["attempt_dir"]) / "artifacts" / "logs" / "verifier"   # downloaded by the run
+        verifier_dir = Path(row["attempt_dir"]) / "artifacts" / "logs" / "verifier"  # downloaded by the run
         assert (verifier_dir / "test-stdout.txt").is_file(), tid
         expected = published_rule(verifier_dir)
         if expected is None:
@@ -134,23 +145,28 @@ def test_grades_agree_with_the_published_reward_rules(which, oracle_run, nop_run
 
 
 def test_agent_sees_logs_but_no_tests_or_solution_and_the_task_resources(tmp_path):
-    result = evaluate(tmp_path, "nop", overrides=[f"harness._target_={HARNESSES}.EnvProbeHarness"],
-                      benchmark_params={"sample_ids": ["hello-file", "fix-script"]})
+    result = evaluate(
+        tmp_path,
+        "nop",
+        overrides=[f"harness._target_={HARNESSES}.EnvProbeHarness"],
+        benchmark_params={"sample_ids": ["hello-file", "fix-script"]},
+    )
     by_id = rows(result)
     for memory_mb, row in ((1024, by_id["hello-file"]), (512, by_id["fix-script"])):
         seen = agent_info(row)["info"]["seen"]
         assert (seen["/tests"], seen["/solution"]) == ("0", "0"), seen
         assert (seen["/logs/agent"], seen["/logs/verifier"], seen["cwd"]) == ("1", "1", "/app"), seen
-        assert int(seen["memory"]) == memory_mb * 1024 * 1024, seen               # from task.toml
+        assert int(seen["memory"]) == memory_mb * 1024 * 1024, seen  # from task.toml
         quota, period = (int(x) for x in seen["cpu"].split())
-        assert quota == period, seen                                              # cpus = 1
-        assert (row["status"], row["reward"]) == ("completed", 0.0)              # graded after the probe
+        assert quota == period, seen  # cpus = 1
+        assert (row["status"], row["reward"]) == ("completed", 0.0)  # graded after the probe
 
 
 def test_prebuilt_docker_image_without_dockerfile(tmp_path):
     for harness, reward in (("oracle", 1.0), ("nop", 0.0)):
-        result = evaluate(tmp_path / harness, harness, dataset=TB2_SPECIAL,
-                          benchmark_params={"sample_ids": ["prebuilt-image"]})
+        result = evaluate(
+            tmp_path / harness, harness, dataset=TB2_SPECIAL, benchmark_params={"sample_ids": ["prebuilt-image"]}
+        )
         row = rows(result)["prebuilt-image"]
         assert (row["status"], row["reward"]) == ("completed", reward), row
         environment = json.loads((Path(row["attempt_dir"]) / "result.json").read_text())["environment"]
@@ -158,18 +174,27 @@ def test_prebuilt_docker_image_without_dockerfile(tmp_path):
 
 
 def test_agent_timeout_is_still_verified(tmp_path):
-    result = evaluate(tmp_path, "nop", dataset=TB2_SPECIAL, overrides=[f"harness._target_={HARNESSES}.SleepHarness"],
-                      benchmark_params={"sample_ids": ["already-done"]})
+    result = evaluate(
+        tmp_path,
+        "nop",
+        dataset=TB2_SPECIAL,
+        overrides=[f"harness._target_={HARNESSES}.SleepHarness"],
+        benchmark_params={"sample_ids": ["already-done"]},
+    )
     row = rows(result)["already-done"]
     assert (row["exit_status"], row["limit_hit"]) == ("agent_timeout", "agent_timeout")
     assert (row["status"], row["reward"]) == ("completed", 1.0)
     phases = json.loads((Path(row["attempt_dir"]) / "result.json").read_text())["phases"]
-    assert 1.5 <= phases["agent"] < 15                                           # task.toml [agent] timeout_sec=2
-    overridden = evaluate(tmp_path / "override", "nop", dataset=TB2_SPECIAL, overrides=[
-        f"harness._target_={HARNESSES}.SleepHarness", "+harness.sleep_s=3", "execution.timeouts.agent=10"],
-        benchmark_params={"sample_ids": ["already-done"]})
+    assert 1.5 <= phases["agent"] < 15  # task.toml [agent] timeout_sec=2
+    overridden = evaluate(
+        tmp_path / "override",
+        "nop",
+        dataset=TB2_SPECIAL,
+        overrides=[f"harness._target_={HARNESSES}.SleepHarness", "+harness.sleep_s=3", "execution.timeouts.agent=10"],
+        benchmark_params={"sample_ids": ["already-done"]},
+    )
     row = rows(overridden)["already-done"]
-    assert (row["exit_status"], row["reward"]) == ("completed", 1.0)             # 10 s overrides the 2 s
+    assert (row["exit_status"], row["reward"]) == ("completed", 1.0)  # 10 s overrides the 2 s
 
 
 # --------------------------------------------------------------------------- sources and Terminal-Bench 1
@@ -181,7 +206,7 @@ def test_git_repository_source_is_cloned_then_cached(tmp_path, task_repo):
     assert rows(first)["hello-file"]["reward"] == 1.0
     source = json.loads(Path(first["paths"]["dataset_source"]).read_text())
     assert (source["commit"], source["reused"]) == (task_repo.first, False)
-    shutil.rmtree(task_repo.bare)                                                # offline from now on
+    shutil.rmtree(task_repo.bare)  # offline from now on
     second = evaluate(tmp_path, dataset=None, benchmark_params=params)
     assert rows(second)["hello-file"]["reward"] == 1.0
     again = json.loads(Path(second["paths"]["dataset_source"]).read_text())
@@ -197,4 +222,4 @@ def test_terminal_bench_1_tasks(tmp_path, harness, reward):
         assert (row["status"], row["reward"]) == ("completed", reward), (tid, row)
     details = json.loads((Path(by_id["tb1-keys"]["attempt_dir"]) / "result.json").read_text())["grade"]["details"]
     statuses = sorted(details["tests"].values())
-    assert statuses == (["passed"] * 3 if reward else ["failed", "passed", "passed"])   # SKIPPED, XFAIL pass
+    assert statuses == (["passed"] * 3 if reward else ["failed", "passed", "passed"])  # SKIPPED, XFAIL pass

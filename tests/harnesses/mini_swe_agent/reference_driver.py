@@ -40,11 +40,12 @@ def run_one(s: dict) -> dict:
     try:
         info = agent.run(s["task"])
         exit_status, result = info.get("exit_status"), info.get("submission")
-    except Exception as e:  # noqa: BLE001 - recorded as the runner records it
+    except Exception as e:
         exit_status, result = type(e).__name__, ""
         extra = {"traceback": traceback.format_exc(), "exception_str": str(e)}
-    agent.save(path, {"info": {"exit_status": exit_status, "submission": result, **extra},
-                      "instance_id": s["instance_id"]})
+    agent.save(
+        path, {"info": {"exit_status": exit_status, "submission": result, **extra}, "instance_id": s["instance_id"]}
+    )
     return {"name": s["name"], "exit_status": exit_status}
 
 

@@ -69,20 +69,47 @@ def _reference(tmp: Path, repo: Path) -> dict[str, dict[str, Any]]:
         for s in SCENARIOS:
             work = tmp / s.name / "testbed"
             shutil.copytree(repo, work)
-            payload.append({"name": s.name, "config": s.config, "model_class": s.model_class,
-                            "model_id": MODEL_ID, "base_url": servers[s.name].base_url, "workdir": str(work),
-                            "trajectory": str(tmp / s.name / f"{INSTANCE}.traj.json"), "task": TASK,
-                            "instance_id": INSTANCE, "registry": str(registry), "overrides": _overrides(s)})
+            payload.append(
+                {
+                    "name": s.name,
+                    "config": s.config,
+                    "model_class": s.model_class,
+                    "model_id": MODEL_ID,
+                    "base_url": servers[s.name].base_url,
+                    "workdir": str(work),
+                    "trajectory": str(tmp / s.name / f"{INSTANCE}.traj.json"),
+                    "task": TASK,
+                    "instance_id": INSTANCE,
+                    "registry": str(registry),
+                    "overrides": _overrides(s),
+                }
+            )
         out = tmp / "done.json"
-        env = {**os.environ, "MSWEA_SILENT_STARTUP": "1", "MSWEA_GLOBAL_CONFIG_DIR": str(tmp / "mswea"),
-               "LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONPATH": ""}
-        proc = subprocess.run([sys.executable, str(DRIVER), str(out)], input=json.dumps(payload), text=True,
-                              capture_output=True, env=env, timeout=600, cwd=tmp)
+        env = {
+            **os.environ,
+            "MSWEA_SILENT_STARTUP": "1",
+            "MSWEA_GLOBAL_CONFIG_DIR": str(tmp / "mswea"),
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "PYTHONPATH": "",
+        }
+        proc = subprocess.run(
+            [sys.executable, str(DRIVER), str(out)],
+            input=json.dumps(payload),
+            text=True,
+            capture_output=True,
+            env=env,
+            timeout=600,
+            cwd=tmp,
+        )
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert [d["name"] for d in json.loads(out.read_text())["done"]] == [s.name for s in SCENARIOS]
-        return {s.name: {"requests": list(servers[s.name].requests),
-                         "trajectory": json.loads((tmp / s.name / f"{INSTANCE}.traj.json").read_text())}
-                for s in SCENARIOS}
+        return {
+            s.name: {
+                "requests": list(servers[s.name].requests),
+                "trajectory": json.loads((tmp / s.name / f"{INSTANCE}.traj.json").read_text()),
+            }
+            for s in SCENARIOS
+        }
 
 
 def _ours(tmp: Path, repo: Path) -> dict[str, dict[str, Any]]:
@@ -91,15 +118,26 @@ def _ours(tmp: Path, repo: Path) -> dict[str, dict[str, Any]]:
     results = {}
     for s in SCENARIOS:
         over = _overrides(s)
-        params = MiniSweAgentConfig(config=s.config, agent=over["agent"],
-                                    environment={**over["environment"], "interpreter": ["/bin/sh", "-c"]})
+        params = MiniSweAgentConfig(
+            config=s.config, agent=over["agent"], environment={**over["environment"], "interpreter": ["/bin/sh", "-c"]}
+        )
         harness = MiniSweAgentHarness(params, ComponentContext(data_dir=tmp / "data"))
         provider = LocalProvider(LocalConfig(root_dir=str(tmp / s.name / "ws")), None)
-        out = replay(harness, Task(id=INSTANCE, instruction=TASK, workdir="/testbed"), s.replies, tmp / s.name,
-                     provider=provider, files={"/testbed": repo}, model={"id": MODEL_ID, "prices": PRICES})
+        out = replay(
+            harness,
+            Task(id=INSTANCE, instruction=TASK, workdir="/testbed"),
+            s.replies,
+            tmp / s.name,
+            provider=provider,
+            files={"/testbed": repo},
+            model={"id": MODEL_ID, "prices": PRICES},
+        )
         assert out.error is None, f"{s.name}: {out.error!r}"
-        results[s.name] = {"requests": out.requests, "result": out.result,
-                           "trajectory": json.loads(Path(out.result.trajectory_path).read_text())}
+        results[s.name] = {
+            "requests": out.requests,
+            "result": out.result,
+            "trajectory": json.loads(Path(out.result.trajectory_path).read_text()),
+        }
     return results
 
 
@@ -115,7 +153,7 @@ def test_every_request_is_identical(runs) -> None:
     for s in SCENARIOS:
         ref, ours = runs["ref"][s.name]["requests"], runs["ours"][s.name]["requests"]
         assert len(ours) == len(ref), f"{s.name}: {len(ours)} requests, the published agent sent {len(ref)}"
-        for i, (a, b) in enumerate(zip(ref, ours)):
+        for i, (a, b) in enumerate(zip(ref, ours, strict=False)):
             total += 1
             if a["path"] != b["path"] or a["body"] != b["body"]:
                 differing.append(f"{s.name} #{i + 1}: {_first_difference(a['body'], b['body'])}")
@@ -129,7 +167,7 @@ def _first_difference(a: Any, b: Any, where: str = "body") -> str:
             if a.get(key, "<missing>") != b.get(key, "<missing>"):
                 return _first_difference(a.get(key, "<missing>"), b.get(key, "<missing>"), f"{where}.{key}")
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             if x != y:
                 return _first_difference(x, y, f"{where}[{i}]")
     return f"{where}: published {str(a)[:200]!r} / ours {str(b)[:200]!r}"
@@ -140,18 +178,33 @@ def shape(traj: dict[str, Any]) -> dict[str, Any]:
     info = traj["info"]
     agent_cfg = {k: v for k, v in info["config"]["agent"].items() if k != "output_path"}
     model_cfg = info["config"]["model"]
-    messages = [(m["role"], sorted(m), sorted(m.get("extra", {})), m.get("content"), m.get("tool_calls"),
-                 m.get("tool_call_id"), {k: v for k, v in m.get("extra", {}).items()
-                                         if k not in ("timestamp", "response", "cost")})
-                for m in traj["messages"]]
-    return {"keys": sorted(traj), "info_keys": sorted(info), "config_keys": sorted(info["config"]),
-            "exit_status": info["exit_status"], "submission": info["submission"],
-            "api_calls": info["model_stats"]["api_calls"], "agent": agent_cfg,
-            "templates": {k: model_cfg.get(k) for k in ("observation_template", "format_error_template",
-                                                        "action_regex")},
-            "model_kwargs": {k: v for k, v in model_cfg["model_kwargs"].items() if k not in ("api_base", "api_key")},
-            "environment": {k: v for k, v in info["config"]["environment"].items() if k in ("env", "timeout")},
-            "format": traj["trajectory_format"], "instance_id": traj["instance_id"], "messages": messages}
+    messages = [
+        (
+            m["role"],
+            sorted(m),
+            sorted(m.get("extra", {})),
+            m.get("content"),
+            m.get("tool_calls"),
+            m.get("tool_call_id"),
+            {k: v for k, v in m.get("extra", {}).items() if k not in ("timestamp", "response", "cost")},
+        )
+        for m in traj["messages"]
+    ]
+    return {
+        "keys": sorted(traj),
+        "info_keys": sorted(info),
+        "config_keys": sorted(info["config"]),
+        "exit_status": info["exit_status"],
+        "submission": info["submission"],
+        "api_calls": info["model_stats"]["api_calls"],
+        "agent": agent_cfg,
+        "templates": {k: model_cfg.get(k) for k in ("observation_template", "format_error_template", "action_regex")},
+        "model_kwargs": {k: v for k, v in model_cfg["model_kwargs"].items() if k not in ("api_base", "api_key")},
+        "environment": {k: v for k, v in info["config"]["environment"].items() if k in ("env", "timeout")},
+        "format": traj["trajectory_format"],
+        "instance_id": traj["instance_id"],
+        "messages": messages,
+    }
 
 
 def test_trajectories_have_the_same_shape(runs) -> None:

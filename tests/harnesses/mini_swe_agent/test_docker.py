@@ -70,10 +70,13 @@ def attempt(tmp_path: Path, bench, replies: list[Any], **params) -> tuple[Any, A
 
 
 def test_tool_calls_inspect_fix_submit_resolve(tmp_path, calc_bench) -> None:
-    replies = [tool(1, "cat calc/ops.py", "git status --short"), tool(2, FIX),
-               tool(3, "python3 -c 'from calc.ops import add; print(add(2, 3))'"),
-               tool(4, "git diff -- calc/ops.py > patch.txt"),
-               tool(5, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt")]
+    replies = [
+        tool(1, "cat calc/ops.py", "git status --short"),
+        tool(2, FIX),
+        tool(3, "python3 -c 'from calc.ops import add; print(add(2, 3))'"),
+        tool(4, "git diff -- calc/ops.py > patch.txt"),
+        tool(5, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"),
+    ]
     grade, agent, requests = attempt(tmp_path, calc_bench, replies)
     assert (agent.exit_status, agent.n_turns, len(requests)) == ("submitted", 5, 5)
     assert agent.submission.startswith("diff --git a/calc/ops.py") and "+    return a + b" in agent.submission
@@ -87,17 +90,25 @@ def test_tool_calls_inspect_fix_submit_resolve(tmp_path, calc_bench) -> None:
 
 
 def test_text_mode_format_error_timeout_long_output_and_step_limit_are_graded(tmp_path, calc_bench) -> None:
-    replies = [text("no action"), block("sleep 30; echo never"), block("seq 1 3000"), block(FIX),
-               block("echo not reached")]
-    grade, agent, requests = attempt(tmp_path, calc_bench, replies, config="swebench_backticks", step_limit=4,
-                                     command_timeout_s=2)
+    replies = [
+        text("no action"),
+        block("sleep 30; echo never"),
+        block("seq 1 3000"),
+        block(FIX),
+        block("echo not reached"),
+    ]
+    grade, agent, requests = attempt(
+        tmp_path, calc_bench, replies, config="swebench_backticks", step_limit=4, command_timeout_s=2
+    )
     assert (agent.exit_status, agent.limit_hit, agent.submission) == ("limits_exceeded", "step_limit", "")
     assert (len(requests), agent.n_format_errors) == (4, 1)
     assert (grade.reward, grade.resolved, grade.details["status"]) == (0.0, False, "empty_patch")
     traj = json.loads(Path(agent.trajectory_path).read_text())
     obs = [m["content"] for m in traj["messages"] if m["role"] == "user"][1:]
     assert obs[0].startswith("Format error:")
-    assert obs[1].startswith("<exception>An error occurred while executing the command: Command 'sleep 30; echo "
-                             "never' timed out after 2 seconds</exception>\n<returncode>-1</returncode>")
+    assert obs[1].startswith(
+        "<exception>An error occurred while executing the command: Command 'sleep 30; echo "
+        "never' timed out after 2 seconds</exception>\n<returncode>-1</returncode>"
+    )
     assert "<elided_chars>\n3893 characters elided" in obs[2]
     assert traj["info"]["exit_status"] == "LimitsExceeded" and traj["info"]["model_stats"]["api_calls"] == 4

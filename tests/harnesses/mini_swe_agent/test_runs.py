@@ -26,16 +26,28 @@ def _package():
 def _run(tmp_path: Path, replies, **kw):
     with ScriptedModelServer(replies=replies) as srv:
         result = run_evaluation(
-            benchmark="demo", harness="mini_swe_agent", model="scripted-model", environment="local",
-            benchmark_params={"sample_ids": ["hello-file"]}, model_base_url=srv.base_url, model_api_key=KEY,
-            model_api_protocol="openai-chat", overrides=[PRICES], results_dir=str(tmp_path / "results"),
-            data_dir=str(tmp_path / "data"), progress="none", **kw)
+            benchmark="demo",
+            harness="mini_swe_agent",
+            model="scripted-model",
+            environment="local",
+            benchmark_params={"sample_ids": ["hello-file"]},
+            model_base_url=srv.base_url,
+            model_api_key=KEY,
+            model_api_protocol="openai-chat",
+            overrides=[PRICES],
+            results_dir=str(tmp_path / "results"),
+            data_dir=str(tmp_path / "data"),
+            progress="none",
+            **kw,
+        )
         return result, list(srv.requests)
 
 
 def test_a_demo_task_solved_through_the_orchestrator(tmp_path) -> None:
-    replies = [tool(1, "printf 'Hello, world!\\n' > hello.txt && cat hello.txt"),
-               tool(2, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")]
+    replies = [
+        tool(1, "printf 'Hello, world!\\n' > hello.txt && cat hello.txt"),
+        tool(2, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"),
+    ]
     result, requests = _run(tmp_path, replies)
     m = result["metrics"]
     assert (m["n_tasks"], m["n_errors"], m["mean_reward"]) == (1, 0, 1.0)
@@ -53,8 +65,7 @@ def test_a_demo_task_solved_through_the_orchestrator(tmp_path) -> None:
 
 def test_the_agent_timeout_cancels_the_loop_and_the_attempt_is_still_graded(tmp_path) -> None:
     start = time.monotonic()
-    result, requests = _run(tmp_path, [tool(1, "sleep 60")],
-                            execution_params={"timeouts": {"agent": 2}})
+    result, requests = _run(tmp_path, [tool(1, "sleep 60")], execution_params={"timeouts": {"agent": 2}})
     assert time.monotonic() - start < 30 and len(requests) == 1
     m = result["metrics"]
     assert (m["n_errors"], m["mean_reward"]) == (0, 0.0)
@@ -66,15 +77,24 @@ def test_the_agent_timeout_cancels_the_loop_and_the_attempt_is_still_graded(tmp_
 
 def test_attempts_run_side_by_side_on_one_loop(tmp_path) -> None:
     """Each attempt's synchronous loop has its own thread; their model calls overlap on the one event loop."""
+
     def reply(request):
         return {**tool(1, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"), "delay_s": 0.5}
 
     with ScriptedModelServer(replies=reply) as srv:
         result = run_evaluation(
-            benchmark="demo", harness="mini_swe_agent", model="scripted-model", environment="local",
-            model_base_url=srv.base_url, model_api_key=KEY, model_api_protocol="openai-chat",
-            task_concurrency=7, results_dir=str(tmp_path / "results"), data_dir=str(tmp_path / "data"),
-            progress="none")
+            benchmark="demo",
+            harness="mini_swe_agent",
+            model="scripted-model",
+            environment="local",
+            model_base_url=srv.base_url,
+            model_api_key=KEY,
+            model_api_protocol="openai-chat",
+            task_concurrency=7,
+            results_dir=str(tmp_path / "results"),
+            data_dir=str(tmp_path / "data"),
+            progress="none",
+        )
         overlap = srv.max_concurrency
     m = result["metrics"]
     assert (m["n_tasks"], m["n_errors"], m["n_attempts"]) == (7, 0, 7)

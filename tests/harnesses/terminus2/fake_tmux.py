@@ -22,7 +22,7 @@ class FakePane:
         self.lines: list[str] = []
         self.current = PROMPT
         self.alive = True
-        self.typed: list[str] = []             # every line run, in order
+        self.typed: list[str] = []  # every line run, in order
 
     def _enter(self) -> None:
         line, self.current = self.current, PROMPT
@@ -56,9 +56,9 @@ class FakePane:
 
     def rows(self, full: bool) -> list[str]:
         rows = self.lines + [self.current]
-        visible = rows[-self.height:]
+        visible = rows[-self.height :]
         visible += [""] * (self.height - len(visible))
-        body = rows[:-self.height] + visible if full else visible
+        body = rows[: -self.height] + visible if full else visible
         return [r.rstrip() for r in body]
 
     def capture(self, full: bool) -> str:
@@ -70,14 +70,14 @@ def handle(pane: FakePane, command: str | list[str]) -> tuple[int, str, str]:
     argv = shlex.split(command) if isinstance(command, str) else list(command)
     if "tmux" not in argv:
         return 0, "", ""
-    argv = argv[argv.index("tmux") + 1:]
+    argv = argv[argv.index("tmux") + 1 :]
     if argv[:1] == ["-L"]:
         argv = argv[2:]
     verb = argv[0] if argv else ""
     if verb == "send-keys":
         if not pane.alive:
             return 1, "", "can't find session"
-        for arg in argv[argv.index("--") + 1:]:
+        for arg in argv[argv.index("--") + 1 :]:
             pane.send(arg)
         return 0, "", ""
     if verb == "capture-pane":

@@ -36,11 +36,17 @@ def harbor_dir() -> str:
     pytest.skip(message)
 
 
-def reply(*commands: str | tuple[str, float], task_complete: bool | str | None = None,
-          analysis: str = "looking", plan: str = "type commands") -> str:
+def reply(
+    *commands: str | tuple[str, float],
+    task_complete: bool | str | None = None,
+    analysis: str = "looking",
+    plan: str = "type commands",
+) -> str:
     """A well-formed Terminus-2 JSON reply with the given keystrokes (``(keys, duration)`` or keys)."""
-    cmds = [{"keystrokes": c, "duration": 0.4} if isinstance(c, str) else {"keystrokes": c[0], "duration": c[1]}
-            for c in commands]
+    cmds = [
+        {"keystrokes": c, "duration": 0.4} if isinstance(c, str) else {"keystrokes": c[0], "duration": c[1]}
+        for c in commands
+    ]
     data: dict[str, Any] = {"analysis": analysis, "plan": plan, "commands": cmds}
     if task_complete is not None:
         data["task_complete"] = task_complete
@@ -64,9 +70,16 @@ class Outcome:
 
 
 def build_model(base_url: str, data_dir: Path, **fields: Any) -> Any:
-    cfg = {"_target_": "agentcompass.models.client.Model", "id": "m", "base_url": base_url,
-           "api_key": "sk-test", "api_protocol": "openai-chat", "backoff_base_s": 0.01, "backoff_max_s": 0.05,
-           **fields}
+    cfg = {
+        "_target_": "agentcompass.models.client.Model",
+        "id": "m",
+        "base_url": base_url,
+        "api_key": "sk-test",
+        "api_protocol": "openai-chat",
+        "backoff_base_s": 0.01,
+        "backoff_max_s": 0.05,
+        **fields,
+    }
     return build("model", cfg, ComponentContext(data_dir=data_dir))
 
 
@@ -81,21 +94,40 @@ def load_task(task_id: str) -> tuple[Any, Task]:
     return bench, tasks[0]
 
 
-async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, Any] | None = None,
-                model: dict[str, Any] | None = None, server: dict[str, Any] | None = None,
-                task_id: str = "greeting", read: tuple[str, ...] = (), grade: bool = True,
-                timeout: float | None = None, auto_install: bool = False,
-                labels: dict[str, str] | None = None) -> Outcome:
+async def drive(
+    provider: Any,
+    replies: Any,
+    tmp: Path,
+    *,
+    harness: dict[str, Any] | None = None,
+    model: dict[str, Any] | None = None,
+    server: dict[str, Any] | None = None,
+    task_id: str = "greeting",
+    read: tuple[str, ...] = (),
+    grade: bool = True,
+    timeout: float | None = None,
+    auto_install: bool = False,
+    labels: dict[str, str] | None = None,
+) -> Outcome:
     """Open an environment for ``task_id``, run terminus2 against a scripted server, read files, grade."""
     bench, task = load_task(task_id)
     attempt_dir = tmp / "attempt-1"
     with ScriptedModelServer(replies=replies, **(server or {})) as srv:
         client = build_model(srv.base_url, tmp, **(model or {}))
-        h = build("harness", {"_target_": "agentcompass.harnesses.terminus2.Terminus2Harness", "id": "terminus2",
-                              "templates_dir": harbor_dir(), "record_terminal": False, **(harness or {})},
-                  ComponentContext(data_dir=tmp))
-        ctx = AttemptContext(task=task, attempt=1, attempt_dir=attempt_dir, benchmark=bench,
-                             auto_install_dependencies=auto_install)
+        h = build(
+            "harness",
+            {
+                "_target_": "agentcompass.harnesses.terminus2.Terminus2Harness",
+                "id": "terminus2",
+                "templates_dir": harbor_dir(),
+                "record_terminal": False,
+                **(harness or {}),
+            },
+            ComponentContext(data_dir=tmp),
+        )
+        ctx = AttemptContext(
+            task=task, attempt=1, attempt_dir=attempt_dir, benchmark=bench, auto_install_dependencies=auto_install
+        )
         spec = bench.env_spec(task)
         spec.labels.update(labels or {})
         env = await provider.open(spec)
@@ -123,11 +155,12 @@ async def drive(provider: Any, replies: Any, tmp: Path, *, harness: dict[str, An
     return Outcome(result, error, requests, trajectory, graded, files, attempt_dir)
 
 
-
-
 REFUSED = {"status": 400, "error": "bad request: refused by the scripted server", "code": "invalid_request"}
-OVERFLOW = {"status": 400, "error": "This model's maximum context length is 100 tokens; your request has more",
-            "code": "context_length_exceeded"}
+OVERFLOW = {
+    "status": 400,
+    "error": "This model's maximum context length is 100 tokens; your request has more",
+    "code": "context_length_exceeded",
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -157,16 +190,27 @@ class Dispatcher:
     """A reply source for the scripted server: summarization calls (recognised by their prompts) get the
     configured answers, every other call gets the next item of ``main``. ``kinds`` records the sequence."""
 
-    def __init__(self, main: list[Any], *, summary: Any = "SUMMARY-TEXT", questions: Any = "1. QUESTIONS-TEXT?",
-                 answers: Any = "ANSWERS-TEXT", short: Any = "SHORT-SUMMARY-TEXT") -> None:
+    def __init__(
+        self,
+        main: list[Any],
+        *,
+        summary: Any = "SUMMARY-TEXT",
+        questions: Any = "1. QUESTIONS-TEXT?",
+        answers: Any = "ANSWERS-TEXT",
+        short: Any = "SHORT-SUMMARY-TEXT",
+    ) -> None:
         self.main = list(main)
         self.special = {"summary": summary, "questions": questions, "answers": answers, "short": short}
         self.kinds: list[str] = []
 
     @staticmethod
     def kind(text: str) -> str:
-        for kind, template in (("summary", "summary"), ("questions", "questions"), ("answers", "answers"),
-                               ("short", "short_summary")):
+        for kind, template in (
+            ("summary", "summary"),
+            ("questions", "questions"),
+            ("answers", "answers"),
+            ("short", "short_summary"),
+        ):
             if text.startswith(lead(template)):
                 return kind
         return "main"
@@ -176,5 +220,8 @@ class Dispatcher:
         self.kinds.append(kind)
         if kind != "main":
             return self.special[kind]
-        return self.main.pop(0) if self.main else {"status": 500, "error": "script exhausted",
-                                                   "headers": {"x-should-retry": "false"}}
+        return (
+            self.main.pop(0)
+            if self.main
+            else {"status": 500, "error": "script exhausted", "headers": {"x-should-retry": "false"}}
+        )

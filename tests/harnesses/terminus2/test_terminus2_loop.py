@@ -38,7 +38,7 @@ def test_fixture_sequence_of_formats(terminus_local):
     assert after_ls.startswith(lead("new_output")) and "seed.txt" in after_ls
     assert after_prose.startswith(lead("warnings")) and "prose-42" in after_prose
     assert after_broken.startswith(lead("parse_error")) and p.text("response_type") in after_broken
-    assert out.files["/app/SHOULD_NOT_EXIST"] is None               # nothing executed after the error
+    assert out.files["/app/SHOULD_NOT_EXIST"] is None  # nothing executed after the error
     assert after_complete.endswith(tail("confirm")) and "marking-done" in after_complete
     assert sum(q.endswith(tail("confirm")) for q in (first, after_ls, after_prose, after_broken)) == 0
     assert [m["role"] for m in out.requests[4]["body"]["messages"]] == ["user", "assistant"] * 4 + ["user"]
@@ -54,8 +54,13 @@ def test_trajectory_is_atif_and_copied_into_the_environment(terminus_local):
     assert [s["source"] for s in t["steps"]] == ["user", "agent", "agent", "agent", "agent"]
     ls_step, broken_step, done_step, _confirm_step = t["steps"][1:]
     assert ls_step["message"] == "Analysis: looking\nPlan: type commands"
-    assert ls_step["tool_calls"] == [{"tool_call_id": "call_0_1", "function_name": "bash_command",
-                                      "arguments": {"keystrokes": "ls -la\n", "duration": 0.5}}]
+    assert ls_step["tool_calls"] == [
+        {
+            "tool_call_id": "call_0_1",
+            "function_name": "bash_command",
+            "arguments": {"keystrokes": "ls -la\n", "duration": 0.5},
+        }
+    ]
     assert ls_step["observation"]["results"][0]["source_call_id"] == "call_0_1"
     assert "seed.txt" in ls_step["observation"]["results"][0]["content"]
     assert ls_step["metrics"]["prompt_tokens"] > 0
@@ -92,7 +97,7 @@ def test_demo_task_solved_and_graded_by_the_demo_benchmark(terminus_local):
 def test_a_valid_reply_in_between_clears_the_pending_completion(terminus_local):
     replies = [
         reply("echo one\n", task_complete=True),
-        reply("echo 'hi from terminus' > greeting.txt\n", task_complete=False),   # clears the pending flag
+        reply("echo 'hi from terminus' > greeting.txt\n", task_complete=False),  # clears the pending flag
         reply(task_complete=True),
         reply(task_complete=True),
     ]
@@ -103,11 +108,15 @@ def test_a_valid_reply_in_between_clears_the_pending_completion(terminus_local):
 
 
 def test_a_pending_completion_survives_a_parse_error(terminus_local):
-    replies = [reply("echo 'hi from terminus' > greeting.txt\n", task_complete=True), BROKEN,
-               reply(task_complete=True), reply("echo never\n")]
+    replies = [
+        reply("echo 'hi from terminus' > greeting.txt\n", task_complete=True),
+        BROKEN,
+        reply(task_complete=True),
+        reply("echo never\n"),
+    ]
     out = terminus_local(replies)
     assert out.error is None and out.result.exit_status == "completed"
-    assert out.result.n_turns == 3 and len(out.requests) == 3            # true, parse error, true: done
+    assert out.result.n_turns == 3 and len(out.requests) == 3  # true, parse error, true: done
     assert user_text(out.requests[2]).startswith(lead("parse_error"))
     assert out.grade.reward == 1.0
 
@@ -129,10 +138,16 @@ def test_max_turns_is_a_limit_not_an_error(terminus_local):
 
 
 def test_output_length_stop_runs_nothing_and_asks_again_in_the_same_episode(terminus_local):
-    truncated = {"text": '{"analysis": "long", "plan": "p", "commands": [{"keystrokes": "touch CUT\\n"}]',
-                 "finish_reason": "length"}
-    out = terminus_local([truncated, reply(task_complete=True), reply(task_complete=True)],
-                         read=("/app/CUT",), grade=False, harness={"output_limit": 512})
+    truncated = {
+        "text": '{"analysis": "long", "plan": "p", "commands": [{"keystrokes": "touch CUT\\n"}]',
+        "finish_reason": "length",
+    }
+    out = terminus_local(
+        [truncated, reply(task_complete=True), reply(task_complete=True)],
+        read=("/app/CUT",),
+        grade=False,
+        harness={"output_limit": 512},
+    )
     assert out.files["/app/CUT"] is None
     second = out.requests[1]["body"]["messages"]
     assert [m["role"] for m in second] == ["user", "assistant", "user"]
@@ -142,8 +157,12 @@ def test_output_length_stop_runs_nothing_and_asks_again_in_the_same_episode(term
 
 
 def test_duration_is_capped_silently(terminus_local):
-    out = terminus_local([reply(("echo capped\n", 900)), reply(task_complete=True), reply(task_complete=True)],
-                         harness={"duration_cap_s": 0.5}, grade=False, test_timeout=60)
+    out = terminus_local(
+        [reply(("echo capped\n", 900)), reply(task_complete=True), reply(task_complete=True)],
+        harness={"duration_cap_s": 0.5},
+        grade=False,
+        test_timeout=60,
+    )
     assert lead("warnings") not in user_text(out.requests[1])
     assert out.trajectory["steps"][1]["tool_calls"][0]["arguments"]["duration"] == 0.5
 
@@ -160,24 +179,28 @@ def test_keys_sent_to_a_dead_session_are_an_agent_error(terminus_local):
 
 def test_a_failing_query_is_tried_three_times(terminus_local):
     refused = {"status": 400, "error": "bad request", "code": "invalid_request"}
-    out = terminus_local([refused, refused, reply(task_complete=True), reply(task_complete=True)], grade=False,
-                         model={"max_retries": 0})
+    out = terminus_local(
+        [refused, refused, reply(task_complete=True), reply(task_complete=True)], grade=False, model={"max_retries": 0}
+    )
     assert out.error is None and out.result.exit_status == "completed" and len(out.requests) == 4
 
 
 def test_cancellation_mid_turn_leaves_a_valid_trajectory(terminus_local):
-    importlib.import_module("agentcompass.models.openai_chat")   # import the SDK now, not in the timed window
+    importlib.import_module("agentcompass.models.openai_chat")  # import the SDK now, not in the timed window
     replies = [reply("echo first\n"), {"text": reply("echo late\n"), "delay_s": 30}]
     out = terminus_local(replies, timeout=8, grade=False)
     assert isinstance(out.error, TimeoutError)
     t = out.trajectory
     assert t["schema_version"] == "ATIF-v1.2" and t["extra"]["exit_status"] == "agent_timeout"
-    assert t["extra"]["n_episodes"] == 2 and len(t["steps"]) == 2      # first prompt + the finished episode
+    assert t["extra"]["n_episodes"] == 2 and len(t["steps"]) == 2  # first prompt + the finished episode
 
 
 def test_context_overflow_without_summarization_propagates(terminus_local):
-    overflow = {"status": 400, "error": "This model's maximum context length is 10 tokens",
-                "code": "context_length_exceeded"}
+    overflow = {
+        "status": 400,
+        "error": "This model's maximum context length is 10 tokens",
+        "code": "context_length_exceeded",
+    }
     out = terminus_local([reply("echo a\n"), overflow], harness={"enable_summarize": False}, grade=False)
     assert isinstance(out.error, ContextLengthExceededError) and len(out.requests) == 2
     assert out.trajectory["extra"]["n_episodes"] == 2

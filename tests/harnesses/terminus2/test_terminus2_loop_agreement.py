@@ -34,29 +34,41 @@ CONTEXT, OUTPUT_LIMIT, THRESHOLD = 6000, 4096, 2500
 
 
 def j(*commands: tuple[str, float], done: bool | None = None, analysis: str = "a") -> str:
-    data: dict[str, object] = {"analysis": analysis, "plan": "p",
-                               "commands": [{"keystrokes": k, "duration": d} for k, d in commands]}
+    data: dict[str, object] = {
+        "analysis": analysis,
+        "plan": "p",
+        "commands": [{"keystrokes": k, "duration": d} for k, d in commands],
+    }
     if done is not None:
         data["task_complete"] = done
     return json.dumps(data)
 
 
 REPLIES = [
-    "Let me look first.\n" + j(("ls -la\n", 0.01)),                                    # warning
-    {"text": 'Plan: {"analysis": "long", "plan": "p", "commands": [{"keystrokes": "touch CUT\\n"',
-     "finish_reason": "length"},                                                      # cut at the output limit
-    j(("big\n", 0.01)),                                                               # large output
-    j(("echo after-big\n", 0.01)),                                                    # sees it, fills the context
-    "SUMMARY-1", "1. QUESTION-1?", "ANSWERS-1",                                       # proactive summary
-    j(("echo semi;", 0.01), ("\n", 0.01), done=True),                                 # completion: confirm
-    {"status": 400, "error": "This model's maximum context length is 6000 tokens. However, your messages "
-                             "resulted in 9000 tokens.", "code": "context_length_exceeded"},
-    "SUMMARY-2", "1. QUESTION-2?", "ANSWERS-2",                                       # reactive summary
-    '{"analysis": "broken", "plan": oops}',                                           # parse error
-    j(done=True),                                                                     # confirms: the run ends
+    "Let me look first.\n" + j(("ls -la\n", 0.01)),  # warning
+    {
+        "text": 'Plan: {"analysis": "long", "plan": "p", "commands": [{"keystrokes": "touch CUT\\n"',
+        "finish_reason": "length",
+    },  # cut at the output limit
+    j(("big\n", 0.01)),  # large output
+    j(("echo after-big\n", 0.01)),  # sees it, fills the context
+    "SUMMARY-1",
+    "1. QUESTION-1?",
+    "ANSWERS-1",  # proactive summary
+    j(("echo semi;", 0.01), ("\n", 0.01), done=True),  # completion: confirm
+    {
+        "status": 400,
+        "error": "This model's maximum context length is 6000 tokens. However, your messages resulted in 9000 tokens.",
+        "code": "context_length_exceeded",
+    },
+    "SUMMARY-2",
+    "1. QUESTION-2?",
+    "ANSWERS-2",  # reactive summary
+    '{"analysis": "broken", "plan": oops}',  # parse error
+    j(done=True),  # confirms: the run ends
 ]
 
-HARBOR_SIDE = r'''
+HARBOR_SIDE = r"""
 import asyncio, json, os, sys, tempfile
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from pathlib import Path
@@ -88,7 +100,7 @@ async def main():
     return {"typed": env.pane.typed, "metadata": {k: v for k, v in ctx.metadata.items() if "times" not in k}}
 
 print(json.dumps(asyncio.run(main())))
-'''
+"""
 
 
 class FakeEnv:
@@ -128,18 +140,33 @@ class FakeProvider:
 def harbor_run(replies: list[object]) -> tuple[list[list[dict]], dict]:
     source = Path(__file__).with_name("fake_tmux.py").read_text()
     with ScriptedModelServer(replies=list(replies)) as srv:
-        payload = {"fake_tmux": source, "outputs": OUTPUTS, "model": "scripted-model", "base_url": srv.base_url,
-                   "threshold": THRESHOLD, "instruction": INSTRUCTION,
-                   "model_info": {"max_input_tokens": CONTEXT, "max_output_tokens": OUTPUT_LIMIT}}
+        payload = {
+            "fake_tmux": source,
+            "outputs": OUTPUTS,
+            "model": "scripted-model",
+            "base_url": srv.base_url,
+            "threshold": THRESHOLD,
+            "instruction": INSTRUCTION,
+            "model_info": {"max_input_tokens": CONTEXT, "max_output_tokens": OUTPUT_LIMIT},
+        }
         out = run_reference("harbor", HARBOR_SIDE, payload, timeout=300)
         return [r["body"]["messages"] for r in srv.requests], out
 
 
 def our_run(tmp_path: Path, replies: list[object]) -> tuple[list[list[dict]], list[str], object]:
-    harness = build("harness", {"_target_": "agentcompass.harnesses.terminus2.Terminus2Harness", "id": "terminus2",
-                                "templates_dir": harbor_dir(), "context_limit": CONTEXT, "output_limit": OUTPUT_LIMIT,
-                                "proactive_summarization_threshold": THRESHOLD, "record_terminal": False},
-                    ComponentContext(data_dir=tmp_path))
+    harness = build(
+        "harness",
+        {
+            "_target_": "agentcompass.harnesses.terminus2.Terminus2Harness",
+            "id": "terminus2",
+            "templates_dir": harbor_dir(),
+            "context_limit": CONTEXT,
+            "output_limit": OUTPUT_LIMIT,
+            "proactive_summarization_threshold": THRESHOLD,
+            "record_terminal": False,
+        },
+        ComponentContext(data_dir=tmp_path),
+    )
     provider = FakeProvider()
     task = Task(id="agree", instruction=INSTRUCTION, workdir="/app", agent_timeout_s=120)
     out = replay(harness, task, list(replies), tmp_path, provider=provider, model={"id": "scripted-model"})
@@ -151,22 +178,24 @@ def our_run(tmp_path: Path, replies: list[object]) -> tuple[list[list[dict]], li
 def test_every_request_matches_harbors(tmp_path, capsys):
     theirs, harbor = harbor_run(REPLIES)
     ours, typed, result = our_run(tmp_path, REPLIES)
-    same = sum(a == b for a, b in zip(ours, theirs))
+    same = sum(a == b for a, b in zip(ours, theirs, strict=False))
     with capsys.disabled():
-        print(f"\nterminus2 loop agreement: {same}/{len(theirs)} requests identical "
-              f"(ours made {len(ours)}); Harbor {harbor['metadata']}")
+        print(
+            f"\nterminus2 loop agreement: {same}/{len(theirs)} requests identical "
+            f"(ours made {len(ours)}); Harbor {harbor['metadata']}"
+        )
     assert len(theirs) == len(REPLIES), "Harbor did not walk the whole script"
-    for i, (a, b) in enumerate(zip(ours, theirs)):
+    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
         assert a == b, f"request {i + 1} differs"
     assert len(ours) == len(theirs)
-    assert typed == harbor["typed"]                                   # the same keystrokes ran, in order
+    assert typed == harbor["typed"]  # the same keystrokes ran, in order
     assert result.info["summarization_count"] == harbor["metadata"]["summarization_count"] == 2
     assert result.n_turns == harbor["metadata"]["n_episodes"] and result.exit_status == "completed"
 
     p = HarborPrompts(load_source(harbor_dir(), None, False))
     last = [m[-1]["content"] for m in ours]
     head = p["summary"].parts[0]
-    assert "line 00000" in last[3] and "line 00399" in last[3]        # the big output reached the model ...
+    assert "line 00000" in last[3] and "line 00399" in last[3]  # the big output reached the model ...
     assert head in last[4] and all(head not in t for t in last[:4])  # ... before the summary it triggered
-    assert p["confirm"].parts[-1] in last[8]                          # the confirmation question
-    assert p["parse_error"].parts[0] in last[13]                      # the parse error after the reactive summary
+    assert p["confirm"].parts[-1] in last[8]  # the confirmation question
+    assert p["parse_error"].parts[0] in last[13]  # the parse error after the reactive summary

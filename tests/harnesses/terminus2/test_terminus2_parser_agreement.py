@@ -22,7 +22,7 @@ from agentcompass.harnesses.terminus2.harbor_source import load_source
 from agentcompass.harnesses.terminus2.harbor_text import HarborPrompts
 from agentcompass.testing.reference import run_reference
 
-HARBOR_SIDE = r'''
+HARBOR_SIDE = r"""
 import asyncio, json, os, sys, tempfile
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from pathlib import Path
@@ -47,13 +47,12 @@ async def main():
     return out
 
 print(json.dumps(asyncio.run(main())))
-'''
+"""
 
 
 def _sorted_fields(text: str) -> str:
     """Harbor lists unknown command fields in set order, which differs between processes: sort them."""
-    return re.sub(r"(Unknown fields: )([^\n]+)", lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))),
-                  text)
+    return re.sub(r"(Unknown fields: )([^\n]+)", lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), text)
 
 
 def _kind(line: str) -> str:
@@ -67,20 +66,26 @@ def _kind(line: str) -> str:
 
 def ours(parser: ReplyParser, prompts: HarborPrompts, text: str) -> dict[str, object]:
     parsed = parser.parse(text)
-    return {"commands": [[c.keystrokes, repr(c.duration)] for c in parsed.commands],
-            "task_complete": parsed.task_complete, "error": parsed.error, "warning": parsed.warning,
-            "feedback": feedback_of(prompts, parsed), "analysis": repr(parsed.analysis), "plan": repr(parsed.plan)}
+    return {
+        "commands": [[c.keystrokes, repr(c.duration)] for c in parsed.commands],
+        "task_complete": parsed.task_complete,
+        "error": parsed.error,
+        "warning": parsed.warning,
+        "feedback": feedback_of(prompts, parsed),
+        "analysis": repr(parsed.analysis),
+        "plan": repr(parsed.plan),
+    }
 
 
 @pytest.mark.slow
 def test_tricky_replies_agree_with_harbor_on_every_field(capsys):
     source = load_source(harbor_dir(), None, False)
     parser, prompts = ReplyParser(source), HarborPrompts(source)
-    names, texts = zip(*REPLIES)
+    names, texts = zip(*REPLIES, strict=False)
     theirs = run_reference("harbor", HARBOR_SIDE, list(texts), timeout=300)
     assert len(theirs) == len(REPLIES) >= 40
     differing = []
-    for name, text, ref in zip(names, texts, theirs):
+    for name, text, ref in zip(names, texts, theirs, strict=False):
         mine = ours(parser, prompts, text)
         mine = {k: _sorted_fields(v) if isinstance(v, str) else v for k, v in mine.items()}
         ref = {k: _sorted_fields(v) if isinstance(v, str) else v for k, v in ref.items()}
@@ -90,9 +95,11 @@ def test_tricky_replies_agree_with_harbor_on_every_field(capsys):
     warnings = Counter(_kind(line) for r in theirs for line in r["warning"].splitlines() if line.strip())
     executed = sum(bool(r["commands"]) for r in theirs)
     with capsys.disabled():
-        print(f"\nterminus2 parser agreement: {len(REPLIES) - len(differing)}/{len(REPLIES)} replies identical; "
-              f"{sum(errors.values())} errors in {len(errors)} classes, {sum(warnings.values())} warnings in "
-              f"{len(warnings)} classes, {executed} replies with commands to run, "
-              f"{sum(r['task_complete'] for r in theirs)} completing")
+        print(
+            f"\nterminus2 parser agreement: {len(REPLIES) - len(differing)}/{len(REPLIES)} replies identical; "
+            f"{sum(errors.values())} errors in {len(errors)} classes, {sum(warnings.values())} warnings in "
+            f"{len(warnings)} classes, {executed} replies with commands to run, "
+            f"{sum(r['task_complete'] for r in theirs)} completing"
+        )
     assert not differing, differing
-    assert len(errors) >= 6 and len(warnings) >= 10           # the set really exercises the parser
+    assert len(errors) >= 6 and len(warnings) >= 10  # the set really exercises the parser

@@ -42,8 +42,12 @@ def _fresh_cache():
 @pytest.mark.parametrize("form", ["package", "templates", "site-packages", "wheel"])
 def test_templates_dir_accepts_every_documented_form(form, tmp_path):
     root = Path(harbor_dir())
-    value = {"package": root, "templates": root / "templates", "site-packages": root.parents[2],
-             "wheel": make_wheel(tmp_path / WHEEL_NAME)}[form]
+    value = {
+        "package": root,
+        "templates": root / "templates",
+        "site-packages": root.parents[2],
+        "wheel": make_wheel(tmp_path / WHEEL_NAME),
+    }[form]
     source = load_source(str(value), None, False)
     assert source.matches_reference and source.version == "0.26.0"
     assert source.describe()["sha256"] == FILES and source.describe()["matches_harbor"] == "0.26.0"
@@ -88,8 +92,12 @@ def test_nothing_found_names_every_way_to_provide_the_files(tmp_path):
     with pytest.raises(DependencyError) as err:
         load_source(None, tmp_path, False)
     text = str(err.value)
-    for needle in ("--auto-install-dependencies", "pip install harbor==0.26.0", "harness_params.templates_dir",
-                   str(tmp_path / "harbor" / WHEEL_NAME)):
+    for needle in (
+        "--auto-install-dependencies",
+        "pip install harbor==0.26.0",
+        "harness_params.templates_dir",
+        str(tmp_path / "harbor" / WHEEL_NAME),
+    ):
         assert needle in text
 
 
@@ -115,9 +123,26 @@ def test_auto_install_downloads_harbors_wheel_into_data_dir(tmp_path):
 def test_cli_without_harbor_files_fails_with_one_line_and_exit_2(tmp_path):
     if harbor_source.from_installed() is not None:
         pytest.skip("harbor is installed in this interpreter")
-    proc = subprocess.run([sys.executable, "-m", "agentcompass", "run", "demo", "terminus2", "scripted",
-                           "--data-dir", str(tmp_path / "data"), "--results-dir", str(tmp_path / "out")],
-                          capture_output=True, text=True, cwd=REPO, timeout=120, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agentcompass",
+            "run",
+            "demo",
+            "terminus2",
+            "scripted",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--results-dir",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 2, proc.stderr
     lines = [line for line in proc.stderr.strip().splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in proc.stderr
@@ -128,13 +153,13 @@ def test_cli_without_harbor_files_fails_with_one_line_and_exit_2(tmp_path):
 
 CASES = [
     ("Create /app/hello.txt containing Hello, world!", "root@box:/app# \n" + "\n" * 39),
-    ("Use {braces} and {{doubled}} braces; write JSON {\"a\": 1}.", "$ echo '{x}'\n{x}\n$ "),
+    ('Use {braces} and {{doubled}} braces; write JSON {"a": 1}.', "$ echo '{x}'\n{x}\n$ "),
     ("Unicode: héllo 😀 €", "root@box:/app# ls\nfichier-é.txt  😀.md\nroot@box:/app# "),
     ("Huge screen", "".join(f"row {i:04d} " + "é" * 60 + "\n" for i in range(200))),
     ("", ""),
 ]
 
-HARBOR_FIRST = r'''
+HARBOR_FIRST = r"""
 import asyncio, json, os, sys, tempfile
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from pathlib import Path, PurePosixPath
@@ -159,7 +184,7 @@ async def first(instruction, screen):
 
 cases = json.load(sys.stdin)
 print(json.dumps([asyncio.run(first(i, s)) for i, s in cases]))
-'''
+"""
 
 
 class ScreenEnv:
@@ -188,6 +213,6 @@ def test_first_prompt_equals_harbors_rendering():
     theirs = run_reference("harbor", HARBOR_FIRST, CASES, timeout=300)
     ours = [asyncio.run(our_first(prompts, i, s)) for i, s in CASES]
     assert len(theirs) == len(CASES)
-    for case, a, b in zip(CASES, ours, theirs):
+    for case, a, b in zip(CASES, ours, theirs, strict=False):
         assert a == b, case[0]
-    assert len(ours[3].encode()) < len(CASES[3][1].encode())     # the huge screen was cut (as Harbor cuts it)
+    assert len(ours[3].encode()) < len(CASES[3][1].encode())  # the huge screen was cut (as Harbor cuts it)

@@ -25,12 +25,13 @@ def tmux_servers(socket: str) -> bool:
 
 # ---------------------------------------------------------------- pure helpers
 
+
 @pytest.mark.parametrize("text", ["é" * 9000, "€" * 7000, "😀" * 5000, "a" + "€" * 7000, "ab" + "😀" * 5000])
 @pytest.mark.parametrize("limit", [100, 1001, 10_000])
 def test_limit_output_keeps_whole_characters_at_both_ends(text, limit):
     p = harbor_prompts()
     out = limit_output(text, limit, p)
-    first, second, third = [x for x in p["output_limited"].parts if isinstance(x, str)]   # around the values
+    first, second, third = [x for x in p["output_limited"].parts if isinstance(x, str)]  # around the values
     head, rest = out.split(first, 1)
     shown_limit, rest = rest.split(second, 1)
     omitted, tail = rest.split(third, 1)
@@ -55,10 +56,11 @@ def test_new_content_follows_harbors_offset_rule():
 def test_paste_threshold_is_harbors():
     assert not needs_paste("x" * 15_000, "terminus-2")
     assert needs_paste("x" * 15_990, "terminus-2")
-    assert needs_paste("'" * 4000, "terminus-2")                 # quoting makes it longer than 16,000 bytes
+    assert needs_paste("'" * 4000, "terminus-2")  # quoting makes it longer than 16,000 bytes
 
 
 # ---------------------------------------------------------------- a real tmux in the local env
+
 
 async def _started(env, record: bool = False) -> TmuxSession:
     session = TmuxSession(env, harbor_prompts(), "t2test", workdir="/app", record=record)
@@ -110,7 +112,7 @@ def test_incremental_output_and_clear_fallback(in_local_env):
     first, second, cleared, after = in_local_env(scenario)
     assert first.startswith(lead("new_output")) and "FIRST-42" in first
     assert second.startswith(lead("new_output")) and "SECOND-56" in second
-    assert "FIRST-42" not in second and "echo SECOND" in second   # only what is new, from the command line on
+    assert "FIRST-42" not in second and "echo SECOND" in second  # only what is new, from the command line on
     assert cleared.startswith(lead("current_screen")) and "SECOND-56" not in cleared
     assert after.startswith(lead("new_output")) and "THIRD" in after
 
@@ -121,11 +123,11 @@ def test_each_keystrokes_string_is_one_tmux_argument(in_local_env):
         session = await _started(env)
         try:
             await _type(session, "sleep 30\n", 0.3)
-            await _type(session, "C-c", 0.3)                       # a whole key name: that key
+            await _type(session, "C-c", 0.3)  # a whole key name: that key
             status = await _type(session, "echo status=$?\n", expect="status=1")
             await _type(session, "cat > typed.txt\n", 0.3)
-            await _type(session, "Enter here is text\n", 0.2)     # not a key name: typed literally
-            await _type(session, "echo a;", 0.2)                  # tmux reads the trailing ';' as a separator
+            await _type(session, "Enter here is text\n", 0.2)  # not a key name: typed literally
+            await _type(session, "echo a;", 0.2)  # tmux reads the trailing ';' as a separator
             await _type(session, "\n", 0.2)
             await _type(session, "C-d", 0.3)
             return status, await _read_when(env, "/app/typed.txt", b"echo a\n")
@@ -139,7 +141,7 @@ def test_each_keystrokes_string_is_one_tmux_argument(in_local_env):
 
 @requires_tmux
 def test_long_keystrokes_are_pasted_verbatim(in_local_env):
-    long_text = "x" * 20_000 + "€" * 3000        # over one send-keys command: a paste buffer
+    long_text = "x" * 20_000 + "€" * 3000  # over one send-keys command: a paste buffer
 
     async def scenario(env):
         session = await _started(env)
@@ -157,8 +159,9 @@ def test_the_pane_keeps_tmuxs_default_history_as_in_harbor(in_local_env):
     async def scenario(env):
         session = await _started(env)
         try:
-            shown = await env.exec(["tmux", "-L", session.socket, "display", "-p", "-t", session.name,
-                                    "#{history_limit}"])
+            shown = await env.exec(
+                ["tmux", "-L", session.socket, "display", "-p", "-t", session.name, "#{history_limit}"]
+            )
             later = await env.exec(["tmux", "-L", session.socket, "show-options", "-g", "history-limit"])
             return shown.stdout.strip(), later.stdout.strip()
         finally:
@@ -186,7 +189,7 @@ def test_recording_start_up_leaves_a_cleared_screen(in_local_env):
 def test_session_is_isolated_logged_and_killed(in_local_env):
     async def scenario(env):
         a = await _started(env)
-        b = await _started(env)          # same session name, separate tmux servers
+        b = await _started(env)  # same session name, separate tmux servers
         try:
             await _type(a, "echo from-a\n", expect="\nfrom-a")
             out_b = await _type(b, "echo from-b\n", expect="\nfrom-b")
@@ -200,11 +203,11 @@ def test_session_is_isolated_logged_and_killed(in_local_env):
 
     sock_a, sock_b, out_b, alive, pane_log, cwd, alive_after = in_local_env(scenario)
     assert sock_a != sock_b
-    assert b"from-b" in pane_log                                  # pipe-pane records the session
+    assert b"from-b" in pane_log  # pipe-pane records the session
     assert "from-a" not in out_b
     assert alive == (True, True) and alive_after is False
     assert not tmux_servers(sock_a) and not tmux_servers(sock_b)
-    assert any(line.endswith("/app") and "pwd" not in line for line in cwd.splitlines())   # the workdir
+    assert any(line.endswith("/app") and "pwd" not in line for line in cwd.splitlines())  # the workdir
 
 
 @requires_tmux
@@ -220,7 +223,7 @@ def test_exit_ends_the_session(in_local_env):
 def test_missing_tmux_is_a_clear_error(tmp_path, run):
     from agentcompass.environments.local import LocalConfig, LocalProvider
 
-    bindir = tmp_path / "bin"                       # a PATH holding bash but no tmux
+    bindir = tmp_path / "bin"  # a PATH holding bash but no tmux
     bindir.mkdir()
     os.symlink(shutil.which("bash"), bindir / "bash")
     provider = LocalProvider(LocalConfig(root_dir=str(tmp_path / "ws"), env={"PATH": str(bindir)}))

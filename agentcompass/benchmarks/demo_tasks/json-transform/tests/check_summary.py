@@ -16,8 +16,9 @@ with open(expected_path) as fh:
 
 failures = []
 if not isinstance(got, dict) or set(got) != set(expected):
-    failures.append(f"keys are {sorted(got) if isinstance(got, dict) else type(got).__name__}, "
-                    f"expected {sorted(expected)}")
+    failures.append(
+        f"keys are {sorted(got) if isinstance(got, dict) else type(got).__name__}, expected {sorted(expected)}"
+    )
 else:
     for key in ("count", "adults", "by_country"):
         if got[key] != expected[key]:

@@ -3,7 +3,9 @@ import subprocess
 
 
 def run(*args):
-    return subprocess.run(["python3", "/app/total.py", *args], capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["python3", "/app/total.py", *args], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def test_small_sum():
