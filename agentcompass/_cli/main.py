@@ -54,7 +54,8 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
-        parser.exit(message=f"agentcompass {_version()}\n")
+        print(f"agentcompass {_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 def _top_parser() -> argparse.ArgumentParser:
