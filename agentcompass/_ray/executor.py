@@ -18,10 +18,12 @@ before it started never starts).
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import os
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +53,10 @@ class RayExecutor:
         self.services: Any = None  # the services actor, made when a request first needs it
         self._owned = False
         self._node = ""
-        self._remote: dict[str, Any] = {}
+        self._remote: dict[tuple[str, str | None], Any] = {}
         self._shared: dict[str, tuple[list[Any], dict[str, Any]]] = {}
+        self._freed: collections.deque[str] = collections.deque(maxlen=4096)  # nodes where attempts ended
+        self._affinity: Any = None  # NodeAffinitySchedulingStrategy, once Ray is imported
 
     # ------------------------------------------------------------------ connection
     async def start(self) -> None:
@@ -79,6 +83,9 @@ class RayExecutor:
                 ) from None
             self._owned = True
         self._node = ray.get_runtime_context().get_node_id()
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        self._affinity = NodeAffinitySchedulingStrategy
         self.log.info("executor ray: connected (%d nodes alive)", sum(1 for n in ray.nodes() if n.get("Alive")))
 
     async def aclose(self) -> None:
@@ -122,9 +129,10 @@ class RayExecutor:
             self._shared[rt.name] = ([token, self.ray.put(shared)], shared)
         return self._shared[rt.name]
 
-    def _task_fn(self, rt: RequestRuntime) -> Any:
-        """The streaming Ray task of ``rt``'s request, with its per-attempt resources."""
-        if rt.name not in self._remote:
+    def _task_fn(self, rt: RequestRuntime, node: str | None = None) -> Any:
+        """The streaming Ray task of ``rt``'s request, with its per-attempt resources (and a soft affinity to
+        ``node``)."""
+        if (rt.name, node) not in self._remote:
             settings = rt.config.execution.ray
             options: dict[str, Any] = {
                 "num_returns": "streaming",
@@ -135,8 +143,10 @@ class RayExecutor:
                 options["resources"] = dict(settings.resources)
             if settings.runtime_env:
                 options["runtime_env"] = dict(settings.runtime_env)
-            self._remote[rt.name] = self.ray.remote(attempt_stream).options(**options)
-        return self._remote[rt.name]
+            if node is not None:
+                options["scheduling_strategy"] = self._affinity(node, soft=True)
+            self._remote[rt.name, node] = self.ray.remote(attempt_stream).options(**options)
+        return self._remote[rt.name, node]
 
     # ------------------------------------------------------------------ one attempt
     async def run_attempt(
@@ -152,12 +162,8 @@ class RayExecutor:
                     raise asyncio.CancelledError()
                 start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
                 out.queue_s = round(start - queued, 4)
-                await asyncio.to_thread(record.mkdir)
-                rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
-                await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
-                if "remote" in out.phases:  # the time in the slot that the attempt did not spend running
-                    out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - out.phases.pop("remote")), 4)
-                await asyncio.to_thread(self._finish, record, out, start)
+                files = await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
+                await asyncio.to_thread(self._finish, record, out, start, files)
         except asyncio.CancelledError:
             if start is not None:  # cancelled while running: recorded; while queued: never started
                 record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
@@ -175,12 +181,17 @@ class RayExecutor:
         key: str,
         record: AttemptRecord,
         out: AttemptOutcome,
-    ) -> None:
+    ) -> list[tuple[str, bytes, bool]]:
+        """Submit the attempt, then make its directory while the task travels; the files of the stream's last
+        batch are returned, for the driver to write with ``result.json``."""
         payload = self._payload(rt, task, n, sample, checkpoint, key)
-        stream = self._task_fn(rt).remote(payload)
+        stream = self._submit(rt, payload)
         gated = self._request(rt)[1]["services"] is not None
+        files: list[tuple[str, bytes, bool]] = []
         try:
-            result = await self._consume(rt, stream, record, out)
+            await asyncio.to_thread(record.mkdir)
+            rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
+            result, files = await self._consume(rt, stream, record, out)
         except asyncio.CancelledError:
             await asyncio.shield(self._cancel(stream, key, payload["grace_s"], gated))
             raise
@@ -200,14 +211,23 @@ class RayExecutor:
             else:
                 exc = getattr(exc, "cause", None) or exc  # an error raised on the worker
             record_failure(out, exc, record, rt.logger)
-            return
+            return files
         if result is None:
             record_failure(out, SandboxError("the attempt's stream ended without its result"), record, rt.logger)
-            return
+            return files
         self._merge(out, result, record)
+        if (out.node or {}).get("node_id"):
+            self._freed.append(out.node["node_id"])
         stopped = _stops_request(out)
         if stopped is not None:  # e.g. a dead model endpoint on the worker: the request ends
             rt.stopped = stopped
+        return files
+
+    def _submit(self, rt: RequestRuntime, payload: dict[str, Any]) -> Any:
+        """Start the attempt's Ray task, preferring (soft node affinity) the node where an attempt ended last:
+        its resources were just freed there, so Ray grants the task there without asking another node first."""
+        node = self._freed.popleft() if self._freed else None
+        return self._task_fn(rt, node).remote(payload)
 
     def _payload(
         self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None, key: str
@@ -227,11 +247,15 @@ class RayExecutor:
 
     async def _consume(
         self, rt: RequestRuntime, stream: Any, record: AttemptRecord, out: AttemptOutcome
-    ) -> dict[str, Any] | None:
+    ) -> tuple[dict[str, Any] | None, list[tuple[str, bytes, bool]]]:
+        """Handle the stream's batches as they come; ``(the result, the files of the last batch)``."""
         result: dict[str, Any] | None = None
+        files: list[tuple[str, bytes, bool]] = []
         async for ref in stream:
-            files = []
-            for item in await ref:
+            if files:
+                await asyncio.to_thread(_write_files, record.dir, files)
+                files = []
+            for item in self.ray.get(ref):  # ready: the stream hands out a reference once its object is here
                 kind = item[0]
                 if kind == "event":
                     rt.progress.emit(
@@ -243,9 +267,7 @@ class RayExecutor:
                     files.append(item[1:])
                 elif kind == "result":
                     result = item[1]
-            if files:
-                await asyncio.to_thread(_write_files, record.dir, files)
-        return result
+        return result, files
 
     async def _cancel(self, stream: Any, key: str, grace_s: float, gated: bool) -> None:
         """Cancel the remote task and wait for the end of its stream: a task that had not started never starts,
@@ -295,9 +317,16 @@ class RayExecutor:
                 setattr(out, key, value)
         out.phases = {**out.phases, "remote": result["duration_s"]}
 
-    def _finish(self, record: AttemptRecord, out: AttemptOutcome, start: float) -> None:
+    def _finish(
+        self, record: AttemptRecord, out: AttemptOutcome, start: float, files: Sequence[tuple[str, bytes, bool]] = ()
+    ) -> None:
+        """Write the last files, then ``result.json`` (phase ``dispatch``: the time in the slot that the attempt
+        did not spend running on its node)."""
+        _write_files(record.dir, files)
+        remote = out.phases.pop("remote", None)
+        if remote is not None:
+            out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - remote), 4)
         out.duration_s = round(time.monotonic() - start, 4)
-        out.phases.pop("remote", None)
         record.write_result(dict(vars(out)))
 
     # ------------------------------------------------------------------ every node
@@ -340,7 +369,7 @@ def _rebase(value: Any, old: str, new: str) -> Any:
     return value
 
 
-def _write_files(folder: Path, files: list[tuple[str, bytes, bool]]) -> None:
+def _write_files(folder: Path, files: Sequence[tuple[str, bytes, bool]]) -> None:
     for rel, data, append in files:
         _write_file(folder, rel, data, append)
 

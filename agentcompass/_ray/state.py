@@ -68,9 +68,17 @@ class RequestState:
 
 
 class WorkerState:
-    """This process's loop and requests (one instance: :data:`STATE`)."""
+    """This process's loop and requests (one instance: :data:`STATE`; ``fetch`` reads the shared parts from their
+    reference, ``ray.get`` by default; ``idle_close_s`` and ``max_requests`` as the module's constants)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        fetch: Callable[[Any], dict[str, Any]] | None = None,
+        idle_close_s: float = IDLE_CLOSE_S,
+        max_requests: int = MAX_REQUESTS,
+    ) -> None:
+        self.fetch = fetch or _ray_get
+        self.idle_close_s, self.max_requests = idle_close_s, max_requests
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._requests: OrderedDict[str, asyncio.Future[RequestState]] = OrderedDict()
@@ -99,7 +107,7 @@ class WorkerState:
     async def _request(self, token: str, ref: Any) -> RequestState:
         fut = self._requests.get(token)
         if fut is None or (fut.done() and not _built(fut)):
-            fut = asyncio.ensure_future(asyncio.to_thread(_build, token, ref))
+            fut = asyncio.ensure_future(asyncio.to_thread(self._build, token, ref))
             self._requests[token] = fut
         self._requests.move_to_end(token)
         return await asyncio.shield(fut)
@@ -107,32 +115,40 @@ class WorkerState:
     def _schedule_sweep(self) -> None:
         if self._sweeper is None:
             loop = asyncio.get_running_loop()
-            self._sweeper = loop.call_later(IDLE_CLOSE_S / 10, lambda: loop.create_task(self._sweep()))
+            self._sweeper = loop.call_later(self.idle_close_s / 10, lambda: loop.create_task(self.sweep()))
 
-    async def _sweep(self) -> None:
-        """Close requests idle for IDLE_CLOSE_S, and the oldest idle ones beyond MAX_REQUESTS."""
+    def requests(self) -> list[str]:
+        """The tokens of the requests kept, least recently used first."""
+        return list(self._requests)
+
+    async def sweep(self) -> None:
+        """Close the requests idle for ``idle_close_s``, and the least recently used idle ones beyond
+        ``max_requests`` (a request with an attempt running is never closed)."""
         self._sweeper = None
         now, ready = time.monotonic(), [(t, f.result()) for t, f in self._requests.items() if _built(f)]
         idle = [(t, s) for t, s in ready if s.running == 0]
-        excess = max(0, len(self._requests) - MAX_REQUESTS)
+        excess = max(0, len(self._requests) - self.max_requests)
         for i, (token, state) in enumerate(idle):
-            if i < excess or now - state.last_used >= IDLE_CLOSE_S:
+            if i < excess or now - state.last_used >= self.idle_close_s:
                 self._requests.pop(token, None)
                 await state.aclose()
         if self._requests:
             self._schedule_sweep()
+
+    def _build(self, token: str, ref: Any) -> RequestState:
+        """Fetch the request's shared parts (once per process) and build its components (blocking)."""
+        shared = self.fetch(ref)
+        return RequestState(token, shared, build_parts(shared))
 
 
 def _built(fut: asyncio.Future[RequestState]) -> bool:
     return fut.done() and not fut.cancelled() and fut.exception() is None
 
 
-def _build(token: str, ref: Any) -> RequestState:
-    """Fetch the request's shared parts (once per process) and build its components (blocking)."""
+def _ray_get(ref: Any) -> dict[str, Any]:
     import ray
 
-    shared = ray.get(ref)
-    return RequestState(token, shared, build_parts(shared))
+    return ray.get(ref)
 
 
 STATE = WorkerState()

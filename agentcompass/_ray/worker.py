@@ -188,8 +188,8 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
                 "staging": str(record.dir),
                 "duration_s": round(time.monotonic() - started, 4),
             }
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    finally:  # off the result's path: the files were read
+        asyncio.get_running_loop().run_in_executor(None, shutil.rmtree, staging, True)
 
 
 def _files(folder: Path) -> Iterator[tuple[str, str, bytes, bool]]:
