@@ -10,10 +10,10 @@ a first Ray run warms its worker processes (printed as "cold"), then the local a
 ``--repeats`` runs each, so that the load of the machine weighs on both alike. Printed per node count: the
 median wall time of each executor, the ideal ``attempts x sleep / concurrency``, and where Ray's extra time goes:
 
-- per attempt: the median of the attempts' ``dispatch`` phase (the time an attempt held its slot outside its own
-  run: scheduling, transfers, the stream), the figure to keep near zero;
-- per run: what is left of the extra wall time once the dispatch phases are taken out (connecting, the first
-  build of the components in each worker process, the last attempts' tail);
+- per attempt: the median and mean of the attempts' ``dispatch`` phase (the time an attempt held its slot outside
+  its own run: scheduling, transfers, the stream), the figure to keep near zero;
+- per run: what is left of the extra wall time once the dispatch phases are taken out (their mean x attempts /
+  pool: connecting, the first build of the components in each worker process, the last attempts' tail);
 - both as one figure: the extra wall time times the pool over the attempts.
 """
 
@@ -80,7 +80,7 @@ def on_cluster(nodes: int, a: argparse.Namespace) -> dict:
             local.append(one_run(a.attempts, a.sleep, a.concurrency, None)[0])
             wall, d = one_run(a.attempts, a.sleep, a.concurrency, address)
             remote.append(wall)
-            dispatch.append(statistics.median(d))
+            dispatch.append((statistics.median(d), statistics.mean(d)))
     finally:
         ray.shutdown()
         cluster.shutdown()
@@ -90,7 +90,8 @@ def on_cluster(nodes: int, a: argparse.Namespace) -> dict:
 
 def report(r: dict, a: argparse.Namespace) -> None:
     ideal = a.attempts * a.sleep / a.concurrency
-    lw, rw, d = statistics.median(r["local"]), statistics.median(r["remote"]), statistics.median(r["dispatch"])
+    lw, rw = statistics.median(r["local"]), statistics.median(r["remote"])
+    d, mean = (statistics.median(x[i] for x in r["dispatch"]) for i in (0, 1))
     runs = lambda xs: ", ".join(f"{x:.2f}" for x in xs)  # noqa: E731
     print(
         f"\n{r['nodes']} node(s) x {r['per_node']} CPUs (started in {r['started']:.1f} s); {a.attempts} attempts "
@@ -101,10 +102,12 @@ def report(r: dict, a: argparse.Namespace) -> None:
         f"  ray executor    median {rw:6.2f} s  ({rw / lw:.3f}x local)  runs: {runs(r['remote'])}; cold {r['cold']:.2f}"
     )
     print(
-        f"  per attempt (median dispatch phase) {d * 1000:7.1f} ms   per run: "
-        f"{', '.join(f'{x * 1000:.1f}' for x in r['dispatch'])}"
+        f"  per attempt (dispatch phase) median {d * 1000:6.1f} ms, mean {mean * 1000:6.1f} ms   runs (median/mean): "
+        f"{', '.join(f'{x * 1000:.1f}/{y * 1000:.1f}' for x, y in r['dispatch'])}"
     )
-    print(f"  per run (extra wall time less the dispatch phases) {rw - lw - a.attempts * d / a.concurrency:6.2f} s")
+    print(
+        f"  per run (extra wall time less the mean dispatch phases) {rw - lw - a.attempts * mean / a.concurrency:.2f} s"
+    )
     print(
         f"  both as one figure: (ray - local) x pool / attempts  {(rw - lw) * a.concurrency / a.attempts * 1000:7.1f}"
         f" ms per attempt (cold run: {(r['cold'] - lw) * a.concurrency / a.attempts * 1000:.1f} ms)"
