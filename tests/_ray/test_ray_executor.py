@@ -161,7 +161,9 @@ def test_agents_on_workers_call_their_worker_process_gateway(cluster, tmp_path):
     rows, attempts = results_of(result)
     assert result["metrics"]["mean_reward"] == 1.0 and len(rows) == 8
     served = [(a["node"]["node_id"], a["agent"]["info"]["pid"], a["agent"]["info"]["base"]) for a in attempts]
-    assert all(node in cluster.ids and pid == a["node"]["pid"] for (node, pid, _), a in zip(served, attempts))
+    assert all(
+        node in cluster.ids and pid == a["node"]["pid"] for (node, pid, _), a in zip(served, attempts, strict=True)
+    )
     bases = {(node, pid): set() for node, pid, _ in served}
     for node, pid, base in served:
         bases[(node, pid)].add(base)
