@@ -47,8 +47,13 @@ CANCEL_MARGIN_S = 5.0
 class RayExecutor:
     kind = "ray"
 
-    def __init__(self, configs: list[RequestConfig], pool: Pool, logger: logging.Logger) -> None:
+    def __init__(
+        self, configs: list[RequestConfig], pool: Pool, logger: logging.Logger, worker_services: tuple[Any, ...] = ()
+    ) -> None:
+        """``worker_services``: factories of the services each worker process keeps for the attempts it runs (the
+        model gateway), shipped with each request's shared parts (module-level functions: pickled by reference)."""
         self.config, self.pool, self.log = configs[0], pool, logger
+        self.worker_services = tuple(worker_services)
         self.ray: Any = None
         self.services: Any = None  # the services actor, made when a request first needs it
         self._owned = False
@@ -124,6 +129,7 @@ class RayExecutor:
                 "model_gate": model_gate,
                 "rated": rated,
                 "services": self._services() if model_gate or rated else None,
+                "worker_services": self.worker_services,
             }
             token = f"{rt.run_id}/{rt.name}/{uuid.uuid4().hex}"
             self._shared[rt.name] = ([token, self.ray.put(shared)], shared)

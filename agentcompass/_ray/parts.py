@@ -96,8 +96,28 @@ class GatedModel:
     def __init__(self, inner: Any, services: Any, provider: str, holder: str) -> None:
         self._inner, self._services, self._provider, self._holder = inner, services, provider, holder
 
-    def fork(self) -> GatedModel:
-        return GatedModel(self._inner.fork(), self._services, self._provider, self._holder)
+    def fork(self, attempt: Any = None) -> GatedModel:
+        return GatedModel(self._inner.fork(attempt), self._services, self._provider, self._holder)
+
+    async def forward(self, request: Any) -> Any:
+        """A gateway call holds one token of the provider's cluster-wide limit until its answer is sent."""
+        if not await self._services.acquire.remote(self._provider, self._holder):
+            raise SandboxError(f"model provider {self._provider!r}: the attempt was given up by the driver")
+        try:
+            answer = await self._inner.forward(request)
+        except BaseException:
+            self._services.release.remote(self._provider, self._holder)
+            raise
+        close = answer.aclose
+
+        async def aclose(error: BaseException | None = None) -> None:
+            try:
+                await close(error)
+            finally:
+                self._services.release.remote(self._provider, self._holder)
+
+        answer.aclose = aclose
+        return answer
 
     async def complete(self, messages: list[dict[str, Any]], **params: Any) -> Any:
         if not await self._services.acquire.remote(self._provider, self._holder):
@@ -112,7 +132,8 @@ class GatedModel:
 
 
 def worker_runtime(shared: dict[str, Any], key: str, parts: Parts, store: Any, progress: Any) -> RequestRuntime:
-    """The runtime of attempt ``key`` on this node (no executor: the attempt runs right here)."""
+    """The runtime of attempt ``key`` on this node (no executor: the attempt runs right here); the worker
+    process's services (:meth:`~.state.WorkerState.services`) are added by the caller."""
     model = parts.model
     if model is not None and shared.get("model_gate"):
         model = GatedModel(model, shared["services"], shared["model_gate"], key)

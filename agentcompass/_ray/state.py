@@ -8,11 +8,17 @@
   store by the first attempt of that request that runs here; and the components built from them on this node
   (:class:`~.parts.Parts`: benchmark with its tasks loaded here, harness, model, environment provider).
 
-Per-request services a worker process shares between its attempts (a model gateway, say) hang on the
-:class:`RequestState`: ``state.service(name, factory)`` makes one on first use (``factory()`` may be a coroutine
-function) and it is closed (its ``aclose()``, when it has one) with the request's parts. A worker process never
-learns when a request ends, so a request's state closes when no attempt of it has run here for ``IDLE_CLOSE_S``
-(or when more than ``MAX_REQUESTS`` requests are kept, the least recently used first, once its attempts ended).
+- **Its services**, two kinds:
+
+  - process-wide (:meth:`WorkerState.services`): made by the first attempt that needs each from the factories the
+    driver ships with a request (``worker_services``, e.g. the model gateway: one serves every attempt this
+    process runs, of any request); they end with the process (or close themselves when idle);
+  - per request (:meth:`RequestState.service`): made on first use and closed (their ``aclose()``) with the
+    request's parts.
+
+A worker process never learns when a request ends, so a request's state closes when no attempt of it has run
+here for ``IDLE_CLOSE_S`` (or when more than ``MAX_REQUESTS`` requests are kept, the least recently used first,
+once its attempts ended).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from .parts import Parts, build_parts
@@ -83,6 +89,21 @@ class WorkerState:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._requests: OrderedDict[str, asyncio.Future[RequestState]] = OrderedDict()
         self._sweeper: asyncio.TimerHandle | None = None
+        self._services: dict[Any, Any] = {}  # factory -> its service in this worker process
+
+    def services(self, factories: Sequence[Any], rt: Any) -> dict[str, Any]:
+        """``{name: service}`` of this process for the attempt whose runtime is ``rt``: each factory's service,
+        made by the first attempt that needs it (``factory(rt)``; None: not needed by this attempt's request)."""
+        out: dict[str, Any] = {}
+        for factory in factories:
+            service = self._services.get(factory)
+            if service is None:
+                service = factory(rt)
+                if service is None:
+                    continue
+                self._services[factory] = service
+            out[service.name] = service
+        return out
 
     def loop(self) -> asyncio.AbstractEventLoop:
         """The event loop of this worker process (a daemon thread), shared by every attempt it runs."""

@@ -174,6 +174,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
                 shared, parts = state.shared, state.parts
                 store = _StagingStore(staging, shared["run_name"], shared["run_id"], events)
                 rt = worker_runtime(shared, p["key"], parts, store, _Events(events))
+                rt.services = STATE.services(shared.get("worker_services") or (), rt)
                 checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
                 out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
                 wait_removed = getattr(parts.provider, "wait_removed", None)

@@ -41,6 +41,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass.interfaces",
         "agentcompass.errors",
     ),
+    "agentcompass.gateway": (
+        "agentcompass.models",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+        "agentcompass.kit",
+    ),
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.errors": (),
 }
