@@ -30,7 +30,7 @@ from agentcompass.interfaces import (
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
 from .hooks import Hooks
 from .logs import LOGGER, current_request
-from .metrics import compute_metrics, task_row
+from .metrics import ErrorCounts, compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .retry import should_retry
@@ -87,7 +87,8 @@ class RequestRun:
         self.name = name or self.run_name
         self.built: tuple[Any, ...] = ()
         self.n_tasks = 0
-        self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row (via _keep)
+        self.error_counts = ErrorCounts()  # of self.rows, for the running run.json
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
         self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
@@ -230,7 +231,7 @@ class RequestRun:
             for task in tasks:
                 row = finished.get((task.id, sample))
                 if row is not None and row["status"] == AttemptStatus.COMPLETED:
-                    self.rows[(task.id, sample)] = row
+                    self._keep((task.id, sample), row)
                     continue
                 attempts = store.attempts_of(task.id, sample) if resume else []
                 last = store.attempt(task.id, attempts[-1], sample) if attempts else None
@@ -316,7 +317,7 @@ class RequestRun:
             self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or "", sample=sample))
             n += 1
         row = task_row(out, attempts, sample)
-        self.rows[(task.id, sample)] = row
+        self._keep((task.id, sample), row)
         await asyncio.to_thread(self.store.append_result, row)
         self.progress_record.changed()
         if rt.stopped is not None:  # e.g. a dead model endpoint: the request ends here
@@ -343,9 +344,14 @@ class RequestRun:
     def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
         self.store.write_run_record(self._run_record(status, metrics))
 
+    def _keep(self, key: tuple[str, int], row: dict[str, Any]) -> None:
+        self.error_counts.replace(self.rows.get(key), row)
+        self.rows[key] = row
+
     def _running_record(self) -> dict[str, Any]:
-        """run.json while the request runs (on the event loop; written by :class:`ThrottledRecord`)."""
-        return self._run_record(RunStatus.RUNNING, compute_metrics(self.rows.values()))
+        """run.json while the request runs (on the event loop; written by :class:`ThrottledRecord`): O(1), the
+        counts are kept as rows come."""
+        return self._run_record(RunStatus.RUNNING, self.error_counts.metrics())
 
     def _write_record(self, record: dict[str, Any]) -> None:
         self.store.write_run_record(record)

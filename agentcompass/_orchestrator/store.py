@@ -31,6 +31,7 @@ from agentcompass.errors import ConfigError
 from agentcompass.kit import write_atomic
 from agentcompass.kit import write_json as _write_json
 
+from . import jsontext
 from .runlock import RunLock, acquire
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
@@ -125,6 +126,7 @@ class RunStore:
         self.results_path = self.run_dir / RESULTS_FILE
         self.summary_path = self.run_dir / SUMMARY_FILE
         self._append_lock = threading.Lock()
+        self._fresh = False  # made by this process's create(): no attempt was recorded in the old layout
 
     @classmethod
     def at(cls, run_dir: str | Path) -> RunStore:
@@ -136,8 +138,10 @@ class RunStore:
         return store
 
     def create(self, *, exist_ok: bool = False) -> None:
-        if self.run_dir.exists() and not exist_ok:
+        existed = self.run_dir.exists()
+        if existed and not exist_ok:
             raise ConfigError(f"run directory {str(self.run_dir)!r} already exists; pick another run_id or use reuse")
+        self._fresh = not existed
         try:
             self.tasks_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -173,10 +177,12 @@ class RunStore:
         return read_json(path) if path.is_file() else {}
 
     def write_run_record(self, record: dict[str, Any]) -> None:
-        write_json(self.run_dir / RUN_FILE, record)
+        write_atomic(self.run_dir / RUN_FILE, jsontext.dumps(record, depth=2) + "\n")
 
     def write_summary(self, result: dict[str, Any]) -> None:
-        write_json(self.summary_path, result, durable=True)
+        """Sections, keys and per-task rows one per line (:mod:`.jsontext`: a large run's summary in milliseconds,
+        not seconds)."""
+        write_atomic(self.summary_path, jsontext.dumps(result, depth=3) + "\n", durable=True)
 
     def read_summary(self) -> dict[str, Any] | None:
         try:
@@ -248,7 +254,7 @@ class RunStore:
         """``tasks/<task_id>/sample-<j>/``; sample 1 of a task recorded before samples existed is the task
         directory itself (its ``attempt-<n>/`` directories)."""
         folder = self.task_dir(task_id)
-        if sample == 1 and not (folder / "sample-1").is_dir() and any(_attempt_subdirs(folder)):
+        if sample == 1 and not self._fresh and not (folder / "sample-1").is_dir() and any(_attempt_subdirs(folder)):
             return folder
         return folder / f"sample-{sample}"
 
