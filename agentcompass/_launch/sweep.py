@@ -29,7 +29,7 @@ OVERRIDE_KEY = "agentcompass_ov"
 @dataclass
 class Job:
     name: str
-    inp: ComposeInput
+    inp: ComposeInput | None  # None: composed by the caller (run_evaluation)
     resolved: ResolvedRequest | None = None
     error: BaseException | None = None
 
@@ -56,7 +56,7 @@ def launch_jobs(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_j
     for overrides in job_overrides:
         job = handle.to_job(list(overrides))
         try:
-            job.resolved = compose_request(job.inp)
+            job.resolved = compose_request(job.inp)  # type: ignore[arg-type]  # the handle's jobs have one
             handle.check(job.resolved)
         except Exception as exc:  # recorded in the job's own outcome, never raised through the sweep
             job.error = exc

@@ -37,6 +37,7 @@ from .retry import should_retry
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
+from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
 
@@ -96,6 +97,7 @@ class RequestRun:
         self.extra_paths: dict[str, str] = {}
         self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
+        self.services = Services(self.hooks.services, self.logger)
 
     # ------------------------------------------------------------------ preparation
     @property
@@ -249,6 +251,10 @@ class RequestRun:
             self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows), len(self.pending))
 
     # ------------------------------------------------------------------ execution
+    async def start(self) -> None:
+        """Start the request-scoped services (after :meth:`prepare`, before the first attempt)."""
+        await self.services.start(self.rt)
+
     async def execute(self) -> None:
         current_request.set(self.name)
         if self.cfg.runtime.reuse:
@@ -411,6 +417,8 @@ class RequestRun:
             self.lock.release()
 
     async def aclose(self) -> None:
+        """Close the services, then the model client and the environment provider; give up the lock."""
+        await self.services.aclose()
         self.release()
         if self.rt is None:
             return

@@ -79,9 +79,11 @@ async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
 async def run_resolved(
     resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None, name: str = ""
 ) -> dict[str, Any]:
-    from agentcompass._orchestrator.single import run_single
+    from agentcompass._launch.run import Orchestration, result_of, run_orchestration
 
-    return await run_single(resolved, hooks=default_hooks(), on_progress=on_progress, name=name)
+    done = await run_orchestration(Orchestration.single(resolved, name), hooks=default_hooks(), on_progress=on_progress)
+    (outcome,) = done.requests.values()
+    return result_of(outcome, resolved.config.runtime.timeout_seconds)
 
 
 def run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
