@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +12,20 @@ from pydantic import BaseModel, ValidationError
 
 from agentcompass._config.redact import secret_name
 from agentcompass.errors import ConfigError, UnknownComponentError
+from agentcompass.interfaces import Benchmark, ComponentContext, EnvironmentProvider, Harness, ModelClient
 
-GROUPS = ("benchmark", "harness", "model", "environment")
+
+@dataclass(frozen=True)
+class Components:
+    """The four built components of one request, by group (the field names ARE the config groups)."""
+
+    benchmark: Benchmark
+    harness: Harness
+    model: ModelClient | None  # None: the ``none`` model
+    environment: EnvironmentProvider
+
+
+GROUPS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Components))  # the one list of groups
 
 
 def conf_dir() -> Path:
@@ -86,7 +100,12 @@ def validate_component(group: str, cfg: dict[str, Any]) -> None:
         validate(config_cls, cfg, f"{group} {ident!r}")
 
 
-def build(group: str, cfg: dict[str, Any], ctx: Any) -> Any:
+def build_components(data: dict[str, Any], ctx: ComponentContext) -> Components:
+    """Every component of a request's composed config (``data``), built in group order."""
+    return Components(**{group: build(group, data[group], ctx) for group in GROUPS})
+
+
+def build(group: str, cfg: dict[str, Any], ctx: ComponentContext) -> Any:
     """Build a component: ``cls(cls.config_class.model_validate(rest), ctx)``.
 
     ``cfg`` is the composed config of the group (``_target_`` plus fields); ``ctx`` a ComponentContext.

@@ -14,6 +14,7 @@ from agentcompass._config import registry
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
+from agentcompass._config.registry import GROUPS, Components
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
@@ -40,8 +41,6 @@ from .runtime import RequestRuntime
 from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
-
-_COMPONENTS = ("benchmark", "harness", "model", "environment")
 
 
 def _version() -> str:
@@ -85,7 +84,7 @@ class RequestRun:
         self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
-        self.built: tuple[Any, ...] = ()
+        self.components: Components | None = None  # built by build()
         self.n_tasks = 0
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
@@ -120,12 +119,12 @@ class RequestRun:
             self.name,
             self.store.run_id,
             self.cfg,
-            *self.built,
+            self.components,
             self.store,
             self.pool,
             self.progress,
             self.logger,
-            slot_providers=[self.built[3].name],
+            slot_providers=[self.components.environment.name],
             recipes=recipes,
             executor=self.executor,
         )
@@ -157,10 +156,10 @@ class RequestRun:
             logger=self.logger,
         )
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
-            built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
-            self._check_model(built)
-            self.built = tuple(built[g] for g in _COMPONENTS)
-            return built["benchmark"].load()
+            components = registry.build_components(data, ctx)
+            self._check_model(components)
+            self.components = components
+            return components.benchmark.load()
 
     def _pick_run_id(self, results_dir: Path) -> str:
         runtime, output = self.cfg.runtime, self.cfg.output
@@ -170,13 +169,12 @@ class RequestRun:
             raise ConfigError("reuse_run_id is set but reuse is false; pass reuse=True (CLI: --reuse RUN_ID)")
         return output.run_id or new_run_id()
 
-    def _check_model(self, built: dict[str, Any]) -> None:
-        harness, model = built["harness"], built["model"]
-        if REQUIRES_MODEL.of(harness) and model is None:
+    def _check_model(self, components: Components) -> None:
+        if REQUIRES_MODEL.of(components.harness) and components.model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
 
     def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
-        comps = {g: redact(self.resolved.data[g]) for g in _COMPONENTS}
+        comps = {g: redact(self.resolved.data[g]) for g in GROUPS}
         return {"components": comps, "task_ids": sorted(t.id for t in tasks)}
 
     def _open_store(self, tasks: list[Task]) -> None:
@@ -403,7 +401,7 @@ class RequestRun:
             "environment": self.resolved.choices["environment"],
             "agentcompass_version": _version(),
             "config": redact(data),
-            **_harness_info(self.built[1] if self.built else None),
+            **_harness_info(self.components.harness if self.components else None),
         }
 
     @property

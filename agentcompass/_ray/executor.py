@@ -183,7 +183,7 @@ class RayExecutor:
         self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None, key: str
     ) -> dict[str, Any]:
         limits = rt.config.runtime.provider_limits
-        provider = getattr(rt.model, "provider", None)
+        provider = rt.model.provider if rt.model is not None else None
         return {
             "key": key,
             "services": self.services,

@@ -8,6 +8,7 @@ the model is wrapped so that each call holds one token of its provider's cluster
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from typing import Any
 from agentcompass._config import registry
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import register_config_secrets, register_secret
+from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
 from agentcompass._orchestrator.logs import LOGGER
@@ -28,10 +30,7 @@ from agentcompass.interfaces import ComponentContext, Task
 @dataclass
 class Parts:
     config: RequestConfig
-    benchmark: Any
-    harness: Any
-    model: Any
-    provider: Any
+    components: Components
     tasks: dict[str, Task]
 
     def task(self, task_id: str) -> Task:
@@ -66,9 +65,9 @@ def build_parts(payload: dict[str, Any]) -> Parts:
     register_config_secrets(data)
     ctx = component_context(data, config, payload["run_id"], payload["name"])
     with auto_install_scope(config.runtime.auto_install_dependencies):
-        built = {g: registry.build(g, data[g], ctx) for g in registry.GROUPS}
-        tasks = {t.id: t for t in built["benchmark"].load()}
-    return Parts(config, built["benchmark"], built["harness"], built["model"], built["environment"], tasks)
+        components = registry.build_components(data, ctx)
+        tasks = {t.id: t for t in components.benchmark.load()}
+    return Parts(config, components, tasks)
 
 
 class WorkerPool:
@@ -109,17 +108,15 @@ class GatedModel:
 
 def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -> RequestRuntime:
     """The runtime of one attempt on this node (no executor: the attempt runs right here)."""
-    model = parts.model
-    if model is not None and p.get("model_gate"):
-        model = GatedModel(model, p["services"], p["model_gate"], p["key"])
+    components = parts.components
+    if components.model is not None and p.get("model_gate"):
+        gated = GatedModel(components.model, p["services"], p["model_gate"], p["key"])
+        components = dataclasses.replace(components, model=gated)  # type: ignore[arg-type]
     return RequestRuntime(
         p["name"],
         p["run_id"],
         parts.config,
-        parts.benchmark,
-        parts.harness,
-        model,
-        parts.provider,
+        components,
         store,
         WorkerPool(p["services"]),
         progress,

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.store import AttemptRecord, RunStore
+from agentcompass.interfaces import WAIT_REMOVED
 
 from .parts import Parts, build_parts, worker_runtime
 
@@ -197,7 +198,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | N
             rt = worker_runtime(p, parts, store, _Events(events))
             checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
             out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
-            wait_removed = getattr(parts.provider, "wait_removed", None)
+            wait_removed = WAIT_REMOVED.of(parts.components.environment)
             if wait_removed is not None:  # this worker's provider outlives the request: removals end here
                 await wait_removed()
             out.node = node_info()
