@@ -20,6 +20,8 @@ _EXPORTS = {
     "RunRequestSpec": "agentcompass._launch",
     "OrchestrationResult": "agentcompass._launch",
     "Orchestration": "agentcompass._launch",
+    "RequestOutcome": "agentcompass._launch",
+    "RunResult": "agentcompass._orchestrator.result",
     "AttemptStatus": "agentcompass.interfaces",
     "RunStatus": "agentcompass.interfaces",
     "ExitStatus": "agentcompass.interfaces",

@@ -318,13 +318,33 @@ class OutputConfig(_Strict):
         return v
 
 
+class ComponentSection(BaseModel):
+    """A component section of the request config: its id, its class (``_target_``) and the fields its class's
+    ``config_class`` validates (kept here as extra fields, validated when the component is built)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True, serialize_by_alias=True)
+
+    id: str | None = None  # the component id (for a model: the model name sent to the endpoint)
+    target: str | None = Field(None, alias="_target_")  # None: nothing to build (the ``none`` model)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The component's own fields (what its ``config_class`` validates)."""
+        return dict(self.model_extra or {})
+
+
 class RequestConfig(_Strict):
     """The composed config of one request. Component sections are validated by their classes."""
 
-    benchmark: dict[str, Any]
-    harness: dict[str, Any]
-    model: dict[str, Any]
-    environment: dict[str, Any]
+    benchmark: ComponentSection
+    harness: ComponentSection
+    model: ComponentSection
+    environment: ComponentSection
     runtime: RuntimeConfig = Field(default_factory=RuntimeConfig)
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)

@@ -24,6 +24,7 @@ from agentcompass._orchestrator.logs import console_logging, file_logging
 from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import Progress, RequestFinished
 from agentcompass._orchestrator.request import RequestRun
+from agentcompass._orchestrator.result import RunResult
 from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
 from agentcompass.interfaces import RunStatus
 
@@ -38,7 +39,7 @@ class RequestOutcome:
 
     name: str
     status: RunStatus  # completed | failed | timeout | cancelled
-    result: dict[str, Any] | None = None  # what run_evaluation would have returned
+    result: RunResult | None = None  # what run_evaluation would have returned
     error: str | None = None  # "<ErrorType>: <message>"
     paths: dict[str, str] = field(default_factory=dict)
     exception: BaseException | None = field(default=None, repr=False, compare=False)  # what ``error`` names
@@ -160,7 +161,7 @@ class _Runner:
             await run.aclose()
         self._record(index, run, result, error)
 
-    def _record(self, index: int, run: RequestRun, result: dict[str, Any], error: BaseException | None) -> None:
+    def _record(self, index: int, run: RequestRun, result: RunResult, error: BaseException | None) -> None:
         final = result["metadata"]["status"]
         text = one_line(error) if error is not None else None
         if final == RunStatus.FAILED and error is None:
@@ -241,7 +242,7 @@ async def run_orchestration(
     )
 
 
-def result_of(outcome: RequestOutcome, timeout_seconds: float | None) -> dict[str, Any]:
+def result_of(outcome: RequestOutcome, timeout_seconds: float | None) -> RunResult:
     """``run_evaluation``'s return value from its request's outcome, or the error it raises: the error that
     kept the request from running; RunTimeoutError; EvaluationFailedError for a request stopped by an error
     (a dead model endpoint) or failed as a whole; any other error that ended it, as raised."""

@@ -34,6 +34,7 @@ from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
+from .result import RunResult
 from .retry import should_retry
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
@@ -102,7 +103,7 @@ class RequestRun:
     @property
     def run_name(self) -> str:
         c = self.resolved.choices
-        model = safe_name(str(self.resolved.data["model"].get("id") or "none"))
+        model = safe_name(self.cfg.model.id or "none")
         return self.cfg.output.run_name or f"{c['benchmark']}__{c['harness']}__{model}"
 
     def prepare(self) -> None:
@@ -149,7 +150,7 @@ class RequestRun:
             run_id=run_id,
             request=self.name,
             benchmark_id=self.resolved.choices["benchmark"],
-            model_id=str(data["model"].get("id") or "none"),
+            model_id=self.cfg.model.id or "none",
             harness_id=self.resolved.choices["harness"],
             environment_id=self.resolved.choices["environment"],
             auto_install_dependencies=runtime.auto_install_dependencies,
@@ -348,7 +349,7 @@ class RequestRun:
     def _write_record(self, record: dict[str, Any]) -> None:
         self.store.write_run_record(record)
 
-    def finalize(self, status: RunStatus) -> dict[str, Any]:
+    def finalize(self, status: RunStatus) -> RunResult:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
         rows = [self.rows[key] for key in sorted(self.rows)]
@@ -362,7 +363,7 @@ class RequestRun:
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result = {
+        result: RunResult = {
             "metadata": self._metadata(status),
             "metrics": metrics,
             "summary": build_summary(rows),
@@ -372,7 +373,7 @@ class RequestRun:
         self._write_run_record(status, metrics)
         return result
 
-    async def afinalize(self, status: RunStatus) -> dict[str, Any]:
+    async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
         result = self.finalize(status)

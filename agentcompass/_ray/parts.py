@@ -43,15 +43,15 @@ class Parts:
             ) from None
 
 
-def component_context(data: dict[str, Any], config: RequestConfig, run_id: str, name: str) -> ComponentContext:
+def component_context(config: RequestConfig, run_id: str, name: str) -> ComponentContext:
     return ComponentContext(
         data_dir=data_dir(config.runtime.data_dir),
         run_id=run_id,
         request=name,
-        benchmark_id=str(data["benchmark"].get("id")),
-        model_id=str(data["model"].get("id") or "none"),
-        harness_id=str(data["harness"].get("id")),
-        environment_id=str(data["environment"].get("id")),
+        benchmark_id=str(config.benchmark.id),
+        model_id=config.model.id or "none",
+        harness_id=str(config.harness.id),
+        environment_id=str(config.environment.id),
         auto_install_dependencies=config.runtime.auto_install_dependencies,
         logger=LOGGER.getChild("run"),
     )
@@ -63,7 +63,7 @@ def build_parts(payload: dict[str, Any]) -> Parts:
     config = RequestConfig.model_validate(data)
     register_secret(data["model"].get("api_key"))
     register_config_secrets(data)
-    ctx = component_context(data, config, payload["run_id"], payload["name"])
+    ctx = component_context(config, payload["run_id"], payload["name"])
     with auto_install_scope(config.runtime.auto_install_dependencies):
         components = registry.build_components(data, ctx)
         tasks = {t.id: t for t in components.benchmark.load()}

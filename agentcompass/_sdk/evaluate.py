@@ -10,7 +10,7 @@ import asyncio
 import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request
@@ -20,6 +20,9 @@ from agentcompass.errors import ConfigError
 from .arguments import check_keywords, check_positional
 from .hooks import check_supported, default_hooks
 from .threads import run_sync
+
+if TYPE_CHECKING:
+    from agentcompass._orchestrator.result import RunResult
 
 _SIGNATURE = options.signature("run").replace(return_annotation=dict[str, Any])
 
@@ -62,7 +65,7 @@ def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
     return resolved
 
 
-async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
+async def async_run_evaluation(*args: Any, **kwargs: Any) -> RunResult:
     """Run one evaluation request; return ``{metadata, metrics, summary, paths}``.
 
     Keyword-only; every keyword of the options table's ``run`` rows (see the signature). Raises ConfigError
@@ -78,7 +81,7 @@ async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
 
 async def run_resolved(
     resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None, name: str = ""
-) -> dict[str, Any]:
+) -> RunResult:
     from agentcompass._launch.run import Orchestration, result_of, run_orchestration
 
     done = await run_orchestration(Orchestration.single(resolved, name), hooks=default_hooks(), on_progress=on_progress)
@@ -86,7 +89,7 @@ async def run_resolved(
     return result_of(outcome, resolved.config.runtime.timeout_seconds)
 
 
-def run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
+def run_evaluation(*args: Any, **kwargs: Any) -> RunResult:
     """Synchronous twin of :func:`async_run_evaluation` (same keywords, same return value); may be called from a
     thread that already runs an event loop (it then runs in a worker thread of its own)."""
     check_positional("run_evaluation", args)

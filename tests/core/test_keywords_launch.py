@@ -177,7 +177,9 @@ def _env_open_qps(env: Env):
     def check(r: Launched, surface: str) -> None:  # one limit across both requests
         _completed(r)
         starts = sorted(info["started"] for info in r.infos())
-        assert min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.2, starts
+        # turns 0.25 s apart; each start is seen a scheduling delay after its turn, so the span is what is
+        # robust on a loaded machine (without a limit every open starts within milliseconds)
+        assert starts[-1] - starts[0] >= 0.25 * (4 - 1) - 0.1, starts
 
     return env.spec(), env.keywords(env_open_qps={"memory": 4}), check
 

@@ -216,7 +216,9 @@ def _provider_limits(env: Env):
 def _env_open_qps(env: Env):
     def check(o: Outcome) -> None:  # opens spaced 0.25 s apart (without a limit they start together)
         starts = sorted(info["started"] for info in o.infos())
-        assert min(b - a for a, b in zip(starts, starts[1:], strict=False)) >= 0.2, starts
+        # turns 0.25 s apart; each start is seen a scheduling delay after its turn, so the span is what is
+        # robust on a loaded machine (without a limit every open starts within milliseconds)
+        assert starts[-1] - starts[0] >= 0.25 * (3 - 1) - 0.1, starts
 
     return env.base(benchmark_params={"n_tasks": 3}, env_open_qps={"memory": 4}), check
 
