@@ -101,7 +101,7 @@ def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.Argu
 
     from .options import UsageError
 
-    debug = getattr(args, "log_level", "INFO") == "DEBUG"
+    debug = getattr(args, "log_level", None) == "DEBUG"
     try:
         return module.main(args)
     except UsageError as exc:

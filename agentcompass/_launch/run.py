@@ -82,9 +82,9 @@ def _runtime_value(orch: Orchestration, key: str) -> Any:
     for job in orch.jobs:
         if job.resolved is not None:
             return getattr(job.resolved.config.runtime, key)
-    from agentcompass._config.schema import RuntimeConfig
+    from agentcompass._config.schema import RuntimeConfig, default_of
 
-    return getattr(RuntimeConfig(), key)
+    return default_of(RuntimeConfig, key)
 
 
 class _Runner:

@@ -5,20 +5,16 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, create_model, field_validator, model_validator
 from pydantic.fields import FieldInfo
 
 from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput
 from agentcompass._config.merge import deep_merge
+from agentcompass._config.registry import GROUPS
 from agentcompass._config.schema import SAFE_NAME, ExecutionConfig, OutputConfig
+from agentcompass._config.schema import Strict as _Strict
 from agentcompass._orchestrator.store import safe_name
-
-_GROUPS = ("benchmark", "harness", "model", "environment")
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], doc: str) -> type[BaseModel]:
@@ -81,7 +77,7 @@ class OrchestrationDefaults(_Strict):
     runtime: RequestRuntimeSpec = Field(default_factory=RequestRuntimeSpec)
     output: OutputSpec = Field(default_factory=OutputSpec)
 
-    @field_validator(*_GROUPS, mode="before")
+    @field_validator(*GROUPS, mode="before")
     @classmethod
     def _component(cls, v: Any) -> Any:
         if isinstance(v, str):
@@ -94,7 +90,7 @@ class OrchestrationDefaults(_Strict):
 
     def layer(self) -> dict[str, Any]:
         """This level's fields as a nested dict (unset fields omitted)."""
-        out = {g: copy.deepcopy(getattr(self, g)) for g in _GROUPS if getattr(self, g) is not None}
+        out = {g: copy.deepcopy(getattr(self, g)) for g in GROUPS if getattr(self, g) is not None}
         for part in ("execution", "runtime", "output"):
             values = getattr(self, part).model_dump(exclude_none=True)
             if values:
@@ -121,7 +117,7 @@ class RunRequestSpec(OrchestrationDefaults):
 class OrchestrationSpec(_Strict):
     version: Literal[1] = 1
     name: str = "orchestration"
-    task_concurrency: int = Field(4, ge=1)
+    task_concurrency: int = copy.copy(options.runtime_fields("top")["task_concurrency"])  # the schema's field
     runtime: OrchestrationRuntime = Field(default_factory=OrchestrationRuntime)
     defaults: OrchestrationDefaults = Field(default_factory=OrchestrationDefaults)
     requests: list[RunRequestSpec] = Field(min_length=1)
@@ -154,7 +150,7 @@ def compose_input(
     merged = merged_request(spec, req)
     choices: dict[str, str | None] = {}
     explicit: dict[str, Any] = {}
-    for group in _GROUPS:
+    for group in GROUPS:
         section = dict(merged.get(group) or {})
         choices[group] = section.pop("id", None)
         if section:

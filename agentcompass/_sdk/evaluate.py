@@ -55,14 +55,22 @@ def compose_input(kw: dict[str, Any]) -> ComposeInput:
 def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
     """Compose and validate the request described by ``run_evaluation``'s keywords."""
     bind(_SIGNATURE, "run_evaluation", kw)
-    timeout = kw.get("timeout_seconds")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0):
-        raise ConfigError(
-            f"timeout_seconds must be a positive integer number of seconds for a single request, got {timeout!r}"
-        )
+    _check_narrower(kw)
     resolved = compose_request(compose_input(kw))
     check_supported(resolved)
     return resolved
+
+
+def _check_narrower(kw: dict[str, Any]) -> None:
+    """Keywords a single request takes in a narrower type than ``launch`` (the options table's ``narrower``)."""
+    for row in options.for_entry("run"):
+        narrow, value = row.annotation_for("run"), kw.get(row.name)
+        if value is None or narrow is row.annotation:
+            continue
+        if narrow is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(
+                f"{row.name} must be an integer for a single request (launch also takes fractions), got {value!r}"
+            )
 
 
 async def async_run_evaluation(*args: Any, **kwargs: Any) -> RunResult:

@@ -135,5 +135,9 @@ def run_sweep(**kwargs: Any) -> OrchestrationResult:
     encoded, keys = encode_sweep(list(kw.get("overrides") or ()))
     handle = SweepHandle(to_job=lambda overrides: decode_job(base, keys, overrides), check=check_supported)
     jobs = hydra_sweep(handle, encoded)
-    concurrency = next((j.resolved.config.runtime.task_concurrency for j in jobs if j.resolved), 1)
+    concurrency = next((j.resolved.config.runtime.task_concurrency for j in jobs if j.resolved), None)
+    if concurrency is None:  # no job composed: each one's outcome says why; the pool is never used
+        from agentcompass._config.schema import RuntimeConfig, default_of
+
+        concurrency = default_of(RuntimeConfig, "task_concurrency")
     return launch(Orchestration("sweep", concurrency, jobs), on_progress=on_progress)

@@ -19,6 +19,41 @@ def test_no_import_cycles_among_agentcompass_modules():
     assert not found, "import cycles:\n" + "\n".join(import_rules.describe(c) for c in found)
 
 
+def test_no_import_cycles_among_packages():
+    found = import_rules.package_cycles(import_rules.scan(ROOT))
+    assert not found, "package cycles:\n" + "\n".join(import_rules.describe(c) for c in found)
+
+
+def test_every_package_has_a_row():
+    edges = import_rules.scan(ROOT)
+    plugins = {f"agentcompass.{k}" for k in import_rules.PLUGIN_KINDS}
+    missing = sorted(import_rules.packages(edges) - set(import_rules.LAYERS) - plugins)
+    assert not missing, f"packages without a row in tests/core/import_rules.py LAYERS: {missing}"
+    modules = {
+        import_rules.package_of(import_rules.module_name(ROOT, p)) for p in (ROOT / "agentcompass").rglob("*.py")
+    }
+    assert modules - set(import_rules.LAYERS) - plugins == set(), modules - set(import_rules.LAYERS) - plugins
+
+
+def test_a_package_cycle_without_a_file_cycle_is_found(tmp_path):
+    """_orchestrator -> _config -> _recipes -> _orchestrator.store: no module imports itself back, the packages
+    do."""
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "_orchestrator", "_config", "_recipes"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "_orchestrator" / "request.py").write_text("from agentcompass._config import compose\n")
+    (pkg / "_orchestrator" / "store.py").write_text("")
+    (pkg / "_config" / "compose.py").write_text("def f():\n    from agentcompass._recipes import spec\n")
+    (pkg / "_recipes" / "spec.py").write_text("from agentcompass._orchestrator.store import X\n")
+    edges = import_rules.scan(tmp_path, ("agentcompass",))
+    assert import_rules.cycles(edges) == []  # file-acyclic
+    found = [import_rules.describe(c) for c in import_rules.package_cycles(edges)]
+    assert len(found) == 1 and "agentcompass/_recipes/spec.py:1" in found[0], found
+    bad = import_rules.violations(edges)
+    assert any("agentcompass/_config/compose.py:2" in v for v in bad), bad  # _config may not import _recipes
+
+
 def test_the_scan_sees_lazy_imports_and_reports_file_and_line(tmp_path):
     """A plug-in reaching into the core, an orchestrator importing a feature above it and a cycle closed by a
     function-level import are each reported with the offending file:line."""

@@ -72,7 +72,6 @@ class BenchmarkSuite:
             results_dir=str(tmp_dir / "results"),
             progress="none",
             log_level="WARNING",
-            task_concurrency=kwargs.get("task_concurrency", 4),
         )
         lines = Path(result["paths"]["results"]).read_text(encoding="utf-8").splitlines()
         rows = [json.loads(line) for line in lines if line.strip()]

@@ -1,4 +1,5 @@
-"""Recipe files: the format, the lookup (``conf/recipe/`` then ``recipe_dirs``) and validation.
+"""Recipe files, part of composition (a recipe's ``config`` is an overlay): the format, the lookup
+(``conf/recipe/`` then ``recipe_dirs``) and validation.
 
 A recipe is ``<id>.yaml``::
 
@@ -26,8 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from agentcompass.errors import ConfigError
 
+from .registry import GROUPS
+
 PHASES = ("after_open", "before_agent", "after_agent", "before_verify")
-OVERLAY_KEYS = ("benchmark", "harness", "model", "environment", "runtime", "execution", "output")
+OVERLAY_KEYS = (*GROUPS, "runtime", "execution", "output")
 _FORBIDDEN = (("execution", "enabled_recipes"), ("runtime", "recipe_dirs"))
 
 
@@ -116,7 +119,7 @@ class Recipe:
 
 
 def builtin_dir() -> Path:
-    from agentcompass._config.registry import conf_dir
+    from .registry import conf_dir
 
     return conf_dir() / "recipe"
 
@@ -146,7 +149,7 @@ def available(recipe_dirs: Sequence[str | Path] = ()) -> dict[str, Path]:
 def load_file(rid: str, path: Path) -> Recipe:
     import yaml
 
-    from agentcompass._config.registry import validation_message
+    from .registry import validation_message
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
