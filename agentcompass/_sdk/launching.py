@@ -133,7 +133,7 @@ def run_sweep(**kwargs: Any) -> OrchestrationResult:
     on_progress = kw.pop("on_progress", None)
     base = compose_input({**kw, "overrides": None})
     encoded, keys = encode_sweep(list(kw.get("overrides") or ()))
-    handle = SweepHandle(to_job=lambda overrides: decode_job(base, keys, overrides), check=check_supported)
+    handle = SweepHandle(to_job=lambda number, overrides: decode_job(base, keys, overrides), check=check_supported)
     jobs = hydra_sweep(handle, encoded)
     concurrency = next((j.resolved.config.runtime.task_concurrency for j in jobs if j.resolved), None)
     if concurrency is None:  # no job composed: each one's outcome says why; the pool is never used
