@@ -24,7 +24,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._deps": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._config": _CORE,
-    "agentcompass._orchestrator": ("agentcompass._config", *_CORE),
+    # the request-scoped model gateway (a core service beside models/, not a plug-in)
+    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass.gateway", *_CORE),
+    "agentcompass.gateway": ("agentcompass.models", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._recipes": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._deps", *_CORE),
     "agentcompass._analysis": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
     "agentcompass._launch": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
@@ -62,6 +64,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._orchestrator",
         "agentcompass.environments",
         "agentcompass.harnesses",
+        "agentcompass.models",  # the scripted server speaks the protocols' stream shapes
         *_CORE,
     ),
     "hydra_plugins.agentcompass_launcher": ("agentcompass._launch",),
