@@ -134,10 +134,8 @@ _CACHE_SIZE = 256
 
 def _conf_stamp() -> list[tuple[str, int, int]]:
     """What the config tree is now (each file's path, mtime, size): a changed file is a new cache key."""
-    root = registry.conf_dir()
-    return sorted(
-        (str(p.relative_to(root)), st.st_mtime_ns, st.st_size) for p in root.rglob("*.yaml") if (st := p.stat())
-    )
+    files = (p for root in registry.conf_dirs() for p in root.rglob("*.yaml"))
+    return sorted((str(p), st.st_mtime_ns, st.st_size) for p in files if (st := p.stat()))
 
 
 def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], overrides: Sequence[str]) -> dict:
@@ -183,6 +181,9 @@ def _hydra_unresolved(chosen: dict[str, str], files: list[dict[str, Any]], overr
     for i, data in enumerate(files):
         store.store(group=f"_agentcompass_user{i}_", name="file", node=data, provider="agentcompass")
         hydra_overrides.append(f"+_agentcompass_user{i}_@_global_=file")
+    plugins = registry.plugin_conf_dirs()
+    if plugins:  # the config trees of installed plug-ins (Hydra's documented search-path override)
+        hydra_overrides.append("hydra.searchpath=[" + ",".join(f"file://{d}" for d in plugins) + "]")
     hydra_overrides.extend(overrides)
     try:
         with (

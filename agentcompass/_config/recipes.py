@@ -125,8 +125,11 @@ def builtin_dir() -> Path:
 
 
 def search_dirs(recipe_dirs: Sequence[str | Path]) -> list[Path]:
-    """``conf/recipe/`` then each ``recipe_dirs`` entry in order (later ones win on a name clash)."""
-    dirs = [builtin_dir()]
+    """``conf/recipe/``, each plug-in's ``recipe/``, then each ``recipe_dirs`` entry in order (later ones win on a
+    name clash)."""
+    from .registry import plugin_conf_dirs
+
+    dirs = [builtin_dir(), *(p / "recipe" for p in plugin_conf_dirs() if (p / "recipe").is_dir())]
     for d in recipe_dirs:
         p = Path(d).expanduser()
         if not p.is_dir():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,15 +29,62 @@ class Components:
 GROUPS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Components))  # the one list of groups
 
 
+ENTRY_POINT_GROUP = "agentcompass.plugins"
+
+
 def conf_dir() -> Path:
     """The config tree shipped with the package (``conf/`` at the repository root)."""
     return Path(__file__).resolve().parent.parent / "conf"
 
 
+@functools.cache
+def plugin_conf_dirs() -> tuple[Path, ...]:
+    """The config trees contributed by installed packages through the ``agentcompass.plugins`` entry-point
+    group (docs/plugins.md): each entry point names a directory (a ``str`` / ``Path``, or a callable returning
+    one) holding ``benchmark/``, ``harness/``, ``model/``, ``environment/`` and ``recipe/`` folders, whose
+    files' ``_target_`` name the package's own classes. Read once per process."""
+    from importlib.metadata import entry_points
+
+    dirs = []
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            value = ep.load()
+            path = Path(value() if callable(value) else value)
+        except Exception as exc:
+            raise ConfigError(f"plug-in {ep.name!r} ({ep.value}) cannot be loaded: {exc}") from exc
+        if not path.is_dir():
+            raise ConfigError(f"plug-in {ep.name!r} ({ep.value}): {str(path)!r} is not a config directory")
+        dirs.append(path.resolve())
+    return tuple(dirs)
+
+
+def conf_dirs() -> tuple[Path, ...]:
+    """The bundled config tree, then each plug-in's."""
+    return (conf_dir(), *plugin_conf_dirs())
+
+
+def component_file(group: str, ident: str) -> Path:
+    """The file defining component ``ident`` of ``group`` (bundled or a plug-in's)."""
+    for root in conf_dirs():
+        path = root / group / f"{ident}.yaml"
+        if path.is_file():
+            return path
+    raise UnknownComponentError(group, ident, list_ids(group))
+
+
 def list_ids(group: str) -> list[str]:
-    """Valid ids of a config group, sorted."""
-    folder = conf_dir() / group
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    """Valid ids of a config group, sorted; a plug-in's id that is already taken is a ConfigError."""
+    owner: dict[str, Path] = {}
+    for root in conf_dirs():
+        folder = root / group
+        for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else ():
+            if path.stem in owner:
+                raise ConfigError(
+                    f"{group} id {path.stem!r} is defined twice: {owner[path.stem]} and {path} (a plug-in may not "
+                    "reuse an id)"
+                )
+            owner[path.stem] = path
+    return sorted(owner)
 
 
 def check_id(group: str, value: str) -> None:
