@@ -37,14 +37,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from agentcompass import __version__  # the one source (pyproject.toml reads it too)
 
-    try:
-        return version("agentcompass")
-    except PackageNotFoundError:
-        from agentcompass import __version__
-
-        return __version__
+    return __version__
 
 
 def _top_parser() -> argparse.ArgumentParser:

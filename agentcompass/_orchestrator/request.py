@@ -46,12 +46,9 @@ from .summary import build_summary
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from agentcompass import __version__  # the one source (pyproject.toml reads it too)
 
-    try:
-        return version("agentcompass")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 def _harness_info(harness: Any) -> dict[str, Any]:

@@ -65,6 +65,7 @@ async def async_launch(
             )
         orch = await asyncio.to_thread(apply_runtime, orchestration, shared)
     else:
+        assert orchestration is not None  # _check_call: an OrchestrationSpec or a dict
         orch = await asyncio.to_thread(
             resolve_orchestration, orchestration, config_path=config_path, shared=shared, check=check_supported
         )
@@ -76,7 +77,7 @@ async def async_launch(
             f"the orchestration's timeout_seconds={orch.runtime.get('timeout_seconds')} expired; "
             "finished requests keep their results",
             result=result,
-        )  # type: ignore[arg-type]
+        )
     return result
 
 
@@ -111,11 +112,11 @@ def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = F
     kw.pop("orchestration")
     spec = load_spec_file(path)
     if run_id is not None:
-        spec.defaults.output.run_id = run_id
+        spec.defaults.output.run_id = run_id  # type: ignore[attr-defined]  # a model made by create_model
         for req in spec.requests:
-            req.output.run_id = run_id
+            req.output.run_id = run_id  # type: ignore[attr-defined]
     if reuse:
-        spec.defaults.runtime.reuse = True
+        spec.defaults.runtime.reuse = True  # type: ignore[attr-defined]
     return resolve_orchestration(
         spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw), check=check_supported
     )

@@ -20,7 +20,7 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
 
     async def go() -> int:
         try:
-            return await provider.cleanup(run_id)
+            return int(await provider.cleanup(run_id))
         finally:
             await provider.aclose()
 
