@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr, create_model, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, create_model, field_validator
 from pydantic.fields import FieldInfo
 
 from agentcompass._config import options
@@ -34,15 +34,20 @@ def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], do
 
 
 class _NoConcurrency(_Strict):
-    @model_validator(mode="before")
+    """``execution`` of the defaults or of a request: a ``task_concurrency`` here is an error naming its key
+    (``defaults.execution.task_concurrency``, ``requests.0.execution.task_concurrency``)."""
+
+    task_concurrency: Any = Field(None, exclude=True)
+
+    @field_validator("task_concurrency")
     @classmethod
-    def _no_concurrency(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "task_concurrency" in data:
+    def _no_concurrency(cls, v: Any) -> Any:
+        if v is not None:
             raise ValueError(
-                "task_concurrency is orchestration-level only: set OrchestrationSpec.task_concurrency "
-                "(top-level `task_concurrency` in the file), not execution.task_concurrency"
+                "task_concurrency is orchestration-level only: set the file's top-level task_concurrency "
+                "(OrchestrationSpec.task_concurrency)"
             )
-        return data
+        return v
 
 
 ExecutionSpec = _optional(

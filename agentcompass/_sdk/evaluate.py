@@ -18,7 +18,7 @@ from agentcompass._config.registry import GROUPS
 from agentcompass.errors import ConfigError
 
 from .arguments import check_keywords, check_positional
-from .hooks import check_supported, default_hooks
+from .hooks import check_analysis_params, default_hooks
 from .threads import run_sync
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
     bind(_SIGNATURE, "run_evaluation", kw)
     _check_narrower(kw)
     resolved = compose_request(compose_input(kw))
-    check_supported(resolved)
+    check_analysis_params(resolved)
     return resolved
 
 

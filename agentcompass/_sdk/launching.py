@@ -23,7 +23,7 @@ from agentcompass.interfaces import RunStatus
 
 from .arguments import check_positional
 from .evaluate import bind, compose_input
-from .hooks import check_supported, default_hooks
+from .hooks import check_analysis_params, default_hooks
 from .threads import run_sync
 
 _ORCHESTRATION = inspect.Parameter(
@@ -67,7 +67,7 @@ async def async_launch(
     else:
         assert orchestration is not None  # _check_call: an OrchestrationSpec or a dict
         orch = await asyncio.to_thread(
-            resolve_orchestration, orchestration, config_path=config_path, shared=shared, check=check_supported
+            resolve_orchestration, orchestration, config_path=config_path, shared=shared, check=check_analysis_params
         )
     result = await run_orchestration(
         orch, hooks=default_hooks(), on_progress=on_progress, on_request_finished=on_request_finished
@@ -118,7 +118,7 @@ def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = F
     if reuse:
         spec.defaults.runtime.reuse = True  # type: ignore[attr-defined]
     return resolve_orchestration(
-        spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw), check=check_supported
+        spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw), check=check_analysis_params
     )
 
 
@@ -134,7 +134,9 @@ def run_sweep(**kwargs: Any) -> OrchestrationResult:
     on_progress = kw.pop("on_progress", None)
     base = compose_input({**kw, "overrides": None})
     encoded, keys = encode_sweep(list(kw.get("overrides") or ()))
-    handle = SweepHandle(to_job=lambda number, overrides: decode_job(base, keys, overrides), check=check_supported)
+    handle = SweepHandle(
+        to_job=lambda number, overrides: decode_job(base, keys, overrides), check=check_analysis_params
+    )
     jobs = hydra_sweep(handle, encoded)
     concurrency = next((j.resolved.config.runtime.task_concurrency for j in jobs if j.resolved), None)
     if concurrency is None:  # no job composed: each one's outcome says why; the pool is never used

@@ -19,7 +19,7 @@ import pytest
 
 from agentcompass._view import serve
 from agentcompass._view.compare import paired_stats
-from tests.view.runs import HELLO
+from tests._view.runs import HELLO
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ from agentcompass._analysis import TAXONOMY
 from agentcompass._analysis.stats import normalize_message
 from agentcompass._cli.main import main
 from agentcompass.errors import ConfigError
-from tests.analysis.support import JUDGE_KEY, judge_model, run_mixed
+from tests._analysis.support import JUDGE_KEY, judge_model, run_mixed
 
 
 def _load(run_dir) -> dict:

@@ -17,7 +17,7 @@ from agentcompass import kit
 from agentcompass.errors import DependencyError
 from agentcompass.interfaces import ComponentContext, EnvSpec
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PLUGIN_DIRS = ("benchmarks", "harnesses", "models", "environments")
 KIT_NAMES = {
     "write_atomic",

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from agentcompass._view import serve, write_report
-from tests.view import browser
-from tests.view.runs import HELLO, SWE_COMMANDS
+from tests._view import browser
+from tests._view.runs import HELLO, SWE_COMMANDS
 
 pytestmark = pytest.mark.slow
 

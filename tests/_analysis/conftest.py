@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.analysis.support import JUDGE_KEY, judge_reply
+from tests._analysis.support import JUDGE_KEY, judge_reply
 
 
 @pytest.fixture

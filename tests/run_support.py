@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agentcompass.interfaces import AgentResult
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 
 class GateConfig(BaseModel):
@@ -132,7 +132,7 @@ def processes_with(needle: str) -> list[int]:
     return found
 
 
-EXEC = "tests.core.run_support.ExecHarness"
+EXEC = "tests.run_support.ExecHarness"
 # a long command that also leaves a daemon in a session of its own
 COMMAND = '+harness.command="setsid sleep 321 </dev/null >/dev/null 2>&1 & sleep 321"'
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.view import runs
+from tests._view import runs
 
 
 @dataclass

@@ -10,7 +10,7 @@ from agentcompass._cli.main import main
 from agentcompass._config.registry import list_ids
 from agentcompass._sdk import compose_from_kwargs
 from agentcompass.errors import ConfigError
-from tests.recipes.support import write_recipe
+from tests._recipes.support import write_recipe
 
 BASE = dict(benchmark="synthetic", harness="nop", model="none", environment="memory")
 

@@ -18,7 +18,7 @@ from agentcompass._cli.main import main
 from agentcompass._config import options
 from agentcompass.errors import AgentCompassError
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.core.keyword_support import RECORDING, Outcome, RecordingHarness, to_argv
+from tests._sdk.keyword_support import RECORDING, Outcome, RecordingHarness, to_argv
 
 DROP = object()
 KEY = "kw-secret-key"

@@ -14,7 +14,7 @@ from agentcompass._view import serve
 from agentcompass._view.discover import RunRef
 from agentcompass._view.report import attempt_payload
 from agentcompass._view.trim import size_of
-from tests.view import browser, synth
+from tests._view import browser, synth
 
 pytestmark = pytest.mark.slow
 N_TASKS = 5000

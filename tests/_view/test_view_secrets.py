@@ -11,7 +11,7 @@ import urllib.request
 from urllib.parse import urlencode
 
 from agentcompass._view import serve, write_report
-from tests.view.runs import KEY
+from tests._view.runs import KEY
 
 ENV_SECRET = "sk-ENV-viewer-never-7781"
 

@@ -18,7 +18,7 @@ kw = dict(
     progress="none",
     results_dir=tempfile.mkdtemp(),
     benchmark_params={"n_tasks": 2},
-    overrides=["benchmark._target_=tests.deps.needs_dep.NeedsDepBenchmark"],
+    overrides=["benchmark._target_=tests._deps.needs_dep.NeedsDepBenchmark"],
 )
 try:
     run_evaluation(**kw)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from agentcompass.errors import AgentError
 from agentcompass.interfaces import AgentResult
 
-RECORDING = "tests.core.keyword_support.RecordingHarness"
+RECORDING = "tests._sdk.keyword_support.RecordingHarness"
 
 
 class RecordingConfig(BaseModel):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass import run_evaluation
-from tests.recipes.support import write_recipe
+from tests._recipes.support import write_recipe
 
 
 @pytest.mark.docker

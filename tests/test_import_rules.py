@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.core import import_rules
+from tests import import_rules
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_import_follows_the_layering_rules():
@@ -28,7 +28,7 @@ def test_every_package_has_a_row():
     edges = import_rules.scan(ROOT)
     plugins = {f"agentcompass.{k}" for k in import_rules.PLUGIN_KINDS}
     missing = sorted(import_rules.packages(edges) - set(import_rules.LAYERS) - plugins)
-    assert not missing, f"packages without a row in tests/core/import_rules.py LAYERS: {missing}"
+    assert not missing, f"packages without a row in tests/import_rules.py LAYERS: {missing}"
     modules = {
         import_rules.package_of(import_rules.module_name(ROOT, p)) for p in (ROOT / "agentcompass").rglob("*.py")
     }

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from agentcompass import run_evaluation
-from tests.analysis import mixed
+from tests._analysis import mixed
 
 MIXED_OVERRIDES = [
-    "harness._target_=tests.analysis.mixed.MixedHarness",
-    "benchmark._target_=tests.analysis.mixed.MixedBenchmark",
+    "harness._target_=tests._analysis.mixed.MixedHarness",
+    "benchmark._target_=tests._analysis.mixed.MixedBenchmark",
     "+harness.sleep_s=5",
 ]
 JUDGE_CATEGORIES = {

@@ -153,7 +153,7 @@ def violations(edges: list[Edge]) -> list[str]:
         else:
             layer = package_of(e.source)
             if layer not in LAYERS:
-                out.append(f"{e.where()}: {layer} has no row in the import rules (tests/core/import_rules.py)")
+                out.append(f"{e.where()}: {layer} has no row in the import rules (tests/import_rules.py)")
                 continue
             allowed, kind = (layer, *LAYERS[layer]), layer
         if not any(_within(e.target, a) for a in allowed) and e.target != "agentcompass":

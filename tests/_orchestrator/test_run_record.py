@@ -10,9 +10,9 @@ import socket
 from pathlib import Path
 
 from agentcompass import run_evaluation
-from tests.core.run_support import read_json, run_cli, start_cli, wait_for
+from tests.run_support import read_json, run_cli, start_cli, wait_for
 
-GATE = "tests.core.run_support.GateHarness"
+GATE = "tests.run_support.GateHarness"
 SLEEP = "agentcompass.testing.sleep_harness.SleepHarness"
 
 

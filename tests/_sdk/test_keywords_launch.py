@@ -20,7 +20,7 @@ from agentcompass._cli.main import main
 from agentcompass._config import options
 from agentcompass._launch import resolve_orchestration
 from agentcompass.errors import ConfigError
-from tests.core.keyword_support import RECORDING, Outcome, RecordingHarness, to_argv
+from tests._sdk.keyword_support import RECORDING, Outcome, RecordingHarness, to_argv
 
 NAMES = ("a", "b")
 

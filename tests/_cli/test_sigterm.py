@@ -14,7 +14,7 @@ import time
 
 import yaml
 
-from tests.core.run_support import (
+from tests.run_support import (
     COMMAND,
     EXEC,
     REPO,
@@ -112,7 +112,7 @@ def test_ctrl_c_prints_the_command_that_resumes_the_run(tmp_path):
         "ctrl-c",
         "--progress",
         "none",
-        "harness._target_=tests.core.run_support.GateHarness",
+        "harness._target_=tests.run_support.GateHarness",
         f"+harness.gate={tmp_path / 'never'}",
     )
     try:

@@ -11,7 +11,7 @@ import pytest
 
 from agentcompass import EvaluationFailedError, run_evaluation
 from agentcompass.errors import ConfigError
-from tests.recipes.support import write_recipe
+from tests._recipes.support import write_recipe
 
 
 def _run(results, env_params, **kw):

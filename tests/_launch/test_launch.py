@@ -110,11 +110,11 @@ def test_inheritance_rules():
         ({"requests": [{"benchmark": "demo"}]}, "name"),
         (
             {"defaults": {"execution": {"task_concurrency": 3}}, "requests": [{"name": "a"}]},
-            "task_concurrency is orchestration-level only",
+            r"defaults\.execution\.task_concurrency=3: .*task_concurrency is orchestration-level only",
         ),
         (
             {"requests": [{"name": "a", "execution": {"task_concurrency": 3}}]},
-            "task_concurrency is orchestration-level",
+            r"requests\.0\.execution\.task_concurrency=3: .*orchestration-level",
         ),
         ({"requests": [{"name": "a"}], "bogus": 1}, "unknown key 'bogus'"),
     ],

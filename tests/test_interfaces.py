@@ -17,7 +17,7 @@ from agentcompass import interfaces
 from agentcompass._config.registry import GROUPS, conf_dir, import_target
 from agentcompass.interfaces import CAPABILITIES, ON_HOST, Capability
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE_TESTS = [
     "tests.environments.test_conformance",
     "tests.benchmarks.test_conformance",
