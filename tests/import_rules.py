@@ -24,9 +24,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._deps": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._config": _CORE,
-    # the request-scoped model gateway (a core service beside models/, not a plug-in)
-    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass.gateway", *_CORE),
-    "agentcompass.gateway": ("agentcompass.models", "agentcompass.interfaces", "agentcompass.errors"),
+    "agentcompass._orchestrator": ("agentcompass._config", *_CORE),
+    # the model gateway: a core service beside models/ (not a plug-in), handed to requests by the SDK
+    "agentcompass.gateway": ("agentcompass.models", *_CORE),
     "agentcompass._recipes": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._deps", *_CORE),
     "agentcompass._analysis": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
     "agentcompass._launch": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
@@ -50,6 +50,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._recipes",
         "agentcompass._view",
         "agentcompass.environments.docker",  # images build-base: the docker provider's own builder
+        "agentcompass.gateway",  # the request-scoped model gateway service (Hooks.services)
         *_CORE,
     ),
     "agentcompass._cli": (

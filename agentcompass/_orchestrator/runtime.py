@@ -29,7 +29,6 @@ class RequestRuntime:
     recipes: Any = None
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
-    gateway: Any = None  # the request's model gateway (a GatewayHolder; started on first use), None: none
     services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
 
     @property

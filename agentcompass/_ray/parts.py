@@ -21,7 +21,6 @@ from agentcompass._config.redact import register_config_secrets, register_secret
 from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
-from agentcompass._orchestrator.gateway import request_gateway
 from agentcompass._orchestrator.logs import LOGGER
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
@@ -128,12 +127,13 @@ class GatedModel:
 
 
 def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -> RequestRuntime:
-    """The runtime of one attempt on this node (no executor: the attempt runs right here)."""
+    """The runtime of one attempt on this node (no executor: the attempt runs right here), with this worker
+    process's services (:func:`worker_services`)."""
     components = parts.components
     if components.model is not None and p.get("model_gate"):
         gated = GatedModel(components.model, p["services"], p["model_gate"], p["key"])
         components = dataclasses.replace(components, model=gated)  # type: ignore[arg-type]
-    return RequestRuntime(
+    rt = RequestRuntime(
         p["name"],
         p["run_id"],
         parts.config,
@@ -144,5 +144,24 @@ def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -
         logging.getLogger("agentcompass.run"),
         slot_providers=[],
         recipes=p.get("recipes"),
-        gateway=request_gateway(LOGGER) if components.model is not None else None,  # this attempt's, closed after
     )
+    rt.services = worker_services(p.get("worker_services") or (), rt)
+    return rt
+
+
+_services: dict[Any, Any] = {}  # factory -> its service in this worker process
+
+
+def worker_services(factories: tuple[Any, ...], rt: RequestRuntime) -> dict[str, Any]:
+    """The services of this worker process (one model gateway serves every attempt it runs, of any request),
+    made by the first attempt that needs each. They end with the process (or close themselves when idle)."""
+    out: dict[str, Any] = {}
+    for factory in factories:
+        service = _services.get(factory)
+        if service is None:
+            service = factory(rt)
+            if service is None:  # not needed by this attempt's request (e.g. no model)
+                continue
+            _services[factory] = service
+        out[service.name] = service
+    return out
