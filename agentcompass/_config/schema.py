@@ -334,6 +334,15 @@ class OutputConfig(_Strict):
         return v
 
 
+class GatewayConfig(_Strict):
+    """The model gateway (docs/gateway.md)."""
+
+    model_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="model name an agent asks for -> model id sent to the endpoint (others: the request's model id)",
+    )
+
+
 class ComponentSection(BaseModel):
     """A component section of the request config: its id, its class (``_target_``) and the fields its class's
     ``config_class`` validates (kept here as extra fields, validated when the component is built)."""
@@ -364,6 +373,7 @@ class RequestConfig(_Strict):
     runtime: RuntimeConfig = Field(default_factory=RuntimeConfig)
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
+    gateway: GatewayConfig = Field(default_factory=GatewayConfig)
     recipes: dict[str, Any] = Field(default_factory=dict)
 
 
