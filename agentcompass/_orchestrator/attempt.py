@@ -12,6 +12,7 @@ from agentcompass.errors import AfterError, AgentCompassError, VerifierError, af
 from agentcompass.interfaces import (
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
+    ENV_MOUNTS,
     NEEDS_ENVIRONMENT,
     AgentResult,
     AttemptContext,
@@ -110,6 +111,9 @@ class _Attempt:
             spec = rt.benchmark.env_spec(task)
             spec.labels.update(rt.labels(task.id))
             spec.keep = rt.config.execution.keep_environment
+            mounts = ENV_MOUNTS.of(rt.harness)
+            if mounts is not None:
+                spec.mounts.extend(mounts(task))
             await rt.pool.before_open(rt.provider.name)
             await self._open(spec)
             out.environment = self.env.describe()
@@ -147,6 +151,9 @@ class _Attempt:
         if grade is None:
             spec.labels.update({**rt.labels(task.id), "agentcompass.role": "grading"})
             spec.keep = rt.config.execution.keep_environment
+            mounts = ENV_MOUNTS.of(rt.harness)
+            if mounts is not None:
+                spec.mounts.extend(mounts(task))
             await rt.pool.before_open(rt.provider.name)
             await self._open(spec, "grading_env", "grading_env_open")
             out.environment = {**out.environment, "grading": self.grading_env.describe()}
