@@ -18,6 +18,7 @@ agent timeout is not: the attempt is verified as usual).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shlex
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from agentcompass.errors import AgentError
-from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Mount
+from agentcompass.interfaces import ON_HOST, AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Mount
 from agentcompass.interfaces import Task, Usage
 from agentcompass.kit import data_dir as _data_dir
 from agentcompass.kit import write_json
@@ -37,6 +38,7 @@ from .platform import Platform, probe
 
 log = logging.getLogger("agentcompass.harnesses.installed")
 LOGS = "/logs/agent"
+FINISH_TIMEOUT_S = 30.0
 TIMEOUT_MARGIN_S = 5.0  # the agent's command ends this much before the attempt's agent timeout
 
 
@@ -97,6 +99,9 @@ class InstalledAgent:
     def variables(self, run: Run) -> dict[str, str]:
         raise NotImplementedError
 
+    async def finish(self, run: Run) -> None:
+        """After the command (also after a timeout or an error): gather session files under /logs/agent."""
+
     def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
         """The ATIF trajectory built from the native log saved in ``agent_dir`` (None: none could be built)."""
         return None
@@ -116,18 +121,26 @@ class InstalledAgent:
         await delivery.ensure(parts, self.data_dir, auto_install=auto, harness=self.id, platform=plat.npm)
         end = await gateway.endpoint(ctx, env, self.id, model.model_id or self.model_name)
         run = Run(task, env, ctx, plat, end, parts, env.path(task.workdir or env.workdir), env.path(LOGS))
-        await env.exec(["mkdir", "-p", run.logs])
+        home = {"HOME": f"{run.logs}/home"} if ON_HOST.of(env) else {}  # on the host: not the user's own home
+        await env.exec(["mkdir", "-p", run.logs, *home.values()])
         await self.prepare(run)
         limit = ctx.time_limit_s
         timeout = max(1.0, limit - (time.monotonic() - start) - TIMEOUT_MARGIN_S) if limit else None
-        variables = {**self.variables(run), **self.config.env}
+        variables = {**home, **self.variables(run), **self.config.env}
         native = shlex.quote(f"{run.logs}/{self.NATIVE_LOG}")
         script = f"set -o pipefail; {{ {self.command(run)} ; }} 2>&1 </dev/null | tee {native}"
         try:
             result = await env.exec(["bash", "-c", script], timeout=timeout, cwd=run.workdir, env=variables)
         finally:
+            await self._finish(run)
             agent_dir = await self._save_logs(run)
         return self._result(run, result, model, agent_dir)
+
+    async def _finish(self, run: Run) -> None:
+        try:
+            await asyncio.wait_for(asyncio.shield(self.finish(run)), FINISH_TIMEOUT_S)
+        except Exception as exc:  # the environment may be gone (cancelled attempt)
+            log.debug("%s: finishing failed: %s", self.id, exc)
 
     async def _save_logs(self, run: Run) -> Path:
         agent_dir = Path(run.ctx.attempt_dir) / "agent"
