@@ -10,9 +10,9 @@ from typing import Any
 
 from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line
 from agentcompass.interfaces import (
+    ENV_MOUNTS,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
-    ENV_MOUNTS,
     NEEDS_ENVIRONMENT,
     AgentResult,
     AttemptContext,

@@ -18,7 +18,9 @@ class InstalledAgentConfig(BaseModel):
     # model_params key -> what it sets in the agent (documented per harness); a key not listed is an error
     MODEL_PARAMS: ClassVar[dict[str, str]] = {}
 
-    version: str = Field("", description="The agent's published version (default: the version this harness was tested with).")
+    version: str = Field(
+        "", description="The agent's published version (default: the version this harness was tested with)."
+    )
     model_params: dict[str, Any] = Field(
         default_factory=dict,
         description="Settings of the agent's own model calls (reasoning effort, output tokens...), mapped to the "

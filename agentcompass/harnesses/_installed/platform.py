@@ -62,9 +62,7 @@ def parse(text: str) -> Platform:
     if libc == "glibc" and glibc_text.startswith("glibc "):
         major, _, minor = glibc_text.split()[1].partition(".")
         glibc = (int(major), int(minor.split(".")[0] or 0))
-    return Platform(
-        system.lower(), arch, libc, glibc, avx == "avx2", int(uid) if uid.isdigit() else 0, home or "/root"
-    )
+    return Platform(system.lower(), arch, libc, glibc, avx == "avx2", int(uid) if uid.isdigit() else 0, home or "/root")
 
 
 def host() -> Platform:

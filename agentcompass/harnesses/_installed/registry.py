@@ -56,7 +56,9 @@ def installed(dest: Path) -> dict[str, Any] | None:
 
 def _get(url: str, what: str) -> Any:
     try:
-        return urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=HTTP_TIMEOUT_S)
+        return urllib.request.urlopen(
+            urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=HTTP_TIMEOUT_S
+        )
     except urllib.error.HTTPError as exc:
         hint = " (no such version?)" if exc.code == 404 else ""
         raise DependencyError(f"{what}: {url} answered HTTP {exc.code}{hint}") from None

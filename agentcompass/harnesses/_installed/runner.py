@@ -27,8 +27,17 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from agentcompass.errors import AgentError
-from agentcompass.interfaces import ON_HOST, AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Mount
-from agentcompass.interfaces import Task, Usage
+from agentcompass.interfaces import (
+    ON_HOST,
+    AgentResult,
+    AttemptContext,
+    ComponentContext,
+    Environment,
+    ModelClient,
+    Mount,
+    Task,
+    Usage,
+)
 from agentcompass.kit import data_dir as _data_dir
 from agentcompass.kit import write_json
 

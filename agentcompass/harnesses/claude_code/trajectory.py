@@ -32,7 +32,9 @@ def convert(log: Path, instruction: str, version: str, model: str) -> dict[str, 
     if not events:
         return None
     init = next((e for e in events if e.get("type") == "system" and e.get("subtype") == "init"), {})
-    builder = atif.Builder("claude-code", str(init.get("claude_code_version") or version), model, init.get("session_id"))
+    builder = atif.Builder(
+        "claude-code", str(init.get("claude_code_version") or version), model, init.get("session_id")
+    )
     builder.user(instruction)
     pending: tuple[str, list[dict[str, Any]], dict[str, Any]] | None = None
     for event in events:

@@ -52,7 +52,9 @@ class CodexConfig(InstalledAgentConfig):
 
 
 def _toml(value: Any) -> str:
-    return json.dumps(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    return (
+        json.dumps(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    )
 
 
 class CodexHarness(InstalledAgent):
@@ -101,7 +103,10 @@ class CodexHarness(InstalledAgent):
         out = ["--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "--model", run.endpoint.model]
         out += ["--json", "--enable", "unified_exec"]
         params = cfg.model_params
-        for key, name in (("reasoning_effort", "model_reasoning_effort"), ("reasoning_summary", "model_reasoning_summary")):
+        for key, name in (
+            ("reasoning_effort", "model_reasoning_effort"),
+            ("reasoning_summary", "model_reasoning_summary"),
+        ):
             if key in params:
                 out += ["-c", f"{name}={params[key]}"]
         if cfg.disable_web_search:

@@ -52,7 +52,10 @@ class QwenCodeHarness(InstalledAgent):
     SESSION_DIRS = ("qwen-sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
-        return [delivery.npm_part(PACKAGE, self.version, "about 120 MB", ("vendor/ripgrep/*/rg",)), node.part(plat, self.config.node_version)]
+        return [
+            delivery.npm_part(PACKAGE, self.version, "about 120 MB", ("vendor/ripgrep/*/rg",)),
+            node.part(plat, self.config.node_version),
+        ]
 
     def _home(self, run: Run) -> str:
         return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
