@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentcompass.errors import ConfigError
-
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -28,14 +26,8 @@ def _root(url: str) -> str:
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
-async def endpoint(ctx: Any, env: Any, harness: str, model_name: str) -> Endpoint:
-    """The attempt's gateway endpoint for ``env``; ConfigError when this attempt has no gateway."""
-    make = getattr(ctx, "gateway", None)
-    if make is None:
-        raise ConfigError(
-            f"harness {harness} runs a published agent program, which calls the model itself through the model "
-            f"gateway; this attempt has none (the gateway is started by agentcompass run / launch)"
-        )
-    got = await make(env)
-    model = str(getattr(got, "model", None) or model_name)
-    return Endpoint(_root(str(got.base_url)), str(got.token), model, got)
+async def endpoint(ctx: Any, env: Any, model_name: str) -> Endpoint:
+    """The attempt's gateway endpoint for ``env`` (``ctx.gateway``; its errors, GatewayUnavailableError and
+    GatewayUnreachableError, pass through)."""
+    got = await ctx.gateway(env)
+    return Endpoint(_root(str(got.base_url)), str(got.token), str(got.model or model_name), got)

@@ -128,7 +128,7 @@ class InstalledAgent:
         parts = self.parts(plat)
         auto = self.auto_install or ctx.auto_install_dependencies
         await delivery.ensure(parts, self.data_dir, auto_install=auto, harness=self.id, platform=plat.npm)
-        end = await gateway.endpoint(ctx, env, self.id, model.model_id or self.model_name)
+        end = await gateway.endpoint(ctx, env, model.model_id or self.model_name)
         run = Run(task, env, ctx, plat, end, parts, env.path(task.workdir or env.workdir), env.path(LOGS))
         home = {"HOME": f"{run.logs}/home"} if ON_HOST.of(env) else {}  # on the host: not the user's own home
         await env.exec(["mkdir", "-p", run.logs, *home.values()])
