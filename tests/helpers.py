@@ -146,6 +146,9 @@ class GatewayEchoHarness:
 
     async def run(self, task, env, model, ctx) -> AgentResult:
         ep = await ctx.gateway(env)
+        if os.environ.get("AGENTCOMPASS_TEST_GATEWAY_FILE"):  # where a test process finds the gateway
+            with open(os.environ["AGENTCOMPASS_TEST_GATEWAY_FILE"], "a") as f:
+                f.write(ep.base_url + "\n")
         await env.write_file("gateway_client.py", GATEWAY_CLIENT)
         res = await env.exec(["python3", "gateway_client.py", ep.openai_base_url, ep.token, task.instruction])
         if res.exit_code != 0:

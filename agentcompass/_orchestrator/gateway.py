@@ -37,7 +37,7 @@ class AttemptGateway:
     @property
     def fatal(self) -> BaseException | None:
         """An error met by the gateway that stops the request (a dead endpoint), else None."""
-        return getattr(self.session, "fatal", None)
+        return None if self.session is None else self.session.fatal
 
     def close(self) -> None:
         """The attempt's token stops working."""

@@ -73,9 +73,9 @@ class Handlers:
         try:
             answer = await session.model.forward(forward)
         except ModelError as exc:
-            if isinstance(exc, ModelEndpointDownError):
-                session.fatal = exc
             status = exc.status if exc.status and 400 <= exc.status < 600 else 502
+            if isinstance(exc, ModelEndpointDownError):
+                session.fatal, status = exc, 503
             return _error(protocol, status, str(exc))
         error: BaseException | None = None
         try:
