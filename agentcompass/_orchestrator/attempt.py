@@ -156,9 +156,6 @@ class _Attempt:
         if grade is None:
             spec.labels.update({**rt.labels(task.id), "agentcompass.role": "grading"})
             spec.keep = rt.config.execution.keep_environment
-            mounts = ENV_MOUNTS.of(rt.harness)
-            if mounts is not None:
-                spec.mounts.extend(mounts(task))
             await rt.pool.before_open(rt.provider.name)
             await self._open(spec, "grading_env", "grading_env_open")
             out.environment = {**out.environment, "grading": self.grading_env.describe()}
