@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from agentcompass.errors import AgentError
+from agentcompass.errors import AgentError, DependencyError
 from agentcompass.interfaces import (
     ON_HOST,
     AgentResult,
@@ -43,7 +43,7 @@ from agentcompass.kit import write_json
 
 from . import delivery, gateway
 from .config import InstalledAgentConfig
-from .platform import Platform, probe
+from .platform import Platform, host, probe
 
 log = logging.getLogger("agentcompass.harnesses.installed")
 LOGS = "/logs/agent"
@@ -87,6 +87,16 @@ class InstalledAgent:
         self.data_dir = _data_dir(ctx)
         self.model_name = (ctx.model_id if ctx is not None else "") or ""
         self.auto_install = bool(config.auto_install or (ctx is not None and ctx.auto_install_dependencies))
+        if ctx is not None and ctx.environment_id == "local" and not self.auto_install:
+            self._check_host_builds()
+
+    def _check_host_builds(self) -> None:
+        """On the local environment the platform is this host's: a missing build is a configuration error before
+        anything runs (elsewhere it is known only once the environment is open)."""
+        plat = host()
+        for part in self.parts(plat):
+            if not delivery.is_cached(part, self.data_dir):
+                raise DependencyError(delivery.missing_message(self.id, part, self.data_dir, plat.npm))
 
     # ------------------------------------------------------------------ capabilities
     def env_mounts(self, task: Task) -> list[Mount]:

@@ -58,9 +58,9 @@ def _container_text(cid: str) -> str:
     """Everything of the container a secret could hide in: its config (env), every process's environment and
     the contents of its whole file system (read from inside; /proc, /sys and the read-only agents cache excluded)."""
     inspect = json.dumps(api().inspect_container(cid))
+    skip = " ".join(f"--exclude-dir={d}" for d in ("proc", "sys", "dev", "agentcompass"))
     script = (
-        "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n'; "
-        'grep -rIl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=agentcompass -e "$NEEDLE" / 2>/dev/null || true'
+        f"cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n'; grep -rIl {skip} -e \"$NEEDLE\" / 2>/dev/null || true"
     )
     out = subprocess.run(
         ["docker", "exec", "-e", f"NEEDLE={support.KEY}", cid, "sh", "-c", script],
