@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass.testing.scripted_server import ScriptedModelServer
+from tests.core.run_support import run_cli
 from tests.environments.docker_support import TEST_LABELS, api, remove_session_containers, require_engine
 from tests.harnesses.installed import agent_support as support
 
@@ -80,6 +81,12 @@ def test_the_planted_key_is_nowhere(tmp_path: Path) -> None:
     for path in run_dir.rglob("*"):
         if path.is_file():
             assert support.KEY not in path.read_text(errors="replace"), path
+    exported = tmp_path / "harbor"
+    done = run_cli("export", "harbor", str(run_dir), str(exported))
+    assert done.returncode == 0, done.stderr
+    (trajectory,) = [p for p in exported.rglob("*.json") if "traj" in p.name]  # the ATIF for harbor view
+    assert json.loads(trajectory.read_text())["schema_version"].startswith("ATIF")
+    assert all(support.KEY not in p.read_text(errors="replace") for p in exported.rglob("*") if p.is_file())
     kept = api().containers(all=True, filters={"label": [f"{k}={v}" for k, v in TEST_LABELS.items()]})
     assert kept, "keep_environment left no container to inspect"
     for container in kept:
