@@ -11,7 +11,8 @@ Sides, alternated in each round (docker, the offline base image):
 
 Before the rounds, ``<agent> --version`` runs once in a delivered container (the build really starts there).
 
-Printed: the median of each side, and the difference (the per-attempt cost of delivery; aim < 50 ms). The build
+Printed: the median of each side, and the difference (the per-attempt cost of delivery; aim < 50 ms), and the
+median of the per-round differences (each round runs the two sides back to back). The build
 is fetched first when missing (into ``--data-dir``, default the usual data dir). Needs scripts/ensure_docker.sh.
 """
 
@@ -100,7 +101,9 @@ async def main(args: argparse.Namespace) -> None:
     base_ms, deliv_ms = (statistics.median(v) * 1000 for v in sides.values())
     print(f"baseline  (open, exec true, close):              median {base_ms:7.1f} ms over {args.rounds}")
     print(f"delivered (mount, probe, exec test -x <agent>):   median {deliv_ms:7.1f} ms over {args.rounds}")
+    paired = statistics.median(d - b for b, d in zip(sides["baseline"], sides["delivered"], strict=True)) * 1000
     print(f"per-attempt delivery cost: {deliv_ms - base_ms:+.1f} ms (ratio {deliv_ms / base_ms:.2f}x; aim < 50 ms)")
+    print(f"median of the per-round differences: {paired:+.1f} ms")
 
 
 if __name__ == "__main__":

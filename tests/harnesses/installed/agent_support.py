@@ -32,6 +32,9 @@ FIX = (
     "-e 's/max={min(numbers)}/max={max(numbers)}/' stats.py && python3 stats.py numbers.txt"
 )
 HELLO = "Hello, world!\n"
+SECRET = (
+    "python3 -c \"import urllib.request as u; print(u.urlopen('http://web:8000/secret.txt').read().decode().strip())\""
+)
 
 
 def agent_cache() -> Path:
@@ -76,6 +79,8 @@ def script(agent: str, *, act: bool = True, root: Path | str | None = None):
             return {"text": "Done.", "usage": USAGE}
         if "stats.py" in text:
             name, args = _shell(agent, FIX)
+        elif "web:8000/secret.txt" in text:  # the compose task: a side service holds the answer
+            name, args = _shell(agent, f"{SECRET} > /app/answer.txt")
         else:
             name, args = _write(agent, f"{_workdir(text, str(root) if root else None)}/hello.txt")
         return {"text": "", "tool_calls": [{"id": CALL_ID, "name": name, "arguments": args}], "usage": USAGE}
@@ -93,11 +98,11 @@ def run(agent: str, environment: str, server: Any, tmp_path: Path, tasks: list[s
 
         params.setdefault("labels", dict(TEST_LABELS))
     return run_evaluation(
-        benchmark="demo",
+        benchmark=kw.pop("benchmark", "demo"),
         harness=agent,
         environment=environment,
         model="scripted-model",
-        benchmark_params={"sample_ids": tasks},
+        benchmark_params=kw.pop("benchmark_params", {"sample_ids": tasks}),
         harness_params=kw.pop("harness_params", {}),
         model_base_url=server.base_url,
         model_api_key=kw.pop("api_key", KEY),

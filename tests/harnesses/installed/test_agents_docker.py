@@ -92,3 +92,24 @@ def test_the_planted_key_is_nowhere(tmp_path: Path) -> None:
     for container in kept:
         found = _container_text(container["Id"])
         assert support.KEY not in found.replace(f"NEEDLE={support.KEY}", "")
+
+
+def test_claude_code_in_a_compose_tasks_main_service(tmp_path: Path) -> None:
+    """The build reaches a compose project's ``main`` service through the same read-only mount; the agent's
+    command fetches the answer from the project's side service."""
+    from tests.benchmarks.terminal_bench.compose_fixtures import web_secret
+
+    web_secret(tmp_path / "tasks", agent_timeout=240.0)
+    with _bridge_server("claude_code") as srv:
+        result = support.run(
+            "claude_code",
+            "docker",
+            srv,
+            tmp_path,
+            [],
+            benchmark="terminal_bench",
+            benchmark_params={"dataset_path": str(tmp_path / "tasks")},
+        )
+    rows = support.attempts(tmp_path)
+    assert result["metrics"]["n_errors"] == 0, {k: v.get("error") for k, v in rows.items()}
+    assert [r["reward"] for r in rows.values()] == [1.0]
