@@ -179,3 +179,18 @@ def test_a_missing_build_without_the_flag_is_one_line_and_exit_2(tmp_path: Path)
     assert "--auto-install-dependencies" in done.stderr and "fetch claude_code" in done.stderr, done.stderr[-2000:]
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("result.json"))
     assert support.KEY not in done.stderr + done.stdout
+
+
+@pytest.mark.slow
+def test_the_agent_timeout_ends_the_agent_and_the_attempt_is_verified(tmp_path: Path) -> None:
+    """A 20 s agent timeout against an agent stuck in a 300 s command: the command ends (its whole process tree)
+    before the timeout, the attempt is ``agent_timeout`` and verified (reward 0), no process of it is left."""
+    ws = tmp_path / "ws"
+    with ScriptedModelServer(_stuck) as srv:
+        result = support.run(
+            AGENT, "local", srv, tmp_path, ["hello-file"], execution_params={"timeouts": {"agent": 20}}
+        )
+    (row,) = support.attempts(tmp_path).values()
+    assert row["agent"]["exit_status"] == "agent_timeout" and row["agent"]["limit_hit"] == "agent_timeout"
+    assert row["reward"] == 0.0 and result["metrics"]["n_errors"] == 0
+    assert not processes_with(f"AGENTCOMPASS_ROOT={ws}")
