@@ -60,7 +60,9 @@ class _Attempt:
             sample=sample,
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
-        self.gateway: AttemptGateway | None = attempt_gateway(rt.services, self.model, f"{task.id}/attempt-{n}")
+        self.gateway: AttemptGateway | None = attempt_gateway(
+            rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
+        )
         if self.gateway is not None:
             self.ctx.gateway = self.gateway.endpoint
 
