@@ -66,6 +66,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass.environments",
         "agentcompass.harnesses",
         "agentcompass.models",  # the scripted server speaks the protocols' stream shapes
+        "agentcompass.gateway",  # the replay kit serves the harness under test a gateway
         *_CORE,
     ),
     "hydra_plugins.agentcompass_launcher": ("agentcompass._launch",),

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.core.run_support import processes_with, run_cli, start_cli, terminate, wait_for
 from tests.environments.docker_support import TEST_LABELS, api, remove_session_containers, require_engine
-from tests.harnesses.installed import agent_support as support
+from tests.harnesses._installed import agent_support as support
+from tests.run_support import processes_with, run_cli, start_cli, terminate, wait_for
 
 AGENT = "claude_code"
 DEMO = Path(__file__).resolve().parents[3] / "agentcompass" / "benchmarks" / "demo_tasks"

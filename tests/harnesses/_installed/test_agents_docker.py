@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.core.run_support import run_cli
 from tests.environments.docker_support import TEST_LABELS, api, remove_session_containers, require_engine
-from tests.harnesses.installed import agent_support as support
+from tests.harnesses._installed import agent_support as support
+from tests.run_support import run_cli
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 AGENTS = ["claude_code", "codex", "opencode", "qwen_code"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.harnesses.installed import agent_support as support
+from tests.harnesses._installed import agent_support as support
 
 AGENTS = ["claude_code", "codex", "opencode", "qwen_code"]
 # a fragment of each agent's own system prompt and one of its own tool names, as they reach the server

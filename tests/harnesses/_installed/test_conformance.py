@@ -11,7 +11,7 @@ import pytest
 from agentcompass.interfaces import REQUIRES_MODEL
 from agentcompass.testing.conformance._common import build_from_conf
 from agentcompass.testing.conformance.harness import HarnessSuite
-from tests.harnesses.installed import agent_support as support
+from tests.harnesses._installed import agent_support as support
 
 
 class _AgentSuite(HarnessSuite):
