@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import eval_scripts
 from .infra_failure import TIER_ENVIRONMENT, classify_text
 from .log_parsers import ERROR, FAILED, PASSED, SKIPPED, XFAIL, get_parser
 from .patchset import modified_files
@@ -53,9 +54,14 @@ HEREDOC_DELIMITER = "EOF_114329324912"
 
 
 def official_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
-    """The eval script of a classic row, as the official harness builds it: conda env, preparation commands,
-    a record of the tree, the install step, test-file reset, ``test_patch`` from a heredoc, the test command
-    between the markers, reset again; ``set -uxo pipefail`` without ``-e``."""
+    """The eval script of a classic row, as the official harness builds it. Python: conda env, preparation
+    commands, a record of the tree, the install step, test-file reset, ``test_patch`` from a heredoc, the test
+    command between the markers, reset again; ``set -uxo pipefail`` without ``-e``. Other languages:
+    :mod:`.eval_scripts`."""
+    if spec.language != "py":
+        return script_text(
+            eval_scripts.eval_script_lines(row, spec.test_cmd, spec.build, spec.language, repo_directory)
+        )
     base, test_patch = row["base_commit"], row["test_patch"]
     reset = f"git checkout {base} {' '.join(modified_files(test_patch))}"
     activate = ["source /opt/miniconda3/bin/activate", f"conda activate {CONDA_ENV}"]
