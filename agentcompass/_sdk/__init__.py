@@ -50,6 +50,8 @@ _EXPORTS = {
     "list_tasks": "catalogue",
     "benchmarks_table": "catalogue",
     "audit": "audit",
+    "format_audit": "audit",
+    "AuditReport": "audit",
 }
 
 __all__ = list(_EXPORTS)
