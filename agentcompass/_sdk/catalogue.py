@@ -54,7 +54,7 @@ def data_source(cfg: dict[str, Any]) -> str:
     if target.endswith("DemoBenchmark"):
         return "bundled: agentcompass/benchmarks/demo_tasks"
     if "dataset_path" in cfg:
-        return "yours: dataset_path or repo_url"
+        return "yours: dataset_path, dataset (Harbor's registry) or repo_url"
     return "generated in process"
 
 
