@@ -32,6 +32,11 @@ def description(path: Path) -> str:
     return text[: m.start() + 1] if m else text
 
 
+def title(text: str) -> str:
+    """A description's name part: the text before its first parenthesis or colon."""
+    return re.split(r"\s*[(:]", text, maxsplit=1)[0].strip().rstrip(".")
+
+
 def _short(revision: Any) -> str:
     text = str(revision)
     return text[:12] if re.fullmatch(r"[0-9a-f]{40}", text) else text
@@ -96,7 +101,7 @@ def remember_count(benchmark: str, n_tasks: int, data_dir: str | Path | None = N
 
 
 def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[dict[str, Any]]:
-    """Rows ``{id, description, source, n_tasks}`` of every bundled component of ``kind`` (benchmarks,
+    """Rows ``{id, title, description, source, n_tasks}`` of every bundled component of ``kind`` (benchmarks,
     harnesses, environments, models); ``source`` is a benchmark's data source or a component's class;
     ``n_tasks`` (benchmarks) is the cached count of the last default load, else None."""
     from agentcompass._config.registry import conf_dir, list_ids
@@ -110,7 +115,8 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
     for ident in list_ids(group):
         cfg = _composed(group, ident)
         source = data_source(cfg) if group == "benchmark" else str(cfg.get("_target_") or "none")
-        row = {"id": ident, "description": description(conf_dir() / group / f"{ident}.yaml"), "source": source}
+        text = description(conf_dir() / group / f"{ident}.yaml")
+        row = {"id": ident, "title": title(text), "description": text, "source": source}
         if group == "benchmark":
             row["n_tasks"] = counts.get(ident)
         rows.append(row)
@@ -167,5 +173,5 @@ def benchmarks_table() -> str:
     """The README's benchmark table (Markdown), made from :func:`list_components` rows."""
     lines = ["| id | benchmark | data |", "|---|---|---|"]
     for row in list_components("benchmarks"):
-        lines.append(f"| `{row['id']}` | {_cell(row['description'])} | {_cell(row['source'])} |")
+        lines.append(f"| `{row['id']}` | {_cell(row['title'])} | {_cell(row['source'])} |")
     return "\n".join(lines) + "\n"
