@@ -94,6 +94,32 @@ def classify(oracle: dict[str, list[dict]], nop: dict[str, list[dict]], repeats:
     return findings
 
 
+def _spec(
+    benchmark: str,
+    repeats: int,
+    environment: str | None,
+    benchmark_params: dict[str, Any] | None,
+    environment_params: dict[str, Any] | None,
+    task_concurrency: int,
+    max_retries: int | None,
+) -> dict:
+    """The audit's orchestration: oracle x ``repeats`` and nop x 1, sharing one pool."""
+    defaults: dict[str, Any] = {"benchmark": {"id": benchmark, **(benchmark_params or {})}, "model": {"id": "none"}}
+    if environment or environment_params:
+        defaults["environment"] = {"id": environment or "local", **(environment_params or {})}
+    if max_retries is not None:
+        defaults["execution"] = {"max_retries": max_retries}
+    return {
+        "name": f"audit-{benchmark}",
+        "task_concurrency": task_concurrency,
+        "defaults": defaults,
+        "requests": [
+            {"name": f"{benchmark}__audit-oracle", "harness": {"id": "oracle"}, "execution": {"n_attempts": repeats}},
+            {"name": f"{benchmark}__audit-nop", "harness": {"id": "nop"}},
+        ],
+    }
+
+
 def audit(
     benchmark: str,
     *,
@@ -116,26 +142,13 @@ def audit(
 
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
         raise ConfigError(f"audit: repeats={repeats!r} must be an integer >= 1")
-    defaults: dict[str, Any] = {"benchmark": {"id": benchmark, **(benchmark_params or {})}, "model": {"id": "none"}}
-    if environment or environment_params:
-        defaults["environment"] = {"id": environment or "local", **(environment_params or {})}
-    if max_retries is not None:
-        defaults["execution"] = {"max_retries": max_retries}
-    spec = {
-        "name": f"audit-{benchmark}",
-        "task_concurrency": task_concurrency,
-        "defaults": defaults,
-        "requests": [
-            {"name": f"{benchmark}__audit-oracle", "harness": {"id": "oracle"}, "execution": {"n_attempts": repeats}},
-            {"name": f"{benchmark}__audit-nop", "harness": {"id": "nop"}},
-        ],
-    }
+    spec = _spec(benchmark, repeats, environment, benchmark_params, environment_params, task_concurrency, max_retries)
     kw: dict[str, Any] = {"progress": progress, "log_level": log_level}
     kw |= {k: str(v) for k, v in (("results_dir", results_dir), ("data_dir", data_dir)) if v is not None}
     result = launch(spec, **kw)
     runs, by_run = {}, {}
-    for key, name in (("oracle", f"{benchmark}__audit-oracle"), ("nop", f"{benchmark}__audit-nop")):
-        outcome = result.requests[name]
+    for key, request in zip(("oracle", "nop"), spec["requests"], strict=True):
+        outcome = result.requests[request["name"]]
         if outcome.result is None:
             raise ConfigError(f"audit of {benchmark!r}: the {key} run did not finish: {outcome.error}")
         runs[key] = outcome.result["paths"]["run_dir"]
@@ -143,11 +156,9 @@ def audit(
     n_tasks = len(set(by_run["oracle"]) | set(by_run["nop"]))
     if not benchmark_params:
         remember_count(benchmark, n_tasks, data_dir)
-    report = AuditReport(
-        benchmark, repeats, n_tasks, classify(by_run["oracle"], by_run["nop"], repeats), runs, str(result.status)
-    )
-    out = Path(runs["oracle"]) / "audit.json"
-    out.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+    findings = classify(by_run["oracle"], by_run["nop"], repeats)
+    report = AuditReport(benchmark, repeats, n_tasks, findings, runs, str(result.status))
+    (Path(runs["oracle"]) / "audit.json").write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
     return report
 
 
