@@ -60,6 +60,9 @@ class TerminalBenchConfig(BaseModel):
         "root, or its tasks/ folder when the root holds no task).",
     )
     clone_timeout_s: float = Field(1800, gt=0, description="Timeout of each git command fetching repo_url.")
+    task_subset: list[str] | None = Field(
+        None, description="The dataset's own task list (a registry's task_id_subset); other directories are ignored."
+    )
     sample_ids: list[str] | None = Field(None, description="Task ids to run (directory names), in this order.")
     limit: int | None = Field(None, ge=0, description="Run at most this many tasks (after sample_ids).")
     base_image: str = Field(
@@ -131,7 +134,8 @@ class TerminalBenchBenchmark:
         return data_dir(self.ctx)
 
     def load(self) -> list[Task]:
-        result = load_tasks(self.dataset_root(), sample_ids=self.config.sample_ids, limit=self.config.limit)
+        c = self.config
+        result = load_tasks(self.dataset_root(), sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
         self.problems = result.problems
         return [self.to_task(td) for td in result.tasks]
 
