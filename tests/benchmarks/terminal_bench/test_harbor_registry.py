@@ -155,3 +155,53 @@ def test_a_bad_registry_file_is_one_line(tmp_path):
         _bench(tmp_path, dataset="x@1", registry_path=str(bad)).load()
     with pytest.raises(DatasetError, match="no such file"):
         _bench(tmp_path, dataset="x@1", registry_path=str(tmp_path / "none.json")).load()
+
+
+HARBOR_RESOLVES = r"""
+import asyncio, json, sys
+from pathlib import Path
+from harbor.registry.client.json import JsonRegistryClient
+
+payload = json.load(sys.stdin)
+client = JsonRegistryClient(path=Path(payload["registry"]))
+out = {}
+for ref in payload["refs"]:
+    try:
+        meta = asyncio.run(client.get_dataset_metadata(ref))
+        out[ref] = {"version": meta.version, "tasks": [[t.get_name(), t.git_url, t.git_commit_id, str(t.path)]
+                                                       for t in meta.task_ids]}
+    except ValueError as exc:
+        out[ref] = {"error": str(exc)}
+print(json.dumps(out))
+"""
+
+
+def test_resolution_agrees_with_harbors_own_client(harbor_registry, tmp_path):
+    """Harbor 0.26's JsonRegistryClient, in its reference venv, on the same registry file: the same version
+    choice, the same tasks (name, git URL, commit, path) and the same unknown names and versions."""
+    from agentcompass.testing.reference import run_reference
+    from tests.benchmarks.swebench.conftest import need_reference
+
+    need_reference("harbor")
+    path, _ = harbor_registry
+    versions = json.loads(path.read_text())
+    versions.append({"name": "multi", "version": "head", "description": "", "tasks": []})
+    versions += [{"name": "multi", "version": v, "description": "", "tasks": []} for v in ("1.10", "1.9", "x")]
+    versions += [{"name": "sem", "version": v, "description": "", "tasks": []} for v in ("1.9", "1.10", "x")]
+    versions += [{"name": "lex", "version": v, "description": "", "tasks": []} for v in ("b", "c", "a")]
+    path.write_text(json.dumps(versions))
+    refs = ["one@1.0", "two@2.0", "two@1.5", "two", "multi", "sem", "lex", "three@1.0", "two@9"]
+    theirs = run_reference("harbor", HARBOR_RESOLVES, {"registry": str(path), "refs": refs}, timeout=300)
+    datasets = json.loads(path.read_text())
+    for ref in refs:
+        try:
+            spec = registry.resolve(datasets, ref, str(path))
+        except DatasetError:
+            assert "error" in theirs[ref], (ref, theirs[ref])
+            continue
+        tasks = [
+            [registry._task_dir_name(t["path"]), t["git_url"], t["git_commit_id"], t["path"]] for t in spec["tasks"]
+        ]
+        assert {"version": spec["version"], "tasks": tasks} == theirs[ref], ref
+    assert theirs["two"]["version"] == "2.0" and theirs["multi"]["version"] == "head"
+    assert theirs["sem"]["version"] == "1.10" and theirs["lex"]["version"] == "c"
