@@ -34,16 +34,15 @@ def language(repo: str) -> str | None:
     return entry["language"] if entry else None
 
 
-def spec(repo: str, version: str):  # -> RepoSpec | None (imported late: specs imports this module)
-    from .specs import RepoSpec
-
+def facts(repo: str, version: str) -> dict[str, Any] | None:
+    """``{language, log_parser, test_cmd: [...], build: [...]}`` of (``repo``, ``version``), or None."""
     entry = table().get(repo)
     if entry is None or version not in entry["versions"]:
         return None
-    facts = entry["versions"][version]
-    return RepoSpec(
-        test_cmd="\n".join(facts["test_cmd"]),
-        log_parser=entry["log_parser"],
-        language=entry["language"],
-        build=tuple(facts.get("build", ())),
-    )
+    pair = entry["versions"][version]
+    return {
+        "language": entry["language"],
+        "log_parser": entry["log_parser"],
+        "test_cmd": list(pair["test_cmd"]),
+        "build": list(pair.get("build", ())),
+    }

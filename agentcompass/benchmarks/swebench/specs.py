@@ -54,7 +54,12 @@ class InstanceSpec:
 def _table_spec(repo: str, version: str) -> RepoSpec | None:
     entry = REPOS.get(repo)
     if entry is None:
-        return spec_table_languages.spec(repo, version)
+        facts = spec_table_languages.facts(repo, version)
+        if facts is None:
+            return None
+        return RepoSpec(
+            "\n".join(facts["test_cmd"]), facts["log_parser"], language=facts["language"], build=tuple(facts["build"])
+        )
     for versions, spec in entry["versions"]:
         if version in versions:
             return RepoSpec(
