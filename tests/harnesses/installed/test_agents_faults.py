@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import uuid
 from pathlib import Path
@@ -172,7 +173,7 @@ def test_a_missing_build_without_the_flag_is_one_line_and_exit_2(tmp_path: Path)
     with ScriptedModelServer(support.script(AGENT)) as srv:
         done = subprocess.run(
             [
-                *("python", "-m", "agentcompass", "run", "demo", AGENT, "scripted-model", "--env", "local"),
+                *(sys.executable, "-m", "agentcompass", "run", "demo", AGENT, "scripted-model", "--env", "local"),
                 *("--model-base-url", srv.base_url, "--model-api-protocol", "anthropic-messages"),
                 *("--model-api-key", support.KEY, "--results-dir", str(tmp_path / "out")),
                 *("--data-dir", str(tmp_path / "empty-cache"), "--progress", "none"),

@@ -58,3 +58,30 @@ def test_a_do_nothing_script_scores_zero(agent: str, tmp_path: Path) -> None:
     with ScriptedModelServer(support.script(agent, act=False)) as srv:
         result = support.run(agent, "local", srv, tmp_path, ["hello-file"])
     assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 0.0
+
+
+# The gateway's translation refuses fields these agents send (seen with the real binaries; /work/notes/agents-notes.md):
+# Claude Code: thinking (adaptive), context_management (clear_thinking, keep all), output_config (effort),
+# messages[].role "system"; Codex: client_metadata. Strict: the test fails once the gateway translates them.
+_REFUSED = pytest.mark.xfail(strict=True, reason="the gateway refuses fields of the agent's request")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("agent", "endpoint"),
+    [
+        pytest.param("claude_code", "openai-chat", marks=_REFUSED),
+        pytest.param("codex", "anthropic-messages", marks=_REFUSED),
+    ],
+)
+def test_an_agent_on_an_endpoint_of_another_protocol(agent: str, endpoint: str, tmp_path: Path) -> None:
+    """The gateway translates: Claude Code (Anthropic Messages) on an OpenAI Chat endpoint, Codex (OpenAI
+    Responses) on an Anthropic Messages endpoint; the scripted server sees only the endpoint's protocol."""
+    with ScriptedModelServer(support.script(agent, root=tmp_path / "ws")) as srv:
+        result = support.run(agent, "local", srv, tmp_path, ["hello-file"], protocol=endpoint)
+    rows = support.attempts(tmp_path)
+    assert result["metrics"]["n_errors"] == 0, {k: v.get("error") for k, v in rows.items()}
+    assert rows["hello-file"]["reward"] == 1.0
+    assert {r["protocol"] for r in srv.requests if r.get("protocol")} == {endpoint}
+    calls = support.gateway_calls(rows["hello-file"]["_dir"])
+    assert {(c["agent_protocol"], c["upstream_protocol"]) for c in calls} == {(support.PROTOCOL[agent], endpoint)}
