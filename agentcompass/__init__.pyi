@@ -12,6 +12,9 @@ from agentcompass._launch import OrchestrationSpec as OrchestrationSpec
 from agentcompass._launch import RequestOutcome as RequestOutcome
 from agentcompass._launch import RunRequestSpec as RunRequestSpec
 from agentcompass._orchestrator.result import RunResult as RunResult
+from agentcompass._sdk import audit as audit
+from agentcompass._sdk import list_components as list_components
+from agentcompass._sdk import list_tasks as list_tasks
 from agentcompass.errors import AgentCompassError as AgentCompassError
 from agentcompass.errors import AgentError as AgentError
 from agentcompass.errors import ArgumentError as ArgumentError
@@ -38,6 +41,9 @@ __all__ = [
     "async_run_evaluation",
     "launch",
     "async_launch",
+    "list_components",
+    "list_tasks",
+    "audit",
     "OrchestrationSpec",
     "OrchestrationDefaults",
     "RunRequestSpec",
