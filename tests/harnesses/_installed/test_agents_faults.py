@@ -26,9 +26,12 @@ DEMO = Path(__file__).resolve().parents[3] / "agentcompass" / "benchmarks" / "de
 
 
 def _stuck(request: dict) -> dict:
-    """The agent runs a command that outlasts the test (the agent phase is under way when the run is stopped)."""
-    if not request["body"].get("tools") or support.CALL_ID in json.dumps(request["body"]):
+    """The agent runs a command that outlasts the test, and should it come back (Claude Code may move a long
+    command to the background), the model's next answer does too: the agent phase stays under way."""
+    if not request["body"].get("tools"):
         return {"text": "Done.", "usage": support.USAGE}
+    if support.CALL_ID in json.dumps(request["body"]):
+        return {"text": "Done.", "usage": support.USAGE, "delay_s": 600}
     call = {"id": support.CALL_ID, "name": "Bash", "arguments": {"command": "sleep 300", "description": "wait"}}
     return {"text": "", "tool_calls": [call], "usage": support.USAGE}
 
