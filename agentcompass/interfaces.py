@@ -114,6 +114,16 @@ class ExecResult:
         return self.stdout or self.stderr
 
 
+@dataclass(frozen=True)
+class Mount:
+    """A host directory seen inside the environment at ``target`` (an absolute environment path). Docker: a bind
+    mount (read-only when ``read_only``); local: ``target`` in the workspace is a symbolic link to ``source``."""
+
+    source: Path
+    target: str
+    read_only: bool = True
+
+
 @dataclass
 class EnvSpec:
     """What an environment provider needs to open one environment for one attempt."""
@@ -132,6 +142,7 @@ class EnvSpec:
     build_timeout_s: float | None = None
     labels: dict[str, str] = field(default_factory=dict)  # agentcompass.run_id / request / task
     keep: bool = False  # keep_environment: close() leaves it in place
+    mounts: list[Mount] = field(default_factory=list)  # host directories the environment sees (ENV_MOUNTS)
 
 
 @runtime_checkable
@@ -603,6 +614,13 @@ HARNESS_DESCRIBE: Capability[Callable[[], dict[str, Any]] | None] = Capability(
     "describe() -> dict: what the harness is made of (e.g. the prompts it uses), recorded redacted as "
     "harness_info in run.json and the summary's metadata",
 )
+ENV_MOUNTS: Capability[Callable[[Task], list[Mount]] | None] = Capability(
+    "harness",
+    "env_mounts",
+    None,
+    "env_mounts(task) -> list[Mount]: host directories the agent's environment must see (added to its EnvSpec "
+    "before it opens; e.g. an agent's binaries, read-only, so they are never copied per attempt); absent: none",
+)
 CONTEXT_LIMIT: Capability[int | None] = Capability(
     "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown", (int,)
 )
@@ -635,6 +653,21 @@ ON_HOST: Capability[bool] = Capability(
     "manager and messages say 'this host' rather than an image",
     (bool,),
 )
+PREPARE: Capability[Callable[..., Awaitable[None]] | None] = Capability(
+    "environment",
+    "prepare",
+    None,
+    "async prepare(command, *, what, timeout): stage a set-up shell command to run before the next command or "
+    "file operation (docker: in the same exec, saving a round trip); its failure fails that operation with a "
+    "SandboxError naming what; absent: the command is run at once with exec",
+)
+WAIT_REMOVED: Capability[Callable[[], Awaitable[None]] | None] = Capability(
+    "provider",
+    "wait_removed",
+    None,
+    "async wait_removed(): wait until environments this provider closes in the background are gone (a Ray "
+    "worker's provider outlives the request); absent: close() removes an environment before it returns",
+)
 READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
     "environment",
     "read_head",
@@ -650,6 +683,14 @@ HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
     "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
     "reached from it (GatewayUnreachableError)",
 )
+CALL_RECORDER: Capability[Any] = Capability(
+    "model",
+    "recorder",
+    None,
+    "the attempt's call record (model_calls.jsonl) of a forked model client: the model gateway adds each session's "
+    "token to its redactions; absent or None: nothing to redact there",
+    (object,),
+)
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION,
@@ -660,12 +701,16 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     REQUIRES_MODEL,
     NEEDS_ENVIRONMENT,
     HARNESS_DESCRIBE,
+    ENV_MOUNTS,
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
     MAX_CONCURRENT,
     PREBUILD,
+    WAIT_REMOVED,
     ON_HOST,
+    PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
+    CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

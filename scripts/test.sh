@@ -34,8 +34,22 @@ pip_install() {
 }
 pip_install -e '.[test,agreement,compose,terminus2]'
 
+# lint, format and types before the tests (configured in pyproject.toml): a finding fails CI
+python3 -m ruff check .
+python3 -m ruff format --check .
+python3 -m mypy
+python3 scripts/generate.py --check   # docs/options.md and the SDK stub agree with the options table
+
 bash scripts/ensure_reference.sh   # reference packages of the agreement tests, each in its own venv
 
 bash scripts/ensure_docker.sh
+
+# the agent programs' builds (Claude Code's is about 400 MB), fetched once into the session-wide agent cache that
+# the agent harness tests use (integrity-checked against the registries' hashes; kept between runs on one machine)
+export AGENTCOMPASS_AGENT_CACHE="${AGENTCOMPASS_AGENT_CACHE:-$HOME/.cache/agentcompass}"
+for agent in claude_code codex opencode qwen_code; do
+    python3 -m agentcompass.harnesses._installed fetch "$agent" --data-dir "$AGENTCOMPASS_AGENT_CACHE" >/dev/null \
+        || echo "test.sh: could not fetch the $agent build (its tests will try again)" >&2
+done
 
 python3 -m pytest "$@"

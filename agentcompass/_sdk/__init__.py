@@ -38,7 +38,7 @@ _EXPORTS = {
     "export": "maintenance",
     "EXPORT_FORMATS": "maintenance",
     "build_base_image": "maintenance",
-    "check_supported": "hooks",
+    "check_analysis_params": "hooks",
     "default_hooks": "hooks",
     "serve_view": "viewing",
     "write_report": "viewing",
@@ -46,6 +46,12 @@ _EXPORTS = {
     "format_prebuild": "prebuild",
     "sigterm_as_interrupt": "signals",
     "new_run_id": "evaluate",
+    "list_components": "catalogue",
+    "list_tasks": "catalogue",
+    "benchmarks_table": "catalogue",
+    "audit": "audit",
+    "format_audit": "audit",
+    "AuditReport": "audit",
 }
 
 __all__ = list(_EXPORTS)

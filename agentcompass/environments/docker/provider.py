@@ -160,7 +160,7 @@ class DockerProvider:
         self._open[env.id] = env
 
     def open_projects(self) -> set[str]:
-        return {env.project.name for env in self._open.values() if hasattr(env, "project")}
+        return {env.project.name for env in self._open.values() if env.project is not None}
 
     # ------------------------------------------------------------------ open
     async def open(self, spec: EnvSpec) -> DockerEnvironment:
@@ -259,6 +259,8 @@ class DockerProvider:
             nano_cpus=int(cpus * 1e9) if cpus else None,
             mem_limit=f"{memory}m" if memory else None,
             memswap_limit=f"{memory}m" if memory else None,
+            binds={str(m.source): {"bind": m.target, "mode": "ro" if m.read_only else "rw"} for m in spec.mounts}
+            or None,
         )
         name = slug(spec.task_id, strip="-.", limit=40, default="task")
         params: dict[str, Any] = {
