@@ -92,8 +92,9 @@ class _Attempt:
                     raise asyncio.CancelledError()
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
-                # file-system work runs in worker threads: a slow disk must not stall every other attempt
-                await asyncio.to_thread(self.record.mkdir)
+                # file-system work runs in the store's writer thread: a slow disk must not stall every other
+                # attempt; only the directory is waited for (the others are queued in order)
+                await rt.store.writer.now(self.record.mkdir)
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
                 try:
                     try:
@@ -104,7 +105,7 @@ class _Attempt:
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
-                await asyncio.to_thread(self._finish, out, start)
+                self._finish(out, start)
         except asyncio.CancelledError:
             if start is not None:  # cancelled while running: recorded; while queued: never started
                 self._fail(out, asyncio.CancelledError("attempt cancelled"))
@@ -132,7 +133,7 @@ class _Attempt:
         out.agent = agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
-            await asyncio.to_thread(self.record.write_checkpoint, out.agent)
+            self.rt.store.writer.later(self.record.write_checkpoint, out.agent)
         if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
         graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
@@ -281,11 +282,13 @@ class _Attempt:
             self.rt.stopped = exc
 
     def _finish(self, out: AttemptOutcome, start: float) -> None:
+        """Complete the outcome and queue its ``result.json`` (written after the checkpoint, before the run's
+        line of this sample)."""
         out.duration_s = round(time.monotonic() - start, 4)
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
-        self.record.write_result(dict(vars(out)))
+        self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

@@ -314,7 +314,7 @@ class RequestRun:
             n += 1
         row = task_row(out, attempts, sample)
         self._keep((task.id, sample), row)
-        await asyncio.to_thread(self.store.append_result, row)
+        self.store.writer.later(self.store.append_result, row)  # after the attempt's result.json
         self.progress_record.changed()
         if rt.stopped is not None:  # e.g. a dead model endpoint: the request ends here
             raise rt.stopped
@@ -379,6 +379,11 @@ class RequestRun:
     async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
+        try:
+            await self.store.writer.flush()  # every attempt's files first
+        except OSError as exc:
+            self.logger.error("request %s: some of its files could not be written: %s", self.name, exc)
+            status = RunStatus.FAILED
         result = self.finalize(status)
         ex = self.cfg.execution
         if ex.enable_analysis:

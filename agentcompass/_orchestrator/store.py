@@ -33,6 +33,7 @@ from agentcompass.kit import write_json as _write_json
 
 from . import jsontext
 from .runlock import RunLock, acquire
+from .writer import Writer
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
 _ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
@@ -127,6 +128,7 @@ class RunStore:
         self.summary_path = self.run_dir / SUMMARY_FILE
         self._append_lock = threading.Lock()
         self._fresh = False  # made by this process's create(): no attempt was recorded in the old layout
+        self.writer = Writer()  # the attempts' writes, in order, off the event loop
 
     @classmethod
     def at(cls, run_dir: str | Path) -> RunStore:
