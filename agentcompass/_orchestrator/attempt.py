@@ -293,6 +293,8 @@ class _Attempt:
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     t = rt.config.execution.timeouts
+    if not t.agent and not t.verifier:
+        return task
     return replace(
         task, agent_timeout_s=t.agent or task.agent_timeout_s, verifier_timeout_s=t.verifier or task.verifier_timeout_s
     )

@@ -83,7 +83,10 @@ class AttemptRecord:
 
     def __init__(self, path: Path, n: int, sample: int = 1) -> None:
         self.dir, self.n, self.sample = Path(path), n, sample
-        self.artifacts_dir = self.dir / ARTIFACTS_DIR
+
+    @property
+    def artifacts_dir(self) -> Path:
+        return self.dir / ARTIFACTS_DIR
 
     def mkdir(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -263,6 +266,8 @@ class RunStore:
     def attempt(self, task_id: str, n: int, sample: int = 1) -> AttemptRecord:
         """The record of attempt ``n`` of sample ``sample`` of ``task_id`` (nothing is created until something
         is written)."""
+        if self._fresh:  # the new layout only: the path in one piece
+            return AttemptRecord(Path(f"{self.tasks_dir}/{safe_name(task_id)}/sample-{sample}/attempt-{n}"), n, sample)
         return AttemptRecord(self.sample_dir(task_id, sample) / f"attempt-{n}", n, sample)
 
     def attempt_dir(self, task_id: str, n: int, sample: int = 1) -> Path:
