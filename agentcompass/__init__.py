@@ -15,6 +15,7 @@ _EXPORTS = {
     "async_run_evaluation": "agentcompass._sdk",
     "launch": "agentcompass._sdk",
     "async_launch": "agentcompass._sdk",
+    "compare_runs": "agentcompass._sdk",
     "OrchestrationSpec": "agentcompass._launch",
     "OrchestrationDefaults": "agentcompass._launch",
     "RunRequestSpec": "agentcompass._launch",
