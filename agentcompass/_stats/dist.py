@@ -3,6 +3,7 @@ two-sided sign test. Accurate to about 1e-13 over the ranges used here (checked 
 
 from __future__ import annotations
 
+import itertools
 import math
 from statistics import NormalDist
 
@@ -104,7 +105,7 @@ def nct_cdf(t: float, df: float, nc: float) -> float:
     total = 0.0
     if x > 0:
         top = int(lam)
-        for j in list(range(top, -1, -1)) + list(range(top + 1, top + 100_000)):
+        for j in itertools.chain(range(top, -1, -1), range(top + 1, top + 100_000)):
             log_p = -lam + (j * math.log(lam) if lam > 0 else (0.0 if j == 0 else -math.inf)) - math.lgamma(j + 1)
             p = math.exp(log_p)
             q = nc * math.exp(-lam + j * math.log(lam) - math.lgamma(j + 1.5)) / math.sqrt(2) if lam > 0 else 0.0

@@ -30,14 +30,16 @@ def mde(n: int, sd: float, alpha: float = ALPHA, power: float = POWER) -> float 
     lo, hi = 0.0, (norm_ppf(1 - alpha / 2) + norm_ppf(power)) / math.sqrt(n)
     while paired_power(hi, n, alpha) < power:
         lo, hi = hi, hi * 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if paired_power(mid, n, alpha) < power:
-            lo = mid
+    f_lo, f_hi = paired_power(lo, n, alpha) - power, paired_power(hi, n, alpha) - power
+    for _ in range(200):  # regula falsi (Illinois): the root of power(effect) = power, bracketed
+        mid = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+        f_mid = paired_power(mid, n, alpha) - power
+        if abs(f_mid) < 1e-14 or hi - lo <= 1e-14 * hi:
+            return mid * sd
+        if (f_mid < 0) == (f_lo < 0):
+            lo, f_lo, f_hi = mid, f_mid, f_hi / 2
         else:
-            hi = mid
-        if hi - lo <= 1e-13 * hi:
-            break
+            hi, f_hi, f_lo = mid, f_mid, f_lo / 2
     return hi * sd
 
 
