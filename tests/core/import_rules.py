@@ -17,6 +17,7 @@ PLUGIN_MAY_IMPORT = ("agentcompass.interfaces", "agentcompass.errors", "agentcom
 LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._orchestrator": (
         "agentcompass._config",
+        "agentcompass._stats",
         "agentcompass.interfaces",
         "agentcompass.errors",
         "agentcompass.kit",
@@ -43,6 +44,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.errors": (),
+    "agentcompass._stats": (),  # pure statistics: nothing of the package
 }
 
 

@@ -200,7 +200,11 @@ def test_compare_two_runs(driver, server, view_runs, shots):
     button.click()
     browser.wait(driver, lambda: css(driver, "#compare-table tbody tr"), what="compare table")
     assert text(css(driver, "#flips")[0]) == "0 gained · 7 lost"
-    assert text(css(driver, "#mean-diff")[0]).startswith("-1.0000 ± 0.0000 (s.e.)")
+    assert text(css(driver, "#mean-diff")[0]) == "-1.0000  95% CI [-1.0000, -1.0000] (cluster_t)"
+    assert text(css(driver, "#p-value")[0]).startswith("mcnemar_exact p = 0.0156 (significant at 0.05)")
+    assert text(css(driver, "#bootstrap")[0]).startswith("[-1.0000, -1.0000] (seed 0, 10000 resamples)")
+    first = css(driver, "#compare-table tbody tr td a")[0]  # a flipped task links to its attempt
+    assert "#/attempt/" in first.get_attribute("href")
     rows = css(driver, "#compare-table tbody tr")
     assert len(rows) == 7 and {r.get_attribute("data-flip") for r in rows} == {"lost"}
     choose(driver, "flip-filter", "gained")
