@@ -30,7 +30,7 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
     lines = [
         "## Outcomes",
         "",
-        f"{b['n_tasks']} tasks{samples}, {b['n_attempts']} attempts ({b['tasks_retried']} {what} retried).",
+        f"{b['n_tasks']} tasks{samples}, {b.get('n_tries', b.get('n_attempts'))} tries ({b['tasks_retried']} {what} retried).",
         "",
     ]
     lines += _table(
