@@ -27,10 +27,11 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
     n_samples = b.get("n_samples", b["n_tasks"])
     what = "tasks" if n_samples == b["n_tasks"] else "samples"
     samples = "" if what == "tasks" else f" ({n_samples} samples)"
+    tries = b.get("n_tries", b.get("n_attempts"))  # older analysis.json: n_attempts
     lines = [
         "## Outcomes",
         "",
-        f"{b['n_tasks']} tasks{samples}, {b.get('n_tries', b.get('n_attempts'))} tries ({b['tasks_retried']} {what} retried).",
+        f"{b['n_tasks']} tasks{samples}, {tries} tries ({b['tasks_retried']} {what} retried).",
         "",
     ]
     lines += _table(
