@@ -287,6 +287,25 @@ def test_report_renders_the_same_table_offline(driver, server, view_runs, tmp_pa
         )
 
 
+def test_a_report_of_two_runs_shows_the_compare_page_offline(driver, view_runs, tmp_path, shots):
+    from urllib.parse import quote
+
+    out = tmp_path / "compare.html"
+    info = write_report([view_runs.dirs["oracle"], view_runs.dirs["nop"]], out)
+    assert info["runs"] == 2
+    keys = [f"{d.parent.name}/{d.name}" for d in (view_runs.dirs["oracle"], view_runs.dirs["nop"])]
+    driver.get(out.as_uri() + "#/compare/" + "/".join(quote(k, safe="") for k in keys))
+    browser.wait(driver, lambda: css(driver, "#compare-table tbody tr"), what="report compare table")
+    assert text(css(driver, "#mean-diff")[0]).startswith("-1.0000")
+    assert text(css(driver, "#p-value")[0]).startswith("mcnemar_exact p = 0.0156")
+    assert text(css(driver, "#flips")[0]) == "0 gained · 7 lost"
+    browser.shoot(driver, shots, "report-compare")
+    css(driver, "#compare-table tbody tr td a")[0].click()  # a flipped task's attempt, from the embedded data
+    browser.wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.view") == "attempt",
+                 what="attempt view")  # fmt: skip
+    assert not browser.console_errors(driver)
+
+
 def msa2_trajectory() -> dict:
     """A mini-swe-agent 2.x (``mini-swe-agent-1.1``) trajectory of the tool-calling shape: assistant messages
     carry ``tool_calls`` (function ``bash``, JSON ``arguments``), results come back as ``role: tool`` messages

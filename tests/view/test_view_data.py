@@ -273,6 +273,40 @@ def test_report_command_writes_one_file(tmp_path, view_runs):
     assert keys[0] == HELLO and att["verifier_log"]["text"].startswith("PASS")
 
 
+def test_a_report_of_two_runs_holds_their_comparison(tmp_path, view_runs):
+    """``report A B``: both runs' parts and each ordered pair's Compare page, with compare_runs' numbers."""
+    from agentcompass import compare_runs
+
+    out = tmp_path / "two.html"
+    proc = _cli("report", str(view_runs.dirs["oracle"]), str(view_runs.dirs["nop"]), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "2 runs, 14 tasks, 14 attempts" in proc.stdout
+    html = out.read_text()
+    boot = json.loads(html.split('<script id="ac-boot" type="application/json">', 1)[1].split("</script>", 1)[0])
+    a, b = (r["key"] for r in boot["runs"])  # <run_name>/<run_id>, in the order given
+    assert (
+        a.startswith("demo__oracle")
+        and set(boot["more"]) == {a, b}
+        and set(boot["compare"]) == {f"{a}|{b}", f"{b}|{a}"}
+    )
+    pair = boot["compare"][f"{a}|{b}"]["stats"]
+    ref = compare_runs(view_runs.dirs["oracle"], view_runs.dirs["nop"])["pairs"][0]
+    assert pair["ci"] == ref["ci"] and pair["test"] == ref["test"] and pair["a_better"] == ref["a_better"]
+    assert all(r["a"]["path"] for r in boot["compare"][f"{a}|{b}"]["tasks"])  # each task links to its attempt
+    assert len(boot["more"][b]["attempts"]) == 7
+
+
+def test_a_report_of_runs_of_different_benchmarks_is_one_line(tmp_path, view_runs):
+    other = tmp_path / "res" / "other" / "r1"
+    shutil.copytree(view_runs.dirs["nop"], other)
+    summary = json.loads((other / "summary.json").read_text())
+    summary["metadata"]["benchmark"] = "swebench"
+    (other / "summary.json").write_text(json.dumps(summary))
+    proc = _cli("report", str(view_runs.dirs["oracle"]), str(other), "-o", str(tmp_path / "x.html"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "different benchmarks" in proc.stderr
+    assert not (tmp_path / "x.html").exists()
+
+
 def test_a_run_given_twice_is_listed_once(view_runs):
     with serve([str(view_runs.results), str(view_runs.dirs["oracle"]), str(view_runs.results)]) as srv:
         keys = [r["key"] for r in api(srv, "runs")["runs"]]

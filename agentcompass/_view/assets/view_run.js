@@ -111,7 +111,8 @@
 
   function extras(key, d) {
     const box = h("div", {class: "extras"});
-    const a = AC.data.report ? (AC.data.boot.analysis || {}) : null;
+    const boot = AC.data.boot, mine = boot.more && boot.more[key];
+    const a = AC.data.report ? ((mine ? mine.analysis : boot.analysis) || {}) : null;
     const links = [];
     for (const name of ["analysis.md", "analysis.json"]) {
       const href = a ? (a.links || {})[name] : d.analysis && d.analysis[name] ? AC.data.fileUrl(key, name) : null;
