@@ -94,10 +94,29 @@ def pass_hat_k_of(n: int, c: int, k: int) -> float:
     return math.comb(c, k) / math.comb(n, k)
 
 
-def _per_k(groups: dict[str, list[dict[str, Any]]], estimator: Any) -> tuple[dict[str, float], dict[str, Any]]:
-    """Mean over tasks of a per-task estimator, and its interval over tasks, for every k up to the most samples a
-    task has; a task with fewer than k samples (a run cut short) is left out at that k. Empty with one sample."""
-    counts = [(len(s), sum(passed(r) for r in s)) for s in groups.values()]
+def _per_task(groups: dict[str, list[dict[str, Any]]]) -> list[tuple[int, int, float, float, int, int]]:
+    """Per task, in one pass over its samples: (samples, passes, score sum, valid reward sum, valid rewards,
+    resolved)."""
+    out = []
+    for samples in groups.values():
+        c = score = valid_sum = 0.0
+        n_valid = hits = 0
+        for r in samples:
+            if reward_counts(r):
+                reward = float(r["reward"])
+                score += reward
+                valid_sum += reward
+                n_valid += 1
+                c += reward >= 1
+            hits += bool(r.get("resolved"))
+        out.append((len(samples), int(c), score, valid_sum, n_valid, hits))
+    return out
+
+
+def _per_k(counts: list[tuple[int, int]], estimator: Any) -> tuple[dict[str, float], dict[str, Any]]:
+    """Mean over tasks of a per-task estimator of (samples, passes), and its interval over tasks, for every k up
+    to the most samples a task has; a task with fewer than k samples (a run cut short) is left out at that k.
+    Empty with one sample per task."""
     max_n = max((n for n, _ in counts), default=0)
     if max_n < 2:
         return {}, {}
@@ -110,30 +129,32 @@ def _per_k(groups: dict[str, list[dict[str, Any]]], estimator: Any) -> tuple[dic
     return values, cis
 
 
+def _counts(groups: dict[str, list[dict[str, Any]]]) -> list[tuple[int, int]]:
+    return [(len(s), sum(passed(r) for r in s)) for s in groups.values()]
+
+
 def pass_at_k(groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
     """pass@k (at least one of k samples passes; the estimator of Chen et al., 2021) for every k."""
-    return _per_k(groups, pass_at_k_of)[0]
+    return _per_k(_counts(groups), pass_at_k_of)[0]
 
 
 def pass_hat_k(groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
     """pass^k (all of k samples pass) for every k."""
-    return _per_k(groups, pass_hat_k_of)[0]
+    return _per_k(_counts(groups), pass_hat_k_of)[0]
 
 
-def _intervals(groups: dict[str, list[dict[str, Any]]], resolved: bool) -> dict[str, Any]:
+def _intervals(tasks: list[tuple[int, int, float, float, int, int]], resolved: bool) -> dict[str, Any]:
     """The ``<figure>_ci`` entries: each figure's interval over tasks (``_stats.intervals``)."""
-    sizes = [len(s) for s in groups.values()]
+    sizes = [t[0] for t in tasks]
     unit = (0.0, 1.0)
     out: dict[str, Any] = {
-        "mean_reward_ci": ratio_interval([sum(scored(r) for r in s) for s in groups.values()], sizes),
-        "pass_rate_ci": ratio_interval([sum(passed(r) for r in s) for s in groups.values()], sizes, bounds=unit),
+        "mean_reward_ci": ratio_interval([t[2] for t in tasks], sizes),
+        "pass_rate_ci": ratio_interval([t[1] for t in tasks], sizes, bounds=unit),
     }
-    valid = [[float(r["reward"]) for r in s if reward_counts(r)] for s in groups.values()]
-    valid = [v for v in valid if v]
-    out["mean_reward_valid_ci"] = ratio_interval([sum(v) for v in valid], [len(v) for v in valid])
+    valid = [t for t in tasks if t[4]]
+    out["mean_reward_valid_ci"] = ratio_interval([t[3] for t in valid], [t[4] for t in valid])
     if resolved:
-        hits = [sum(1 for r in s if r.get("resolved")) for s in groups.values()]
-        out["resolved_rate_ci"] = ratio_interval(hits, sizes, bounds=unit)
+        out["resolved_rate_ci"] = ratio_interval([t[5] for t in tasks], sizes, bounds=unit)
     return {k: rounded(v) for k, v in out.items()}
 
 
@@ -172,10 +193,11 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "max": round(max(durations), 4) if durations else 0.0,
         },
     }
-    metrics.update(_intervals(groups, bool(resolved_known)))
+    per_task = _per_task(groups)
+    metrics.update(_intervals(per_task, bool(resolved_known)))
     metrics["mean_reward_stderr"] = metrics["mean_reward_ci"]["se"]
     for name, estimator in (("pass_at_k", pass_at_k_of), ("pass_hat_k", pass_hat_k_of)):
-        values, cis = _per_k(groups, estimator)
+        values, cis = _per_k([(t[0], t[1]) for t in per_task], estimator)
         if values:
             metrics[name], metrics[f"{name}_ci"] = values, cis
     if resolved_known:

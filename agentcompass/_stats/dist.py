@@ -3,6 +3,7 @@ two-sided sign test. Accurate to about 1e-13 over the ranges used here (checked 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from statistics import NormalDist
@@ -71,6 +72,7 @@ def t_pdf(t: float, df: float) -> float:
     return math.exp(log_c - (df + 1) / 2 * math.log1p(t * t / df))
 
 
+@functools.lru_cache(maxsize=1024)
 def t_ppf(p: float, df: float) -> float:
     """The quantile of Student's t: Newton's method on the CDF from the normal quantile, bracketed."""
     if not 0.0 < p < 1.0:
