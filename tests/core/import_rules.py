@@ -18,6 +18,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._orchestrator": (
         "agentcompass._config",
         "agentcompass._stats",
+        "agentcompass.gateway",  # the request-scoped model gateway (a core service beside models/, not a plug-in)
         "agentcompass.interfaces",
         "agentcompass.errors",
         "agentcompass.kit",
