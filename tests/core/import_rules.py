@@ -18,7 +18,6 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._orchestrator": (
         "agentcompass._config",
         "agentcompass._stats",
-        "agentcompass.gateway",  # the request-scoped model gateway (a core service beside models/, not a plug-in)
         "agentcompass.interfaces",
         "agentcompass.errors",
         "agentcompass.kit",
@@ -42,6 +41,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._deps",
         "agentcompass.interfaces",
         "agentcompass.errors",
+    ),
+    "agentcompass.gateway": (
+        "agentcompass.models",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+        "agentcompass.kit",
     ),
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.errors": (),
