@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _EXPORTS = {
     "run_evaluation": "agentcompass._sdk",
@@ -24,6 +24,8 @@ _EXPORTS = {
     "RunRequestSpec": "agentcompass._launch",
     "OrchestrationResult": "agentcompass._launch",
     "Orchestration": "agentcompass._launch",
+    "RequestOutcome": "agentcompass._launch",
+    "RunResult": "agentcompass._orchestrator.result",
     "AttemptStatus": "agentcompass.interfaces",
     "RunStatus": "agentcompass.interfaces",
     "ExitStatus": "agentcompass.interfaces",

@@ -40,14 +40,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from agentcompass import __version__  # the one source (pyproject.toml reads it too)
 
-    try:
-        return version("agentcompass")
-    except PackageNotFoundError:
-        from agentcompass import __version__
-
-        return __version__
+    return __version__
 
 
 class _Version(argparse.Action):
@@ -115,7 +110,7 @@ def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.Argu
 
     from .options import UsageError
 
-    debug = getattr(args, "log_level", "INFO") == "DEBUG"
+    debug = getattr(args, "log_level", None) == "DEBUG"
     try:
         return module.main(args)
     except UsageError as exc:

@@ -41,7 +41,7 @@ _EXPORTS = {
     "format_comparison": "comparing",
     "EXPORT_FORMATS": "maintenance",
     "build_base_image": "maintenance",
-    "check_supported": "hooks",
+    "check_analysis_params": "hooks",
     "default_hooks": "hooks",
     "serve_view": "viewing",
     "write_report": "viewing",
