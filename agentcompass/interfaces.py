@@ -40,6 +40,7 @@ class RunStatus(enum.StrEnum):
     FAILED = "failed"
     TIMEOUT = "timeout"
     CANCELLED = "cancelled"
+    STOPPED_BUDGET = "stopped_budget"  # cost_limit_usd / token_limit reached: no attempt started after it
 
 
 class ExitStatus(enum.StrEnum):
@@ -614,6 +615,28 @@ SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capabil
     "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
     "absent: such a limit is reported as not applicable",
 )
+FORK_FOR_ATTEMPT: Capability[Callable[[str, int], Any] | None] = Capability(
+    "model",
+    "fork_for_attempt",
+    None,
+    "fork_for_attempt(task_id, sample) -> client: the fork of one attempt (its calls keyed by the sample in the "
+    "response cache, answered from that task's recorded calls with --replay); absent: fork()",
+)
+SET_ATTEMPT_COST_LIMIT: Capability[Callable[[float | None], None] | None] = Capability(
+    "model",
+    "set_attempt_cost_limit",
+    None,
+    "set_attempt_cost_limit(usd): each attempt's calls raise AttemptCostLimitReached once they cost usd "
+    "(execution.attempt_cost_limit_usd); absent: that setting is a ConfigError",
+)
+PRICE_INFO: Capability[dict[str, Any] | None] = Capability(
+    "model",
+    "price_info",
+    None,
+    "the model's prices and their source (model.prices, the price table with its version, or unknown), "
+    "recorded in summary.json; absent: not recorded",
+    (dict,),
+)
 MAX_CONCURRENT: Capability[int | None] = Capability(
     "provider",
     "max_concurrent",
@@ -655,6 +678,9 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     HARNESS_DESCRIBE,
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
+    FORK_FOR_ATTEMPT,
+    SET_ATTEMPT_COST_LIMIT,
+    PRICE_INFO,
     MAX_CONCURRENT,
     PREBUILD,
     ON_HOST,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentcompass._orchestrator.budget import Budget
 from agentcompass._orchestrator.executor import Executor, open_executor
 from agentcompass._orchestrator.hooks import Hooks
 from agentcompass._orchestrator.logs import console_logging, file_logging
@@ -79,6 +80,11 @@ class _Runner:
         self.progress = Progress(_runtime_value(orch, "progress", "auto"), 0, on_progress, desc=orch.name)
         self.outcomes: dict[str, RequestOutcome] = {}
         self.runs: list[RequestRun] = []
+        self.budget = Budget(
+            "orchestration",
+            _runtime_value(orch, "orchestration_cost_limit_usd", None),
+            _runtime_value(orch, "orchestration_token_limit", None),
+        )
         self.executor: Executor | None = None
 
     def _done(self, outcome: RequestOutcome) -> None:
@@ -102,7 +108,8 @@ class _Runner:
             if job.error is not None:
                 self._done(RequestOutcome(job.name, RunStatus.FAILED, error=one_line(job.error)))
                 continue
-            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks, self.executor)
+            budgets = [self.budget] if self.budget.active else []
+            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks, self.executor, budgets)
             try:
                 await asyncio.to_thread(run.prepare)
             except Exception as exc:

@@ -8,11 +8,20 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line
+from agentcompass.errors import (
+    AfterError,
+    AgentCompassError,
+    AttemptCostLimitReached,
+    VerifierError,
+    after_error,
+    one_line,
+)
 from agentcompass.interfaces import (
+    FORK_FOR_ATTEMPT,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
+    SET_ATTEMPT_COST_LIMIT,
     AgentResult,
     AttemptContext,
     AttemptStatus,
@@ -45,7 +54,7 @@ class _Attempt:
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
         self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
-        self.model = rt.model.fork() if rt.model is not None else None
+        self.model = _fork(rt, task.id, sample)
         self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
         self.ctx = AttemptContext(
             task=self.task,
@@ -81,8 +90,9 @@ class _Attempt:
         out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
         try:
             async with rt.pool.slot(rt.slot_providers):
-                if rt.stopped is not None:  # the request is stopping: this attempt never starts
+                if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
                     raise asyncio.CancelledError()
+                rt.attempt_started(id(self), self.model.usage if self.model is not None else None)
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
                 # file-system work runs in worker threads: a slow disk must not stall every other attempt
@@ -195,6 +205,11 @@ class _Attempt:
             if not cm.expired():
                 raise
             result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
+        except AttemptCostLimitReached as exc:  # a limit, not an error: verified as usual
+            self.rt.logger.info("%s: %s", self.task.id, exc)
+            result = AgentResult(
+                exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit="cost_limit", info={"limit": str(exc)}
+            )
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
         if self.model is not None:
@@ -272,6 +287,19 @@ class _Attempt:
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
         self.record.write_result(dict(vars(out)))
+        self.rt.attempt_ended(id(self), out.usage)
+
+
+def _fork(rt: RequestRuntime, task_id: str, sample: int) -> Any:
+    """The attempt's own model client (its calls keyed by the sample; with a per-attempt cost limit)."""
+    if rt.model is None:
+        return None
+    bind = FORK_FOR_ATTEMPT.of(rt.model)
+    model = bind(task_id, sample) if bind is not None else rt.model.fork()
+    limit = rt.config.execution.attempt_cost_limit_usd
+    if limit is not None:
+        SET_ATTEMPT_COST_LIMIT.of(model)(limit)  # checked when the request was prepared
+    return model
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

@@ -31,6 +31,19 @@ class RequestRuntime:
     recipes: Any = None
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
+    budgets: list[Any] = field(default_factory=list)  # the request's Budget and the orchestration's (budget.py)
+
+    def admits(self) -> bool:
+        """May an attempt that holds its slot start? (False: the request is stopping, or a budget is spent.)"""
+        return self.stopped is None and all([b.admits() for b in self.budgets])
+
+    def attempt_started(self, key: Any, usage: Any) -> None:
+        for budget in self.budgets:
+            budget.watch(key, usage)
+
+    def attempt_ended(self, key: Any, usage: dict[str, Any] | None) -> None:
+        for budget in self.budgets:
+            budget.finish(key, usage)
 
     async def hook(self, phase: str, env: Any, ctx: Any) -> None:
         """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""

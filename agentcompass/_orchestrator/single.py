@@ -7,9 +7,16 @@ from collections.abc import Callable
 from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
-from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
+from agentcompass.errors import (
+    AgentCompassError,
+    BudgetExhaustedError,
+    EvaluationFailedError,
+    RunTimeoutError,
+    one_line,
+)
 from agentcompass.interfaces import RunStatus
 
+from .budget import budget_message
 from .executor import open_executor
 from .hooks import Hooks
 from .logs import LOGGER, console_logging, file_logging
@@ -48,6 +55,8 @@ async def run_single(
             f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in {result['paths']['run_dir']}",
             result=result,
         )
+    if result["metadata"]["status"] == RunStatus.STOPPED_BUDGET:
+        raise BudgetExhaustedError(budget_message(result), result=result)
     if stopped is not None:
         raise EvaluationFailedError(
             f"{one_line(stopped)}; finished results are in {result['paths']['run_dir']}", result=result

@@ -115,7 +115,7 @@ class RayExecutor:
         queued, start = time.monotonic(), None
         try:
             async with rt.pool.slot(rt.slot_providers):
-                if rt.stopped is not None:  # the request is stopping: this attempt never starts
+                if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
                     raise asyncio.CancelledError()
                 start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
                 out.queue_s = round(start - queued, 4)
@@ -132,6 +132,8 @@ class RayExecutor:
             raise
         finally:
             self.services.drop.remote(key)
+            if start is not None:  # its spending counts once it ends (the driver cannot see a worker's calls live)
+                rt.attempt_ended(key, out.usage)
         return out
 
     async def _attempt(

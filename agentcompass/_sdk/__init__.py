@@ -46,6 +46,10 @@ _EXPORTS = {
     "format_prebuild": "prebuild",
     "sigterm_as_interrupt": "signals",
     "new_run_id": "evaluate",
+    "cache_stats": "cache",
+    "cache_prune": "cache",
+    "cache_clear": "cache",
+    "format_cache_stats": "cache",
 }
 
 __all__ = list(_EXPORTS)

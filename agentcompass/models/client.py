@@ -126,8 +126,8 @@ class Model:
         return fork
 
     def set_attempt_cost_limit(self, usd: float | None) -> None:
-        """Stop each attempt's calls once they cost ``usd`` (cache hits counted at their price)."""
-        self._shared.plan.attempt_cost_limit = usd
+        """Stop this client's calls once they cost ``usd`` (those answered from the cache at their price)."""
+        self._calls.cost_limit = usd
 
     def set_concurrency_limit(self, n: int | None) -> None:
         """Cap concurrent requests of this client and all its forks at ``n`` (None: no cap)."""

@@ -79,10 +79,8 @@ class CallPlan:
         store: ResponseStore | None,
         prices: Prices | None,
         replay: Any = None,
-        attempt_cost_limit: float | None = None,
     ) -> None:
         self.mode, self.store, self.prices, self.replay = mode, store, prices, replay
-        self.attempt_cost_limit = attempt_cost_limit
 
     @classmethod
     def from_config(cls, config: Any, data_dir: Path | None, prices: Prices | None) -> CallPlan:
@@ -111,6 +109,7 @@ class AttemptCalls:
     def __init__(self, plan: CallPlan, task_id: str | None, sample: int) -> None:
         self.plan, self.task_id, self.sample = plan, task_id, sample
         self.seq = 0
+        self.cost_limit: float | None = None  # execution.attempt_cost_limit_usd
         self._seen: collections.Counter[str] = collections.Counter()
         self.recorded = plan.replay.calls_of(task_id, sample) if plan.replay is not None else None
 
@@ -126,7 +125,7 @@ class AttemptCalls:
     def check_limit(self, usage: Usage) -> None:
         """Before a call: stop the attempt when its calls (answered from the cache included) reached the
         per-attempt cost limit."""
-        limit = self.plan.attempt_cost_limit
+        limit = self.cost_limit
         spent = add_cost(usage.cost_usd, usage.cost_saved_usd)
         if limit is not None and spent is not None and spent >= limit:
             raise AttemptCostLimitReached(
