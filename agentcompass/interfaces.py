@@ -353,8 +353,10 @@ class ModelClient(Protocol):
         never retried). The messages never contain the API key."""
         ...
 
-    def fork(self) -> ModelClient:
-        """A client sharing the connection and limits but with its own ``usage`` (one per attempt)."""
+    def fork(self, attempt: AttemptContext | None = None) -> ModelClient:
+        """A client sharing the connection and limits but with its own ``usage`` (one per attempt). Given the
+        attempt's context, its calls are keyed by the attempt's sample in the response cache and answered from
+        that task's recorded calls with ``--replay``."""
         ...
 
     async def aclose(self) -> None: ...
@@ -615,13 +617,6 @@ SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capabil
     "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
     "absent: such a limit is reported as not applicable",
 )
-FORK_FOR_ATTEMPT: Capability[Callable[[str, int], Any] | None] = Capability(
-    "model",
-    "fork_for_attempt",
-    None,
-    "fork_for_attempt(task_id, sample) -> client: the fork of one attempt (its calls keyed by the sample in the "
-    "response cache, answered from that task's recorded calls with --replay); absent: fork()",
-)
 SET_ATTEMPT_COST_LIMIT: Capability[Callable[[float | None], None] | None] = Capability(
     "model",
     "set_attempt_cost_limit",
@@ -678,7 +673,6 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     HARNESS_DESCRIBE,
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
-    FORK_FOR_ATTEMPT,
     SET_ATTEMPT_COST_LIMIT,
     PRICE_INFO,
     MAX_CONCURRENT,

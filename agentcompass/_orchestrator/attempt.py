@@ -17,7 +17,6 @@ from agentcompass.errors import (
     one_line,
 )
 from agentcompass.interfaces import (
-    FORK_FOR_ATTEMPT,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
@@ -54,7 +53,6 @@ class _Attempt:
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
         self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
-        self.model = _fork(rt, task.id, sample)
         self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
         self.ctx = AttemptContext(
             task=self.task,
@@ -67,6 +65,8 @@ class _Attempt:
             auto_install_dependencies=rt.config.runtime.auto_install_dependencies,
             sample=sample,
         )
+        self.model = rt.model.fork(self.ctx) if rt.model is not None else None
+        _limit_cost(rt, self.model)
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
@@ -290,16 +290,11 @@ class _Attempt:
         self.rt.attempt_ended(id(self), out.usage)
 
 
-def _fork(rt: RequestRuntime, task_id: str, sample: int) -> Any:
-    """The attempt's own model client (its calls keyed by the sample; with a per-attempt cost limit)."""
-    if rt.model is None:
-        return None
-    bind = FORK_FOR_ATTEMPT.of(rt.model)
-    model = bind(task_id, sample) if bind is not None else rt.model.fork()
+def _limit_cost(rt: RequestRuntime, model: Any) -> None:
+    """``execution.attempt_cost_limit_usd`` on the attempt's model client (checked when the request was prepared)."""
     limit = rt.config.execution.attempt_cost_limit_usd
-    if limit is not None:
-        SET_ATTEMPT_COST_LIMIT.of(model)(limit)  # checked when the request was prepared
-    return model
+    if limit is not None and model is not None:
+        SET_ATTEMPT_COST_LIMIT.of(model)(limit)
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

@@ -140,15 +140,15 @@ def prior_spending(store: Any, task_ids: list[str]) -> dict[str, Any]:
 
 def check_config(execution: Any, model: Any, price: dict[str, Any] | None, shared: list[Budget]) -> None:
     """A cost limit needs a known price (an unknown cost can never reach it) and a model that enforces it."""
-    named = [f"execution.{k}={getattr(execution, k)}" for k in ("cost_limit_usd", "attempt_cost_limit_usd")]
-    named = [n for n in named if not n.endswith("=None")]
+    limits = {"cost_limit_usd": execution.cost_limit_usd, "attempt_cost_limit_usd": execution.attempt_cost_limit_usd}
+    named = [f"execution.{k}={v}" for k, v in limits.items() if v is not None]
     named += [f"runtime.orchestration_cost_limit_usd={b.cost_limit}" for b in shared if b.cost_limit is not None]
     if not named or model is None:
         return
     if price is not None and price.get("source") is None:
         raise ConfigError(
             f"{named[0]} cannot be enforced: the price of model "
-            f"{getattr(model, 'model_id', '?')!r} is unknown ({price.get('reason')}); set model.prices"
+            f"{model.model_id!r} is unknown ({price.get('reason')}); set model.prices"
         )
     if execution.attempt_cost_limit_usd is not None and SET_ATTEMPT_COST_LIMIT.of(model) is None:
         raise ConfigError(

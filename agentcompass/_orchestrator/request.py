@@ -66,7 +66,7 @@ def _harness_info(harness: Any) -> dict[str, Any]:
 def _price_info(model: Any) -> dict[str, Any]:
     """``{"prices": {model id: source}}``: where the price of the request's model came from."""
     info = PRICE_INFO.of(model)
-    return {"prices": {str(getattr(model, "model_id", "model")): info}} if info is not None else {}
+    return {"prices": {str(model.model_id): info}} if info is not None else {}
 
 
 def _diff(old: Any, new: Any, prefix: str = "") -> list[str]:

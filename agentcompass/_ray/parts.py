@@ -22,7 +22,7 @@ from agentcompass._deps import auto_install_scope
 from agentcompass._orchestrator.logs import LOGGER
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
-from agentcompass.interfaces import FORK_FOR_ATTEMPT, ComponentContext, Task
+from agentcompass.interfaces import ComponentContext, Task
 
 
 @dataclass
@@ -92,13 +92,8 @@ class GatedModel:
     def __init__(self, inner: Any, services: Any, provider: str, holder: str) -> None:
         self._inner, self._services, self._provider, self._holder = inner, services, provider, holder
 
-    def fork(self) -> GatedModel:
-        return GatedModel(self._inner.fork(), self._services, self._provider, self._holder)
-
-    def fork_for_attempt(self, task_id: str, sample: int) -> GatedModel:
-        bind = FORK_FOR_ATTEMPT.of(self._inner)
-        inner = bind(task_id, sample) if bind is not None else self._inner.fork()
-        return GatedModel(inner, self._services, self._provider, self._holder)
+    def fork(self, attempt: Any = None) -> GatedModel:
+        return GatedModel(self._inner.fork(attempt), self._services, self._provider, self._holder)
 
     async def complete(self, messages: list[dict[str, Any]], **params: Any) -> Any:
         if not await self._services.acquire.remote(self._provider, self._holder):

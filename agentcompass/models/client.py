@@ -90,7 +90,9 @@ class Model:
             config.max_retries, config.retry_budget_s, config.backoff_base_s, config.backoff_max_s
         )
         self._keys: dict[str, SecretStr] = {}
-        if _shared is None and not config.replay:  # a missing key for a public API fails now, not mid-run
+        if (
+            _shared is None and self._shared.plan.replay is None
+        ):  # a missing key for a public API fails now, not mid-run
             self._api_key(FAMILY[candidates[0]])
 
     # ------------------------------------------------------------------ public surface
@@ -114,16 +116,14 @@ class Model:
         """The prices of this model and their source (``model.prices``, the price table, or unknown)."""
         return dict(self._shared.price.source)
 
-    def fork(self) -> Model:
-        """A client sharing connections, protocol choice and provider limit, with its own ``usage``."""
-        return Model(self.config, self._ctx, _shared=self._shared)
-
-    def fork_for_attempt(self, task_id: str, sample: int) -> Model:
-        """A fork for one attempt: its calls are keyed by ``sample`` in the cache and answered from the recorded
-        calls of (``task_id``, ``sample``) when replaying."""
-        fork = self.fork()
-        fork._calls = self._shared.plan.for_attempt(task_id, sample)
-        return fork
+    def fork(self, attempt: Any = None) -> Model:
+        """A client sharing connections, protocol choice and provider limit, with its own ``usage``; given an
+        :class:`~agentcompass.interfaces.AttemptContext`, its calls are keyed by the attempt's sample in the
+        response cache and answered from that task's recorded calls when replaying."""
+        child = Model(self.config, self._ctx, _shared=self._shared)
+        if attempt is not None:
+            child._calls = self._shared.plan.for_attempt(attempt.task.id, attempt.sample)
+        return child
 
     def set_attempt_cost_limit(self, usd: float | None) -> None:
         """Stop this client's calls once they cost ``usd`` (those answered from the cache at their price)."""
@@ -183,7 +183,7 @@ class Model:
         )
 
     def _api_key(self, family: str) -> str:
-        if self.config.replay:  # a replayed run never calls the endpoint
+        if self._shared.plan.replay is not None:  # a replayed run never calls the endpoint
             return "EMPTY"
         if family not in self._keys:
             key = self.config.api_key or (

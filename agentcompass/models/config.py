@@ -110,11 +110,6 @@ class ModelConfig(BaseModel):
     cache_max_mb: float | None = Field(
         4096, gt=0, description="size cap of the cache database's entries (MiB): past it the least recently used go"
     )
-    replay: str | None = Field(
-        None,
-        description="a run directory: answer every call from that run's recorded calls (per task and sample, in "
-        "order), never calling the endpoint; a call that differs stops the attempt",
-    )
 
     @field_validator("cache", mode="before")
     @classmethod
