@@ -33,6 +33,7 @@ from agentcompass.interfaces import (
     error_policy,
 )
 
+from .gateway import AttemptGateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -67,6 +68,9 @@ class _Attempt:
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
         _limit_cost(rt, self.model)
+        self.gateway = AttemptGateway(rt.gateway, self.model, f"{task.id}/attempt-{n}")
+        if self.model is not None and rt.gateway is not None:
+            self.ctx.gateway = self.gateway.endpoint
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
@@ -102,6 +106,7 @@ class _Attempt:
                     try:
                         await self._body(out)
                     finally:
+                        self.gateway.close()
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
@@ -212,6 +217,11 @@ class _Attempt:
             )
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
+        if self.gateway.fatal is not None:  # the agent met a dead endpoint through the gateway
+            raise self.gateway.fatal
+        if self.gateway.limit is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:
+            info = {**result.info, "limit": str(self.gateway.limit)}  # refused by the gateway: a limit, not an error
+            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit="cost_limit", info=info)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result

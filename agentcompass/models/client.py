@@ -19,7 +19,7 @@ from pydantic import SecretStr
 from agentcompass.errors import ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
-from . import _prices
+from . import _prices, _record
 from ._auto import (
     DEFAULT_BASE_URL,
     FAMILY,
@@ -90,9 +90,8 @@ class Model:
             config.max_retries, config.retry_budget_s, config.backoff_base_s, config.backoff_max_s
         )
         self._keys: dict[str, SecretStr] = {}
-        if (
-            _shared is None and self._shared.plan.replay is None
-        ):  # a missing key for a public API fails now, not mid-run
+        self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
+        if _shared is None and self._shared.plan.replay is None:  # a missing key for a public API fails now
             self._api_key(FAMILY[candidates[0]])
 
     # ------------------------------------------------------------------ public surface
@@ -118,12 +117,28 @@ class Model:
 
     def fork(self, attempt: Any = None) -> Model:
         """A client sharing connections, protocol choice and provider limit, with its own ``usage``; given an
-        :class:`~agentcompass.interfaces.AttemptContext`, its calls are keyed by the attempt's sample in the
-        response cache and answered from that task's recorded calls when replaying."""
+        :class:`~agentcompass.interfaces.AttemptContext`, it records every call in the attempt's
+        ``model_calls.jsonl``, keys its calls by the attempt's sample in the response cache and answers them from
+        that task's recorded calls when replaying."""
         child = Model(self.config, self._ctx, _shared=self._shared)
+        attempt_dir = getattr(attempt, "attempt_dir", None)
+        if attempt_dir is not None:
+            child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME)
         if attempt is not None:
             child._calls = self._shared.plan.for_attempt(attempt.task.id, attempt.sample)
         return child
+
+    @property
+    def recorder(self) -> _record.CallRecorder | None:
+        """Where this client records its calls (None: not recorded)."""
+        return self._recorder
+
+    async def forward(self, request: Any) -> Any:
+        """Send an agent's request in its API's wire form (a :class:`~._forward.ForwardRequest`); returns a
+        :class:`~._forward.Forwarded` answer (see :mod:`._forward`). Used by the gateway."""
+        from ._forward import forward
+
+        return await forward(self, request)
 
     def set_attempt_cost_limit(self, usd: float | None) -> None:
         """Stop this client's calls once they cost ``usd`` (those answered from the cache at their price)."""
@@ -220,11 +235,23 @@ class Model:
         tools: list[dict[str, Any]] | None = None,
     ) -> ModelResponse:
         route = self._route(protocol)
+        rec = self._recorder
+        began = rec.begin() if rec is not None else None
         pending = self._calls.begin(protocol, route.endpoint, self.model_id, messages, tools, params)
-        answered = await self._calls.answer(pending)
+        try:
+            answered = await self._calls.answer(pending)
+        except BaseException as exc:  # replay: not the recorded request, or a recorded failure
+            if began is not None:
+                self._record(began, route, protocol, messages, params, tools, None, 0, exc, cache="replay")
+            raise
         if answered is not None:  # from the recording or the cache: no HTTP request
-            self.usage.add(hit_usage(answered))
-            self._shared.total.add(hit_usage(answered))
+            spent = hit_usage(answered)
+            self.usage.add(spent)
+            self._shared.total.add(spent)
+            if began is not None:
+                how = "hit" if answered.source == "cache" else "replay"
+                args = (protocol, messages, params, tools, answered, 0, None)
+                self._record(began, route, *args, cache=how, key=pending.key, usage=spent)
             return answered
         module, timeout = route.module, self.config.request_timeout_s
         client = self._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
@@ -242,20 +269,34 @@ class Model:
                     prices = self._shared.price.prices
                     return await module.call(client, self.model_id, messages, params, prices, tools)
 
-        response = await call_with_retries(
-            send,
-            self._policy,
-            protocol=protocol,
-            endpoint=route.endpoint,
-            secret=route.key,
-            log=self._log,
-            on_retry=on_retry,
-        )
+        state = self._calls.state
+        try:
+            response = await call_with_retries(
+                send,
+                self._policy,
+                protocol=protocol,
+                endpoint=route.endpoint,
+                secret=route.key,
+                log=self._log,
+                on_retry=on_retry,
+            )
+        except BaseException as exc:
+            if began is not None:
+                self._record(began, route, protocol, messages, params, tools, None, retries, exc, cache=state)
+            raise
         self.usage.add(response.usage)
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries
         await self._calls.keep(pending, response)
+        if began is not None:
+            args = (protocol, messages, params, tools, response, retries, None)
+            self._record(began, route, *args, cache=state, key=pending.key if state != "off" else None)
         return response
+
+    def _record(self, began: tuple[int, float, str], route: _Route, *args: Any, **marks: Any) -> None:
+        """One line of ``model_calls.jsonl`` for a ``complete`` call (see :mod:`._record`)."""
+        self._recorder.add_secret(route.key)
+        self._recorder.write(_record.complete_line(began, self.model_id, route.endpoint, *args, **marks))
 
     def _watch(self, protocol: str, module: Any) -> Any:
         """The fail-fast circuit around one HTTP request of ``protocol`` (see :mod:`._circuit`)."""

@@ -114,6 +114,11 @@ class AttemptCalls:
         self.recorded = plan.replay.calls_of(task_id, sample) if plan.replay is not None else None
 
     @property
+    def state(self) -> str:
+        """How a call that reaches the endpoint is marked in model_calls.jsonl: ``miss`` with a cache, else off."""
+        return "miss" if self.plan.store is not None else "off"
+
+    @property
     def calls_endpoint(self) -> bool:
         return self.recorded is None
 
