@@ -421,6 +421,12 @@ class RequestInputs(_Strict):
     model_cache: Literal["off", "read_write", "read_only"] | None = option(
         key="model.cache", metavar="MODE", description="response cache: off, read_write or read_only"
     )
+    replay: PathLike | None = option(
+        key="model.replay",
+        path=True,
+        metavar="RUN_DIR",
+        description="answer every model call from that run's recorded calls; never call the endpoint",
+    )
     on_progress: Callable[[Any], Any] | None = option(entries=BOTH, cli=None, description="progress callback")
     on_request_finished: Callable[[Any], Any] | None = option(
         entries=LAUNCH, cli=None, description="called as each request finishes"

@@ -224,6 +224,12 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
             status=400,
         )
     model._calls.check_limit(model.usage)  # execution.attempt_cost_limit_usd, for agents behind the gateway too
+    if model._shared.plan.replay is not None:
+        raise ModelError(
+            "--replay answers the calls a harness makes itself (complete); an agent calling through the model "
+            "gateway is not replayed",
+            status=501,
+        )
     call = Forwarded(model, req, req.protocol)
     if model._recorder is not None:
         model._recorder.add_secret(call.route.key)

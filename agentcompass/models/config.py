@@ -111,6 +111,12 @@ class ModelConfig(BaseModel):
         4096, gt=0, description="size cap of the cache database's entries (MiB): past it the least recently used go"
     )
 
+    replay: str | None = Field(
+        None,
+        description="a run directory: answer every call from that run's recorded calls (model_calls.jsonl, per "
+        "task and sample, in order), never calling the endpoint; a call that differs stops the attempt",
+    )
+
     @field_validator("cache", mode="before")
     @classmethod
     def _cache_mode(cls, value: Any) -> Any:

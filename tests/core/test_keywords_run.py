@@ -343,6 +343,18 @@ def _model_cache(env: Env):  # the default is off: the same run again calls the 
     return env.model(model_cache="read_only", data_dir=data), check
 
 
+@case("replay")
+def _replay(env: Env):  # without it the endpoint is called again
+    recorded = _sdk(env.model(run_id="rec"))
+    made = len(env.server.requests)
+
+    def check(o: Outcome) -> None:
+        assert len(env.server.requests) == made and o.rows()[0]["reward"] == recorded.rows()[0]["reward"]
+        assert o.summary()["metrics"]["cache_hits"] == 1
+
+    return env.model(replay=recorded.run_dir), check
+
+
 def _budgeted(env: Env, **over: Any) -> dict[str, Any]:
     return env.model(benchmark_params={"n_tasks": 3}, task_concurrency=1, overrides=[PRICED], **over)
 

@@ -96,7 +96,12 @@ class CallPlan:
                 expire_after_s=config.cache_expire_after_s(),
                 max_bytes=int(config.cache_max_mb * 2**20) if config.cache_max_mb else None,
             )
-        replay = Recording.open(config.replay) if getattr(config, "replay", None) else None
+        if config.replay and config.cache != "off":
+            raise ConfigError(
+                f"model.replay={config.replay!r} and model.cache={config.cache!r}: a replayed run never calls the "
+                "endpoint, so it neither reads nor fills the cache; set one of them"
+            )
+        replay = Recording.open(config.replay) if config.replay else None
         return cls(config.cache, store, prices, replay)
 
     def for_attempt(self, task_id: str | None, sample: int) -> AttemptCalls:

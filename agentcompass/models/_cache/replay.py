@@ -1,10 +1,13 @@
 """``--replay RUN_DIR``: answer every model call from the calls a run recorded, never calling the endpoint.
 
 The run's ``results.jsonl`` names the final attempt of each (task, sample); that attempt's ``model_calls.jsonl``
-holds its calls in order. Call n of an attempt of this run is answered by recorded call n of the same task and
-sample, after checking that the request is the recorded one: a call whose canonical request differs (messages,
-tools, params, model, protocol), or a call beyond the recorded ones, stops the attempt with a
-:class:`~agentcompass.errors.ReplayMismatchError` naming the call and the first field that differs.
+(docs/gateway.md, "The call record") holds its calls in order. Call n of an attempt of this run is answered by
+recorded call n of the same task and sample, once its request is checked against the recorded one: a call whose
+canonical request differs (messages, tools, params, model, protocol, endpoint), or a call beyond the recorded
+ones, stops the attempt with a :class:`~agentcompass.errors.ReplayMismatchError` naming the call and the first
+field that differs. A recorded call that failed fails again, with the recorded error's type where it is one the
+harness may handle (the context length), else as a model error. Only the client's own calls (``complete``) are
+replayed; calls an agent made through the gateway are not (the run says so at the first one).
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from agentcompass.errors import ConfigError, ReplayMismatchError
+from agentcompass.errors import ConfigError, ContextLengthExceededError, ModelError, ReplayMismatchError
 
-from .key import first_difference
+from .key import canonical_request, first_difference
 
 CALLS_FILE = "model_calls.jsonl"
+_ERRORS = {"ContextLengthExceededError": ContextLengthExceededError}
 
 
 def _attempt_dir(run_dir: Path, recorded: str) -> Path:
@@ -30,20 +34,32 @@ def _attempt_dir(run_dir: Path, recorded: str) -> Path:
     return run_dir / recorded
 
 
+def _entry(line: dict[str, Any]) -> dict[str, Any] | None:
+    """A recorded client call as replay uses it: the canonical request, the reply or the error."""
+    req = line.get("request")
+    if line.get("source", "client") != "client" or not isinstance(req, dict) or "messages" not in req:
+        return None
+    request = canonical_request(
+        req.get("protocol") or line.get("upstream_protocol") or "",
+        line.get("endpoint") or "",
+        req.get("model") or line.get("model") or "",
+        req.get("messages") or [],
+        req.get("tools"),
+        req.get("params") or {},
+    )
+    return {"seq": line.get("seq", 0), "request": request, "response": line.get("response"), "error": line.get("error")}
+
+
 def read_calls(path: Path) -> list[dict[str, Any]]:
-    """The recorded calls of one attempt, in call order (lines without a request and a reply are skipped:
-    calls that failed)."""
+    """The recorded client calls of one attempt, in call order."""
     calls = []
     with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            entry = json.loads(line)
-            if isinstance(entry.get("request"), dict) and isinstance(entry.get("response"), dict):
-                calls.append(entry)
-    calls.sort(key=lambda e: e.get("seq", 0))
-    return calls
+        for text in fh:
+            if text.strip():
+                entry = _entry(json.loads(text))
+                if entry is not None:
+                    calls.append(entry)
+    return sorted(calls, key=lambda e: e["seq"])
 
 
 class Recording:
@@ -87,4 +103,8 @@ class Recording:
         diff = first_difference(recorded["request"], request)
         if diff is not None:
             raise ReplayMismatchError(f"{where}: request {seq} differs from the recorded one at {diff}")
+        if recorded["response"] is None:
+            error = recorded.get("error") or {}
+            cls = _ERRORS.get(error.get("type", ""), ModelError)
+            raise cls(f"{error.get('message') or 'the recorded call failed'} (replayed)")
         return recorded["response"]

@@ -62,3 +62,42 @@ def test_a_cached_mini_swe_agent_run_makes_no_call_and_repeats_the_trajectory(tm
     assert _messages(again) == _messages(first)
     m = again["metrics"]
     assert (m["cache_hits"], m["cost_usd"], m["cost_saved_usd"]) == (4, 0.0, first["metrics"]["cost_usd"])
+
+
+def test_replay_of_a_recorded_run_reproduces_it_with_the_endpoint_down_and_catches_a_changed_request_3(tmp_path):
+    from agentcompass.errors import EvaluationFailedError
+
+    with ScriptedModelServer(replies=REPLIES) as srv:
+        recorded = _run(tmp_path, srv, "rec")
+        dead = srv.base_url
+    assert recorded["metrics"]["mean_reward"] == 1.0
+    run_dir = recorded["paths"]["run_dir"]
+    with ScriptedModelServer(replies=[]) as other:  # the recorded server is gone: its port refuses connections
+        replayed = _run(tmp_path, _At(dead), "rep", replay=run_dir)
+        assert not other.requests
+    assert replayed["metrics"]["mean_reward"] == recorded["metrics"]["mean_reward"]
+    assert _messages(replayed) == _messages(recorded)
+    attempt = Path(replayed["paths"]["run_dir"]) / "tasks" / "hello-file" / "sample-1" / "attempt-1"
+    lines = [json.loads(x) for x in (attempt / "model_calls.jsonl").read_text().splitlines()]
+    assert [(x["seq"], x["cache"], x["http_status"]) for x in lines] == [(i, "replay", None) for i in (1, 2, 3, 4)]
+    assert replayed["metrics"]["cache_hits"] == 4 and replayed["metrics"]["cost_usd"] == 0.0
+
+    # a harness change that alters the third request (the package's format-error message) stops that attempt
+    changed = {"model": {"format_error_template": "Wrong format: {{error}}. Use the bash tool."}}
+    with pytest.raises(EvaluationFailedError):
+        _run(tmp_path, _At(dead), "chg", replay=run_dir, harness_params=changed)
+    result = json.loads(
+        (
+            tmp_path / "results" / "msa" / "chg" / "tasks" / "hello-file" / "sample-1" / "attempt-1" / "result.json"
+        ).read_text()
+    )
+    assert result["error_type"] == "ReplayMismatchError", result["error"]
+    assert "request 3 differs from the recorded one at messages[" in result["error"]
+    assert "].content (recorded " in result["error"]
+
+
+class _At:
+    """A server that is not there (its base URL only)."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
