@@ -152,7 +152,10 @@ class AttemptCalls:
         params: dict[str, Any],
     ) -> Pending:
         self.seq += 1
-        request = canonical_request(protocol, endpoint, model_id, messages, tools, params)
+        return self.begin_request(canonical_request(protocol, endpoint, model_id, messages, tools, params))
+
+    def begin_request(self, request: dict[str, Any]) -> Pending:
+        """A call of canonical ``request``: its key counts how often the attempt made the same request."""
         digest = request_digest(request)
         self._seen[digest] += 1
         return Pending(self.seq, request, cache_key(request, self.sample, self._seen[digest]))
