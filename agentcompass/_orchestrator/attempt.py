@@ -17,6 +17,7 @@ from agentcompass.errors import (
     one_line,
 )
 from agentcompass.interfaces import (
+    ENV_MOUNTS,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
@@ -33,7 +34,7 @@ from agentcompass.interfaces import (
     error_policy,
 )
 
-from .gateway import AttemptGateway
+from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -68,8 +69,10 @@ class _Attempt:
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
         _limit_cost(rt, self.model)
-        self.gateway = AttemptGateway(rt.gateway, self.model, f"{task.id}/attempt-{n}")
-        if self.model is not None and rt.gateway is not None:
+        self.gateway: AttemptGateway | None = attempt_gateway(
+            rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
+        )
+        if self.gateway is not None:
             self.ctx.gateway = self.gateway.endpoint
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
@@ -106,7 +109,8 @@ class _Attempt:
                     try:
                         await self._body(out)
                     finally:
-                        self.gateway.close()
+                        if self.gateway is not None:
+                            self.gateway.close()
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
@@ -125,6 +129,9 @@ class _Attempt:
             spec = rt.benchmark.env_spec(task)
             spec.labels.update(rt.labels(task.id))
             spec.keep = rt.config.execution.keep_environment
+            mounts = ENV_MOUNTS.of(rt.harness)
+            if mounts is not None:
+                spec.mounts.extend(mounts(task))
             await rt.pool.before_open(rt.provider.name)
             await self._open(spec)
             out.environment = self.env.describe()
@@ -217,11 +224,11 @@ class _Attempt:
             )
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
-        if self.gateway.fatal is not None:  # the agent met a dead endpoint through the gateway
+        if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
             raise self.gateway.fatal
-        if self.gateway.limit is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:
-            info = {**result.info, "limit": str(self.gateway.limit)}  # refused by the gateway: a limit, not an error
-            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit="cost_limit", info=info)
+        refused = self.gateway.limit_hit if self.gateway is not None else None
+        if refused is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # a gateway limit: not an error
+            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result

@@ -31,7 +31,6 @@ from agentcompass.interfaces import (
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
 from .budget import Budget, cancel_on_budget, prior_spending, request_budget
 from .budget import check_config as check_budget_config
-from .gateway import request_gateway
 from .hooks import Hooks
 from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
@@ -41,6 +40,7 @@ from .retry import should_retry
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
+from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
 
@@ -110,6 +110,7 @@ class RequestRun:
         self.extra_paths: dict[str, str] = {}
         self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
+        self.services = Services(self.hooks.services, self.logger)
 
     # ------------------------------------------------------------------ preparation
     @property
@@ -140,7 +141,6 @@ class RequestRun:
             slot_providers=[self.built[3].name],
             recipes=recipes,
             executor=self.executor,
-            gateway=request_gateway(self.logger) if self.built[2] is not None else None,
         )
         self._apply_limits()
         self._plan_budgets(tasks)
@@ -275,6 +275,10 @@ class RequestRun:
             self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows), len(self.pending))
 
     # ------------------------------------------------------------------ execution
+    async def start(self) -> None:
+        """Start the request-scoped services (after :meth:`prepare`, before the first attempt)."""
+        await self.services.start(self.rt)
+
     async def execute(self) -> None:
         current_request.set(self.name)
         if self.cfg.runtime.reuse:
@@ -453,10 +457,12 @@ class RequestRun:
             self.lock.release()
 
     async def aclose(self) -> None:
+        """Close the services, then the model client and the environment provider; give up the lock."""
+        await self.services.aclose()
         self.release()
         if self.rt is None:
             return
-        for part in (self.rt.gateway, self.rt.model, self.rt.provider):
+        for part in (self.rt.model, self.rt.provider):
             if part is not None:
                 try:
                     await part.aclose()

@@ -31,7 +31,7 @@ class RequestRuntime:
     recipes: Any = None
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
-    gateway: Any = None  # the request's model gateway (a GatewayHolder; started on first use), None: none
+    services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
     budgets: list[Any] = field(default_factory=list)  # the request's Budget and the orchestration's (budget.py)
 
     def admits(self) -> bool:

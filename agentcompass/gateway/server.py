@@ -11,7 +11,7 @@ from aiohttp import web
 from agentcompass.errors import AttemptCostLimitReached, ModelEndpointDownError, ModelError
 from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
 
-from . import routes
+from . import routes, translate
 
 LOG = logging.getLogger("agentcompass.gateway")
 
@@ -69,11 +69,16 @@ class Handlers:
     ) -> web.StreamResponse:
         protocol, suffix = route
         headers = {k: request.headers[k] for k in FORWARDED_HEADERS if k in request.headers}
-        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers)
+
+        def translation(upstream: str, agent_body: dict[str, Any]) -> Any:
+            return translate.translation(protocol, upstream, agent_body)
+
+        model = session.model_map.get(str(body.get("model"))) if session.model_map else None
+        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers, translation, model)
         try:
             answer = await session.model.forward(forward)
         except AttemptCostLimitReached as exc:  # execution.attempt_cost_limit_usd: the agent is refused from now on
-            session.limit = exc
+            session.limit_hit = "cost_limit"
             return _error(protocol, 400, str(exc))
         except ModelError as exc:
             status = exc.status if exc.status and 400 <= exc.status < 600 else 502
