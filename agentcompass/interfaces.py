@@ -714,6 +714,21 @@ ON_HOST: Capability[bool] = Capability(
     "manager and messages say 'this host' rather than an image",
     (bool,),
 )
+PREPARE: Capability[Callable[..., Awaitable[None]] | None] = Capability(
+    "environment",
+    "prepare",
+    None,
+    "async prepare(command, *, what, timeout): stage a set-up shell command to run before the next command or "
+    "file operation (docker: in the same exec, saving a round trip); its failure fails that operation with a "
+    "SandboxError naming what; absent: the command is run at once with exec",
+)
+WAIT_REMOVED: Capability[Callable[[], Awaitable[None]] | None] = Capability(
+    "provider",
+    "wait_removed",
+    None,
+    "async wait_removed(): wait until environments this provider closes in the background are gone (a Ray "
+    "worker's provider outlives the request); absent: close() removes an environment before it returns",
+)
 READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
     "environment",
     "read_head",
@@ -728,6 +743,14 @@ HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
     "async host_address() -> str: the IP address of this host as seen from inside the environment (docker: its "
     "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
     "reached from it (GatewayUnreachableError)",
+)
+CALL_RECORDER: Capability[Any] = Capability(
+    "model",
+    "recorder",
+    None,
+    "the attempt's call record (model_calls.jsonl) of a forked model client: the model gateway adds each session's "
+    "token to its redactions; absent or None: nothing to redact there",
+    (object,),
 )
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
@@ -746,8 +769,11 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     PRICE_INFO,
     MAX_CONCURRENT,
     PREBUILD,
+    WAIT_REMOVED,
     ON_HOST,
+    PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
+    CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

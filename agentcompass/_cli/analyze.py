@@ -13,7 +13,7 @@ INTERMIXED = False
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("--analysis-params", type=options.json_object("--analysis-params"), default=None)
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 
 def main(args: argparse.Namespace) -> int:

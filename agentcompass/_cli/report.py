@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="what one attempt may embed, in KiB before compression (default 48)",
     )
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 
 def main(args: argparse.Namespace) -> int:

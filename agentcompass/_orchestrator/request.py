@@ -14,6 +14,7 @@ from agentcompass._config import registry
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
+from agentcompass._config.registry import GROUPS, Components
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
@@ -36,6 +37,7 @@ from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
+from .result import RunResult
 from .retry import should_retry
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
@@ -44,18 +46,14 @@ from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
 
-_COMPONENTS = ("benchmark", "harness", "model", "environment")
 # model keys that change how calls are answered, not what the request is: a reused run may change them
 RUN_ONLY_MODEL_KEYS = ("cache", "cache_expire_after", "cache_max_mb", "replay")
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from agentcompass import __version__  # the one source (pyproject.toml reads it too)
 
-    try:
-        return version("agentcompass")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 def _harness_info(harness: Any) -> dict[str, Any]:
@@ -98,7 +96,7 @@ class RequestRun:
         self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
-        self.built: tuple[Any, ...] = ()
+        self.components: Components | None = None  # built by build()
         self.n_tasks = 0
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
@@ -116,7 +114,7 @@ class RequestRun:
     @property
     def run_name(self) -> str:
         c = self.resolved.choices
-        model = safe_name(str(self.resolved.data["model"].get("id") or "none"))
+        model = safe_name(self.cfg.model.id or "none")
         return self.cfg.output.run_name or f"{c['benchmark']}__{c['harness']}__{model}"
 
     def prepare(self) -> None:
@@ -133,12 +131,12 @@ class RequestRun:
             self.name,
             self.store.run_id,
             self.cfg,
-            *self.built,
+            self.components,
             self.store,
             self.pool,
             self.progress,
             self.logger,
-            slot_providers=[self.built[3].name],
+            slot_providers=[self.components.environment.name],
             recipes=recipes,
             executor=self.executor,
         )
@@ -164,18 +162,19 @@ class RequestRun:
             run_id=run_id,
             request=self.name,
             benchmark_id=self.resolved.choices["benchmark"],
-            model_id=str(data["model"].get("id") or "none"),
+            model_id=self.cfg.model.id or "none",
             harness_id=self.resolved.choices["harness"],
             environment_id=self.resolved.choices["environment"],
             auto_install_dependencies=runtime.auto_install_dependencies,
             logger=self.logger,
         )
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
-            built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
-            self._check_model(built)
-            check_budget_config(self.cfg.execution, built["model"], PRICE_INFO.of(built["model"]), self.budgets)
-            self.built = tuple(built[g] for g in _COMPONENTS)
-            return built["benchmark"].load()
+            components = registry.build_components(data, ctx)
+            self._check_model(components)
+            model = components.model
+            check_budget_config(self.cfg.execution, model, PRICE_INFO.of(model), self.budgets)
+            self.components = components
+            return components.benchmark.load()
 
     def _pick_run_id(self, results_dir: Path) -> str:
         runtime, output = self.cfg.runtime, self.cfg.output
@@ -185,9 +184,8 @@ class RequestRun:
             raise ConfigError("reuse_run_id is set but reuse is false; pass reuse=True (CLI: --reuse RUN_ID)")
         return output.run_id or new_run_id()
 
-    def _check_model(self, built: dict[str, Any]) -> None:
-        harness, model = built["harness"], built["model"]
-        if REQUIRES_MODEL.of(harness) and model is None:
+    def _check_model(self, components: Components) -> None:
+        if REQUIRES_MODEL.of(components.harness) and components.model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
 
     def _plan_budgets(self, tasks: list[Task]) -> None:
@@ -199,7 +197,7 @@ class RequestRun:
         self.rt.budgets = [b for b in self.budgets if b.active]
 
     def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
-        comps = {g: redact(self.resolved.data[g]) for g in _COMPONENTS}
+        comps = {g: redact(self.resolved.data[g]) for g in GROUPS}
         comps["model"] = {k: v for k, v in comps["model"].items() if k not in RUN_ONLY_MODEL_KEYS}
         return {"components": comps, "task_ids": sorted(t.id for t in tasks)}
 
@@ -386,7 +384,7 @@ class RequestRun:
     def _write_record(self, record: dict[str, Any]) -> None:
         self.store.write_run_record(record)
 
-    def finalize(self, status: RunStatus) -> dict[str, Any]:
+    def finalize(self, status: RunStatus) -> RunResult:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
         rows = [self.rows[key] for key in sorted(self.rows)]
@@ -402,7 +400,7 @@ class RequestRun:
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result = {
+        result: RunResult = {
             "metadata": self._metadata(status),
             "metrics": metrics,
             "summary": build_summary(rows),
@@ -412,7 +410,7 @@ class RequestRun:
         self._write_run_record(status, metrics)
         return result
 
-    async def afinalize(self, status: RunStatus) -> dict[str, Any]:
+    async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
         result = self.finalize(status)
@@ -441,8 +439,8 @@ class RequestRun:
             "environment": self.resolved.choices["environment"],
             "agentcompass_version": _version(),
             "config": redact(data),
-            **_harness_info(self.built[1] if self.built else None),
-            **_price_info(self.built[2] if self.built else None),
+            **_harness_info(self.components.harness if self.components else None),
+            **_price_info(self.components.model if self.components else None),
             **self._budget_record(),
         }
 

@@ -38,7 +38,7 @@ _EXPORTS = {
     "export": "maintenance",
     "EXPORT_FORMATS": "maintenance",
     "build_base_image": "maintenance",
-    "check_supported": "hooks",
+    "check_analysis_params": "hooks",
     "default_hooks": "hooks",
     "serve_view": "viewing",
     "write_report": "viewing",
@@ -50,6 +50,12 @@ _EXPORTS = {
     "cache_prune": "cache",
     "cache_clear": "cache",
     "format_cache_stats": "cache",
+    "list_components": "catalogue",
+    "list_tasks": "catalogue",
+    "benchmarks_table": "catalogue",
+    "audit": "audit",
+    "format_audit": "audit",
+    "AuditReport": "audit",
 }
 
 __all__ = list(_EXPORTS)
