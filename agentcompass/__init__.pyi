@@ -13,6 +13,7 @@ from agentcompass._launch import RequestOutcome as RequestOutcome
 from agentcompass._launch import RunRequestSpec as RunRequestSpec
 from agentcompass._orchestrator.result import RunResult as RunResult
 from agentcompass._sdk import audit as audit
+from agentcompass._sdk import compare_runs as compare_runs
 from agentcompass._sdk import list_components as list_components
 from agentcompass._sdk import list_tasks as list_tasks
 from agentcompass.errors import AgentCompassError as AgentCompassError
@@ -41,6 +42,7 @@ __all__ = [
     "async_run_evaluation",
     "launch",
     "async_launch",
+    "compare_runs",
     "list_components",
     "list_tasks",
     "audit",

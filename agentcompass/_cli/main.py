@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cleanup": ("agentcompass._cli.cleanup", "remove environments left behind by killed runs"),
     "export": ("agentcompass._cli.export", "write a run directory in another tool's layout (harbor: a Harbor job)"),
     "images": ("agentcompass._cli.images", "docker images: build-base builds the offline base image"),
+    "compare": ("agentcompass._cli.compare", "is run B better than A? paired comparison of run directories"),
     "analyze": ("agentcompass._cli.analyze", "write analysis.json / analysis.md for an existing run directory"),
     "view": ("agentcompass._cli.view", "browse runs, tasks and trajectories in a local web page (read-only)"),
     "report": ("agentcompass._cli.report", "write a run's Run and Attempt views as one self-contained HTML file"),
