@@ -17,7 +17,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--older-than", default=None, metavar="DURATION", help="prune: entries older than this ('7d')")
     p.add_argument("--max-mb", type=float, default=None, help="prune: least recently used entries past this size")
     p.add_argument("--json", action="store_true", help="stats: print JSON")
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 
 def main(args: argparse.Namespace) -> int:
