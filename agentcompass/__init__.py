@@ -15,6 +15,7 @@ _EXPORTS = {
     "async_run_evaluation": "agentcompass._sdk",
     "launch": "agentcompass._sdk",
     "async_launch": "agentcompass._sdk",
+    "compare_runs": "agentcompass._sdk",
     "list_components": "agentcompass._sdk",
     "list_tasks": "agentcompass._sdk",
     "audit": "agentcompass._sdk",

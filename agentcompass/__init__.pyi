@@ -13,6 +13,7 @@ from agentcompass._launch import RequestOutcome as RequestOutcome
 from agentcompass._launch import RunRequestSpec as RunRequestSpec
 from agentcompass._orchestrator.result import RunResult as RunResult
 from agentcompass._sdk import audit as audit
+from agentcompass._sdk import compare_runs as compare_runs
 from agentcompass._sdk import list_components as list_components
 from agentcompass._sdk import list_tasks as list_tasks
 from agentcompass.errors import AgentCompassError as AgentCompassError
@@ -41,6 +42,7 @@ __all__ = [
     "async_run_evaluation",
     "launch",
     "async_launch",
+    "compare_runs",
     "list_components",
     "list_tasks",
     "audit",
@@ -89,6 +91,8 @@ def run_evaluation(
     model_api_key: str | None = None,
     model_api_protocol: str | list[str] | None = None,
     model_params: dict[str, Any] | None = None,
+    model_cache: Literal["off", "read_write", "read_only"] | None = None,
+    replay: str | Path | None = None,
     on_progress: Callable[[Any], Any] | None = None,
     task_concurrency: int | None = None,
     results_dir: str | Path | None = None,
@@ -112,6 +116,10 @@ def run_evaluation(
     keep_environment: bool | None = None,
     enable_analysis: bool | None = None,
     analysis_params: dict[str, Any] | None = None,
+    cost_limit_usd: float | None = None,
+    token_limit: int | None = None,
+    budget_policy: Literal["finish", "cancel"] | None = None,
+    attempt_cost_limit_usd: float | None = None,
     run_name: str | None = None,
     run_id: str | None = None,
 ) -> RunResult: ...
@@ -131,6 +139,8 @@ async def async_run_evaluation(
     model_api_key: str | None = None,
     model_api_protocol: str | list[str] | None = None,
     model_params: dict[str, Any] | None = None,
+    model_cache: Literal["off", "read_write", "read_only"] | None = None,
+    replay: str | Path | None = None,
     on_progress: Callable[[Any], Any] | None = None,
     task_concurrency: int | None = None,
     results_dir: str | Path | None = None,
@@ -154,6 +164,10 @@ async def async_run_evaluation(
     keep_environment: bool | None = None,
     enable_analysis: bool | None = None,
     analysis_params: dict[str, Any] | None = None,
+    cost_limit_usd: float | None = None,
+    token_limit: int | None = None,
+    budget_policy: Literal["finish", "cancel"] | None = None,
+    attempt_cost_limit_usd: float | None = None,
     run_name: str | None = None,
     run_id: str | None = None,
 ) -> RunResult: ...
@@ -174,6 +188,8 @@ def launch(
     file_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] | None = None,
     log_file: str | Path | None = None,
     auto_install_dependencies: bool | None = None,
+    orchestration_cost_limit_usd: float | None = None,
+    orchestration_token_limit: int | None = None,
     cleanup_grace_seconds: float | None = None,
 ) -> OrchestrationResult: ...
 async def async_launch(
@@ -193,5 +209,7 @@ async def async_launch(
     file_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] | None = None,
     log_file: str | Path | None = None,
     auto_install_dependencies: bool | None = None,
+    orchestration_cost_limit_usd: float | None = None,
+    orchestration_token_limit: int | None = None,
     cleanup_grace_seconds: float | None = None,
 ) -> OrchestrationResult: ...

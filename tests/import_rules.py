@@ -24,11 +24,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._deps": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._config": _CORE,
-    "agentcompass._orchestrator": ("agentcompass._config", *_CORE),
+    "agentcompass._stats": (),  # pure statistics: nothing of the package
+    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass._stats", *_CORE),
     # the model gateway: a core service beside models/ (not a plug-in), handed to requests by the SDK
     "agentcompass.gateway": ("agentcompass.models", *_CORE),
     "agentcompass._recipes": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._deps", *_CORE),
-    "agentcompass._analysis": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
+    "agentcompass._analysis": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._stats", *_CORE),
     "agentcompass._launch": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
     "agentcompass._ray": (
         "agentcompass._orchestrator",
@@ -38,7 +39,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass.errors",
     ),
     "agentcompass._export": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
-    "agentcompass._view": ("agentcompass._config", "agentcompass._orchestrator", *_CORE),
+    # the Compare page shows the numbers of `agentcompass compare`: one implementation, _analysis.compare
+    "agentcompass._view": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._analysis", *_CORE),
     "agentcompass._sdk": (
         "agentcompass._analysis",
         "agentcompass._config",
@@ -50,6 +52,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._recipes",
         "agentcompass._view",
         "agentcompass.environments.docker",  # images build-base: the docker provider's own builder
+        "agentcompass.models._cache",  # cache stats | prune | clear: the model layer's response database
+        "agentcompass.models.config",  # cache prune --older-than: the duration form of model.cache_expire_after
         "agentcompass.gateway",  # the request-scoped model gateway service (Hooks.services)
         *_CORE,
     ),

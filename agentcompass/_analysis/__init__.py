@@ -15,11 +15,13 @@ from typing import Any
 
 from agentcompass._orchestrator.store import RunStore
 from agentcompass.errors import one_line
+from agentcompass.interfaces import sum_cost
 
 from .collect import TaskRecord, load_run
 from .judge import TAXONOMY, build_judge, judge_attempts
 from .params import AnalysisParams, parse_params
 from .report import render
+from .spread import figures, task_spread
 from .stats import breakdown, distributions, error_groups, top_tasks
 
 __all__ = ["TAXONOMY", "AnalysisParams", "analyze_run", "attach_analysis", "parse_params", "record_in_result"]
@@ -101,6 +103,8 @@ async def analyze_run(
         "run": _run_meta(folder),
         "params": redact(p.model_dump()),
         "breakdown": breakdown(records),
+        "figures": figures(records),
+        "task_spread": task_spread(records),
         "distributions": distributions(records),
         "error_groups": error_groups(records, p.top_n),
         "slowest": top_tasks(records, "duration_s", p.top_n),
@@ -130,9 +134,11 @@ def record_in_result(result: dict[str, Any], analysis: dict[str, Any]) -> dict[s
     result.setdefault("paths", {}).update(RunStore.at(analysis["run"]["run_dir"]).analysis_paths())
     usage = (analysis.get("judge") or {}).get("usage") or {}
     metrics = result.setdefault("metrics", {})
-    metrics["analysis_cost_usd"] = round(float(usage.get("cost_usd", 0.0)), 8)
+    judge_cost = usage.get("cost_usd", 0.0)
+    metrics["analysis_cost_usd"] = None if judge_cost is None else round(float(judge_cost), 8)
     metrics["analysis_tokens"] = {k: int(usage.get(k, 0)) for k in ("input", "output", "cached")}
-    metrics["total_cost_usd"] = round(float(metrics.get("cost_usd", 0.0)) + metrics["analysis_cost_usd"], 8)
+    total = sum_cost([metrics.get("cost_usd", 0.0), metrics["analysis_cost_usd"]])
+    metrics["total_cost_usd"] = None if total is None else round(total, 8)
     return result
 
 

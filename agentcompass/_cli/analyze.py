@@ -23,10 +23,19 @@ def main(args: argparse.Namespace) -> int:
     analysis, paths = _sdk.analyze(args.run_dir, args.analysis_params, log_level=args.log_level)
     b = analysis["breakdown"]
     print(", ".join(f"{k}={v}" for k, v in b["outcomes"].items() if v) or "no tasks")
+    fig = analysis.get("figures") or {}
+    ci = fig.get("mean_reward_ci") or {}
+    if ci.get("low") is not None:
+        print(f"mean_reward={fig['mean_reward']:.4f} 95% [{ci['low']:.4f}, {ci['high']:.4f}] ({ci['method']})")
+    spread = analysis.get("task_spread")
+    if spread:
+        c = spread["counts"]
+        print(f"tasks: {c['always']} always pass, {c['never']} never, {c['sometimes']} sometimes (coin flips)")
     if analysis.get("judge"):
         j = analysis["judge"]
         print(
-            f"judge: {j['n_judged']} labelled, cost_usd={j['cost_usd']:.6f}: "
+            f"judge: {j['n_judged']} labelled, cost_usd="
+            f"{'unknown' if j['cost_usd'] is None else format(j['cost_usd'], '.6f')}: "
             + ", ".join(f"{k}={v}" for k, v in j["categories"].items())
         )
     print(f"analysis: {paths['analysis']}\n          {paths['analysis_md']}")

@@ -8,7 +8,7 @@ from typing import Any
 
 from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
-from agentcompass.interfaces import Benchmark, EnvironmentProvider, Harness, ModelClient
+from agentcompass.interfaces import AttemptContext, Benchmark, Environment, EnvironmentProvider, Harness, ModelClient
 
 from .pool import Pool
 from .progress import Progress
@@ -30,6 +30,19 @@ class RequestRuntime:
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
     services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
+    budgets: list[Any] = field(default_factory=list)  # the request's Budget and the orchestration's (budget.py)
+
+    def admits(self) -> bool:
+        """May an attempt that holds its slot start? (False: the request is stopping, or a budget is spent.)"""
+        return self.stopped is None and all([b.admits() for b in self.budgets])
+
+    def attempt_started(self, key: Any, usage: Any) -> None:
+        for budget in self.budgets:
+            budget.watch(key, usage)
+
+    def attempt_ended(self, key: Any, usage: dict[str, Any] | None) -> None:
+        for budget in self.budgets:
+            budget.finish(key, usage)
 
     @property
     def benchmark(self) -> Benchmark:
@@ -47,7 +60,7 @@ class RequestRuntime:
     def provider(self) -> EnvironmentProvider:
         return self.components.environment
 
-    async def hook(self, phase: str, env: Any, ctx: Any) -> None:
+    async def hook(self, phase: str, env: Environment, ctx: AttemptContext) -> None:
         """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""
         if self.recipes is not None:
             await self.recipes.run_hooks(phase, env, ctx)

@@ -30,7 +30,7 @@ def test_analysis_of_a_run_with_mixed_outcomes_gives_the_right_counts(results_di
 
     a = _load(run_dir)
     b = a["breakdown"]
-    assert b["n_tasks"] == 10 and b["n_attempts"] == 12 and b["tasks_retried"] == 2
+    assert b["n_tasks"] == 10 and b["n_tries"] == 12 and b["tasks_retried"] == 2
     assert b["outcomes"] == {
         "resolved": 3,
         "unresolved": 3,

@@ -200,7 +200,7 @@ def test_the_end_of_run_table_shows_whole_error_messages():
     }
     metrics = {
         "n_tasks": 1,
-        "n_attempts": 1,
+        "n_tries": 1,
         "n_errors": 1,
         "n_retries": 0,
         "mean_reward": 0.0,

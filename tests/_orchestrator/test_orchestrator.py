@@ -47,7 +47,7 @@ def test_concurrency_never_exceeds_task_concurrency_with_retries(results_dir):
     probe = ProbeHarness.instances[0]
     assert probe.max_running == 5  # the limit is reached...
     m = result["metrics"]
-    assert m["n_tasks"] == 24 and m["n_attempts"] == 48 and m["n_retries"] == 24
+    assert m["n_tasks"] == 24 and m["n_tries"] == 48 and m["n_retries"] == 24
     assert m["n_errors"] == 0 and m["mean_reward"] == 1.0
     # ... and never exceeded, counted from the progress events too
     running = peak = 0
@@ -71,7 +71,7 @@ def test_retry_pattern_list_and_max_retries(results_dir):
         task_concurrency=2,
         failed=True,
     )
-    assert r["metrics"]["n_attempts"] == 6  # 1 + 2 retries per task, then give up
+    assert r["metrics"]["n_tries"] == 6  # 1 + 2 retries per task, then give up
     assert r["metrics"]["n_errors"] == 2 and r["metrics"]["errors_by_class"]["agent"] == 2
     row = r["summary"]["tasks"][0]
     assert row["status"] == "error" and row["attempts"] == 3 and "rate limited" in row["error"]["message"]
@@ -84,10 +84,10 @@ def test_retry_pattern_list_and_max_retries(results_dir):
         retry_pattern_list=["something else"],
         failed=True,
     )
-    assert r["metrics"]["n_attempts"] == 2 and r["metrics"]["n_errors"] == 2
+    assert r["metrics"]["n_tries"] == 2 and r["metrics"]["n_errors"] == 2
     # matching pattern, one failure each: the retry succeeds and the task counts as completed
     r = run(results_dir, "benchmark.n_tasks=2", "+harness.fail_times=1", max_retries=3, retry_pattern_list=["flaky"])
-    assert r["metrics"]["n_attempts"] == 4 and r["metrics"]["n_errors"] == 0 and r["metrics"]["pass_rate"] == 1.0
+    assert r["metrics"]["n_tries"] == 4 and r["metrics"]["n_errors"] == 0 and r["metrics"]["pass_rate"] == 1.0
     # a retry is not a sample: one sample per task, so no pass@k (and never one computed from retries)
     assert r["metrics"]["n_samples"] == 2 and r["metrics"]["n_retries"] == 2 and "pass_at_k" not in r["metrics"]
 
@@ -175,7 +175,8 @@ def test_result_shape_and_run_directory(results_dir):
     assert meta["run_id"] == "fixed-id" and meta["status"] == "completed" and meta["benchmark"] == "synthetic"
     for name in (
         "n_tasks",
-        "n_attempts",
+        "n_samples",
+        "n_tries",
         "n_completed",
         "n_errors",
         "errors_by_class",
@@ -183,6 +184,8 @@ def test_result_shape_and_run_directory(results_dir):
         "mean_reward",
         "mean_reward_valid",
         "pass_rate",
+        "mean_reward_ci",
+        "pass_rate_ci",
         "tokens",
         "cost_usd",
         "duration_s",

@@ -200,7 +200,11 @@ def test_compare_two_runs(driver, server, view_runs, shots):
     button.click()
     browser.wait(driver, lambda: css(driver, "#compare-table tbody tr"), what="compare table")
     assert text(css(driver, "#flips")[0]) == "0 gained · 7 lost"
-    assert text(css(driver, "#mean-diff")[0]).startswith("-1.0000 ± 0.0000 (s.e.)")
+    assert text(css(driver, "#mean-diff")[0]) == "-1.0000  95% CI [-1.0000, -1.0000] (cluster_t)"
+    assert text(css(driver, "#p-value")[0]).startswith("mcnemar_exact p = 0.0156 (significant at 0.05)")
+    assert text(css(driver, "#bootstrap")[0]).startswith("[-1.0000, -1.0000] (seed 0, 10000 resamples)")
+    first = css(driver, "#compare-table tbody tr td a")[0]  # a flipped task links to its attempt
+    assert "#/attempt/" in first.get_attribute("href")
     rows = css(driver, "#compare-table tbody tr")
     assert len(rows) == 7 and {r.get_attribute("data-flip") for r in rows} == {"lost"}
     choose(driver, "flip-filter", "gained")
@@ -281,6 +285,25 @@ def test_report_renders_the_same_table_offline(driver, server, view_runs, tmp_pa
             "Network.emulateNetworkConditions",
             {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
         )
+
+
+def test_a_report_of_two_runs_shows_the_compare_page_offline(driver, view_runs, tmp_path, shots):
+    from urllib.parse import quote
+
+    out = tmp_path / "compare.html"
+    info = write_report([view_runs.dirs["oracle"], view_runs.dirs["nop"]], out)
+    assert info["runs"] == 2
+    keys = [f"{d.parent.name}/{d.name}" for d in (view_runs.dirs["oracle"], view_runs.dirs["nop"])]
+    driver.get(out.as_uri() + "#/compare/" + "/".join(quote(k, safe="") for k in keys))
+    browser.wait(driver, lambda: css(driver, "#compare-table tbody tr"), what="report compare table")
+    assert text(css(driver, "#mean-diff")[0]).startswith("-1.0000")
+    assert text(css(driver, "#p-value")[0]).startswith("mcnemar_exact p = 0.0156")
+    assert text(css(driver, "#flips")[0]) == "0 gained · 7 lost"
+    browser.shoot(driver, shots, "report-compare")
+    css(driver, "#compare-table tbody tr td a")[0].click()  # a flipped task's attempt, from the embedded data
+    browser.wait(driver, lambda: driver.execute_script("return document.documentElement.dataset.view") == "attempt",
+                 what="attempt view")  # fmt: skip
+    assert not browser.console_errors(driver)
 
 
 def msa2_trajectory() -> dict:

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from agentcompass._view import serve
-from agentcompass._view.compare import paired_stats
 from tests._view.runs import HELLO
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,15 +102,22 @@ def test_swebench_attempt_has_patch_log_and_mini_swe_agent_trajectory(server, vi
 def test_compare_oracle_and_nop(server, view_runs):
     c = api(server, "compare", a=view_runs.key("oracle"), b=view_runs.key("nop"))
     assert c["same_benchmark"] and c["n_lost"] == 7 and c["n_gained"] == 0
-    assert c["stats"] == {"n": 7, "mean_a": 1.0, "mean_b": 0.0, "mean_diff": -1.0, "se": 0.0}
+    s = c["stats"]
+    assert (s["n"], s["mean_a"], s["mean_b"], s["mean_diff"], s["sd_diff"]) == (7, 1.0, 0.0, -1.0, 0.0)
+    assert s["test"] == {"name": "mcnemar_exact", "p_value": 0.015625, "discordant": 7}
+    assert s["ci"]["method"] == "cluster_t" and s["bootstrap"]["method"] == "paired_bootstrap_percentile"
     assert {r["flip"] for r in c["tasks"]} == {"lost"}
+    assert [r["label"] for r in c["comparison"]["leaderboard"]] == ["A", "B"]
 
 
-def test_paired_standard_error():
-    s = paired_stats([1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 0.0, 1.0])
-    # d = [0, 1, -1, 1]: mean 0.25, sample sd sqrt(((.25)^2 + (.75)^2 + (1.25)^2 + (.75)^2) / 3) = 0.9574
-    assert s["mean_diff"] == 0.25 and s["se"] == pytest.approx(0.957427 / 2, abs=1e-6)
-    assert paired_stats([1.0], [0.0])["se"] is None and paired_stats([], [])["n"] == 0
+def test_the_compare_page_has_the_numbers_of_compare_runs(server, view_runs):
+    """One implementation: the viewer's statistics are compare_runs' on the same two run directories."""
+    from agentcompass import compare_runs
+
+    c = api(server, "compare", a=view_runs.key("oracle"), b=view_runs.key("nop"))
+    ref = compare_runs(view_runs.dirs["oracle"], view_runs.dirs["nop"])
+    for key in ("mean_diff", "ci", "bootstrap", "test", "p_holm", "b_better", "a_better"):
+        assert c["stats"][key] == ref["pairs"][0][key], key
 
 
 def test_sample_layout_and_unknown_fields(tmp_path, view_runs):
@@ -265,6 +271,40 @@ def test_report_command_writes_one_file(tmp_path, view_runs):
         if c["function_name"] == "bash_command"
     ]
     assert keys[0] == HELLO and att["verifier_log"]["text"].startswith("PASS")
+
+
+def test_a_report_of_two_runs_holds_their_comparison(tmp_path, view_runs):
+    """``report A B``: both runs' parts and each ordered pair's Compare page, with compare_runs' numbers."""
+    from agentcompass import compare_runs
+
+    out = tmp_path / "two.html"
+    proc = _cli("report", str(view_runs.dirs["oracle"]), str(view_runs.dirs["nop"]), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "2 runs, 14 tasks, 14 attempts" in proc.stdout
+    html = out.read_text()
+    boot = json.loads(html.split('<script id="ac-boot" type="application/json">', 1)[1].split("</script>", 1)[0])
+    a, b = (r["key"] for r in boot["runs"])  # <run_name>/<run_id>, in the order given
+    assert (
+        a.startswith("demo__oracle")
+        and set(boot["more"]) == {a, b}
+        and set(boot["compare"]) == {f"{a}|{b}", f"{b}|{a}"}
+    )
+    pair = boot["compare"][f"{a}|{b}"]["stats"]
+    ref = compare_runs(view_runs.dirs["oracle"], view_runs.dirs["nop"])["pairs"][0]
+    assert pair["ci"] == ref["ci"] and pair["test"] == ref["test"] and pair["a_better"] == ref["a_better"]
+    assert all(r["a"]["path"] for r in boot["compare"][f"{a}|{b}"]["tasks"])  # each task links to its attempt
+    assert len(boot["more"][b]["attempts"]) == 7
+
+
+def test_a_report_of_runs_of_different_benchmarks_is_one_line(tmp_path, view_runs):
+    other = tmp_path / "res" / "other" / "r1"
+    shutil.copytree(view_runs.dirs["nop"], other)
+    summary = json.loads((other / "summary.json").read_text())
+    summary["metadata"]["benchmark"] = "swebench"
+    (other / "summary.json").write_text(json.dumps(summary))
+    proc = _cli("report", str(view_runs.dirs["oracle"]), str(other), "-o", str(tmp_path / "x.html"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "different benchmarks" in proc.stderr
+    assert not (tmp_path / "x.html").exists()
 
 
 def test_a_run_given_twice_is_listed_once(view_runs):
