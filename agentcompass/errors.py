@@ -11,6 +11,7 @@
     │   └── GatewayUnavailableError        a gateway endpoint asked for where there is none (no model)
     ├── DependencyError                    a missing optional extra or tool; names the install command
     ├── DatasetError                       a dataset file or task directory that cannot be read
+    ├── RecordWriteError                   a file of the run's record could not be written: the request stops
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   ├── PathEscapeError                a path or archive member leaving its root
@@ -97,6 +98,15 @@ class DependencyError(ConfigError):
 
 class DatasetError(ConfigError):
     """A dataset file or task directory that cannot be read; names the path and the field."""
+
+
+class RecordWriteError(AgentCompassError):
+    """A file of the run's record (an attempt's ``result.json`` or ``checkpoint.json``, a ``results.jsonl`` line)
+    could not be written: disk full, a read-only or vanished directory. ``stops_request``: no attempt starts after
+    it (its work could not be kept), and the request fails with this error's one line, which names the file."""
+
+    error_class: ErrorClass = "infra"
+    stops_request = True
 
 
 class SandboxError(AgentCompassError):

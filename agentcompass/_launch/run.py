@@ -166,6 +166,7 @@ class _Runner:
                     stops = isinstance(exc, AgentCompassError) and exc.stops_request
                     (run.logger.debug if stops else log.error)("request %s stopped: %s", run.name, one_line(exc))
                 result = await run.afinalize(status)
+                error = error or run.write_error
         except Exception as exc:  # the record itself could not be written
             log.error("request %s: its record could not be finalized: %s", run.name, one_line(exc))
             self._failed(index, run.name, exc)

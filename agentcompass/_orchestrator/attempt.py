@@ -12,6 +12,7 @@ from agentcompass.errors import (
     AfterError,
     AgentCompassError,
     AttemptCostLimitReached,
+    RecordWriteError,
     VerifierError,
     after_error,
     one_line,
@@ -39,7 +40,7 @@ from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
-from .store import AttemptRecord
+from .store import AttemptRecord, record_write_error
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
@@ -104,8 +105,12 @@ class _Attempt:
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
                 # file-system work runs in the store's writer thread: a slow disk must not stall every other
-                # attempt; only the directory is waited for (the others are queued in order)
-                await rt.store.writer.now(self.record.mkdir)
+                # attempt; the directory and the checkpoint are waited for, the others queued in order
+                try:
+                    await self._write(self._open_record)
+                except RecordWriteError:  # this attempt never ran: the request stops
+                    rt.attempt_ended(id(self), None)
+                    raise
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
                 try:
                     try:
@@ -144,7 +149,7 @@ class _Attempt:
         out.agent = agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
-            self.rt.store.writer.later(self.record.write_checkpoint, out.agent)
+            await self._write(self.record.write_checkpoint, out.agent)  # on disk before verification starts
         if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
         graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
@@ -299,6 +304,21 @@ class _Attempt:
         record_failure(out, exc, self.record, self.rt.logger)
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc
+
+    def _open_record(self) -> None:
+        """The attempt's directory, in the writer thread after every earlier write: none of them may have failed
+        (what this attempt did could not be kept either)."""
+        failed = self.rt.store.writer.failed
+        if failed is not None:
+            raise record_write_error(self.rt.store, failed)
+        self.record.mkdir()
+
+    async def _write(self, fn: Any, *args: Any) -> None:
+        """A write of the record, waited for; its failure is a RecordWriteError (the request stops)."""
+        try:
+            await self.rt.store.writer.now(fn, *args)
+        except OSError as exc:
+            raise record_write_error(self.rt.store, exc) from exc
 
     def _finish(self, out: AttemptOutcome, start: float) -> None:
         """Complete the outcome and queue its ``result.json`` (written after the checkpoint, before the run's

@@ -15,7 +15,7 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass._config.registry import GROUPS, Components
-from agentcompass.errors import ConfigError
+from agentcompass.errors import ConfigError, RecordWriteError
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
     MAX_CONCURRENT,
@@ -44,7 +44,7 @@ from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
 from .services import Services
-from .store import RunStore, find_reusable, new_run_id, safe_name
+from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
 from .summary import build_summary
 
 # model keys that change how calls are answered, not what the request is: a reused run may change them
@@ -101,6 +101,7 @@ class RequestRun:
         self.n_tasks = 0
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row (via _keep)
         self.error_counts = ErrorCounts()  # of self.rows, for the running run.json
+        self.write_error: RecordWriteError | None = None  # a queued write of the record failed (afinalize)
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
         self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
@@ -349,6 +350,8 @@ class RequestRun:
         self._keep((task.id, sample), row)
         self.store.writer.later(self.store.append_result, row)  # after the attempt's result.json
         self.progress_record.changed()
+        if self.store.writer.failed is not None and rt.stopped is None:  # its work could not be kept: no more
+            rt.stopped = record_write_error(self.store, self.store.writer.failed)
         if rt.stopped is not None:  # e.g. a dead model endpoint: the request ends here
             raise rt.stopped
 
@@ -422,8 +425,9 @@ class RequestRun:
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
         try:
             await self.store.writer.flush()  # every attempt's files first
-        except OSError as exc:
-            self.logger.error("request %s: some of its files could not be written: %s", self.name, exc)
+        except Exception as exc:
+            self.write_error = record_write_error(self.store, exc)
+            self.logger.error("request %s: %s", self.name, self.write_error)
             status = RunStatus.FAILED
         result = self.finalize(status)
         ex = self.cfg.execution

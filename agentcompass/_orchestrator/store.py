@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass.errors import ConfigError
+from agentcompass.errors import ConfigError, RecordWriteError, one_line
 from agentcompass.kit import write_atomic
 from agentcompass.kit import write_json as _write_json
 
@@ -320,6 +320,11 @@ def unusable_dir(results_dir: Path, exc: OSError) -> str:
     else:
         why = exc.strerror.lower() if exc.strerror else type(exc).__name__
     return f"results_dir {str(where)!r} cannot hold run directories: {why}"
+
+
+def record_write_error(store: RunStore, exc: BaseException) -> RecordWriteError:
+    """The error a request fails with when a queued write of its record failed (it names the file)."""
+    return RecordWriteError(f"the run's record under {str(store.run_dir)!r} could not be written: {one_line(exc)}")
 
 
 def attempt_number(attempt_dir: str | Path) -> int | None:

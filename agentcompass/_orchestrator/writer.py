@@ -63,6 +63,11 @@ class Writer:
         self._idle.wait(timeout)
         self.raise_error()
 
+    @property
+    def failed(self) -> BaseException | None:
+        """The first error of a :meth:`later` write not yet raised by :meth:`flush` (None: none so far)."""
+        return self.error
+
     def raise_error(self) -> None:
         error, self.error = self.error, None
         if error is not None:

@@ -5,11 +5,19 @@ waits for everything and raises the first error of a write nobody waited for, on
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
+from agentcompass import EvaluationFailedError, run_evaluation
 from agentcompass._orchestrator.writer import Writer
+
+PARTS = "tests._orchestrator.policy_parts"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_order_results_and_errors():
@@ -40,3 +48,55 @@ def test_order_results_and_errors():
         await writer.flush()  # once
 
     asyncio.run(go())
+
+
+def test_a_failed_write_stops_the_request_and_fails_it_naming_the_file(tmp_path):
+    """Through a real run (CLI and SDK): the first attempt's result.json cannot be written; no agent runs after the
+    failure is known (task concurrency 1: the second attempt's directory waits behind that write and is refused),
+    the run ends ``failed`` with one line naming the file, and what could be written is kept (results.jsonl,
+    summary.json)."""
+    args = [
+        "synthetic",
+        "nop",
+        "none",
+        f"harness._target_={PARTS}.UnwritableResultHarness",
+        "--env",
+        "memory",
+        "benchmark.n_tasks=5",
+        "--task-concurrency",
+        "1",
+        "--progress",
+        "none",
+        "--results-dir",
+        str(tmp_path / "results"),
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "agentcompass", "run", *args], capture_output=True, text=True, cwd=REPO, timeout=300
+    )
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "RecordWriteError" in proc.stderr and "result.json" in proc.stderr, proc.stderr
+    [run_dir] = (tmp_path / "results").glob("*/*")
+    ran = [p.parent.parent.parent.name for p in (run_dir / "tasks").glob("*/*/*/checkpoint.json")]
+    assert ran == ["syn-0"]  # no agent ran after the failure: the next attempt stopped before its directory
+    for other in (run_dir / "tasks").glob("*/*/*/result.json"):  # at most one, cancelled when the request stopped
+        if other.is_file():
+            assert json.loads(other.read_text())["error"] == "CancelledError: attempt cancelled"
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["metadata"]["status"] == "failed" and [r["task_id"] for r in summary["summary"]["tasks"]] == [
+        "syn-0"
+    ]
+    assert [json.loads(line)["task_id"] for line in (run_dir / "results.jsonl").read_text().splitlines()] == ["syn-0"]
+
+    with pytest.raises(EvaluationFailedError, match=r"RecordWriteError: .*result\.json") as caught:
+        run_evaluation(
+            benchmark="synthetic",
+            harness="nop",
+            model="none",
+            environment="memory",
+            overrides=[f"harness._target_={PARTS}.UnwritableResultHarness"],
+            benchmark_params={"n_tasks": 3},
+            task_concurrency=1,
+            progress="none",
+            results_dir=str(tmp_path / "sdk"),
+        )
+    assert caught.value.result["metadata"]["status"] == "failed"
