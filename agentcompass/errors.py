@@ -54,9 +54,16 @@ class AgentCompassError(Exception):
 
 
 class ConfigError(AgentCompassError):
-    """A configuration value, CLI argument or input file is invalid. Nothing ran."""
+    """A configuration value, CLI argument or input file is invalid. Nothing ran.
+
+    The message is one line: the first problem, and how many more there are. ``details`` holds every problem,
+    one line each (the CLI prints them with ``--log-level DEBUG``)."""
 
     error_class: ErrorClass = "config"
+
+    def __init__(self, message: str = "", *, retryable: bool | None = None, details: list[str] | None = None) -> None:
+        super().__init__(message, retryable=retryable)
+        self.details: list[str] = list(details or [])
 
 
 class UnknownComponentError(ConfigError):

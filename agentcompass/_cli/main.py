@@ -128,6 +128,8 @@ def _report(exc: BaseException, code: int, debug: bool) -> int:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
+        for line in getattr(exc, "details", None) or ():  # every problem of an error that names the first
+            print(f"agentcompass: problem: {_sdk.error_message(Exception(line))}", file=sys.stderr)
     print(f"agentcompass: error: {_sdk.error_message(exc)}", file=sys.stderr)
     return code
 

@@ -10,10 +10,11 @@ This is NOT a security sandbox. Commands run as the current user with the host's
 (filtered) environment variables; only the file-transfer methods (``upload``, ``download``, ``read_file``,
 ``write_file``) are confined to the workspace. Use the ``docker`` environment for untrusted agents.
 
-Each command runs in its own process group; on timeout or cancellation the whole group gets SIGKILL.
-``close()`` also kills any process whose environment still carries this workspace's ``AGENTCOMPASS_ROOT``
-(daemons that left the group, such as a tmux server), then removes the workspace unless the spec says keep.
-A marker file ``<root_dir>/<workspace>.json`` records the run id so ``cleanup(run_id)`` can reap leftovers.
+Each command runs in a session of its own, forked by the environment's supervisor; on timeout or cancellation
+its whole group gets SIGKILL. ``close()`` ends every process the environment started, however it left the
+group (:mod:`._localproc`: the supervisor is a child subreaper, in a cgroup of the environment's own where one
+can be made), then removes the workspace unless the spec says keep. A marker file
+``<root_dir>/<workspace>.json`` records the run id and the cgroup so ``cleanup(run_id)`` can reap leftovers.
 """
 
 from __future__ import annotations

@@ -189,10 +189,12 @@ def test_an_exec_through_the_supervisor_keeps_the_contract(make_provider, spec):
             assert (r.stdout, r.stderr) == ("bar\n", "err\n")
             r = await env.exec(["no-such-program-xyz"])
             assert r.exit_code == 127 and "no-such-program-xyz" in r.stderr
-            r = await env.exec(textwrap.dedent("""
+            r = await env.exec(
+                textwrap.dedent("""
                 test "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" && echo own-session
                 trap - PIPE; yes | head -1
-            """))
+            """)
+            )
             assert r.stdout.split() == ["own-session", "y"], r
             assert os.getpid() not in descendants(env.processes._sup.proc.pid)
         finally:
