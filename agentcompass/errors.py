@@ -7,13 +7,15 @@
     │   ├── UnknownComponentError          an id with no file in ``conf/<group>/``; lists the valid ids
     │   ├── NotSupportedYetError           accepted parameter whose feature is not built (also NotImplementedError)
     │   ├── ArgumentError(TypeError)       an SDK call with a positional argument, an unknown keyword, a wrong type
-    │   └── RunInUseError                  the run directory is held by another live process (names it)
+    │   ├── RunInUseError                  the run directory is held by another live process (names it)
+    │   └── GatewayUnavailableError        a gateway endpoint asked for where there is none (no model)
     ├── DependencyError                    a missing optional extra or tool; names the install command
     ├── DatasetError                       a dataset file or task directory that cannot be read
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   ├── PathEscapeError                a path or archive member leaving its root
-    │   └── NodeLostError                  the cluster node (or worker process) running an attempt died
+    │   ├── NodeLostError                  the cluster node (or worker process) running an attempt died
+    │   └── GatewayUnreachableError        the model gateway cannot be reached from an environment
     ├── ModelError                         a model endpoint failure (model)
     │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
     │   └── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
@@ -87,6 +89,11 @@ class RunInUseError(ConfigError):
     """The run directory is locked by another live process (a second ``reuse`` of a running run)."""
 
 
+class GatewayUnavailableError(ConfigError):
+    """A harness asked for a model gateway endpoint (``ctx.gateway(env)``) where there is none: the request has
+    no model (``model=none``), or the attempt runs where no gateway can be started."""
+
+
 class DependencyError(ConfigError):
     """A missing optional Python extra or a tool missing inside an environment."""
 
@@ -117,6 +124,13 @@ class PathEscapeError(SandboxError):
 class NodeLostError(SandboxError):
     """The node or worker process running an attempt (``executor: ray``) died or became unreachable: infra,
     retryable, so the attempt is retried on a node that is alive under the usual retry rules."""
+
+
+class GatewayUnreachableError(SandboxError):
+    """The model gateway cannot be reached from inside an environment (it has no network, or no way to name this
+    host). Not retried: another attempt would meet the same environment."""
+
+    retryable = False
 
 
 class ModelError(AgentCompassError):

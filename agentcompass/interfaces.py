@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy
+from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy, GatewayUnavailableError
 
 # --------------------------------------------------------------------------- statuses
 # str-valued: the values are what the files on disk hold, and ``status == "completed"`` keeps working.
@@ -309,8 +309,9 @@ class ModelClient(Protocol):
         never retried). The messages never contain the API key."""
         ...
 
-    def fork(self) -> ModelClient:
-        """A client sharing the connection and limits but with its own ``usage`` (one per attempt)."""
+    def fork(self, attempt: AttemptContext | None = None) -> ModelClient:
+        """A client sharing the connection and limits but with its own ``usage`` (one per attempt). Given the
+        attempt's context, the client records each call in ``<attempt_dir>/model_calls.jsonl`` (``docs/gateway.md``)."""
         ...
 
     async def aclose(self) -> None: ...
@@ -375,9 +376,49 @@ class Grade:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class GatewayEndpoint:
+    """Where an agent inside one environment reaches the model gateway for one attempt (``await ctx.gateway(env)``).
+
+    The gateway serves ``POST /v1/messages`` (Anthropic), ``/v1/responses`` and ``/v1/chat/completions`` (OpenAI),
+    streamed or not, and ``GET /v1/models``, forwarding each call through the attempt's model client (usage, cost,
+    retries and limits counted there, every call recorded). ``token`` is the attempt's own credential (send it as
+    ``Authorization: Bearer`` or ``x-api-key``); the real API key never enters the environment."""
+
+    base_url: str  # root URL reachable from inside the environment, e.g. "http://172.17.0.1:40123"
+    token: str  # per-attempt random credential; revoked when the attempt ends
+    model: str  # the request's model id (the name an agent asks for is replaced by it anyway)
+    upstream_protocol: str  # the protocol of the request's endpoint
+    protocols: tuple[str, ...] = ("anthropic-messages", "openai-responses", "openai-chat")  # agent APIs served
+
+    @property
+    def openai_base_url(self) -> str:
+        """The ``OPENAI_BASE_URL`` form (with ``/v1``)."""
+        return self.base_url + "/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        """The ``ANTHROPIC_BASE_URL`` form (the root)."""
+        return self.base_url
+
+    def __repr__(self) -> str:
+        return f"GatewayEndpoint({self.base_url}, model={self.model!r}, token=<redacted>)"
+
+
+async def _no_gateway(env: Any = None) -> GatewayEndpoint:
+    raise GatewayUnavailableError(
+        "no model gateway for this attempt: the request has no model (model=none), or the harness runs where the "
+        "orchestrator gives no gateway"
+    )
+
+
 @dataclass
 class AttemptContext:
-    """Per-attempt facts handed to harnesses and graders."""
+    """Per-attempt facts handed to harnesses and graders.
+
+    ``gateway(env)``: the model gateway endpoint of this attempt reachable from inside ``env`` (None: from this
+    host); started with the request's first such call. Raises GatewayUnavailableError (no model),
+    GatewayUnreachableError (the environment cannot reach this host)."""
 
     task: Task
     attempt: int
@@ -388,6 +429,7 @@ class AttemptContext:
     emit: Callable[[str, dict[str, Any]], None] = lambda kind, data: None
     auto_install_dependencies: bool = False
     sample: int = 1  # which independent sample of the task (1..n_attempts) this attempt is
+    gateway: Callable[[Environment | None], Awaitable[GatewayEndpoint]] = _no_gateway
 
 
 @runtime_checkable
@@ -600,6 +642,14 @@ READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capabilit
     "read_head(path, n) -> bytes: the first n bytes of a file, confined like read_file; absent: cut inside the "
     "environment with head -c, then downloaded",
 )
+HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
+    "environment",
+    "host_address",
+    None,
+    "async host_address() -> str: the IP address of this host as seen from inside the environment (docker: its "
+    "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
+    "reached from it (GatewayUnreachableError)",
+)
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION,
@@ -616,5 +666,6 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     PREBUILD,
     ON_HOST,
     READ_HEAD,
+    HOST_ADDRESS,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

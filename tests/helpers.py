@@ -114,3 +114,43 @@ class NoisyHarness:
         logging.getLogger("agentcompass.noisy").warning("noisy warning from %s", task.id)
         await asyncio.sleep(self.config.sleep_s)
         return AgentResult(submission=ctx.benchmark.reference_solution(task).submission, n_turns=1)
+
+
+# a streamed chat completion from inside an environment, as an agent CLI makes it (stdlib only)
+GATEWAY_CLIENT = r"""
+import json, sys, urllib.request
+url, token, prompt = sys.argv[1], sys.argv[2], sys.argv[3]
+body = {"model": "whatever-the-agent-wants", "stream": True, "messages": [{"role": "user", "content": prompt}]}
+req = urllib.request.Request(url + "/chat/completions", data=json.dumps(body).encode(),
+                             headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+text = ""
+with urllib.request.urlopen(req, timeout=120) as r:
+    for line in r:
+        line = line.decode().strip()
+        if line.startswith("data: ") and line != "data: [DONE]":
+            for choice in json.loads(line[6:]).get("choices", []):
+                text += choice["delta"].get("content") or ""
+print(text)
+"""
+
+
+class GatewayEchoHarness:
+    """Runs a stdlib HTTP client in the environment that asks the model gateway (streamed chat) and submits the
+    reply: an agent that calls the model API itself."""
+
+    requires_model: ClassVar[bool] = True
+    config_class = EchoConfig
+
+    def __init__(self, config: EchoConfig, ctx) -> None:
+        self.config = config
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        ep = await ctx.gateway(env)
+        if os.environ.get("AGENTCOMPASS_TEST_GATEWAY_FILE"):  # where a test process finds the gateway
+            with open(os.environ["AGENTCOMPASS_TEST_GATEWAY_FILE"], "a") as f:
+                f.write(ep.base_url + "\n")
+        await env.write_file("gateway_client.py", GATEWAY_CLIENT)
+        res = await env.exec(["python3", "gateway_client.py", ep.openai_base_url, ep.token, task.instruction])
+        if res.exit_code != 0:
+            raise RuntimeError(f"gateway client failed: {res.output[-2000:]}")
+        return AgentResult(submission=res.stdout.strip(), n_turns=1, usage=model.usage, info={"base": ep.base_url})

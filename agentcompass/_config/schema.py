@@ -62,13 +62,24 @@ class _Strict(BaseModel):
 
 class RuntimeConfig(_Strict):
     task_concurrency: int = option(
-        4, entries=BOTH, scope="top", metavar="N", ge=1, description="max attempts running at once, retries included"
+        4,
+        entries=BOTH,
+        scope="top",
+        metavar="N",
+        ge=1,
+        description="max attempts running at once, retries included, across the request or the whole orchestration",
     )
     results_dir: str = option(
         "outputs", entries=BOTH, scope="orchestration", path=True, metavar="PATH", description="root of run directories"
     )
     data_dir: str | None = option(
-        None, entries=BOTH, scope="orchestration", path=True, metavar="PATH", description="datasets and caches"
+        None,
+        entries=BOTH,
+        scope="orchestration",
+        path=True,
+        metavar="PATH",
+        description="datasets, cloned task repositories and caches "
+        "(default $AGENTCOMPASS_DATA_DIR, else ~/.cache/agentcompass)",
     )
     timeout_seconds: float | None = option(
         None,
@@ -76,7 +87,8 @@ class RuntimeConfig(_Strict):
         scope="orchestration",
         metavar="SECONDS",
         gt=0,
-        description="wall-clock bound on the whole request / orchestration",
+        description="wall-clock bound on the whole request / orchestration: on expiry the attempts in flight are "
+        "cancelled, finished results kept, RunTimeoutError raised (CLI exit 124)",
     )
     provider_limits: dict[str, int] = option(
         dict,
@@ -84,7 +96,8 @@ class RuntimeConfig(_Strict):
         cli="--provider-limit",
         scope="orchestration",
         metavar="PROVIDER=N",
-        description="max concurrent attempts per provider",
+        description="max concurrent attempts on environment provider P (docker, local), or max concurrent calls to "
+        "model provider P (the model's provider, default the base URL's host:port)",
     )
     env_open_qps: dict[str, float] = option(
         dict,
@@ -94,10 +107,19 @@ class RuntimeConfig(_Strict):
         description="max environment opens per second per provider",
     )
     progress: Literal["auto", "plain", "none"] = option(
-        "auto", entries=BOTH, scope="orchestration", description="progress display"
+        "auto",
+        entries=BOTH,
+        scope="orchestration",
+        description="auto: a tqdm bar on a terminal (done/total, running, mean reward, errors, retries), plain lines "
+        "otherwise; plain; none",
     )
     log_level: LogLevel = option(
-        "INFO", entries=BOTH, form="level", scope="orchestration", metavar="LEVEL", description="console log level"
+        "INFO",
+        entries=BOTH,
+        form="level",
+        scope="orchestration",
+        metavar="LEVEL",
+        description="console log level (DEBUG also shows tracebacks)",
     )
     file_log_level: LogLevel = option(
         "DEBUG",
@@ -111,7 +133,11 @@ class RuntimeConfig(_Strict):
         None, entries=BOTH, cli=None, scope="orchestration", path=True, description="another path for the file log"
     )
     auto_install_dependencies: bool = option(
-        False, entries=BOTH, scope="orchestration", description="install missing optional extras and tools"
+        False,
+        entries=BOTH,
+        scope="orchestration",
+        description="install missing optional extras (and tools inside environments) instead of failing "
+        "with the command to run",
     )
     reuse: bool = option(
         False,
@@ -241,16 +267,27 @@ class ExecutionConfig(_Strict):
         description="where attempts run: local (this process) or ray (a Ray cluster; pip install 'agentcompass[ray]')",
     )
     ray: RayConfig = Field(default_factory=RayConfig)
-    max_retries: int = option(0, metavar="N", ge=0, description="extra attempts after a failed one")
+    max_retries: int = option(
+        0,
+        metavar="N",
+        ge=0,
+        description="extra attempts after a failed one (an error, not a low reward); each sample has its own",
+    )
     retry_pattern_list: list[str] = option(
-        list, metavar="JSON", description='regexes searched in "<ErrorType>: <message>"'
+        list,
+        metavar="JSON",
+        description='regexes searched in "<ErrorType>: <message>" of a failed attempt; a match makes it retryable',
     )
     enabled_recipes: list[str] = option(
         list, cli="--recipe", form="repeat", metavar="ID", description="recipe ids applied in order"
     )
-    keep_environment: bool = option(False, description="do not destroy environments")
+    keep_environment: bool = option(
+        False, description="do not destroy environments; their ids / paths are recorded in each attempt's result"
+    )
     enable_analysis: bool = option(False, description="write analysis.json / analysis.md after the run")
-    analysis_params: dict[str, Any] = option(dict, metavar="JSON", description="analysis settings")
+    analysis_params: dict[str, Any] = option(
+        dict, metavar="JSON", description="analysis settings (an optional judge model in analysis_params.model)"
+    )
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
     artifacts: ArtifactsConfig = Field(default_factory=ArtifactsConfig)
 
@@ -266,8 +303,12 @@ class ExecutionConfig(_Strict):
 
 
 class OutputConfig(_Strict):
-    run_name: str | None = option(None, description="run directory name (default <benchmark>__<harness>__<model>)")
-    run_id: str | None = option(None, description="id of a new run directory")
+    run_name: str | None = option(
+        None, metavar="NAME", description="run directory name (default <benchmark>__<harness>__<model>)"
+    )
+    run_id: str | None = option(
+        None, metavar="ID", description="id of a new run directory (default: a sortable UTC timestamp + random suffix)"
+    )
 
     @field_validator("run_name", "run_id")
     @classmethod
@@ -300,16 +341,32 @@ class RequestInputs(_Strict):
 
     benchmark: str | None = option(key="benchmark.id", form="positional", description="benchmark id")
     harness: str | None = option(key="harness.id", form="positional", description="harness id")
-    model: str | None = option(key="model.id", form="positional", description="model id or model name")
+    model: str | None = option(
+        key="model.id",
+        form="positional",
+        description="a file of conf/model/, else the model name sent to the endpoint; none for harnesses "
+        "that need no model",
+    )
     environment: str | None = option(key="environment.id", cli="--env", metavar="ID", description="environment id")
     config_path: PathLike | Sequence[PathLike] | None = option(
         entries=BOTH, cli="--config", form="repeat", metavar="PATH", description="YAML config files, in order"
     )
     overrides: Sequence[str] | None = option(form="positional", description="Hydra-style key=value overrides")
-    benchmark_params: Json | None = option(key="benchmark", metavar="JSON", description="benchmark fields")
-    harness_params: Json | None = option(key="harness", metavar="JSON", description="harness fields")
+    benchmark_params: Json | None = option(
+        key="benchmark",
+        metavar="JSON",
+        description="merged into the benchmark's config; an unknown key is an error naming the valid ones",
+    )
+    harness_params: Json | None = option(
+        key="harness",
+        metavar="JSON",
+        description="merged into the harness's config; an unknown key is an error naming the valid ones",
+    )
     environment_params: Json | None = option(
-        key="environment", cli="--env-params", metavar="JSON", description="environment fields"
+        key="environment",
+        cli="--env-params",
+        metavar="JSON",
+        description="merged into the environment's config; an unknown key is an error naming the valid ones",
     )
     execution_params: Json | None = option(
         key="execution", metavar="JSON", description="deep-merged over execution (timeouts, artifacts...)"
@@ -317,9 +374,15 @@ class RequestInputs(_Strict):
     model_base_url: str | None = option(key="model.base_url", metavar="URL", description="the model endpoint")
     model_api_key: str | None = option(key="model.api_key", metavar="KEY", description="the endpoint's key")
     model_api_protocol: str | list[str] | None = option(
-        key="model.api_protocol", form="protocol", metavar="PROTOCOL", description="name, auto, or a list"
+        key="model.api_protocol",
+        form="protocol",
+        metavar="PROTOCOL",
+        description="openai-chat, openai-responses, anthropic-messages, auto, or a list tried in order (CLI: a JSON "
+        "list or a comma list)",
     )
-    model_params: Json | None = option(key="model.params", metavar="JSON", description="passed to the API")
+    model_params: Json | None = option(
+        key="model.params", metavar="JSON", description="passed through to the API (temperature, max_tokens...)"
+    )
     on_progress: Callable[[Any], Any] | None = option(entries=BOTH, cli=None, description="progress callback")
     on_request_finished: Callable[[Any], Any] | None = option(
         entries=LAUNCH, cli=None, description="called as each request finishes"

@@ -25,6 +25,7 @@ from agentcompass.interfaces import (
     error_policy,
 )
 
+from .gateway import AttemptGateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -45,7 +46,6 @@ class _Attempt:
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
         self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
-        self.model = rt.model.fork() if rt.model is not None else None
         self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
         self.ctx = AttemptContext(
             task=self.task,
@@ -58,6 +58,10 @@ class _Attempt:
             auto_install_dependencies=rt.config.runtime.auto_install_dependencies,
             sample=sample,
         )
+        self.model = rt.model.fork(self.ctx) if rt.model is not None else None
+        self.gateway = AttemptGateway(rt.gateway, self.model, f"{task.id}/attempt-{n}")
+        if self.model is not None and rt.gateway is not None:
+            self.ctx.gateway = self.gateway.endpoint
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
@@ -92,6 +96,7 @@ class _Attempt:
                     try:
                         await self._body(out)
                     finally:
+                        self.gateway.close()
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
@@ -197,6 +202,8 @@ class _Attempt:
             result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
+        if self.gateway.fatal is not None:  # the agent met a dead endpoint through the gateway
+            raise self.gateway.fatal
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result

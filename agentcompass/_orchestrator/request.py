@@ -28,6 +28,7 @@ from agentcompass.interfaces import (
 )
 
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
+from .gateway import request_gateway
 from .hooks import Hooks
 from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
@@ -126,6 +127,7 @@ class RequestRun:
             slot_providers=[self.built[3].name],
             recipes=recipes,
             executor=self.executor,
+            gateway=request_gateway(self.logger) if self.built[2] is not None else None,
         )
         self._apply_limits()
         self._plan(tasks)
@@ -414,7 +416,7 @@ class RequestRun:
         self.release()
         if self.rt is None:
             return
-        for part in (self.rt.model, self.rt.provider):
+        for part in (self.rt.gateway, self.rt.model, self.rt.provider):
             if part is not None:
                 try:
                     await part.aclose()

@@ -19,6 +19,7 @@ from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import register_config_secrets, register_secret
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
+from agentcompass._orchestrator.gateway import request_gateway
 from agentcompass._orchestrator.logs import LOGGER
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
@@ -92,8 +93,28 @@ class GatedModel:
     def __init__(self, inner: Any, services: Any, provider: str, holder: str) -> None:
         self._inner, self._services, self._provider, self._holder = inner, services, provider, holder
 
-    def fork(self) -> GatedModel:
-        return GatedModel(self._inner.fork(), self._services, self._provider, self._holder)
+    def fork(self, attempt: Any = None) -> GatedModel:
+        return GatedModel(self._inner.fork(attempt), self._services, self._provider, self._holder)
+
+    async def forward(self, request: Any) -> Any:
+        """A gateway call holds one token of the provider's cluster-wide limit until its answer is sent."""
+        if not await self._services.acquire.remote(self._provider, self._holder):
+            raise SandboxError(f"model provider {self._provider!r}: the attempt was given up by the driver")
+        try:
+            answer = await self._inner.forward(request)
+        except BaseException:
+            self._services.release.remote(self._provider, self._holder)
+            raise
+        close = answer.aclose
+
+        async def aclose(error: BaseException | None = None) -> None:
+            try:
+                await close(error)
+            finally:
+                self._services.release.remote(self._provider, self._holder)
+
+        answer.aclose = aclose
+        return answer
 
     async def complete(self, messages: list[dict[str, Any]], **params: Any) -> Any:
         if not await self._services.acquire.remote(self._provider, self._holder):
@@ -126,4 +147,5 @@ def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -
         logging.getLogger("agentcompass.run"),
         slot_providers=[],
         recipes=p.get("recipes"),
+        gateway=request_gateway(LOGGER) if model is not None else None,  # this attempt's, closed after it
     )

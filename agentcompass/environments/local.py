@@ -374,6 +374,10 @@ class LocalEnvironment:
         if self._on_close:
             self._on_close(self)
 
+    async def host_address(self) -> str:
+        """interfaces.HOST_ADDRESS: commands run on this host, which reaches the gateway on loopback."""
+        return "127.0.0.1"
+
     def describe(self) -> dict[str, Any]:
         return {"provider": "local", "workspace": str(self.root)}
 

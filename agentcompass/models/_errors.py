@@ -78,6 +78,10 @@ def describe(exc: BaseException) -> Failure | None:
         return Failure("timeout", True)
     if "APIConnectionError" in names:
         return Failure("connection error", True, message=_cause_text(exc))
+    if "TimeoutException" in names:  # the transport's own, raised while a streamed body is read
+        return Failure("timeout", True)
+    if names & {"TransportError", "StreamError"}:
+        return Failure("connection error", True, message=f"{type(exc).__name__}: {exc}"[:200])
     if isinstance(exc, json.JSONDecodeError) or names & {"APIResponseValidationError", "ValidationError"}:
         return Failure("malformed response", True, message=str(exc).splitlines()[0][:200] if str(exc) else "")
     return None

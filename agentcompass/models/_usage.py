@@ -25,6 +25,10 @@ def _int(obj: Any, *names: str) -> int:
     return 0
 
 
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
 def call_usage(input_tokens: int, output_tokens: int, cached_tokens: int, prices: Prices | None) -> Usage:
     """The Usage of one successful call (``n_calls=1``), with its cost."""
     usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens, cached_tokens=cached_tokens, n_calls=1)
@@ -47,14 +51,14 @@ def cost(usage: Usage, prices: Prices | None) -> float:
 def openai_chat_tokens(usage: Any) -> tuple[int, int, int]:
     if usage is None:
         return 0, 0, 0
-    details = getattr(usage, "prompt_tokens_details", None)
+    details = _get(usage, "prompt_tokens_details")
     return _int(usage, "prompt_tokens"), _int(usage, "completion_tokens"), _int(details, "cached_tokens")
 
 
 def openai_responses_tokens(usage: Any) -> tuple[int, int, int]:
     if usage is None:
         return 0, 0, 0
-    details = getattr(usage, "input_tokens_details", None)
+    details = _get(usage, "input_tokens_details")
     return _int(usage, "input_tokens"), _int(usage, "output_tokens"), _int(details, "cached_tokens")
 
 

@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from agentcompass.errors import ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
+from . import _record
 from ._auto import (
     DEFAULT_BASE_URL,
     FAMILY,
@@ -141,6 +142,7 @@ class Model:
             config.max_retries, config.retry_budget_s, config.backoff_base_s, config.backoff_max_s
         )
         self._keys: dict[str, SecretStr] = {}
+        self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
         if _shared is None:  # a missing key for a public API fails now, not mid-run
             self._api_key(FAMILY[candidates[0]])
 
@@ -160,9 +162,27 @@ class Model:
         base = display_url(base_url_for(self.protocol, self.config.base_url))
         return {"id": self.model_id, "protocol": self.protocol, "base_url": base, "provider": self.provider}
 
-    def fork(self) -> Model:
-        """A client sharing connections, protocol choice and provider limit, with its own ``usage``."""
-        return Model(self.config, self._ctx, _shared=self._shared)
+    def fork(self, attempt: Any = None) -> Model:
+        """A client sharing connections, protocol choice and provider limit, with its own ``usage``; given an
+        :class:`~agentcompass.interfaces.AttemptContext`, it records every call in the attempt's
+        ``model_calls.jsonl``."""
+        child = Model(self.config, self._ctx, _shared=self._shared)
+        attempt_dir = getattr(attempt, "attempt_dir", None)
+        if attempt_dir is not None:
+            child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME)
+        return child
+
+    @property
+    def recorder(self) -> _record.CallRecorder | None:
+        """Where this client records its calls (None: not recorded)."""
+        return self._recorder
+
+    async def forward(self, request: Any) -> Any:
+        """Send an agent's request in its API's wire form (a :class:`~._forward.ForwardRequest`); returns a
+        :class:`~._forward.Forwarded` answer (see :mod:`._forward`). Used by the gateway."""
+        from ._forward import forward
+
+        return await forward(self, request)
 
     def set_concurrency_limit(self, n: int | None) -> None:
         """Cap concurrent requests of this client and all its forks at ``n`` (None: no cap)."""
@@ -265,19 +285,33 @@ class Model:
                 async with self._shared.slot():
                     return await module.call(client, self.model_id, messages, params, self.config.prices, tools)
 
-        response = await call_with_retries(
-            send,
-            self._policy,
-            protocol=protocol,
-            endpoint=route.endpoint,
-            secret=route.key,
-            log=self._log,
-            on_retry=on_retry,
-        )
+        rec = self._recorder
+        began = rec.begin() if rec is not None else None
+        try:
+            response = await call_with_retries(
+                send,
+                self._policy,
+                protocol=protocol,
+                endpoint=route.endpoint,
+                secret=route.key,
+                log=self._log,
+                on_retry=on_retry,
+            )
+        except BaseException as exc:
+            if began is not None:
+                self._record(began, route, protocol, messages, params, tools, None, retries, exc)
+            raise
         self.usage.add(response.usage)
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries
+        if began is not None:
+            self._record(began, route, protocol, messages, params, tools, response, retries, None)
         return response
+
+    def _record(self, began: tuple[int, float, str], route: _Route, *args: Any) -> None:
+        """One line of ``model_calls.jsonl`` for a ``complete`` call (see :mod:`._record`)."""
+        self._recorder.add_secret(route.key)
+        self._recorder.write(_record.complete_line(began, self.model_id, route.endpoint, *args))
 
     def _watch(self, protocol: str, module: Any) -> Any:
         """The fail-fast circuit around one HTTP request of ``protocol`` (see :mod:`._circuit`)."""

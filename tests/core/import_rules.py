@@ -17,6 +17,7 @@ PLUGIN_MAY_IMPORT = ("agentcompass.interfaces", "agentcompass.errors", "agentcom
 LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._orchestrator": (
         "agentcompass._config",
+        "agentcompass.gateway",  # the request-scoped model gateway (a core service beside models/, not a plug-in)
         "agentcompass.interfaces",
         "agentcompass.errors",
         "agentcompass.kit",

@@ -22,7 +22,7 @@ from agentcompass.environments.docker.execstream import (
     FrameReader,
     HeadTail,
 )
-from agentcompass.errors import SandboxError
+from agentcompass.errors import GatewayUnreachableError, SandboxError
 from agentcompass.interfaces import ExecResult
 
 log = logging.getLogger("agentcompass.environments.docker")
@@ -68,6 +68,19 @@ class DockerEnvironment(StagedDelivery):
 
     def __repr__(self) -> str:
         return f"DockerEnvironment({self.name}, {self.id[:12]})"
+
+    async def host_address(self) -> str:
+        """interfaces.HOST_ADDRESS: the gateway IP of the container's network (this host, as seen from inside)."""
+        self._check_open()
+        info = await self._run(self.api.inspect_container, self.id)
+        networks = (info.get("NetworkSettings") or {}).get("Networks") or {}
+        for net in networks.values():
+            if (net or {}).get("Gateway"):
+                return str(net["Gateway"])
+        raise GatewayUnreachableError(
+            f"docker environment {self.name} has no network with a gateway to this host "
+            f"(networks: {sorted(networks) or 'none'}); a task without network cannot reach the model gateway yet"
+        )
 
     def _check_open(self) -> None:
         if self._closed:

@@ -14,7 +14,20 @@ from agentcompass.errors import ConfigError
 Reply = str | dict[str, Any]
 ReplySource = list[Reply] | Callable[[dict[str, Any]], Reply] | str | Path | None
 
-REPLY_KEYS = {"text", "finish_reason", "usage", "status", "headers", "body", "error", "code", "delay_s", "tool_calls"}
+REPLY_KEYS = {
+    "text",
+    "finish_reason",
+    "usage",
+    "status",
+    "headers",
+    "body",
+    "error",
+    "code",
+    "delay_s",
+    "tool_calls",
+    "drop_after_events",
+    "event_delay_s",
+}
 TOOL_CALL_KEYS = {"id", "name", "arguments"}
 FAULT_KEYS = {"kind", "at", "every", "retry_after", "retry_after_ms", "delay_s", "path"}
 _FAULT_WORDS = {"drop", "slow", "malformed"}

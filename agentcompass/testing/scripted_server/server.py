@@ -9,6 +9,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from agentcompass.models._streams import encode, synthesize
+
 from . import shapes
 from .script import FaultPlan, Reply, ReplySource, Script, load_yaml
 
@@ -86,6 +88,21 @@ class _Handler(BaseHTTPRequestHandler):
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data)
 
+    def send_events(self, events: list[bytes], drop_after: int | None = None, delay_s: float = 0.0) -> None:
+        """A 200 ``text/event-stream`` reply, one HTTP chunk per event (``drop_after``: cut the connection after
+        that many events, without the terminating chunk)."""
+        head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+        self.wfile.write((head + "Cache-Control: no-cache\r\n\r\n").encode("latin-1"))
+        for i, event in enumerate(events):
+            if drop_after is not None and i >= drop_after:
+                self.wfile.flush()
+                self.drop()
+                return
+            if delay_s and i:
+                time.sleep(delay_s)
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+        self.wfile.write(b"0\r\n\r\n")
+
     def drop(self) -> None:
         self.close_connection = True
         try:
@@ -103,7 +120,11 @@ class ScriptedModelServer:
     form (chat ``tool_calls``, Responses ``function_call`` items, Anthropic ``tool_use`` blocks) with the
     finish reason ``tool_calls`` unless the reply names another. ``faults`` /
     ``fault_rate`` inject 429/5xx, ``drop``, ``slow`` and ``malformed`` replies without consuming the
-    script. ``unsupported_paths`` answers 404 (a list) or the given status (a mapping) on those paths.
+    script. A request with ``stream: true`` gets the protocol's SSE stream (one HTTP chunk per event; chat adds the
+    usage chunk under ``stream_options.include_usage``); a reply's ``drop_after_events`` cuts the connection after
+    that many events and ``event_delay_s`` spaces them; ``streaming=False`` answers every request unstreamed (an
+    endpoint that does not stream). ``unsupported_paths`` answers 404 (a list) or the given status (a mapping) on
+    those paths.
     ``api_key``: when set, requests with another key get 401 (checked after fault injection: faults
     model the network in front of the API). ``latency_s`` is added to every request. A context manager.
     """
@@ -123,13 +144,14 @@ class ScriptedModelServer:
         unsupported_paths: list[str] | dict[str, int] | None = None,
         api_key: str | None = None,
         record: bool = True,
+        streaming: bool = True,
     ) -> None:
         self._script = Script(replies, default_reply)
         self._faults = FaultPlan(faults, fault_rate, fault_kinds, seed)
         self.latency_s, self.host, self.port = latency_s, host, port
         paths = unsupported_paths or {}
         self.unsupported_paths = dict.fromkeys(paths, 404) if isinstance(paths, list) else dict(paths)
-        self._api_key, self._record = api_key, record
+        self._api_key, self._record, self.streaming = api_key, record, streaming
         self.requests: list[dict[str, Any]] = []
         self.n_requests = self.n_faults_injected = self.max_concurrency = self._in_flight = 0
         self.faults_by_kind: dict[str, int] = {}
@@ -278,6 +300,12 @@ class ScriptedModelServer:
                 handler.send_json(
                     500, shapes.error_body(path, 500, f"scripted server: {exc}"), {"x-should-retry": "false"}
                 )
+                return
+            if body.get("stream") and self.streaming and status == 200:
+                include = bool((body.get("stream_options") or {}).get("include_usage"))
+                events = synthesize(shapes.PROTOCOL_OF_PATH[path], payload, include_usage=include)
+                frames = [encode(name, data) for name, data in events]
+                handler.send_events(frames, reply.get("drop_after_events"), float(reply.get("event_delay_s", 0.0)))
                 return
             handler.send_json(status, payload, headers)
 

@@ -177,7 +177,14 @@ def test_recording_start_up_leaves_a_cleared_screen(in_local_env):
     async def scenario(env):
         session = await _started(env, record=True)
         try:
-            return await session.capture()
+            # the clear is typed without a wait (as Harbor types it): on a loaded machine tmux may still be
+            # drawing it, so poll (up to 15 s) for the screen to settle before reading it
+            deadline = asyncio.get_running_loop().time() + 15
+            screen = await session.capture()
+            while "asciinema" in screen and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.1)
+                screen = await session.capture()
+            return screen
         finally:
             await session.stop()
 

@@ -1,0 +1,95 @@
+"""The gateway's HTTP handlers (aiohttp): authenticate the attempt's token, forward, stream the answer back."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from agentcompass.errors import ModelEndpointDownError, ModelError
+from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
+
+from . import routes
+
+LOG = logging.getLogger("agentcompass.gateway")
+
+
+def presented_token(request: web.Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip()
+    return request.headers.get("x-api-key") or request.headers.get("api-key")
+
+
+def _error(protocol: str, status: int, message: str, code: str | None = None) -> web.Response:
+    body = json.dumps(routes.error_body(protocol, status, message, code))
+    return web.Response(status=status, text=body, content_type="application/json")
+
+
+class Handlers:
+    """The routes of one gateway; ``sessions`` maps a token to its attempt's session."""
+
+    def __init__(self, sessions: dict[str, Any]) -> None:
+        self.sessions = sessions
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=256 * 1024 * 1024)
+        app.router.add_route("*", "/{tail:.*}", self.dispatch)
+        return app
+
+    def _session(self, request: web.Request) -> Any:
+        token = presented_token(request)
+        session = self.sessions.get(token) if token else None
+        return None if session is None or session.closed else session
+
+    async def dispatch(self, request: web.Request) -> web.StreamResponse:
+        path = request.path.rstrip("/") or "/"
+        protocol = routes.protocol_of(path)
+        session = self._session(request)
+        if session is None:
+            what = "no gateway token" if not presented_token(request) else "an unknown or expired gateway token"
+            return _error(protocol, 401, f"{what} was presented", "invalid_api_key")
+        if request.method == "GET" and path in routes.GET_MODELS:
+            return web.json_response(routes.models_body(session.model.model_id))
+        route = routes.POST_ROUTES.get(path) if request.method == "POST" else None
+        if route is None:
+            return _error(protocol, 404, f"the gateway has no route {request.method} {request.path}")
+        try:
+            body = await request.json()
+        except ValueError:
+            return _error(protocol, 400, "the request body is not JSON")
+        if not isinstance(body, dict):
+            return _error(protocol, 400, "the request body is not a JSON object")
+        return await self._forward(request, session, route, body)
+
+    async def _forward(
+        self, request: web.Request, session: Any, route: tuple[str, str], body: dict[str, Any]
+    ) -> web.StreamResponse:
+        protocol, suffix = route
+        headers = {k: request.headers[k] for k in FORWARDED_HEADERS if k in request.headers}
+        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers)
+        try:
+            answer = await session.model.forward(forward)
+        except ModelError as exc:
+            status = exc.status if exc.status and 400 <= exc.status < 600 else 502
+            if isinstance(exc, ModelEndpointDownError):
+                session.fatal, status = exc, 503
+            return _error(protocol, status, str(exc))
+        error: BaseException | None = None
+        try:
+            if not answer.stream:
+                data = b"".join([chunk async for chunk in answer.chunks()])
+                return web.Response(body=data, content_type="application/json")
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+            await response.prepare(request)
+            async for chunk in answer.chunks():
+                await response.write(chunk)
+            await response.write_eof()
+            return response
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            await answer.aclose(error)

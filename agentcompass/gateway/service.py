@@ -1,0 +1,135 @@
+"""``Gateway``: one per request (per worker process under Ray), started on first use, closed with the request.
+
+It listens on 127.0.0.1 and, as environments need it, on the address each environment reaches this host at (a
+docker network's gateway IP); every listener serves the same routes and tokens. A token belongs to one attempt's
+session (its model client fork) and stops working when the session closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from agentcompass.errors import GatewayUnreachableError
+from agentcompass.interfaces import HOST_ADDRESS, GatewayEndpoint
+
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass
+class Session:
+    """One attempt's use of the gateway: its token and model client; ``fatal`` an error that stops the request."""
+
+    token: str
+    model: Any
+    label: str = ""
+    closed: bool = False
+    fatal: BaseException | None = None
+
+
+class Gateway:
+    def __init__(self, logger: logging.Logger | None = None, *, port: int = 0) -> None:
+        self.log = logger or logging.getLogger("agentcompass.gateway")
+        self.port = port
+        self.sessions: dict[str, Session] = {}
+        self._sites: dict[str, Any] = {}  # host address -> its TCP site
+        self._ports: dict[str, int] = {}
+        self._runner: Any = None
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> Gateway:
+        from aiohttp import web
+
+        from .server import Handlers
+
+        self._runner = web.AppRunner(Handlers(self.sessions).app(), access_log=None, handle_signals=False)
+        await self._runner.setup()
+        await self.listen_on(LOOPBACK, self.port)
+        return self
+
+    @property
+    def base_url(self) -> str:
+        """The loopback URL (for clients on this host)."""
+        return f"http://{LOOPBACK}:{self._ports[LOOPBACK]}"
+
+    async def listen_on(self, host: str, port: int = 0) -> int:
+        """The port the gateway listens on at ``host`` (a new listener the first time)."""
+        async with self._lock:
+            if host not in self._ports:
+                from aiohttp import web
+
+                before = set(map(tuple, self._runner.addresses))
+                site = web.TCPSite(self._runner, host, port, reuse_address=False)
+                await site.start()
+                self._sites[host] = site
+                added = [a for a in map(tuple, self._runner.addresses) if a not in before]
+                self._ports[host] = int(added[0][1])
+                self.log.debug("model gateway listening on %s:%d", host, self._ports[host])
+            return self._ports[host]
+
+    def open_session(self, model: Any, label: str = "") -> Session:
+        """A new attempt session with a fresh random token (also redacted from the attempt's call record)."""
+        session = Session("acgw-" + secrets.token_urlsafe(32), model, label)
+        recorder = getattr(model, "recorder", None)
+        if recorder is not None:
+            recorder.add_secret(session.token)
+        self.sessions[session.token] = session
+        return session
+
+    def close_session(self, session: Session) -> None:
+        """The token stops working (401) from now on."""
+        session.closed = True
+        self.sessions.pop(session.token, None)
+
+    async def endpoint(self, session: Session, env: Any = None) -> GatewayEndpoint:
+        """The endpoint of ``session`` as reached from inside ``env`` (None: from this host)."""
+        host = LOOPBACK
+        if env is not None:
+            address = HOST_ADDRESS.of(env)
+            if address is None:
+                raise GatewayUnreachableError(
+                    f"environment {type(env).__name__} {getattr(env, 'id', '')!s} cannot reach the model gateway: it "
+                    "has no host_address (docs/gateway.md, Reachability)"
+                )
+            host = await address()
+        port = await self.listen_on(host)
+        model = session.model
+        return GatewayEndpoint(f"http://{host}:{port}", session.token, model.model_id, model.protocol)
+
+    async def aclose(self) -> None:
+        """Stop every listener and refuse every token. Idempotent."""
+        for session in list(self.sessions.values()):
+            session.closed = True
+        self.sessions.clear()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+        self._sites.clear()
+        self._ports.clear()
+
+
+class GatewayHolder:
+    """The request's gateway, started by the first attempt that asks for it (``get``), closed by ``aclose``."""
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.logger = logger
+        self.gateway: Gateway | None = None
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    async def get(self) -> Gateway:
+        async with self._lock:
+            if self._closed:
+                raise GatewayUnreachableError("the request is closing: no model gateway is started any more")
+            if self.gateway is None:
+                self.gateway = await Gateway(self.logger).start()
+            return self.gateway
+
+    async def aclose(self) -> None:
+        self._closed = True
+        gateway, self.gateway = self.gateway, None
+        if gateway is not None:
+            await gateway.aclose()

@@ -1,0 +1,265 @@
+"""Forwarding a request in an API's wire form through a model client (what the gateway serves agents with).
+
+The body goes to the endpoint as the agent wrote it, with the request's model id; the client's retries, fail-fast
+circuit, provider slot, usage, prices and call record apply as to :meth:`Model.complete`. Retries happen only
+before the first byte goes back: a non-streamed reply is read whole inside the retried step, a streamed one up to
+its first chunk. A stream that fails later ends with a well-formed error event of the protocol. An endpoint that
+answers a streamed request with a plain JSON body (it does not stream) is served by a stream synthesized from it;
+a chat stream always asks the endpoint for its usage chunk (counted) and passes it on only when the agent asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentcompass.errors import ModelError
+from agentcompass.interfaces import Usage
+
+from . import _record, _streams, _usage, _wire
+from ._retry import call_with_retries
+
+FORWARDED_HEADERS = ("anthropic-version", "anthropic-beta", "openai-beta")
+
+
+@dataclass
+class ForwardRequest:
+    """One agent request: its API (``protocol``), JSON ``body``, the path after the API's own (``suffix``:
+    ``/count_tokens``), query parameters and the headers among :data:`FORWARDED_HEADERS` to pass on."""
+
+    protocol: str
+    body: dict[str, Any]
+    suffix: str = ""
+    query: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def _frame(event: str | None, data: str) -> bytes:
+    return (f"event: {event}\ndata: {data}\n\n" if event else f"data: {data}\n\n").encode()
+
+
+class Forwarded:
+    """The endpoint's answer on its way to the agent: ``content_type``, then :meth:`chunks` (iterate once); always
+    :meth:`aclose` (records the call, counts its usage, releases the connection and the provider slot)."""
+
+    def __init__(self, model: Any, req: ForwardRequest, protocol: str) -> None:
+        self.model, self.req, self.protocol = model, req, protocol
+        self.route = model._route(protocol)
+        self.agent_body = {**req.body, "model": model.model_id}
+        self.stream = bool(req.body.get("stream")) and not req.suffix
+        self.include_usage = bool((req.body.get("stream_options") or {}).get("include_usage"))
+        self.body: dict[str, Any] | None = None  # the reply as a non-streamed body (assembled)
+        self.raw: bytes | None = None  # a non-streamed reply as received
+        self.retries, self.http_status, self.ttft = 0, None, None
+        self.upstream_sse = False
+        self._stack = contextlib.AsyncExitStack()
+        self._it: AsyncIterator[bytes] | None = None
+        self._first = b""
+        self._closed = False
+        rec = model._recorder
+        self._rec = rec.begin() if rec is not None else (0, time.monotonic(), "")
+
+    @property
+    def content_type(self) -> str:
+        return "text/event-stream" if self.stream else "application/json"
+
+    def _upstream_body(self) -> dict[str, Any]:
+        body = dict(self.agent_body)
+        if self.stream and self.protocol == "openai-chat":
+            body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
+        return body
+
+    def on_retry(self) -> None:
+        self.retries += 1
+        self.model.usage.n_retries += 1
+        self.model._shared.total.n_retries += 1
+
+    async def open(self) -> None:
+        """One try: send, then read the whole reply (not streamed) or its first chunk (streamed)."""
+        await self._stack.aclose()
+        self._stack = contextlib.AsyncExitStack()
+        model, route = self.model, self.route
+        module = route.module
+        timeout = model.config.request_timeout_s
+        client = model._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
+        try:
+            with model._watch(self.protocol, module):
+                await self._stack.enter_async_context(_as_async(model._shared.slot()))
+                answer = await client.post(
+                    module.PATH + self.req.suffix,
+                    cast_to=_response_type(),
+                    body=self._upstream_body(),
+                    stream=True,
+                    options={"headers": dict(self.req.headers), "params": dict(self.req.query)},
+                )
+                # the anthropic SDK wraps a streamed raw response in its AsyncStream: the response is inside
+                resp = answer if hasattr(answer, "aiter_bytes") else answer.response
+                self._stack.push_async_callback(resp.aclose)
+                self.http_status = resp.status_code
+                self.upstream_sse = "text/event-stream" in resp.headers.get("content-type", "")
+                self._it = resp.aiter_bytes()
+                if self.stream and self.upstream_sse:
+                    self._first = await anext(self._it, b"")
+                else:
+                    self.raw = b"".join([chunk async for chunk in self._it])
+                    self.body = _assembled(self.protocol, self.raw) if self.upstream_sse else json.loads(self.raw)
+        except BaseException:
+            await self._stack.aclose()
+            raise
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        t0 = self._rec[1]
+        if not (self.stream and self.upstream_sse):
+            if self.stream:
+                events = _streams.synthesize(self.protocol, self.body or {}, include_usage=self.include_usage)
+                data = b"".join(_streams.encode(e, d) for e, d in events)
+            else:
+                data = self.raw if not self.upstream_sse else json.dumps(self.body).encode()
+            self.ttft = time.monotonic() - t0
+            yield data
+            return
+        asm, parser = _streams.assembler(self.protocol), _streams.SSEParser()
+        try:
+            chunk = self._first
+            while True:
+                out = self._relay(parser.feed(chunk) if chunk else parser.close(), asm)
+                if out:
+                    if self.ttft is None:
+                        self.ttft = time.monotonic() - t0
+                    yield out
+                if not chunk:
+                    break
+                chunk = await anext(self._it, b"")
+        except Exception as exc:
+            self._error = exc
+            yield _streams.encode(*_streams.error_event(self.protocol, 502, f"upstream stream failed: {exc}"))
+        finally:
+            self.body = asm.body()
+            self._stream_error = asm.error
+
+    def _relay(self, events: list[tuple[str | None, str]], asm: Any) -> bytes:
+        out = []
+        for event, text in events:
+            try:
+                data = text if text == "[DONE]" else json.loads(text)
+            except ValueError:
+                data = None
+            asm.feed(event, data)
+            if (
+                not self.include_usage
+                and self.protocol == "openai-chat"
+                and isinstance(data, dict)
+                and not data.get("choices")
+                and data.get("usage")
+            ):
+                continue  # the usage chunk the gateway asked for on its own behalf
+            out.append(_frame(event, text))
+        return b"".join(out)
+
+    async def aclose(self, error: BaseException | None = None) -> None:
+        """Record the call and count its usage (once); release the connection and the provider slot."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self._stack.aclose()
+        finally:
+            self._account(error or getattr(self, "_error", None))
+
+    def _account(self, error: BaseException | None) -> None:
+        model, body = self.model, self.body
+        usage = Usage()
+        if body is not None and not self.req.suffix:
+            usage = _usage.call_usage(*_wire.tokens(self.protocol, body), model.config.prices)
+            model.usage.add(usage)
+            model._shared.total.add(usage)
+        stream_error = getattr(self, "_stream_error", None)
+        failed = error is not None or stream_error is not None or (self.stream and self.upstream_sse and body is None)
+        rec = model._recorder
+        if rec is None:
+            return
+        text, finish, calls = _wire.summary(self.protocol, body)
+        response = None
+        if body is not None:
+            response = {"text": text, "finish_reason": finish, "tool_calls": calls, "usage": _record.usage_dict(usage)}
+            response["raw"] = body
+        problem = _record.error_entry(error) if error is not None else stream_error
+        rec.write(
+            _record.line(
+                *self._rec,
+                source="gateway",
+                agent_protocol=self.req.protocol,
+                upstream_protocol=self.protocol,
+                model=model.model_id,
+                endpoint=self.route.endpoint + self.req.suffix,
+                stream={"agent": self.stream, "upstream": self.upstream_sse},
+                request={
+                    "protocol": self.req.protocol,
+                    "model": model.model_id,
+                    "path": self.req.suffix,
+                    "body": self.agent_body,
+                },
+                response=response,
+                status="error" if failed else "ok",
+                http_status=self.http_status,
+                error=problem,
+                usage=usage,
+                retries=self.retries,
+                ttft_s=None if self.ttft is None else round(self.ttft, 6),
+            )
+        )
+
+
+async def forward(model: Any, req: ForwardRequest) -> Forwarded:
+    """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
+    retries) when no answer can be had; the caller turns them into the agent's API error."""
+    if req.protocol not in model._shared.candidates:
+        raise ModelError(
+            f"the endpoint of model {model.model_id!r} speaks {', '.join(model._shared.candidates)}; a request in "
+            f"{req.protocol} needs protocol translation, which this version does not provide",
+            status=400,
+        )
+    call = Forwarded(model, req, req.protocol)
+    if model._recorder is not None:
+        model._recorder.add_secret(call.route.key)
+    try:
+        await call_with_retries(
+            call.open,
+            model._policy,
+            protocol=req.protocol,
+            endpoint=call.route.endpoint,
+            secret=call.route.key,
+            log=model._log,
+            on_retry=call.on_retry,
+        )
+    except BaseException as exc:
+        await call.aclose(exc)
+        raise
+    return call
+
+
+def _assembled(protocol: str, raw: bytes) -> dict[str, Any] | None:
+    asm, parser = _streams.assembler(protocol), _streams.SSEParser()
+    for event, text in parser.feed(raw) + parser.close():
+        asm.feed(event, text if text == "[DONE]" else json.loads(text))
+    return asm.body()
+
+
+def _response_type() -> Any:
+    import httpx
+
+    return httpx.Response
+
+
+@contextlib.asynccontextmanager
+async def _as_async(cm: Any) -> AsyncIterator[None]:
+    if hasattr(cm, "__aenter__"):
+        async with cm:
+            yield
+    else:
+        with cm:
+            yield

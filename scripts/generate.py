@@ -1,0 +1,40 @@
+"""Write (or, with --check, verify) the files generated from the options table.
+
+python scripts/generate.py          # rewrite them
+python scripts/generate.py --check  # exit 1 naming each stale file (the tests run this check)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agentcompass._config import reference  # noqa: E402 - after the path set-up
+
+
+def generated() -> dict[str, str]:
+    """Path (relative to the repository root) -> the text it must hold."""
+    return {reference.PAGE: reference.options_markdown()}
+
+
+def stale() -> list[str]:
+    return [p for p, text in generated().items() if not (ROOT / p).is_file() or (ROOT / p).read_text() != text]
+
+
+def main(argv: list[str]) -> int:
+    if "--check" in argv:
+        paths = stale()
+        for p in paths:
+            print(f"{p} is out of date: run python scripts/generate.py", file=sys.stderr)
+        return 1 if paths else 0
+    for p, text in generated().items():
+        (ROOT / p).write_text(text)
+        print(f"wrote {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
