@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line
+from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line, storage_error
 from agentcompass.interfaces import (
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
@@ -269,6 +269,7 @@ class _Attempt:
             self.phases[phase] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
+        exc = storage_error(exc) or exc  # a full disk anywhere in the attempt stops the request
         record_failure(out, exc, self.record, self.rt.logger)
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc

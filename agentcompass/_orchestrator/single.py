@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
-from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
+from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, StorageError, one_line
 from agentcompass.interfaces import RunStatus
 
 from .executor import open_executor
@@ -48,6 +48,9 @@ async def run_single(
             f"timeout_seconds={runtime.timeout_seconds} expired; finished results are in {result['paths']['run_dir']}",
             result=result,
         )
+    stopped = stopped or run.storage_error
+    if isinstance(stopped, StorageError):
+        raise EvaluationFailedError(stopped_by_disk(stopped, run, result), result=result)
     if stopped is not None:
         raise EvaluationFailedError(
             f"{one_line(stopped)}; finished results are in {result['paths']['run_dir']}", result=result
@@ -59,6 +62,15 @@ async def run_single(
             result=result,
         )
     return result
+
+
+def stopped_by_disk(exc: StorageError, run: RequestRun, result: dict[str, Any]) -> str:
+    """One line: the file that did not fit, how much of the run is kept, and how to go on."""
+    total = run.n_tasks * run.cfg.execution.n_attempts
+    return (
+        f"{exc}; the run stopped with {len(run.rows)} of {total} samples finished, kept in "
+        f"{result['paths']['run_dir']}; free space, then resume with --reuse {result['metadata']['run_id']}"
+    )
 
 
 async def _execute(run: RequestRun, timeout: float | None) -> tuple[RunStatus, AgentCompassError | None]:
