@@ -33,6 +33,8 @@ _ERRORS = (
     "DatasetError",
     "SandboxError",
     "ImageError",
+    "OutOfMemoryError",
+    "StorageError",
     "ModelError",
     "AgentError",
     "VerifierError",

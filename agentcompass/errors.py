@@ -15,6 +15,7 @@
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   ├── PathEscapeError                a path or archive member leaving its root
+    │   ├── OutOfMemoryError               the kernel killed a process at the environment's memory limit
     │   ├── NodeLostError                  the cluster node (or worker process) running an attempt died
     │   └── GatewayUnreachableError        the model gateway cannot be reached from an environment
     ├── ModelError                         a model endpoint failure (model)
@@ -145,6 +146,14 @@ class SandboxError(AgentCompassError):
 
 class ImageError(SandboxError):
     """An image that can be neither pulled nor built. Not retried: it would fail again."""
+
+    retryable = False
+
+
+class OutOfMemoryError(SandboxError):
+    """The kernel's OOM killer ended a process of the environment at its memory limit, and the attempt failed (or
+    scored below full) after it. Class ``infra`` as every environment failure, but not retried by default: the
+    task would run out of memory again (``retry_pattern_list: ["OutOfMemoryError"]`` retries it)."""
 
     retryable = False
 

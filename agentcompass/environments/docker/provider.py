@@ -186,6 +186,7 @@ class DockerProvider:
         env = DockerEnvironment(
             self, cid, params["name"], image, params["working_dir"], spec.keep, cfg.exec_output_limit
         )
+        env.memory_mb = cfg.memory_mb or spec.memory_mb
         self._open[cid] = env
         log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
         return env
