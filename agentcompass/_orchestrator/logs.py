@@ -82,11 +82,13 @@ class _RunLogHandler(logging.FileHandler):
     """``run.log``: a write that fails (a full disk) stops the file log, quietly; the run reports the full disk
     itself, and logging's own report would print a traceback per record on the console."""
 
+    failed = False
+
     def handleError(self, record: logging.LogRecord) -> None:
         self.failed = True
 
     def emit(self, record: logging.LogRecord) -> None:
-        if not getattr(self, "failed", False):
+        if not self.failed:
             super().emit(record)
 
     def close(self) -> None:
