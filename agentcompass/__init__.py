@@ -34,6 +34,7 @@ _ERRORS = (
     "SandboxError",
     "ImageError",
     "OutOfMemoryError",
+    "EngineUnavailableError",
     "StorageError",
     "ModelError",
     "AgentError",

@@ -16,6 +16,7 @@
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   ├── PathEscapeError                a path or archive member leaving its root
     │   ├── OutOfMemoryError               the kernel killed a process at the environment's memory limit
+    │   ├── EngineUnavailableError         the engine behind the environment (a Docker daemon) does not answer
     │   ├── NodeLostError                  the cluster node (or worker process) running an attempt died
     │   └── GatewayUnreachableError        the model gateway cannot be reached from an environment
     ├── ModelError                         a model endpoint failure (model)
@@ -156,6 +157,11 @@ class OutOfMemoryError(SandboxError):
     task would run out of memory again (``retry_pattern_list: ["OutOfMemoryError"]`` retries it)."""
 
     retryable = False
+
+
+class EngineUnavailableError(SandboxError):
+    """The engine that runs the environments (the Docker daemon) does not answer: stopped, restarting, its socket
+    gone. Names the engine. Retryable: a retry waits (a bounded time) for the engine to answer again."""
 
 
 class PathEscapeError(SandboxError):

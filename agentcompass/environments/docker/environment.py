@@ -122,13 +122,19 @@ class DockerEnvironment(StagedDelivery):
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
         start = time.monotonic()
         run = None
-        async with self._staged.lock:
-            archives, commands = self._staged.take()
-            if archives or commands:
-                run = await self._start_staged(argv, cwd, env, archives, commands, timeout)
-        if run is None:
-            run = await self._start(argv, cwd, env)
-        return await self._finish(run, timeout, start)
+        try:
+            async with self._staged.lock:
+                archives, commands = self._staged.take()
+                if archives or commands:
+                    run = await self._start_staged(argv, cwd, env, archives, commands, timeout)
+            if run is None:
+                run = await self._start(argv, cwd, env)
+            return await self._finish(run, timeout, start)
+        except SandboxError as exc:  # a stream cut off, no report: because the engine went away?
+            down = await self.provider.engine_down(exc)
+            if down is None or down is exc:
+                raise
+            raise down from exc
 
     async def _start(
         self, argv: list[str], cwd: str | None, env: dict[str, str] | None, prefix: str = "", stdin: bool = False
