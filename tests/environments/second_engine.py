@@ -1,5 +1,10 @@
-"""A second Docker engine of a test's own: its socket, data root, exec root, pid file, no bridge, no iptables, so
-that killing and restarting it touches nothing else on the machine (the main engine every test shares above all).
+"""A second Docker engine of a test's own: its socket, data root, exec root, pid file, its own bridge interface and
+no iptables rules, so that killing and restarting it touches nothing else on the machine (the main engine every
+test shares above all).
+
+Never ``--bridge=none``: a dockerd started with it deletes the interface ``docker0`` at start-up (moby's
+``removeDefaultBridgeInterface``), which is the main engine's bridge. The bridge here is an interface this module
+makes (``acbr<6 hex>``, an unused private /24) and removes.
 
 Its one image, ``ac-mini:1``, is made from this host's own ``bash``, ``sh``, coreutils and ``tar`` with the
 libraries they load (``ldd``): a few megabytes, imported with ``docker import``; no registry and no copy of a
@@ -13,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 IMAGE = "ac-mini:1"
@@ -65,6 +71,26 @@ class SecondEngine:
         self.host = f"unix://{self.sock}"
         self.proc: subprocess.Popen | None = None
         self.log = directory / "dockerd.log"
+        self.bridge = "acbr" + uuid.uuid4().hex[:6]
+        self._bridge_made = False
+
+    def _make_bridge(self) -> None:
+        if self._bridge_made:
+            return
+        used = subprocess.run(["ip", "-4", "route"], capture_output=True, text=True).stdout
+        third = next(n for n in range(17, 250) if f"10.253.{n}." not in used)
+        for args in (
+            ["link", "add", self.bridge, "type", "bridge"],
+            ["addr", "add", f"10.253.{third}.1/24", "dev", self.bridge],
+            ["link", "set", self.bridge, "up"],
+        ):
+            subprocess.run(["ip", *args], check=True, capture_output=True)
+        self._bridge_made = True
+
+    def _remove_bridge(self) -> None:
+        if self._bridge_made:
+            subprocess.run(["ip", "link", "del", self.bridge], capture_output=True)
+            self._bridge_made = False
 
     def argv(self) -> list[str]:
         d = self.dir
@@ -74,7 +100,7 @@ class SecondEngine:
             f"--data-root={d / 'data'}",
             f"--exec-root={d / 'exec'}",
             f"--pidfile={d / 'docker.pid'}",
-            "--bridge=none",
+            f"--bridge={self.bridge}",
             "--iptables=false",
             "--ip-masq=false",
             "--storage-driver=overlay2",
@@ -88,6 +114,7 @@ class SecondEngine:
         return subprocess.run(["docker", "-H", self.host, *args], capture_output=True, text=True, **kw)
 
     def start(self, timeout: float = 120.0) -> None:
+        self._make_bridge()
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(self.argv(), stdout=log, stderr=log, start_new_session=True)
         deadline = time.monotonic() + timeout
@@ -134,6 +161,7 @@ class SecondEngine:
         for mount in reversed(_mounts_under(self.dir)):
             subprocess.run(["umount", "-l", mount], capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
+        self._remove_bridge()
 
     def _end_containerd(self) -> None:
         """The containerd (and container shims) of this engine only: found by their use of its exec root."""
@@ -148,6 +176,10 @@ class SecondEngine:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+
+
+def has_link(name: str) -> bool:
+    return subprocess.run(["ip", "link", "show", name], capture_output=True).returncode == 0
 
 
 def _pids() -> list[int]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.environments.docker_support import TEST_LABELS, require_engine
-from tests.environments.second_engine import IMAGE, SecondEngine
+from tests.environments.second_engine import IMAGE, SecondEngine, has_link
 
 pytestmark = pytest.mark.docker
 
@@ -44,6 +44,9 @@ def engine():
     require_engine()  # docker is installed (scripts/ensure_docker.sh)
     if os.geteuid() != 0 or shutil.which("dockerd") is None:
         pytest.skip("a second dockerd needs root and the dockerd binary")
+    if shutil.which("ip") is None:
+        pytest.skip("the ip command (iproute2) makes the second engine's bridge")
+    main_bridge = has_link("docker0")
     directory = Path(tempfile.mkdtemp(prefix="ac-engine-", dir="/tmp"))  # short: a socket path has 107 bytes
     second = SecondEngine(directory)
     try:
@@ -52,6 +55,7 @@ def engine():
         yield second
     finally:
         second.stop()
+    assert has_link("docker0") == main_bridge, "the main engine's bridge docker0 must survive the second engine"
 
 
 def tasks(root: Path, n: int = 4, seconds: int = 15) -> Path:
