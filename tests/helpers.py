@@ -153,4 +153,5 @@ class GatewayEchoHarness:
         res = await env.exec(["python3", "gateway_client.py", ep.openai_base_url, ep.token, task.instruction])
         if res.exit_code != 0:
             raise RuntimeError(f"gateway client failed: {res.output[-2000:]}")
-        return AgentResult(submission=res.stdout.strip(), n_turns=1, usage=model.usage, info={"base": ep.base_url})
+        info = {"base": ep.base_url, "pid": os.getpid()}  # pid: the process whose gateway served it
+        return AgentResult(submission=res.stdout.strip(), n_turns=1, usage=model.usage, info=info)

@@ -115,6 +115,7 @@ class _Runner:
         runtime = run.cfg.runtime
         try:
             with file_logging(run.log_path, runtime.file_log_level, run.name):
+                await run.start()
                 await run.execute()
                 result = await run.afinalize(RunStatus.COMPLETED)
             self._record(run, result)

@@ -26,7 +26,7 @@ from agentcompass.interfaces import (
 )
 
 from . import resources
-from .gateway import AttemptGateway
+from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
@@ -61,8 +61,8 @@ class _Attempt:
             sample=sample,
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
-        self.gateway = AttemptGateway(rt.gateway, self.model, f"{task.id}/attempt-{n}")
-        if self.model is not None and rt.gateway is not None:
+        self.gateway: AttemptGateway | None = attempt_gateway(rt.services, self.model, f"{task.id}/attempt-{n}")
+        if self.gateway is not None:
             self.ctx.gateway = self.gateway.endpoint
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
@@ -99,7 +99,8 @@ class _Attempt:
                     try:
                         await self._body(out)
                     finally:
-                        self.gateway.close()
+                        if self.gateway is not None:
+                            self.gateway.close()
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
@@ -205,7 +206,7 @@ class _Attempt:
             result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
-        if self.gateway.fatal is not None:  # the agent met a dead endpoint through the gateway
+        if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
             raise self.gateway.fatal
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)

@@ -1,45 +1,53 @@
-"""The request-scoped model gateway as an attempt sees it (``ctx.gateway(env)``).
+"""The model gateway as an attempt sees it (``ctx.gateway(env)``), without importing it.
 
-The request holds one :class:`~agentcompass.gateway.service.GatewayHolder` (started by the first attempt that asks,
-closed with the request); each attempt gets its own session (token) on the first call, closed when the attempt
-ends. An endpoint that the gateway found dead (fail-fast) stops the request when the agent phase ends.
+The gateway is a request-scoped service (:mod:`.services`) named :data:`GATEWAY`, handed in by the SDK
+(``Hooks.services``); the orchestrator reaches it only through the protocols below. Each attempt gets its own
+session (token) on its first ``ctx.gateway(env)`` call, closed when the attempt ends. An endpoint that the gateway
+found dead (fail-fast) stops the request when the agent phase ends.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from agentcompass.errors import GatewayUnavailableError
 from agentcompass.interfaces import GatewayEndpoint
 
-
-def request_gateway(logger: Any) -> Any:
-    """The holder of a request's gateway (nothing starts until an attempt asks)."""
-    from agentcompass.gateway.service import GatewayHolder
-
-    return GatewayHolder(logger)
+GATEWAY = "gateway"  # the service's name in RequestRuntime.services
 
 
-class AttemptGateway:
-    def __init__(self, holder: Any, model: Any, label: str) -> None:
-        self.holder, self.model, self.label = holder, model, label
-        self.session: Any = None
-        self.gateway: Any = None
+class AttemptGateway(Protocol):
+    """One attempt's use of the request's gateway."""
 
     async def endpoint(self, env: Any = None) -> GatewayEndpoint:
-        if self.holder is None or self.model is None:
-            raise GatewayUnavailableError(f"{self.label}: no model gateway: the request has no model (model=none)")
-        if self.session is None:
-            self.gateway = await self.holder.get()
-            self.session = self.gateway.open_session(self.model, self.label)
-        return await self.gateway.endpoint(self.session, env)
+        """The attempt's endpoint as reached from inside ``env`` (None: from this host)."""
+        ...
 
     @property
     def fatal(self) -> BaseException | None:
         """An error met by the gateway that stops the request (a dead endpoint), else None."""
-        return None if self.session is None else self.session.fatal
+        ...
+
+    @property
+    def limit_hit(self) -> str | None:
+        """The gateway limit that refused a call of this attempt (``max_model_calls`` ...), else None."""
+        ...
 
     def close(self) -> None:
-        """The attempt's token stops working."""
-        if self.session is not None:
-            self.gateway.close_session(self.session)
+        """The attempt's token stops working (idempotent)."""
+        ...
+
+
+class GatewayService(Protocol):
+    name: str
+
+    def attempt(self, model: Any, label: str, limits: Any = None) -> AttemptGateway:
+        """A new attempt's gateway use (nothing starts until it asks for an endpoint)."""
+        ...
+
+
+def attempt_gateway(services: dict[str, Any], model: Any, label: str, limits: Any = None) -> AttemptGateway | None:
+    """The attempt's gateway use, None when the request has no model or no gateway service."""
+    service = services.get(GATEWAY)
+    if service is None or model is None:
+        return None
+    return service.attempt(model, label, limits)

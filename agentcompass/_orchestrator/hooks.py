@@ -8,12 +8,14 @@ provide is a ConfigError, never silently run without it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agentcompass.errors import ConfigError
+
+from .services import ServiceFactory
 
 
 class RecipeHooks(Protocol):
@@ -36,12 +38,15 @@ class Hooks:
     ``dependencies(enabled)``: a context in which optional Python dependencies are installed when missing;
     ``analysis(result, analysis_params, logger, judge)``: the post-run analysis, returning the result;
     ``executor(kind, configs, pool, logger)``: an :class:`~agentcompass._orchestrator.executor.Executor` for
-    ``execution.executor`` other than ``local``."""
+    ``execution.executor`` other than ``local``; ``services``: factories of request-scoped services
+    (:mod:`agentcompass._orchestrator.services`), each started before a request's first attempt and closed on
+    every path it ends by."""
 
     recipes: RecipesFactory | None = None
     dependencies: DependencyScope | None = None
     analysis: Analysis | None = None
     executor: ExecutorFactory | None = None
+    services: Sequence[ServiceFactory] = ()
 
     def recipe_runner(self, records: dict[str, Any], logger: logging.Logger) -> RecipeHooks | None:
         if not records:

@@ -28,7 +28,6 @@ from agentcompass.interfaces import (
 )
 
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
-from .gateway import request_gateway
 from .hooks import Hooks
 from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
@@ -38,6 +37,7 @@ from .retry import should_retry
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
+from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
 
@@ -98,6 +98,7 @@ class RequestRun:
         self.storage_error: StorageError | None = None  # the final record did not fit on the disk
         self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
+        self.services = Services(self.hooks.services, self.logger)
 
     # ------------------------------------------------------------------ preparation
     @property
@@ -128,7 +129,6 @@ class RequestRun:
             slot_providers=[self.built[3].name],
             recipes=recipes,
             executor=self.executor,
-            gateway=request_gateway(self.logger) if self.built[2] is not None else None,
         )
         self._apply_limits()
         self._plan(tasks)
@@ -252,6 +252,10 @@ class RequestRun:
             self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows), len(self.pending))
 
     # ------------------------------------------------------------------ execution
+    async def start(self) -> None:
+        """Start the request-scoped services (after :meth:`prepare`, before the first attempt)."""
+        await self.services.start(self.rt)
+
     async def execute(self) -> None:
         current_request.set(self.name)
         if self.cfg.runtime.reuse:
@@ -431,10 +435,12 @@ class RequestRun:
             self.lock.release()
 
     async def aclose(self) -> None:
+        """Close the services, then the model client and the environment provider; give up the lock."""
+        await self.services.aclose()
         self.release()
         if self.rt is None:
             return
-        for part in (self.rt.gateway, self.rt.model, self.rt.provider):
+        for part in (self.rt.model, self.rt.provider):
             if part is not None:
                 try:
                     await part.aclose()

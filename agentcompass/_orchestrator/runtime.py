@@ -31,7 +31,7 @@ class RequestRuntime:
     recipes: Any = None
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
-    gateway: Any = None  # the request's model gateway (a GatewayHolder; started on first use), None: none
+    services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
 
     async def hook(self, phase: str, env: Any, ctx: Any) -> None:
         """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""

@@ -35,6 +35,7 @@ async def run_single(
             await asyncio.to_thread(run.prepare)
             progress.add_total(len(run.pending))
             with file_logging(run.log_path, runtime.file_log_level, run.name):
+                await run.start()
                 status, stopped = await _execute(run, runtime.timeout_seconds)
                 result = await run.afinalize(status)
         finally:

@@ -40,8 +40,13 @@ CANCEL_MARGIN_S = 5.0
 class RayExecutor:
     kind = "ray"
 
-    def __init__(self, configs: list[RequestConfig], pool: Pool, logger: logging.Logger) -> None:
+    def __init__(
+        self, configs: list[RequestConfig], pool: Pool, logger: logging.Logger, worker_services: tuple[Any, ...] = ()
+    ) -> None:
+        """``worker_services``: factories of the services each worker process keeps for the attempts it runs (the
+        model gateway), sent with every attempt (module-level functions: pickled by reference)."""
         self.config, self.pool, self.log = configs[0], pool, logger
+        self.worker_services = tuple(worker_services)
         self.ray: Any = None
         self.services: Any = None
         self._owned = False
@@ -196,6 +201,7 @@ class RayExecutor:
             "sample": sample,
             "checkpoint": agent_to_dict(checkpoint) if checkpoint is not None else None,
             "recipes": rt.recipes,
+            "worker_services": self.worker_services,
             "model_gate": provider if provider in limits else None,
             "grace_s": rt.config.execution.timeouts.close + CANCEL_MARGIN_S,
         }

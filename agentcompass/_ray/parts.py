@@ -19,7 +19,6 @@ from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import register_config_secrets, register_secret
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
-from agentcompass._orchestrator.gateway import request_gateway
 from agentcompass._orchestrator.logs import LOGGER
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
@@ -129,11 +128,12 @@ class GatedModel:
 
 
 def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -> RequestRuntime:
-    """The runtime of one attempt on this node (no executor: the attempt runs right here)."""
+    """The runtime of one attempt on this node (no executor: the attempt runs right here), with this worker
+    process's services (:func:`worker_services`)."""
     model = parts.model
     if model is not None and p.get("model_gate"):
         model = GatedModel(model, p["services"], p["model_gate"], p["key"])
-    return RequestRuntime(
+    rt = RequestRuntime(
         p["name"],
         p["run_id"],
         parts.config,
@@ -147,5 +147,24 @@ def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -
         logging.getLogger("agentcompass.run"),
         slot_providers=[],
         recipes=p.get("recipes"),
-        gateway=request_gateway(LOGGER) if model is not None else None,  # this attempt's, closed after it
     )
+    rt.services = worker_services(p.get("worker_services") or (), rt)
+    return rt
+
+
+_services: dict[Any, Any] = {}  # factory -> its service in this worker process
+
+
+def worker_services(factories: tuple[Any, ...], rt: RequestRuntime) -> dict[str, Any]:
+    """The services of this worker process (one model gateway serves every attempt it runs, of any request),
+    made by the first attempt that needs each. They end with the process (or close themselves when idle)."""
+    out: dict[str, Any] = {}
+    for factory in factories:
+        service = _services.get(factory)
+        if service is None:
+            service = factory(rt)
+            if service is None:  # not needed by this attempt's request (e.g. no model)
+                continue
+            _services[factory] = service
+        out[service.name] = service
+    return out

@@ -196,11 +196,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | N
             store = _StagingStore(staging, p["run_name"], p["run_id"], events)
             rt = worker_runtime(p, parts, store, _Events(events))
             checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
-            try:
-                out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
-            finally:
-                if rt.gateway is not None:
-                    await rt.gateway.aclose()
+            out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
             wait_removed = getattr(parts.provider, "wait_removed", None)
             if wait_removed is not None:  # this worker's provider outlives the request: removals end here
                 await wait_removed()

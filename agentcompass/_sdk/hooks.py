@@ -1,5 +1,5 @@
-"""The features the SDK hands down to the orchestrator (recipes, dependency installation, analysis), and the
-checks a composed request needs beyond its schema."""
+"""The features the SDK hands down to the orchestrator (recipes, dependency installation, analysis, the model
+gateway as a request-scoped service), and the checks a composed request needs beyond its schema."""
 
 from __future__ import annotations
 
@@ -34,12 +34,40 @@ async def _analysis(
 def _executor(kind: str, configs: list[Any], pool: Any, logger: logging.Logger) -> Any:
     from agentcompass._ray import RayExecutor
 
-    return RayExecutor(configs, pool, logger)
+    return RayExecutor(configs, pool, logger, worker_services=(worker_gateway,))
+
+
+def request_gateway(rt: Any) -> Any:
+    """The request's model gateway (``ctx.gateway``): a service of every request that has a model."""
+    if rt.model is None:
+        return None
+    from agentcompass.gateway.service import GatewayService
+
+    return GatewayService(rt.logger)
+
+
+def worker_gateway(rt: Any) -> Any:
+    """The model gateway of a Ray worker process: every attempt it runs uses it; it closes after a minute without
+    an attempt using it (and with the process)."""
+    if rt.model is None:
+        return None
+    from agentcompass.gateway.service import GatewayService
+
+    return GatewayService(logging.getLogger("agentcompass.gateway"), idle_close_s=WORKER_GATEWAY_IDLE_S)
+
+
+WORKER_GATEWAY_IDLE_S = 60.0
 
 
 def default_hooks() -> Hooks:
     """Every feature on: what ``run_evaluation``, ``launch`` and the CLI hand to the orchestrator."""
-    return Hooks(recipes=_recipes, dependencies=_dependencies, analysis=_analysis, executor=_executor)
+    return Hooks(
+        recipes=_recipes,
+        dependencies=_dependencies,
+        analysis=_analysis,
+        executor=_executor,
+        services=(request_gateway,),
+    )
 
 
 def check_supported(resolved: ResolvedRequest) -> None:

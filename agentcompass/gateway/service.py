@@ -1,4 +1,5 @@
-"""``Gateway``: one per request (per worker process under Ray), started on first use, closed with the request.
+"""``Gateway``: one per request (per worker process under Ray), started on first use, closed with the request;
+``GatewayService`` is that as the request-scoped service the SDK hands to the orchestrator.
 
 It listens on 127.0.0.1 and, as environments need it, on the address each environment reaches this host at (a
 docker network's gateway IP); every listener serves the same routes and tokens. A token belongs to one attempt's
@@ -28,6 +29,7 @@ class Session:
     label: str = ""
     closed: bool = False
     fatal: BaseException | None = None
+    limit_hit: str | None = None  # the gateway limit that refused a call (max_model_calls, ...)
 
 
 class Gateway:
@@ -111,14 +113,25 @@ class Gateway:
         self._ports.clear()
 
 
-class GatewayHolder:
-    """The request's gateway, started by the first attempt that asks for it (``get``), closed by ``aclose``."""
+class GatewayService:
+    """The model gateway as a request-scoped service (``Hooks.services``, name ``gateway``): the gateway starts
+    when the first attempt asks for an endpoint and closes with the request. ``idle_close_s`` (a Ray worker
+    process, whose gateway serves every attempt it runs): the listeners also close after that long without an
+    open session, and start again on the next ask."""
 
-    def __init__(self, logger: logging.Logger | None = None) -> None:
+    name = "gateway"
+
+    def __init__(self, logger: logging.Logger | None = None, *, idle_close_s: float | None = None) -> None:
         self.logger = logger
+        self.idle_close_s = idle_close_s
         self.gateway: Gateway | None = None
         self._lock = asyncio.Lock()
         self._closed = False
+        self._open = 0  # sessions open
+        self._idle: asyncio.TimerHandle | None = None
+
+    async def start(self) -> None:
+        """Nothing starts before an attempt asks (a request whose harness never calls the gateway opens no port)."""
 
     async def get(self) -> Gateway:
         async with self._lock:
@@ -128,8 +141,62 @@ class GatewayHolder:
                 self.gateway = await Gateway(self.logger).start()
             return self.gateway
 
+    def attempt(self, model: Any, label: str, limits: Any = None) -> AttemptSession:
+        return AttemptSession(self, model, label, limits)
+
+    def opened(self) -> None:
+        self._open += 1
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def closed(self) -> None:
+        self._open -= 1
+        if self._open == 0 and self.idle_close_s is not None and self.gateway is not None:
+            loop = asyncio.get_running_loop()
+            self._idle = loop.call_later(self.idle_close_s, lambda: asyncio.ensure_future(self._close_idle()))
+
+    async def _close_idle(self) -> None:
+        async with self._lock:
+            if self._open == 0 and self.gateway is not None:
+                gateway, self.gateway = self.gateway, None
+                await gateway.aclose()
+
     async def aclose(self) -> None:
         self._closed = True
+        if self._idle is not None:
+            self._idle.cancel()
         gateway, self.gateway = self.gateway, None
         if gateway is not None:
             await gateway.aclose()
+
+
+class AttemptSession:
+    """One attempt's use of the gateway (``ctx.gateway``): the session and its token are made on the first ask."""
+
+    def __init__(self, service: GatewayService, model: Any, label: str, limits: Any = None) -> None:
+        self.service, self.model, self.label, self.limits = service, model, label, limits
+        self.session: Session | None = None
+        self.gateway: Gateway | None = None
+        self._lock = asyncio.Lock()
+
+    async def endpoint(self, env: Any = None) -> GatewayEndpoint:
+        async with self._lock:
+            if self.session is None:
+                self.gateway = await self.service.get()
+                self.session = self.gateway.open_session(self.model, self.label)
+                self.service.opened()
+        return await self.gateway.endpoint(self.session, env)
+
+    @property
+    def fatal(self) -> BaseException | None:
+        return None if self.session is None else self.session.fatal
+
+    @property
+    def limit_hit(self) -> str | None:
+        return None if self.session is None else self.session.limit_hit
+
+    def close(self) -> None:
+        if self.session is not None and not self.session.closed:
+            self.gateway.close_session(self.session)
+            self.service.closed()

@@ -134,6 +134,46 @@ def test_a_model_endpoint_limit_holds_across_nodes(cluster, tmp_path):
     assert key not in text
 
 
+def test_agents_on_workers_call_their_worker_process_gateway(cluster, tmp_path):
+    """An agent calling the model API itself on a worker node is served by the gateway of its worker process (one
+    per process, shared by the attempts it runs, not one per attempt); each attempt is charged its own call."""
+    key = "sk-RAY-gateway-secret-55"
+
+    def answer(request):
+        n = json.dumps(request["body"]).split("answer-")[1].split(".")[0]
+        return {"text": f"answer-{n}", "usage": {"input_tokens": 10 + int(n), "output_tokens": 2}}
+
+    with ScriptedModelServer(replies=answer) as srv:
+        result = _run(
+            tmp_path,
+            cluster,
+            benchmark="synthetic",
+            harness="nop",
+            model="gw-model",
+            benchmark_params={"n_tasks": 8},
+            model_base_url=srv.base_url,
+            model_api_key=key,
+            model_api_protocol="openai-chat",
+            environment_params={"root_dir": str(tmp_path / "ws")},
+            task_concurrency=2,
+            overrides=["harness._target_=tests.helpers.GatewayEchoHarness"],
+        )
+    rows, attempts = results_of(result)
+    assert result["metrics"]["mean_reward"] == 1.0 and len(rows) == 8
+    served = [(a["node"]["node_id"], a["agent"]["info"]["pid"], a["agent"]["info"]["base"]) for a in attempts]
+    assert all(
+        node in cluster.ids and pid == a["node"]["pid"] for (node, pid, _), a in zip(served, attempts, strict=True)
+    )
+    bases = {(node, pid): set() for node, pid, _ in served}
+    for node, pid, base in served:
+        bases[(node, pid)].add(base)
+    assert all(len(b) == 1 for b in bases.values())  # one gateway per worker process
+    assert len(bases) < len(attempts)  # processes ran several attempts each, on the same gateway
+    assert sorted(a["usage"]["input"] for a in attempts) == [10 + n for n in range(8)]
+    text = "\n".join(p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file())
+    assert key not in text and "acgw-" not in text
+
+
 def test_a_dead_model_endpoint_on_a_worker_stops_the_request(cluster, tmp_path):
     """The fail-fast circuit opens on a worker node: the driver starts no attempt and no retry after it, and the
     run fails with the error's one line, as a local run does."""

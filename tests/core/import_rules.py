@@ -17,7 +17,6 @@ PLUGIN_MAY_IMPORT = ("agentcompass.interfaces", "agentcompass.errors", "agentcom
 LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._orchestrator": (
         "agentcompass._config",
-        "agentcompass.gateway",  # the request-scoped model gateway (a core service beside models/, not a plug-in)
         "agentcompass.interfaces",
         "agentcompass.errors",
         "agentcompass.kit",
@@ -41,6 +40,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._deps",
         "agentcompass.interfaces",
         "agentcompass.errors",
+    ),
+    "agentcompass.gateway": (
+        "agentcompass.models",
+        "agentcompass.interfaces",
+        "agentcompass.errors",
+        "agentcompass.kit",
     ),
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.errors": (),
