@@ -12,8 +12,8 @@ This is NOT a security sandbox. Commands run as the current user with the host's
 
 Each command runs in a session of its own, forked by the environment's supervisor; on timeout or cancellation
 its whole group gets SIGKILL. ``close()`` ends every process the environment started, however it left the
-group (:mod:`._localproc`: the supervisor is a child subreaper, in a cgroup of the environment's own where one
-can be made), then removes the workspace unless the spec says keep. A marker file
+group (:mod:`._localcommands`: the supervisor is a child subreaper, in a cgroup of the environment's own where
+one can be made), then removes the workspace unless the spec says keep. A marker file
 ``<root_dir>/<workspace>.json`` records the run id and the cgroup so ``cleanup(run_id)`` can reap leftovers.
 """
 
@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _cgroup
 from agentcompass.environments import _localfs as fs
-from agentcompass.environments._localproc import Processes
+from agentcompass.environments._localcommands import Processes
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
@@ -306,7 +306,7 @@ class LocalEnvironment:
         env: dict[str, str] | None = None,
     ) -> ExecResult:
         """Run ``cmd`` (a string runs under ``bash -c``) in its own session, through the environment's
-        supervisor (:mod:`._localproc`)."""
+        supervisor (:mod:`._localcommands`)."""
         if self._closed:
             raise SandboxError(f"local environment {self.root} is closed")
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]

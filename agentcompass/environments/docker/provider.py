@@ -43,6 +43,14 @@ def _start_time(pid: int) -> str:
         return ""
 
 
+def _call_name(fn: Any) -> str:
+    """``exec_inspect``: the name of an SDK call, for messages."""
+    try:
+        return str(fn.__name__).strip("_")
+    except AttributeError:
+        return "a call"
+
+
 def owner_label() -> str:
     """``host:pid:start time`` of this process."""
     return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
@@ -102,7 +110,7 @@ class DockerProvider:
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
         except Exception as exc:
-            down = self.engine.error(exc, self.engine_name, getattr(fn, "__name__", "a call").strip("_"))
+            down = self.engine.error(exc, self.engine_name, _call_name(fn))
             if down is None or down is exc:
                 raise
             raise down from exc
