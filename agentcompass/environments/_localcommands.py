@@ -124,10 +124,11 @@ class Processes:
                 log.debug("local environment %s: %s", self.root, self._prestart.exception())
         clean = True
         if self._sup is not None:
-            code = await self._sup.stop()
-            clean = code == 0 and not self._sup.lost
+            left = await self._sup.stop()
+            clean = left == [] and not self._sup.lost
             if not clean:
-                log.warning("local environment %s: its supervisor %s", self.root, self._sup.lost or f"exited {code}")
+                why = self._sup.lost or (f"could not end processes {left}" if left else "did not finish")
+                log.warning("local environment %s: its supervisor %s", self.root, why)
         if self.cgroup is not None:
             left = await asyncio.to_thread(_cgroup.kill_and_remove, self.cgroup)
             if left:

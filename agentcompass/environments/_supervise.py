@@ -17,6 +17,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,66 @@ from agentcompass.errors import SandboxError
 
 log = logging.getLogger("agentcompass.environments.local")
 
-_SCRIPT = Path(__file__).with_name("_supervisor.py")
+_ZYGOTE = Path(__file__).with_name("_zygote.py")
 _HEADER = struct.Struct(">I")
 STOP_TIMEOUT_S = 30.0  # the supervisor kills for at most 20 s; past this it is killed itself
+
+
+class _ZygoteClient:
+    """This process's zygote (:mod:`._zygote`), started at the first local environment; a new one when it is
+    gone (or this is a forked child of the process that started it)."""
+
+    lock = threading.Lock()
+    current: _ZygoteClient | None = None
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-E", "-s", "-S", str(_ZYGOTE), str(theirs.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                start_new_session=True,
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+            )
+        except OSError:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.settimeout(30)
+        self.sock, self.owner, self.buf = ours, os.getpid(), b""
+
+    def fork(self, fd: int, cgroup: str) -> int:
+        data = marshal.dumps({"op": "fork", "cgroup": cgroup})
+        self.sock.sendmsg(
+            [_HEADER.pack(len(data)) + data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", fd))]
+        )
+        while len(self.buf) < 4 or len(self.buf) < 4 + _HEADER.unpack_from(self.buf)[0]:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("the zygote of the local environments ended")
+            self.buf += chunk
+        size = _HEADER.unpack_from(self.buf)[0]
+        reply, self.buf = marshal.loads(self.buf[4 : 4 + size]), self.buf[4 + size :]
+        return int(reply["pid"])
+
+
+def zygote_fork(fd: int, cgroup: str) -> int:
+    """A new supervisor on socket ``fd`` (in ``cgroup``), forked by this process's zygote: its pid. Blocking."""
+    with _ZygoteClient.lock:
+        for fresh in (False, True):
+            client = _ZygoteClient.current
+            if fresh or client is None or client.owner != os.getpid() or client.proc.poll() is not None:
+                client = _ZygoteClient.current = _ZygoteClient()
+            try:
+                return client.fork(fd, cgroup)
+            except OSError:
+                if fresh:
+                    raise
+        raise AssertionError("unreachable")
 
 
 @dataclass
@@ -44,7 +102,7 @@ class SupervisedProcesses:
     def __init__(self, label: str, cgroup: str | None = None) -> None:
         self.label = label  # for messages: the workspace
         self.cgroup = cgroup
-        self.proc: subprocess.Popen | None = None
+        self.pid = 0  # the supervisor's
         self.sock: socket.socket | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lost = ""  # why the supervisor is gone before its time ("" while it runs)
@@ -59,20 +117,11 @@ class SupervisedProcesses:
 
     # ------------------------------------------------------------------ start / stop
     async def start(self) -> None:
-        """Start the supervisor and wait for its ``ready`` (a few tens of milliseconds)."""
+        """Have the zygote fork the supervisor, and wait for its ``ready``."""
         self.loop = asyncio.get_running_loop()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        argv = [sys.executable, "-I", "-S", str(_SCRIPT), str(theirs.fileno()), self.cgroup or ""]
         try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                pass_fds=(theirs.fileno(),),
-                start_new_session=True,
-                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
-            )
+            self.pid = await asyncio.to_thread(zygote_fork, theirs.fileno(), self.cgroup or "")
         except OSError as exc:
             ours.close()
             raise SandboxError(f"local environment {self.label}: cannot start its supervisor: {exc}") from exc
@@ -90,52 +139,44 @@ class SupervisedProcesses:
             await self.stop()
             raise SandboxError(f"local environment {self.label}: its supervisor did not start: {exc}") from None
 
-    async def stop(self) -> int | None:
-        """End the supervisor (it kills every descendant first) and wait for it: its exit code (0: nothing was
-        left; None: it had to be killed itself)."""
-        if self.proc is None:
-            return 0
-        if self.loop is asyncio.get_running_loop():
-            self._drop_reader()
-            self._fail("its supervisor is stopped (the environment is closing)", lost=False)
-            self._close_socket()
-        return await asyncio.to_thread(self.stop_sync)
+    async def stop(self) -> list[int] | None:
+        """End the supervisor, which kills every descendant first: the pids it could not end (empty: none
+        left), or None when it did not say (it had to be killed itself, or was gone)."""
+        if self.sock is None:
+            return None if self.lost else []
+        if self._reading and self.loop is not None and self.loop is not asyncio.get_running_loop():
+            self.loop.call_soon_threadsafe(self._drop_reader)  # read by a loop of another thread
+            await asyncio.sleep(0.05)
+        self._drop_reader()
+        self._fail("its supervisor is stopped (the environment is closing)", lost=False)
+        return await asyncio.to_thread(self._goodbye)
 
-    def stop_sync(self) -> int | None:
-        """The blocking part of :meth:`stop` (in a thread): close the socket, which the supervisor reads as its
-        end, and wait for it to exit."""
-        proc = self.proc
-        if proc is None:
-            return 0
-        self._close_socket()
+    def _goodbye(self) -> list[int] | None:
+        """The blocking part of :meth:`stop` (in a thread): half-close the socket, which the supervisor reads as
+        the end, and read its last messages up to ``bye``."""
+        sock, self.sock = self.sock, None
+        assert sock is not None
+        left = None
         try:
-            return proc.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            log.warning("local environment %s: its supervisor did not finish in %.0f s", self.label, STOP_TIMEOUT_S)
-            proc.kill()
-            proc.wait()
-            return None
+            sock.setblocking(True)
+            sock.settimeout(STOP_TIMEOUT_S)
+            sock.shutdown(socket.SHUT_WR)
+            while chunk := sock.recv(1 << 16):
+                self._buf += chunk
+            left = next((m["left"] for m in _frames(self) if m.get("op") == "bye"), None)
+        except OSError as exc:  # the supervisor does not answer: kill it (its orphans go to the zygote)
+            log.warning("local environment %s: its supervisor did not finish: %s", self.label, exc)
+            if self.pid:
+                kill_group(self.pid)
+        finally:
+            sock.close()
+        return left
 
     def _drop_reader(self) -> None:
         """Stop reading the socket (in the loop's thread)."""
         if self._reading and self.loop is not None and self.sock is not None and not self.loop.is_closed():
             self.loop.remove_reader(self.sock.fileno())
         self._reading = False
-
-    def _close_socket(self) -> None:
-        sock, loop = self.sock, self.loop
-        if sock is None:
-            return
-        if self._reading and loop is not None and loop.is_running():  # read by a loop of another thread
-            loop.call_soon_threadsafe(self._close_socket_in_loop)
-            return
-        self._reading = False
-        self.sock = None
-        sock.close()
-
-    def _close_socket_in_loop(self) -> None:
-        self._drop_reader()
-        self._close_socket()
 
     # ------------------------------------------------------------------ commands
     async def spawn(self, argv: list[str], cwd: str, env: dict[str, str], out: int, err: int) -> Spawned:
@@ -200,11 +241,7 @@ class SupervisedProcesses:
             self._fail("its supervisor ended unexpectedly (killed?); its commands' exits are unknown")
             return
         self._buf += data
-        while len(self._buf) >= 4:
-            (size,) = _HEADER.unpack_from(self._buf)
-            if len(self._buf) < 4 + size:
-                return
-            msg, self._buf = marshal.loads(self._buf[4 : 4 + size]), self._buf[4 + size :]
+        for msg in _frames(self):
             self._dispatch(msg)
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
@@ -240,6 +277,16 @@ class SupervisedProcesses:
                 future.exception()  # retrieved: a waiter that went away must not log it
         self._pending.clear()
         self._exits.clear()
+
+
+def _frames(sup: SupervisedProcesses) -> list[dict[str, Any]]:
+    """The whole messages in ``sup``'s buffer (taken out of it)."""
+    out = []
+    while len(sup._buf) >= 4 and len(sup._buf) >= 4 + _HEADER.unpack_from(sup._buf)[0]:
+        size = _HEADER.unpack_from(sup._buf)[0]
+        out.append(marshal.loads(sup._buf[4 : 4 + size]))
+        sup._buf = sup._buf[4 + size :]
+    return out
 
 
 def _settle_once(future: asyncio.Future[None]) -> None:

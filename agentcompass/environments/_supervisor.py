@@ -1,24 +1,23 @@
 """The supervisor of one local environment: the parent of every command, and a child subreaper.
 
-Run as a script (``python -I -S _supervisor.py FD [CGROUP]``; standard library only, so it starts in a few
-milliseconds) by :mod:`._supervise`, one per local environment. It marks itself a *child subreaper*
+Forked by the zygote (:mod:`._zygote`), one per local environment. It marks itself a *child subreaper*
 (``prctl(PR_SET_CHILD_SUBREAPER)``): a process that leaves its parent (double fork, ``setsid``, ``env -i``, a
 renamed command line) is re-parented to the supervisor instead of to init, so every process the environment ever
 started stays a descendant of it, whatever it does to its session, environment or name. When a cgroup directory
-is given, the supervisor moves itself into it first, so every descendant is in that cgroup too.
+is given, the supervisor moves itself into it first, so every descendant is in that cgroup too. Standard library
+only (the zygote runs with ``-S``): it imports :mod:`._proctree` as a plain module when not in the package.
 
-Protocol on the inherited stream socket FD, each message a 4-byte big-endian length and a dict in
-``marshal``'s format (both ends run the same interpreter; ``json`` would cost its import, ``re`` included):
+Protocol on its stream socket, each message a 4-byte big-endian length and a dict in ``marshal``'s format (both
+ends run the same interpreter; ``json`` would cost its import, ``re`` included):
 
+- out first: ``{"op": "ready", "pid", "cgroup_error"}``;
 - in: ``{"op": "spawn", "id", "argv", "cwd", "env"}`` with two file descriptors attached (SCM_RIGHTS: the
   command's stdout and stderr); the command runs in a session of its own, stdin ``/dev/null``;
 - out: ``{"op": "started", "id", "pid"}``, or ``{"op": "failed", "id", "error"}`` when it could not be run,
-  then ``{"op": "exit", "id", "status"}`` (a raw wait status) when it ends.
-
-End of file on the socket (the environment closes, or its process died, even by SIGKILL) or SIGTERM: every
-descendant is killed (SIGKILL, scanning ``/proc`` again until none is left, so a respawning loop cannot outrun
-it) and reaped, then the supervisor exits: 0 when none is left, 3 otherwise. Terminal signals never reach it (it
-leads a session of its own).
+  then ``{"op": "exit", "id", "status"}`` (a raw wait status) when it ends;
+- end of file on the socket (the environment closes, or its process died, even by SIGKILL) or SIGTERM: every
+  descendant is killed (SIGKILL, scanning ``/proc`` again until none is left, so a respawning loop cannot outrun
+  it) and reaped; out: ``{"op": "bye", "left": [pids]}`` (empty: none is left), then it exits.
 """
 
 from __future__ import annotations
@@ -30,76 +29,14 @@ import signal
 import socket
 import struct
 import subprocess
-import sys
-import time
 
-PR_SET_CHILD_SUBREAPER = 36
+try:
+    from agentcompass.environments._proctree import drain, kill_descendants, set_subreaper, wake_pipe
+except ImportError:  # forked by the zygote, which runs without the package (-S)
+    from _proctree import drain, kill_descendants, set_subreaper, wake_pipe  # type: ignore[no-redef]
+
 _HEADER = struct.Struct(">I")
 _MAX_FDS = 16
-KILL_DEADLINE_S = 20.0  # the longest the final kill may take before the supervisor gives up (exit 3)
-
-
-def set_subreaper() -> None:
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
-
-
-# --------------------------------------------------------------------------- the process tree
-
-
-def _stat(pid: int) -> tuple[str, int] | None:
-    """(state, ppid) of ``pid`` from ``/proc/<pid>/stat``; None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return fields[0].decode(), int(fields[1])
-
-
-def descendants(root: int) -> dict[int, str]:
-    """Every descendant of ``root`` (pid -> state letter), from one scan of ``/proc``."""
-    children: dict[int, list[tuple[int, str]]] = {}
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            info = _stat(int(entry.name))
-            if info is not None:
-                children.setdefault(info[1], []).append((int(entry.name), info[0]))
-    found: dict[int, str] = {}
-    todo = [root]
-    while todo:
-        for pid, state in children.get(todo.pop(), ()):
-            if pid not in found:
-                found[pid] = state
-                todo.append(pid)
-    return found
-
-
-def kill_descendants(root: int, reap: object = None, deadline_s: float = KILL_DEADLINE_S) -> list[int]:
-    """SIGKILL every descendant of ``root``, scanning again until a scan finds none alive and none unreaped
-    (``reap``, when given, is called after each round to collect the supervisor's own zombies). Returns the
-    pids still there at the deadline (empty: all gone)."""
-    end = time.monotonic() + deadline_s
-    pause = 0.0
-    while True:
-        found = descendants(root)
-        for pid, state in found.items():
-            if state != "Z":
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-        if callable(reap):
-            reap()
-        if not found:
-            return []
-        if time.monotonic() > end:
-            return sorted(found)
-        pause = min(0.05, pause + 0.002)  # zombies wait for their parents' death to come to us
-        time.sleep(pause)
 
 
 # --------------------------------------------------------------------------- commands
@@ -206,12 +143,7 @@ class Supervisor:
             except InterruptedError:
                 continue
             if wake in ready:
-                while True:
-                    try:
-                        if not os.read(wake, 512):
-                            break
-                    except (BlockingIOError, InterruptedError):
-                        break
+                drain(wake)
                 self.reap()
             if self.sock in ready:
                 self.receive()
@@ -229,20 +161,18 @@ def _join_cgroup(path: str) -> str:
     return ""
 
 
-def main(argv: list[str]) -> int:
-    fd = int(argv[1])
+def supervise(fd: int, cgroup: str) -> int:
+    """Be the supervisor on socket ``fd`` (in ``cgroup`` when given) until the end of the environment; the exit
+    code: 0 when no process is left, 2 when it could not become a subreaper, 3 when processes survived."""
     os.set_inheritable(fd, False)  # commands must not hold (or talk on) the socket
-    sock = socket.socket(fileno=fd)
-    sup = Supervisor(sock)
-    cgroup_error = _join_cgroup(argv[2] if len(argv) > 2 else "")
+    sup = Supervisor(socket.socket(fileno=fd))
+    cgroup_error = _join_cgroup(cgroup)
     try:
         set_subreaper()
     except OSError as exc:
         sup.send({"op": "failed", "id": -1, "error": f"{exc}"})
         return 2
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_r, False)
-    os.set_blocking(wake_w, False)
+    wake_r, wake_w = wake_pipe()
     # handled, not ignored: an ignored signal would stay ignored in the commands
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.signal(signal.SIGTERM, lambda *_: setattr(sup, "stop", True))
@@ -251,8 +181,6 @@ def main(argv: list[str]) -> int:
     signal.set_wakeup_fd(wake_w)
     sup.send({"op": "ready", "pid": os.getpid(), "cgroup_error": cgroup_error})
     sup.loop(wake_r)
-    return 3 if kill_descendants(os.getpid(), sup.reap) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    left = kill_descendants(os.getpid(), sup.reap)
+    sup.send({"op": "bye", "left": left})
+    return 3 if left else 0
