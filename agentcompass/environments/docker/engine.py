@@ -29,7 +29,7 @@ def _unreachable(exc: BaseException) -> bool:
 
     if isinstance(exc, EngineUnavailableError):
         return True
-    if isinstance(exc, (requests.exceptions.ConnectionError, ConnectionError, FileNotFoundError)):
+    if isinstance(exc, (requests.exceptions.ConnectionError, ConnectionError)):  # a socket gone: ConnectionError
         return True
     text = str(exc)
     return "Connection aborted" in text or "Error while fetching server API version" in text
