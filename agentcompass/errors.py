@@ -21,7 +21,8 @@
     │   └── GatewayUnreachableError        the model gateway cannot be reached from an environment
     ├── ModelError                         a model endpoint failure (model)
     │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
-    │   └── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
+    │   ├── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
+    │   └── TranslationError               a gateway request that cannot be put in the endpoint's protocol
     ├── AgentError                         the harness crashed (agent)
     ├── VerifierError                      grading could not produce a valid reward (verifier)
     ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
@@ -198,6 +199,14 @@ class ModelRetryableError(ModelError):
     """429, 408, 5xx, dropped connections and timeouts: retried with backoff by the model layer."""
 
     retryable = True
+
+
+class TranslationError(ModelError):
+    """An agent's request to the model gateway that cannot be put into the endpoint's protocol (a field, content
+    part or tool with no counterpart); names it. The agent gets a 400 in its own API's shape."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, status=400, retryable=False)
 
 
 class ModelEndpointDownError(ModelError):

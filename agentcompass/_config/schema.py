@@ -318,6 +318,15 @@ class OutputConfig(_Strict):
         return v
 
 
+class GatewayConfig(_Strict):
+    """The model gateway (docs/gateway.md)."""
+
+    model_map: dict[str, str] = Field(
+        default_factory=dict,
+        description="model name an agent asks for -> model id sent to the endpoint (others: the request's model id)",
+    )
+
+
 class RequestConfig(_Strict):
     """The composed config of one request. Component sections are validated by their classes."""
 
@@ -328,6 +337,7 @@ class RequestConfig(_Strict):
     runtime: RuntimeConfig = Field(default_factory=RuntimeConfig)
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
+    gateway: GatewayConfig = Field(default_factory=GatewayConfig)
     recipes: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line, storage_error
 from agentcompass.interfaces import (
+    ENV_MOUNTS,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
@@ -61,7 +62,9 @@ class _Attempt:
             sample=sample,
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
-        self.gateway: AttemptGateway | None = attempt_gateway(rt.services, self.model, f"{task.id}/attempt-{n}")
+        self.gateway: AttemptGateway | None = attempt_gateway(
+            rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
+        )
         if self.gateway is not None:
             self.ctx.gateway = self.gateway.endpoint
 
@@ -119,6 +122,9 @@ class _Attempt:
             spec = rt.benchmark.env_spec(task)
             spec.labels.update(rt.labels(task.id))
             spec.keep = rt.config.execution.keep_environment
+            mounts = ENV_MOUNTS.of(rt.harness)
+            if mounts is not None:
+                spec.mounts.extend(mounts(task))
             await rt.pool.before_open(rt.provider.name)
             await self._open(spec)
             out.environment = self.env.describe()

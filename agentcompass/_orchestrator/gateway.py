@@ -40,14 +40,15 @@ class AttemptGateway(Protocol):
 class GatewayService(Protocol):
     name: str
 
-    def attempt(self, model: Any, label: str, limits: Any = None) -> AttemptGateway:
-        """A new attempt's gateway use (nothing starts until it asks for an endpoint)."""
+    def attempt(self, model: Any, label: str, config: Any = None) -> AttemptGateway:
+        """A new attempt's gateway use (nothing starts until it asks for an endpoint); ``config``: the request's
+        RequestConfig (its ``gateway`` section)."""
         ...
 
 
-def attempt_gateway(services: dict[str, Any], model: Any, label: str, limits: Any = None) -> AttemptGateway | None:
+def attempt_gateway(services: dict[str, Any], model: Any, label: str, config: Any = None) -> AttemptGateway | None:
     """The attempt's gateway use, None when the request has no model or no gateway service."""
     service = services.get(GATEWAY)
     if service is None or model is None:
         return None
-    return service.attempt(model, label, limits)
+    return service.attempt(model, label, config)

@@ -11,7 +11,7 @@ from aiohttp import web
 from agentcompass.errors import ModelEndpointDownError, ModelError
 from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
 
-from . import routes
+from . import routes, translate
 
 LOG = logging.getLogger("agentcompass.gateway")
 
@@ -69,7 +69,12 @@ class Handlers:
     ) -> web.StreamResponse:
         protocol, suffix = route
         headers = {k: request.headers[k] for k in FORWARDED_HEADERS if k in request.headers}
-        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers)
+
+        def translation(upstream: str, agent_body: dict[str, Any]) -> Any:
+            return translate.translation(protocol, upstream, agent_body)
+
+        model = session.model_map.get(str(body.get("model"))) if session.model_map else None
+        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers, translation, model)
         try:
             answer = await session.model.forward(forward)
         except ModelError as exc:

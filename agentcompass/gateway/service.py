@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agentcompass.errors import GatewayUnreachableError
@@ -30,6 +30,7 @@ class Session:
     closed: bool = False
     fatal: BaseException | None = None
     limit_hit: str | None = None  # the gateway limit that refused a call (max_model_calls, ...)
+    model_map: dict[str, str] = field(default_factory=dict)  # agent's model name -> model id sent (gateway.model_map)
 
 
 class Gateway:
@@ -72,9 +73,9 @@ class Gateway:
                 self.log.debug("model gateway listening on %s:%d", host, self._ports[host])
             return self._ports[host]
 
-    def open_session(self, model: Any, label: str = "") -> Session:
+    def open_session(self, model: Any, label: str = "", model_map: dict[str, str] | None = None) -> Session:
         """A new attempt session with a fresh random token (also redacted from the attempt's call record)."""
-        session = Session("acgw-" + secrets.token_urlsafe(32), model, label)
+        session = Session("acgw-" + secrets.token_urlsafe(32), model, label, model_map=dict(model_map or {}))
         recorder = getattr(model, "recorder", None)
         if recorder is not None:
             recorder.add_secret(session.token)
@@ -141,8 +142,9 @@ class GatewayService:
                 self.gateway = await Gateway(self.logger).start()
             return self.gateway
 
-    def attempt(self, model: Any, label: str, limits: Any = None) -> AttemptSession:
-        return AttemptSession(self, model, label, limits)
+    def attempt(self, model: Any, label: str, config: Any = None) -> AttemptSession:
+        """An attempt's use of the gateway; ``config``: the request's config (``gateway.model_map``)."""
+        return AttemptSession(self, model, label, config)
 
     def opened(self) -> None:
         self._open += 1
@@ -174,8 +176,10 @@ class GatewayService:
 class AttemptSession:
     """One attempt's use of the gateway (``ctx.gateway``): the session and its token are made on the first ask."""
 
-    def __init__(self, service: GatewayService, model: Any, label: str, limits: Any = None) -> None:
-        self.service, self.model, self.label, self.limits = service, model, label, limits
+    def __init__(self, service: GatewayService, model: Any, label: str, config: Any = None) -> None:
+        self.service, self.model, self.label = service, model, label
+        settings = getattr(config, "gateway", None)
+        self.model_map: dict[str, str] = dict(settings.model_map) if settings is not None else {}
         self.session: Session | None = None
         self.gateway: Gateway | None = None
         self._lock = asyncio.Lock()
@@ -184,7 +188,7 @@ class AttemptSession:
         async with self._lock:
             if self.session is None:
                 self.gateway = await self.service.get()
-                self.session = self.gateway.open_session(self.model, self.label)
+                self.session = self.gateway.open_session(self.model, self.label, self.model_map)
                 self.service.opened()
         return await self.gateway.endpoint(self.session, env)
 

@@ -6,6 +6,10 @@ before the first byte goes back: a non-streamed reply is read whole inside the r
 its first chunk. A stream that fails later ends with a well-formed error event of the protocol. An endpoint that
 answers a streamed request with a plain JSON body (it does not stream) is served by a stream synthesized from it;
 a chat stream always asks the endpoint for its usage chunk (counted) and passes it on only when the agent asked.
+
+When the endpoint does not speak the agent's API, the request carries a translation (``translate``, given by the
+gateway: ``agentcompass.gateway.translate``): the translated body goes upstream, and the reply (a body, a stream
+event by event, or a stream synthesized from a body) comes back in the agent's API.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ class ForwardRequest:
     suffix: str = ""
     query: dict[str, str] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
+    # (endpoint protocol, body with the model id) -> a translation (``request``, ``warnings``, ``reply(body)``,
+    # ``stream()``), None when there is none for that protocol
+    translate: Any = None
+    model: str | None = None  # the model id to send (``gateway.model_map``); None: the client's
 
 
 def _frame(event: str | None, data: str) -> bytes:
@@ -46,10 +54,12 @@ class Forwarded:
     """The endpoint's answer on its way to the agent: ``content_type``, then :meth:`chunks` (iterate once); always
     :meth:`aclose` (records the call, counts its usage, releases the connection and the provider slot)."""
 
-    def __init__(self, model: Any, req: ForwardRequest, protocol: str) -> None:
-        self.model, self.req, self.protocol = model, req, protocol
+    def __init__(self, model: Any, req: ForwardRequest, protocol: str, translation: Any = None) -> None:
+        self.model, self.req, self.protocol, self.translation = model, req, protocol, translation
         self.route = model._route(protocol)
-        self.agent_body = {**req.body, "model": model.model_id}
+        self.model_id = req.model or model.model_id
+        self.agent_body = {**req.body, "model": self.model_id}
+        self.warnings: list[str] = list(translation.warnings) if translation is not None else []
         self.stream = bool(req.body.get("stream")) and not req.suffix
         self.include_usage = bool((req.body.get("stream_options") or {}).get("include_usage"))
         self.body: dict[str, Any] | None = None  # the reply as a non-streamed body (assembled)
@@ -68,7 +78,7 @@ class Forwarded:
         return "text/event-stream" if self.stream else "application/json"
 
     def _upstream_body(self) -> dict[str, Any]:
-        body = dict(self.agent_body)
+        body = dict(self.agent_body if self.translation is None else self.translation.request)
         if self.stream and self.protocol == "openai-chat":
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
         return body
@@ -111,22 +121,37 @@ class Forwarded:
             await self._stack.aclose()
             raise
 
+    def _whole(self) -> bytes:
+        """The agent's answer from a whole (non-streamed) reply: the body, or a stream synthesized from it."""
+        body, agent = self.body or {}, self.req.protocol
+        if self.translation is not None:
+            body = self.translation.reply(body)
+        if self.stream:
+            events = _streams.synthesize(agent, body, include_usage=self.include_usage)
+            return b"".join(_streams.encode(e, d) for e, d in events)
+        if self.translation is None and not self.upstream_sse:
+            return self.raw
+        return json.dumps(body, ensure_ascii=False).encode()
+
     async def chunks(self) -> AsyncIterator[bytes]:
         t0 = self._rec[1]
         if not (self.stream and self.upstream_sse):
-            if self.stream:
-                events = _streams.synthesize(self.protocol, self.body or {}, include_usage=self.include_usage)
-                data = b"".join(_streams.encode(e, d) for e, d in events)
-            else:
-                data = self.raw if not self.upstream_sse else json.dumps(self.body).encode()
+            data = self._whole()
             self.ttft = time.monotonic() - t0
             yield data
             return
         asm, parser = _streams.assembler(self.protocol), _streams.SSEParser()
+        turn = self.translation.stream() if self.translation is not None else None
         try:
             chunk = self._first
             while True:
-                out = self._relay(parser.feed(chunk) if chunk else parser.close(), asm)
+                events = parser.feed(chunk) if chunk else parser.close()
+                out = self._relay(events, asm) if turn is None else self._translated(events, asm, turn)
+                if not chunk and turn is not None:
+                    tail, ended = turn.finish()
+                    out += b"".join(_streams.encode(e, d) for e, d in tail)
+                    if not ended:
+                        self._stream_error = {"message": "the endpoint's stream ended before its last event"}
                 if out:
                     if self.ttft is None:
                         self.ttft = time.monotonic() - t0
@@ -136,10 +161,25 @@ class Forwarded:
                 chunk = await anext(self._it, b"")
         except Exception as exc:
             self._error = exc
-            yield _streams.encode(*_streams.error_event(self.protocol, 502, f"upstream stream failed: {exc}"))
+            message = f"upstream stream failed: {exc}"
+            events = (
+                turn.fail(502, message) if turn is not None else [_streams.error_event(self.protocol, 502, message)]
+            )
+            yield b"".join(_streams.encode(e, d) for e, d in events)
         finally:
             self.body = asm.body()
-            self._stream_error = asm.error
+            self._stream_error = asm.error or getattr(self, "_stream_error", None)
+
+    def _translated(self, events: list[tuple[str | None, str]], asm: Any, turn: Any) -> bytes:
+        out = []
+        for event, text in events:
+            try:
+                data = text if text == "[DONE]" else json.loads(text)
+            except ValueError:
+                data = None
+            asm.feed(event, data)
+            out += turn.feed(event, data)
+        return b"".join(_streams.encode(e, d) for e, d in out)
 
     def _relay(self, events: list[tuple[str | None, str]], asm: Any) -> bytes:
         out = []
@@ -194,15 +234,17 @@ class Forwarded:
                 source="gateway",
                 agent_protocol=self.req.protocol,
                 upstream_protocol=self.protocol,
-                model=model.model_id,
+                model=self.model_id,
                 endpoint=self.route.endpoint + self.req.suffix,
                 stream={"agent": self.stream, "upstream": self.upstream_sse},
                 request={
                     "protocol": self.req.protocol,
-                    "model": model.model_id,
+                    "model": self.model_id,
                     "path": self.req.suffix,
                     "body": self.agent_body,
                 },
+                **({"upstream_request": self._upstream_body()} if self.translation is not None else {}),
+                warnings=self.warnings,
                 response=response,
                 status="error" if failed else "ok",
                 http_status=self.http_status,
@@ -214,16 +256,41 @@ class Forwarded:
         )
 
 
+def _translated(model: Any, req: ForwardRequest) -> tuple[str, Any]:
+    """The endpoint protocol to send ``req`` in and its translation (None: the agent's own protocol)."""
+    shared = model._shared
+    if req.protocol in shared.candidates:
+        return req.protocol, None
+    order = ([shared.chosen] if shared.chosen in shared.candidates else []) + list(shared.candidates)
+    if req.translate is not None and not req.suffix:
+        body = {**req.body, "model": req.model or model.model_id}
+        for protocol in dict.fromkeys(order):
+            translation = req.translate(protocol, body)
+            if translation is not None:
+                return protocol, translation
+    what = "this route" if req.suffix else f"a request in {req.protocol}"
+    raise ModelError(
+        f"the endpoint of model {model.model_id!r} speaks {', '.join(shared.candidates)}; {what} has no translation "
+        "to those protocols",
+        status=400,
+    )
+
+
 async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
     retries) when no answer can be had; the caller turns them into the agent's API error."""
-    if req.protocol not in model._shared.candidates:
-        raise ModelError(
-            f"the endpoint of model {model.model_id!r} speaks {', '.join(model._shared.candidates)}; a request in "
-            f"{req.protocol} needs protocol translation, which this version does not provide",
-            status=400,
-        )
-    call = Forwarded(model, req, req.protocol)
+    try:
+        protocol, translation = _translated(model, req)
+    except ModelError as exc:
+        _refused(model, req, exc)
+        raise
+    if translation is not None:
+        warned = model.__dict__.setdefault("_warned", set())
+        for warning in translation.warnings:
+            if warning not in warned:  # once per attempt in the run log; on every call in model_calls.jsonl
+                warned.add(warning)
+                model._log.warning("model gateway (%s -> %s): %s", req.protocol, protocol, warning)
+    call = Forwarded(model, req, protocol, translation)
     if model._recorder is not None:
         model._recorder.add_secret(call.route.key)
     try:
@@ -240,6 +307,37 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
         await call.aclose(exc)
         raise
     return call
+
+
+def _refused(model: Any, req: ForwardRequest, exc: ModelError) -> None:
+    """The record line of a call refused before anything was sent (no translation for it)."""
+    rec = model._recorder
+    if rec is None:
+        return
+    model_id = req.model or model.model_id
+    rec.write(
+        _record.line(
+            *rec.begin(),
+            source="gateway",
+            agent_protocol=req.protocol,
+            upstream_protocol=None,
+            model=model_id,
+            endpoint=None,
+            stream={"agent": bool(req.body.get("stream")), "upstream": False},
+            request={
+                "protocol": req.protocol,
+                "model": model_id,
+                "path": req.suffix,
+                "body": {**req.body, "model": model_id},
+            },
+            response=None,
+            status="error",
+            http_status=None,
+            error=_record.error_entry(exc),
+            usage=Usage(),
+            retries=0,
+        )
+    )
 
 
 def _assembled(protocol: str, raw: bytes) -> dict[str, Any] | None:

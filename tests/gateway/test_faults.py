@@ -93,7 +93,7 @@ def test_a_dead_endpoint_fails_fast_and_stops_the_request(tmp_path: Path) -> Non
 def test_bad_requests_get_the_apis_error_shape(tmp_path: Path) -> None:
     async def main() -> None:
         with ScriptedModelServer(["x"]) as server:
-            async with rig(server, "openai-chat", tmp_path) as r:
+            async with rig(server, "openai-responses", tmp_path) as r:  # no translation Messages -> Responses
                 auth = {"Authorization": f"Bearer {r.token}"}
                 async with httpx.AsyncClient(timeout=60) as c:
                     nothing = await c.post(r.base_url + "/v1/chat/completions", json={})

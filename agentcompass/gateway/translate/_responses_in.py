@@ -1,0 +1,148 @@
+"""An OpenAI Responses request read into a neutral conversation (what both Responses translations start from).
+
+Turns: ``{"role": "system", "text"}``, ``{"role": "user", "parts": [text | image]}``, ``{"role": "assistant",
+"parts": [text | tool | reasoning]}``, ``{"role": "tool", "id", "output": str | parts}``. A ``custom`` (free-form)
+tool is a function taking one string ``input``; its calls and outputs are tool calls like the others. Hosted tools
+are dropped with a warning; server state (``previous_response_id``, ``item_reference``, ``conversation``) and any
+other item, part or field are refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _common
+from ._common import Refuser
+from ._write_responses import unseal
+
+KNOWN = frozenset(
+    {"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "max_output_tokens", "stream"}
+    | {"temperature", "top_p", "reasoning", "text", "store", "include", "prompt_cache_key", "metadata", "user"}
+    | {"safety_identifier", "service_tier", "truncation", "background", "stream_options"}
+)
+INCLUDE_OK = {"reasoning.encrypted_content"}
+
+
+def _part(part: dict[str, Any], refuse: Refuser, what: str) -> dict[str, Any]:
+    kind = part.get("type")
+    if kind in ("input_text", "output_text", "text"):
+        return {"type": "text", "text": part.get("text") or ""}
+    if kind == "refusal":
+        return {"type": "text", "text": part.get("refusal") or ""}
+    if kind == "input_image" and part.get("image_url"):
+        return {"type": "image", "url": part["image_url"]}
+    raise refuse(f"{what}: content part type {kind!r}" + (" (by file_id)" if kind == "input_image" else ""))
+
+
+def _parts(content: Any, refuse: Refuser, what: str) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [_part(p, refuse, what) for p in content or []]
+
+
+def _output(value: Any, refuse: Refuser) -> str | list[dict[str, Any]]:
+    if value is None or isinstance(value, str):
+        return value or ""
+    parts = _parts(value, refuse, "function_call_output")
+    return "".join(p["text"] for p in parts) if all(p["type"] == "text" for p in parts) else parts
+
+
+def _item(item: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+    kind = item.get("type") or ("message" if "role" in item else None)
+    if kind == "message":
+        role = item.get("role")
+        if role in ("system", "developer"):
+            text = "".join(p["text"] for p in _parts(item.get("content"), refuse, f"{role} message"))
+            return {"role": "system", "text": text}
+        if role not in ("user", "assistant"):
+            raise refuse(f"input message role {role!r}")
+        return {"role": role, "parts": _parts(item.get("content"), refuse, f"{role} message")}
+    if kind == "function_call":
+        tool = {"type": "tool", "id": item.get("call_id"), "name": item.get("name"), "arguments": item.get("arguments")}
+        return {"role": "assistant", "parts": [tool]}
+    if kind == "custom_tool_call":
+        args = _common.dumps({"input": item.get("input") or ""})
+        return {
+            "role": "assistant",
+            "parts": [{"type": "tool", "id": item.get("call_id"), "name": item.get("name"), "arguments": args}],
+        }
+    if kind in ("function_call_output", "custom_tool_call_output"):
+        return {"role": "tool", "id": item.get("call_id"), "output": _output(item.get("output"), refuse)}
+    if kind == "reasoning":
+        summary = "".join(s.get("text") or "" for s in item.get("summary") or [])
+        sealed = unseal(item.get("encrypted_content"))
+        return {"role": "assistant", "parts": [{"type": "reasoning", "summary": summary, "sealed": sealed}]}
+    raise refuse(f"input item type {kind!r}")
+
+
+def conversation(agent: dict[str, Any], refuse: Refuser) -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = []
+    if agent.get("instructions"):
+        turns.append({"role": "system", "text": str(agent["instructions"])})
+    items = agent.get("input")
+    if isinstance(items, str):
+        items = [{"type": "message", "role": "user", "content": items}]
+    for item in items or []:
+        turn = _item(item, refuse)
+        if turn["role"] == "assistant" and turns and turns[-1]["role"] == "assistant":
+            turns[-1]["parts"] += turn["parts"]
+        else:
+            turns.append(turn)
+    return turns
+
+
+def tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
+    """``[{name, description, parameters, strict?}]`` of the function and custom tools."""
+    out = []
+    for tool in agent.get("tools") or []:
+        kind = tool.get("type")
+        if _common.hosted_responses_tool(tool):
+            warnings.append(_common.dropped(tool))
+        elif kind == "function":
+            params = tool.get("parameters") or {"type": "object", "properties": {}}
+            out.append(
+                {"name": tool.get("name"), "description": tool.get("description"), "parameters": params}
+                | ({"strict": tool["strict"]} if tool.get("strict") is not None else {})
+            )
+        elif kind == "custom":
+            out.append(
+                {
+                    "name": tool.get("name"),
+                    "description": tool.get("description"),
+                    "parameters": _common.CUSTOM_INPUT_SCHEMA,
+                }
+            )
+        else:
+            raise refuse(f"tool type {kind!r}")
+    return out
+
+
+def tool_choice(agent: dict[str, Any], refuse: Refuser) -> str | None:
+    """``auto`` / ``required`` / ``none`` or the name of the one tool to call; None: not given."""
+    choice = agent.get("tool_choice")
+    if choice is None or choice in ("auto", "required", "none"):
+        return choice
+    if isinstance(choice, dict) and choice.get("type") in ("function", "custom") and choice.get("name"):
+        return "=" + str(choice["name"])
+    raise refuse(f"tool_choice {choice!r}")
+
+
+def check(agent: dict[str, Any], refuse: Refuser) -> None:
+    refuse.unknown_keys(agent, KNOWN)
+    include = set(agent.get("include") or []) - INCLUDE_OK
+    if include:
+        raise refuse(f"include {sorted(include)}")
+    if agent.get("service_tier") not in (None, "auto", "default"):
+        raise refuse(f"service_tier {agent['service_tier']!r}")
+    if agent.get("truncation") not in (None, "disabled"):
+        raise refuse(f"truncation {agent['truncation']!r}")
+    if agent.get("background"):
+        raise refuse("background=true")
+    fmt = ((agent.get("text") or {}).get("format") or {}).get("type", "text")
+    if fmt != "text":
+        raise refuse(f"text.format type {fmt!r}")
+
+
+def user(agent: dict[str, Any]) -> str | None:
+    value = agent.get("safety_identifier") or agent.get("user")
+    return str(value) if value else None

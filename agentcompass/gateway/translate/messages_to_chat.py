@@ -1,0 +1,182 @@
+"""Anthropic Messages -> OpenAI Chat Completions (Claude Code on a vLLM / SGLang / OpenRouter endpoint).
+
+Request: ``system`` becomes the first message (one text block: a string, several: text parts); user text and
+images become content parts (a base64 image a ``data:`` URL); ``tool_result`` blocks become ``tool`` messages
+placed before the rest of their user turn (text results as a string, with images as parts); assistant ``text``
+and ``tool_use`` blocks become ``content`` and ``tool_calls``; thinking from earlier turns is left out (a chat
+endpoint takes none back). Tools become function tools, ``tool_choice`` any/tool/none ``required`` / a named
+function / ``none``, ``disable_parallel_tool_use`` ``parallel_tool_calls: false``; ``max_tokens``,
+``temperature``, ``top_p``, ``top_k``, ``stop_sequences`` -> ``stop``; ``thinking.budget_tokens`` ->
+``reasoning_effort`` (<= 2048 low, <= 8192 medium, else high); ``metadata.user_id`` -> ``user``.
+``cache_control`` marks are prompt-cache hints and are not sent. Anthropic server tools (web search, web fetch,
+code execution) are dropped with a warning; any other field, block type or tool type is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _common, _read_chat, _write_messages
+from ._common import Refuser
+
+AGENT, UPSTREAM = "anthropic-messages", "openai-chat"
+KNOWN = frozenset(
+    {"model", "messages", "system", "max_tokens", "temperature", "top_p", "top_k", "stop_sequences", "stream"}
+    | {"tools", "tool_choice", "thinking", "metadata"}
+)
+read, writer, body = _read_chat, _write_messages.StreamWriter, _write_messages.body
+
+
+def _image(block: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+    source = block.get("source") or {}
+    if source.get("type") == "base64":
+        return {
+            "type": "image_url",
+            "image_url": {"url": f"data:{source.get('media_type')};base64,{source.get('data')}"},
+        }
+    if source.get("type") == "url":
+        return {"type": "image_url", "image_url": {"url": source.get("url")}}
+    raise refuse(f"image source type {source.get('type')!r}")
+
+
+def _parts(blocks: list[dict[str, Any]], refuse: Refuser, what: str) -> list[dict[str, Any]]:
+    out = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind == "text":
+            out.append({"type": "text", "text": block.get("text") or ""})
+        elif kind == "image":
+            out.append(_image(block, refuse))
+        else:
+            raise refuse(f"{what}: content block type {kind!r}")
+    return out
+
+
+def _flat(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+    """Text parts only: one string; otherwise the parts."""
+    if all(p["type"] == "text" for p in parts):
+        return "".join(p["text"] for p in parts)
+    return parts
+
+
+def _tool_result(block: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+    content = block.get("content")
+    if content is None or isinstance(content, str):
+        value: Any = content or ""
+    else:
+        value = _flat(_parts(content, refuse, "tool_result"))
+    return {"role": "tool", "tool_call_id": block.get("tool_use_id"), "content": value}
+
+
+def _user(content: Any, refuse: Refuser) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"role": "user", "content": content}]
+    tools = [_tool_result(b, refuse) for b in content if b.get("type") == "tool_result"]
+    rest = [b for b in content if b.get("type") != "tool_result"]
+    out = list(tools)
+    if rest or not tools:
+        out.append({"role": "user", "content": _flat(_parts(rest, refuse, "user message"))})
+    return out
+
+
+def _assistant(content: Any, refuse: Refuser) -> dict[str, Any]:
+    if isinstance(content, str):
+        return {"role": "assistant", "content": content}
+    texts, calls = [], []
+    for block in content:
+        kind = block.get("type")
+        if kind == "text":
+            texts.append(block.get("text") or "")
+        elif kind == "tool_use":
+            fn = {"name": block.get("name"), "arguments": _common.dumps(block.get("input") or {})}
+            calls.append({"id": block.get("id"), "type": "function", "function": fn})
+        elif kind not in ("thinking", "redacted_thinking"):
+            raise refuse(f"assistant message: content block type {kind!r}")
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(texts) if texts or not calls else None}
+    if calls:
+        message["tool_calls"] = calls
+    return message
+
+
+def _system(system: Any, refuse: Refuser) -> list[dict[str, Any]]:
+    if not system:
+        return []
+    if isinstance(system, str):
+        return [{"role": "system", "content": system}]
+    parts = _parts(system, refuse, "system")
+    return [{"role": "system", "content": parts[0]["text"] if len(parts) == 1 else parts}]
+
+
+def _tools(tools: list[dict[str, Any]], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
+    out = []
+    for tool in tools:
+        if _common.hosted_anthropic_tool(tool):
+            warnings.append(_common.dropped(tool))
+            continue
+        if tool.get("type") not in (None, "custom"):
+            raise refuse(f"tool type {tool.get('type')!r} (tool {tool.get('name')!r})")
+        fn = {"name": tool.get("name"), "parameters": tool.get("input_schema") or {"type": "object"}}
+        if tool.get("description"):
+            fn["description"] = tool["description"]
+        out.append({"type": "function", "function": fn})
+    return out
+
+
+def _tool_choice(choice: dict[str, Any], refuse: Refuser) -> Any:
+    kind = choice.get("type")
+    if kind == "auto":
+        return "auto"
+    if kind == "any":
+        return "required"
+    if kind == "none":
+        return "none"
+    if kind == "tool":
+        return {"type": "function", "function": {"name": choice.get("name")}}
+    raise refuse(f"tool_choice type {kind!r}")
+
+
+def _effort(thinking: dict[str, Any], refuse: Refuser) -> str | None:
+    kind = thinking.get("type")
+    if kind in ("disabled", None):
+        return None
+    if kind != "enabled":
+        raise refuse(f"thinking type {kind!r}")
+    budget = int(thinking.get("budget_tokens") or 0)
+    return "low" if budget <= 2048 else "medium" if budget <= 8192 else "high"
+
+
+def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+    """The chat request for a Messages request (see the module doc)."""
+    refuse = Refuser(AGENT, UPSTREAM)
+    refuse.unknown_keys(agent, KNOWN)
+    messages = _system(agent.get("system"), refuse)
+    for i, message in enumerate(agent.get("messages") or []):
+        role = message.get("role")
+        if role == "user":
+            messages += _user(message.get("content") or "", refuse)
+        elif role == "assistant":
+            messages.append(_assistant(message.get("content") or "", refuse))
+        else:
+            raise refuse(f"messages[{i}].role {role!r}")
+    out: dict[str, Any] = {"model": agent.get("model"), "messages": messages}
+    for key in ("max_tokens", "temperature", "top_p", "top_k", "stream"):
+        if agent.get(key) is not None:
+            out[key] = agent[key]
+    if agent.get("stop_sequences"):
+        out["stop"] = list(agent["stop_sequences"])
+    tools = _tools(agent.get("tools") or [], refuse, warnings)
+    if tools:
+        out["tools"] = tools
+    choice = agent.get("tool_choice")
+    if choice and tools:
+        out["tool_choice"] = _tool_choice(choice, refuse)
+        if choice.get("disable_parallel_tool_use"):
+            out["parallel_tool_calls"] = False
+    effort = _effort(agent.get("thinking") or {}, refuse)
+    if effort:
+        out["reasoning_effort"] = effort
+    meta = agent.get("metadata") or {}
+    refuse.unknown_keys(meta, {"user_id"}, "metadata.")
+    if meta.get("user_id"):
+        out["user"] = str(meta["user_id"])
+    return out
