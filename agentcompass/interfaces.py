@@ -653,6 +653,21 @@ ON_HOST: Capability[bool] = Capability(
     "manager and messages say 'this host' rather than an image",
     (bool,),
 )
+PREPARE: Capability[Callable[..., Awaitable[None]] | None] = Capability(
+    "environment",
+    "prepare",
+    None,
+    "async prepare(command, *, what, timeout): stage a set-up shell command to run before the next command or "
+    "file operation (docker: in the same exec, saving a round trip); its failure fails that operation with a "
+    "SandboxError naming what; absent: the command is run at once with exec",
+)
+WAIT_REMOVED: Capability[Callable[[], Awaitable[None]] | None] = Capability(
+    "provider",
+    "wait_removed",
+    None,
+    "async wait_removed(): wait until environments this provider closes in the background are gone (a Ray "
+    "worker's provider outlives the request); absent: close() removes an environment before it returns",
+)
 READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
     "environment",
     "read_head",
@@ -676,6 +691,14 @@ OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
     "killed 1 process ... at its memory limit (64 MB)'), None when nothing; an attempt that fails or scores below "
     "full after it ends in OutOfMemoryError; absent: not known",
 )
+CALL_RECORDER: Capability[Any] = Capability(
+    "model",
+    "recorder",
+    None,
+    "the attempt's call record (model_calls.jsonl) of a forked model client: the model gateway adds each session's "
+    "token to its redactions; absent or None: nothing to redact there",
+    (object,),
+)
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION,
@@ -691,9 +714,12 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     SET_CONCURRENCY_LIMIT,
     MAX_CONCURRENT,
     PREBUILD,
+    WAIT_REMOVED,
     ON_HOST,
+    PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
     OUT_OF_MEMORY,
+    CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

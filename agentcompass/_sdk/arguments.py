@@ -25,8 +25,9 @@ from agentcompass.errors import ArgumentError
 def _sequences(annotation: Any) -> Any:
     """``annotation`` with every ``list[X]`` read as ``Sequence[X]`` (strict mode would refuse a tuple)."""
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    sequence: Any = Sequence  # subscripted at run time
     if origin is list:
-        return Sequence[_sequences(args[0])] if args else Sequence
+        return sequence[_sequences(args[0])] if args else sequence
     if origin in (typing.Union, types.UnionType):
         return typing.Union[tuple(_sequences(a) for a in args)]  # noqa: UP007 - built at run time from a tuple
     return annotation

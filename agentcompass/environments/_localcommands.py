@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from agentcompass.environments import _cgroup
-from agentcompass.environments import _localfs as fs
+from agentcompass.environments import _localprocs as procs
 from agentcompass.environments._supervise import Spawned, SupervisedProcesses
 from agentcompass.interfaces import ExecResult
 
@@ -42,7 +42,7 @@ class Processes:
         self._prestart: asyncio.Future[SupervisedProcesses] | None = None
         self._pgids: set[int] = set()
         self._drains: set[asyncio.Task] = set()
-        self._opened_ticks = fs.boot_ticks() - 2
+        self._opened_ticks = procs.boot_ticks() - 2
         self.n_exec = 0
 
     def prestart(self) -> None:
@@ -83,21 +83,21 @@ class Processes:
         return await self._collect(spawned, [out_r, err_r], timeout, start)
 
     async def _collect(self, spawned: Spawned, fds: list[int], timeout: float | None, start: float) -> ExecResult:
-        bufs = (fs.HeadTail(self.output_limit), fs.HeadTail(self.output_limit))
+        bufs = (procs.HeadTail(self.output_limit), procs.HeadTail(self.output_limit))
         readers = [asyncio.ensure_future(b.drain_fd(fd)) for b, fd in zip(bufs, fds, strict=True)]
         timed_out = False
         try:
             status = await asyncio.wait_for(asyncio.shield(spawned.status), timeout)
         except TimeoutError:
             timed_out = True
-            fs.kill_group(spawned.pid)
+            procs.kill_group(spawned.pid)
             status = await spawned.status
         except BaseException:
-            fs.kill_group(spawned.pid)
+            procs.kill_group(spawned.pid)
             for r in readers:
                 r.cancel()
             raise
-        if fs.group_is_empty(spawned.pid):
+        if procs.group_is_empty(spawned.pid):
             self._pgids.discard(spawned.pid)
         _done, pending = await asyncio.wait(readers, timeout=self.grace_s) if self.grace_s > 0 else (set(), readers)
         for task in pending:  # background children hold the pipes: keep draining, stop recording
@@ -117,7 +117,7 @@ class Processes:
     async def close(self) -> None:
         """End every process the environment started; what could not be ended is logged as a warning."""
         for pgid in list(self._pgids):
-            fs.kill_group(pgid)
+            procs.kill_group(pgid)
         if self._prestart is not None:
             await asyncio.wait([self._prestart])
             if not self._prestart.cancelled() and self._prestart.exception() is not None:
@@ -134,6 +134,6 @@ class Processes:
             if left:
                 log.warning("local environment %s: processes %s survived the kill of %s", self.root, left, self.cgroup)
         elif self.n_exec and not clean:
-            await asyncio.to_thread(fs.kill_workspace_processes, self.root, self._opened_ticks)
+            await asyncio.to_thread(procs.kill_workspace_processes, self.root, self._opened_ticks)
         for task in list(self._drains):
             task.cancel()

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _cgroup
 from agentcompass.environments import _localfs as fs
+from agentcompass.environments import _localprocs as procs
 from agentcompass.environments._localcommands import Processes
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
@@ -205,7 +206,7 @@ class LocalProvider:
                 continue
             if info.get("cgroup"):
                 await asyncio.to_thread(_cgroup.kill_and_remove, Path(info["cgroup"]))
-            await asyncio.to_thread(fs.kill_workspace_processes, ws)
+            await asyncio.to_thread(procs.kill_workspace_processes, ws)
             await asyncio.to_thread(fs.remove_tree, ws)
             marker.unlink(missing_ok=True)
             count += 1

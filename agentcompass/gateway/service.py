@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcompass.errors import GatewayUnreachableError
-from agentcompass.interfaces import HOST_ADDRESS, GatewayEndpoint
+from agentcompass.interfaces import CALL_RECORDER, HOST_ADDRESS, GatewayEndpoint
 
 LOOPBACK = "127.0.0.1"
 
@@ -76,7 +76,7 @@ class Gateway:
     def open_session(self, model: Any, label: str = "", model_map: dict[str, str] | None = None) -> Session:
         """A new attempt session with a fresh random token (also redacted from the attempt's call record)."""
         session = Session("acgw-" + secrets.token_urlsafe(32), model, label, model_map=dict(model_map or {}))
-        recorder = getattr(model, "recorder", None)
+        recorder = CALL_RECORDER.of(model)
         if recorder is not None:
             recorder.add_secret(session.token)
         self.sessions[session.token] = session
@@ -94,7 +94,7 @@ class Gateway:
             address = HOST_ADDRESS.of(env)
             if address is None:
                 raise GatewayUnreachableError(
-                    f"environment {type(env).__name__} {getattr(env, 'id', '')!s} cannot reach the model gateway: it "
+                    f"environment {type(env).__name__} {env.id!s} cannot reach the model gateway: it "
                     "has no host_address (docs/gateway.md, Reachability)"
                 )
             host = await address()
