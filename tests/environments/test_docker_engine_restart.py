@@ -22,7 +22,7 @@ import pytest
 from tests.environments.docker_support import TEST_LABELS, require_engine
 from tests.environments.second_engine import IMAGE, SecondEngine, has_link
 
-pytestmark = pytest.mark.docker
+pytestmark = [pytest.mark.docker, pytest.mark.slow]  # a second dockerd: about 75 s
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK_TOML = f"""version = "1.0"
