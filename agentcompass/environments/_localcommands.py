@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -27,6 +28,25 @@ from agentcompass.environments._supervise import Spawned, SupervisedProcesses
 from agentcompass.interfaces import ExecResult
 
 log = logging.getLogger("agentcompass.environments.local")
+
+
+CONTAINED = sys.platform.startswith("linux")  # subreapers, cgroups and /proc: Linux only
+
+
+async def _spawn_direct(argv: list[str], cwd: str, env: dict[str, str], out: int, err: int) -> Spawned:
+    """Elsewhere than on Linux: the command as a child of this process, in a session of its own (only its
+    process group and its descendants that keep AGENTCOMPASS_ROOT are ended at close)."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv, cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
+        )
+    finally:
+        os.close(out)
+        os.close(err)
+    code = asyncio.ensure_future(proc.wait())
+    status = asyncio.get_running_loop().create_future()
+    code.add_done_callback(lambda done: status.set_result(done.result() << 8 if done.result() >= 0 else -done.result()))
+    return Spawned(proc.pid, status)
 
 
 class Processes:
@@ -48,7 +68,7 @@ class Processes:
     def prestart(self) -> None:
         """Start the supervisor now, in the background: its start-up overlaps the attempt's preparation, and the
         first command waits only for what is left of it."""
-        if self._prestart is None:
+        if self._prestart is None and CONTAINED:
             self._prestart = asyncio.ensure_future(self._supervisor())
 
     async def _supervisor(self) -> SupervisedProcesses:
@@ -65,12 +85,12 @@ class Processes:
 
     async def run(self, argv: list[str], cwd: str, env: dict[str, str], timeout: float | None) -> ExecResult:
         """Run ``argv`` to its end (or its timeout, which kills its process group)."""
-        sup = await self._supervisor()
+        sup = await self._supervisor() if CONTAINED else None
         self.n_exec += 1
         start = time.monotonic()
         (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
         try:
-            spawned = await sup.spawn(argv, cwd, env, out_w, err_w)
+            spawned = await (sup.spawn if sup else _spawn_direct)(argv, cwd, env, out_w, err_w)
         except OSError as exc:
             os.close(out_r)
             os.close(err_r)
