@@ -97,6 +97,8 @@ def run_evaluation(
     model_api_key: str | None = None,
     model_api_protocol: str | list[str] | None = None,
     model_params: dict[str, Any] | None = None,
+    model_cache: Literal["off", "read_write", "read_only"] | None = None,
+    replay: str | Path | None = None,
     on_progress: Callable[[Any], Any] | None = None,
     task_concurrency: int | None = None,
     results_dir: str | Path | None = None,
@@ -120,6 +122,10 @@ def run_evaluation(
     keep_environment: bool | None = None,
     enable_analysis: bool | None = None,
     analysis_params: dict[str, Any] | None = None,
+    cost_limit_usd: float | None = None,
+    token_limit: int | None = None,
+    budget_policy: Literal["finish", "cancel"] | None = None,
+    attempt_cost_limit_usd: float | None = None,
     run_name: str | None = None,
     run_id: str | None = None,
 ) -> RunResult: ...
@@ -139,6 +145,8 @@ async def async_run_evaluation(
     model_api_key: str | None = None,
     model_api_protocol: str | list[str] | None = None,
     model_params: dict[str, Any] | None = None,
+    model_cache: Literal["off", "read_write", "read_only"] | None = None,
+    replay: str | Path | None = None,
     on_progress: Callable[[Any], Any] | None = None,
     task_concurrency: int | None = None,
     results_dir: str | Path | None = None,
@@ -162,6 +170,10 @@ async def async_run_evaluation(
     keep_environment: bool | None = None,
     enable_analysis: bool | None = None,
     analysis_params: dict[str, Any] | None = None,
+    cost_limit_usd: float | None = None,
+    token_limit: int | None = None,
+    budget_policy: Literal["finish", "cancel"] | None = None,
+    attempt_cost_limit_usd: float | None = None,
     run_name: str | None = None,
     run_id: str | None = None,
 ) -> RunResult: ...
@@ -182,6 +194,8 @@ def launch(
     file_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] | None = None,
     log_file: str | Path | None = None,
     auto_install_dependencies: bool | None = None,
+    orchestration_cost_limit_usd: float | None = None,
+    orchestration_token_limit: int | None = None,
     cleanup_grace_seconds: float | None = None,
 ) -> OrchestrationResult: ...
 async def async_launch(
@@ -201,5 +215,7 @@ async def async_launch(
     file_log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] | None = None,
     log_file: str | Path | None = None,
     auto_install_dependencies: bool | None = None,
+    orchestration_cost_limit_usd: float | None = None,
+    orchestration_token_limit: int | None = None,
     cleanup_grace_seconds: float | None = None,
 ) -> OrchestrationResult: ...

@@ -22,11 +22,14 @@
     ├── ModelError                         a model endpoint failure (model)
     │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
     │   ├── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
-    │   └── TranslationError               a gateway request that cannot be put in the endpoint's protocol
+    │   ├── TranslationError               a gateway request that cannot be put in the endpoint's protocol
+    │   └── ReplayMismatchError            --replay: a call differs from the recorded one (names it and the field)
+    ├── AttemptCostLimitReached            the attempt's calls reached attempt_cost_limit_usd (a limit: verified)
     ├── AgentError                         the harness crashed (agent)
     ├── VerifierError                      grading could not produce a valid reward (verifier)
     ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
-    └── RunTimeoutError(TimeoutError)      ``timeout_seconds`` expired (CLI exit 124)
+    ├── RunTimeoutError(TimeoutError)      ``timeout_seconds`` expired (CLI exit 124)
+    └── BudgetExhaustedError               cost_limit_usd / token_limit reached: run ``stopped_budget`` (exit 3)
 
 Harness-internal control flow (submitted, limits exceeded, format errors) never leaves a harness.
 
@@ -221,6 +224,19 @@ class ContextLengthExceededError(ModelError):
     """The prompt does not fit the model's context window."""
 
 
+class ReplayMismatchError(ModelError):
+    """``--replay``: the attempt made a call that the recorded run did not make (another request, or more calls
+    than were recorded). The message names the call (``request 3``) and the first field that differs. It is the
+    harness's or the prompt's change, not the endpoint's: class ``agent``, never retried."""
+
+    error_class: ErrorClass = "agent"
+
+
+class AttemptCostLimitReached(AgentCompassError):
+    """The attempt's model calls reached ``execution.attempt_cost_limit_usd``. A limit, not an error: the agent
+    phase ends (``limit_hit: cost_limit``) and the attempt is verified as usual."""
+
+
 class AgentError(AgentCompassError):
     """The harness failed in a way that is not the model's or the environment's fault."""
 
@@ -247,6 +263,16 @@ class RunTimeoutError(AgentCompassError, TimeoutError):
     error_class: ErrorClass = "infra"
 
     def __init__(self, message: str, *, result: Any = None) -> None:
+        self.result = result
+        super().__init__(message)
+
+
+class BudgetExhaustedError(AgentCompassError):
+    """The request's ``cost_limit_usd`` or ``token_limit`` was reached: no attempt started after it, the run
+    ended ``stopped_budget`` (CLI exit 3); ``result`` holds the result, ``--reuse`` with a larger budget
+    continues the run."""
+
+    def __init__(self, message: str, *, result: dict | None = None) -> None:
         self.result = result
         super().__init__(message)
 
