@@ -24,7 +24,8 @@ def cache_stats(data_dir: str | None = None) -> dict[str, Any]:
         return {"path": str(path), "entries": 0, "bytes": 0, "file_bytes": 0, "hits": 0, "models": {}}
     store = _store(data_dir)
     try:
-        return store.stats().to_dict()
+        stats: dict[str, Any] = store.stats().to_dict()
+        return stats
     finally:
         store.close()
 
@@ -45,7 +46,7 @@ def cache_prune(
         raise ConfigError(f"cache prune --max-mb={max_mb}: expected a number >= 0")
     store = _store(data_dir)
     try:
-        return store.prune(older_than_s=age, max_bytes=int(max_mb * 2**20) if max_mb is not None else None)
+        return int(store.prune(older_than_s=age, max_bytes=int(max_mb * 2**20) if max_mb is not None else None))
     finally:
         store.close()
 
@@ -53,7 +54,7 @@ def cache_prune(
 def cache_clear(data_dir: str | None = None) -> int:
     store = _store(data_dir)
     try:
-        return store.clear()
+        return int(store.clear())
     finally:
         store.close()
 
