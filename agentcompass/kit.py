@@ -6,7 +6,8 @@ else of the package (``docs/plugins.md``).
 - Files: :func:`write_atomic` (text or bytes) and :func:`write_json`: a temporary file in the same directory,
   then a rename, so a reader never sees a partial file and a crash leaves the old one; :func:`replacing` is
   the same for a file another program writes (``tar -cf``, a download); :func:`place` moves a downloaded
-  file or tree to its destination (a directory merges into an existing one).
+  file or tree to its destination (a directory merges into an existing one). A full disk (or quota) is a
+  :class:`~agentcompass.errors.StorageError` naming the file (:func:`writing` does the same for any write).
 - Processes: :func:`start_ticks` and :func:`process_alive` (a pid that still runs and is not a reused one).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
@@ -46,9 +47,25 @@ __all__ = [
     "start_ticks",
     "write_atomic",
     "write_json",
+    "writing",
 ]
 
 # --------------------------------------------------------------------------- files
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Around a write of ``path``: an OSError of a full disk or quota (``ENOSPC``, ``EDQUOT``) becomes a
+    :class:`~agentcompass.errors.StorageError` naming ``path`` (the request stops; nothing half-written stays)."""
+    try:
+        yield
+    except OSError as exc:
+        from agentcompass.errors import storage_error
+
+        full = storage_error(exc, path)
+        if full is None or full is exc:
+            raise
+        raise full from exc
 
 
 @contextmanager
@@ -76,20 +93,21 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
     raw = data.encode("utf-8") if isinstance(data, str) else data
     target = os.fspath(path)
     folder, name = os.path.split(target)
-    tmp, fd = _create_temp(folder or ".", name)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            if mode is not None:
-                os.fchmod(fh.fileno(), mode)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with writing(path):
+        tmp, fd = _create_temp(folder or ".", name)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+                if mode is not None:
+                    os.fchmod(fh.fileno(), mode)
+                if durable:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
 
 _temp_numbers = itertools.count()

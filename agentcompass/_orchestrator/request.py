@@ -15,7 +15,7 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass._config.registry import GROUPS, Components
-from agentcompass.errors import ConfigError, RecordWriteError
+from agentcompass.errors import AgentCompassError, ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
     MAX_CONCURRENT,
@@ -101,7 +101,8 @@ class RequestRun:
         self.n_tasks = 0
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row (via _keep)
         self.error_counts = ErrorCounts()  # of self.rows, for the running run.json
-        self.write_error: RecordWriteError | None = None  # a queued write of the record failed (afinalize)
+        self.write_error: AgentCompassError | None = None  # a queued write of the record failed (afinalize)
+        self.unwritten: set[tuple[str, int]] = set()  # rows whose results.jsonl line was not written
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
         self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
@@ -109,6 +110,7 @@ class RequestRun:
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
         self.extra_paths: dict[str, str] = {}
+        self.storage_error: StorageError | None = None  # the final record did not fit on the disk
         self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
         self.services = Services(self.hooks.services, self.logger)
@@ -309,6 +311,9 @@ class RequestRun:
                     job.cancel()
             if jobs:
                 await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
+            for job in jobs:  # a cancelled attempt may end in an error of its own (a full disk): it is seen here
+                if job.done() and not job.cancelled() and job.exception() is not None:
+                    self.logger.debug("%s: after the stop: %s", self.name, one_line(job.exception()))
             raise
         finally:
             if watcher is not None:
@@ -348,7 +353,7 @@ class RequestRun:
             n += 1
         row = task_row(out, attempts, sample)
         self._keep((task.id, sample), row)
-        self.store.writer.later(self.store.append_result, row)  # after the attempt's result.json
+        self.store.writer.later(self._append, (task.id, sample), row)  # after the attempt's result.json
         self.progress_record.changed()
         if self.store.writer.failed is not None and rt.stopped is None:  # its work could not be kept: no more
             rt.stopped = record_write_error(self.store, self.store.writer.failed)
@@ -382,6 +387,23 @@ class RequestRun:
     def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
         self.store.write_run_record(self._run_record(status, metrics))
 
+    def _append(self, key: tuple[str, int], row: dict[str, Any]) -> None:
+        """A sample's results.jsonl line, in the store's writer thread after its attempts' files. None after a
+        failed write (the record is incomplete from there: such samples run again on reuse)."""
+        if self.store.writer.failed is not None:
+            self.unwritten.add(key)
+            return
+        try:
+            self.store.append_result(row)
+        except BaseException:
+            self.unwritten.add(key)
+            raise
+
+    @property
+    def n_recorded(self) -> int:
+        """The samples whose final row is on disk (what a reuse keeps)."""
+        return len(self.rows) - len(self.unwritten)
+
     def _keep(self, key: tuple[str, int], row: dict[str, Any]) -> None:
         self.error_counts.replace(self.rows.get(key), row)
         self.rows[key] = row
@@ -397,28 +419,42 @@ class RequestRun:
     def finalize(self, status: RunStatus) -> RunResult:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
-        rows = [self.rows[key] for key in sorted(self.rows)]
+        rows = [self.rows[key] for key in sorted(self.rows) if key not in self.unwritten]  # what is recorded
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
             status = RunStatus.FAILED
         if status == RunStatus.COMPLETED and self.rt is not None and any(b.reason for b in self.rt.budgets):
             status = RunStatus.STOPPED_BUDGET
+        try:
+            return self._write_final(rows, metrics, status)
+        except StorageError as exc:  # the disk is full: what is on it stays as it was; the caller reports it
+            self.storage_error = exc
+            self.logger.debug("%s: the final record could not be written: %s", self.name, exc)
+            status = RunStatus.FAILED
+            return self._result(rows, metrics, status)
+
+    def _write_final(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
         store = self.store
         store.rewrite_results(rows)
         try:
             self.extra_paths.update(self.rt.benchmark.finalize(store.run_dir, rows) or {})
+        except StorageError:
+            raise
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result: RunResult = {
-            "metadata": self._metadata(status),
-            "metrics": metrics,
-            "summary": build_summary(rows),
-            "paths": {**store.paths(self.cfg.runtime.log_file), **self.extra_paths},
-        }
+        result = self._result(rows, metrics, status)
         store.write_summary(result)
         self._write_run_record(status, metrics)
         return result
+
+    def _result(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
+        return {
+            "metadata": self._metadata(status),
+            "metrics": metrics,
+            "summary": build_summary(rows),
+            "paths": {**self.store.paths(self.cfg.runtime.log_file), **self.extra_paths},
+        }
 
     async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
@@ -427,7 +463,7 @@ class RequestRun:
             await self.store.writer.flush()  # every attempt's files first
         except Exception as exc:
             self.write_error = record_write_error(self.store, exc)
-            self.logger.error("request %s: %s", self.name, self.write_error)
+            self.logger.debug("request %s: %s", self.name, self.write_error)  # the request's outcome names it
             status = RunStatus.FAILED
         result = self.finalize(status)
         ex = self.cfg.execution

@@ -6,7 +6,7 @@ them need no answer: what matters is that they happen, in order (the checkpoint 
 before the run's line), off the event loop (a slow disk must not stall every other attempt). :class:`Writer`
 queues them to one thread: :meth:`Writer.later` returns at once, :meth:`Writer.now` waits for its write (and so
 for every write queued before it), :meth:`Writer.flush` for everything queued, raising the first error a queued
-write met (it is also logged when it happens). The thread starts with the first write and ends when it has had
+write met (and logged at DEBUG when it happens). The thread starts with the first write and ends when it has had
 nothing to do for a second.
 """
 
@@ -32,7 +32,8 @@ class Writer:
         self._pending = 0
         self._idle = threading.Event()
         self._idle.set()
-        self.error: BaseException | None = None
+        self.error: BaseException | None = None  # of a later() write, until flush raises it
+        self._first_error: BaseException | None = None  # of any write, kept
 
     def later(self, fn: Callable[..., Any], *args: Any) -> None:
         """Queue ``fn(*args)``; its error, if any, is logged and raised by the next :meth:`flush`."""
@@ -65,8 +66,9 @@ class Writer:
 
     @property
     def failed(self) -> BaseException | None:
-        """The first error of a :meth:`later` write not yet raised by :meth:`flush` (None: none so far)."""
-        return self.error
+        """The first error any write met (None: none so far); read in the thread by the writes that must not come
+        after a failed one."""
+        return self._first_error
 
     def raise_error(self) -> None:
         error, self.error = self.error, None
@@ -97,10 +99,12 @@ class Writer:
                 result = fn(*args)
             except BaseException as exc:  # reported to its waiter, or kept for flush
                 error = exc
+                if self._first_error is None:
+                    self._first_error = exc
             if done is not None:
                 done(result, error)
             elif error is not None:
-                log.error("could not write the run's files: %s: %s", type(error).__name__, error)
+                log.debug("could not write the run's files: %s: %s", type(error).__name__, error)  # raised by flush
                 if self.error is None:
                     self.error = error
             with self._lock:
