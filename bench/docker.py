@@ -201,10 +201,10 @@ async def baseline(image: str, n: int, concurrency: int, stdin: bool = False) ->
         raw = getattr(sock, "_sock", sock)
         raw.sendall(data)
         raw.shutdown(socket.SHUT_WR)
-        out = consume_socket_output(frames_iter(sock, tty=False))
+        stdout, _ = consume_socket_output(frames_iter(sock, tty=False), demux=True)  # (stream, bytes) frames
         sock.close()
         run.calls.add("exec_start (stdin)", start)
-        return out
+        return stdout or b""
 
     def timed(name: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
@@ -223,14 +223,18 @@ async def baseline(image: str, n: int, concurrency: int, stdin: bool = False) ->
             labels=dict(LABELS),
             host_config=api.create_host_config(init=True),
         )["Id"]
-        timed("start", api.start, cid)
-        solved = exec_(cid, ["bash", "-c", f"mkdir -p /logs/agent /logs/verifier && {COMMAND} && cat /app/out.txt"])
-        verify = "bash /tests/test.sh && cat /logs/verifier/reward.txt"
-        if stdin:
-            reward = exec_stdin(cid, ["bash", "-c", f"tar -x -C / && {verify}"], archive)
-        else:
-            timed("put_archive", api.put_archive, cid, "/", archive)
-            reward = exec_(cid, ["bash", "-c", verify])
+        try:
+            timed("start", api.start, cid)
+            solved = exec_(cid, ["bash", "-c", f"mkdir -p /logs/agent /logs/verifier && {COMMAND} && cat /app/out.txt"])
+            verify = "bash /tests/test.sh && cat /logs/verifier/reward.txt"
+            if stdin:
+                reward = exec_stdin(cid, ["bash", "-c", f"tar -x -C / && {verify}"], archive)
+            else:
+                timed("put_archive", api.put_archive, cid, "/", archive)
+                reward = exec_(cid, ["bash", "-c", verify])
+        except BaseException:
+            api.remove_container(cid, v=True, force=True)  # nothing left behind by a failed round
+            raise
         timed("remove_container", api.remove_container, cid, v=True, force=True)
         assert solved == b"one-file task\ndone\n" and reward == b"1\n", (solved, reward)
         run.phases["attempt"].append(time.perf_counter() - t0)
