@@ -26,6 +26,7 @@ from agentcompass.interfaces import Usage
 
 from . import _record, _streams, _usage, _wire
 from ._cache import wire as _wire_cache
+from ._cache.wire_replay import replay_request
 from ._retry import call_with_retries
 
 FORWARDED_HEADERS = ("anthropic-version", "anthropic-beta", "openai-beta")
@@ -75,10 +76,16 @@ class Forwarded:
         self._rec = rec.begin() if rec is not None else (0, time.monotonic(), "")
         self.pending: Any = None  # the response cache's entry of this call (None: no cache)
         self.hit = False
+        self.replayed = False  # answered from a recorded run (--replay)
 
     def from_cache(self, body: dict[str, Any]) -> None:
         """Answer from the response cache: the stored body, no HTTP request."""
         self.body, self.raw, self.hit = body, json.dumps(body).encode(), True
+
+    @property
+    def cache_mark(self) -> str:
+        """How the call is marked in model_calls.jsonl: replay, hit, miss or off."""
+        return "replay" if self.replayed else "hit" if self.hit else "off" if self.pending is None else "miss"
 
     @property
     def content_type(self) -> str:
@@ -265,7 +272,7 @@ class Forwarded:
                 usage=usage,
                 retries=self.retries,
                 ttft_s=None if self.ttft is None else round(self.ttft, 6),
-                cache="hit" if self.hit else "off" if self.pending is None else "miss",
+                cache=self.cache_mark,
                 key=None if self.pending is None else self.pending.key,
             )
         )
@@ -295,12 +302,6 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
     retries) when no answer can be had; the caller turns them into the agent's API error."""
     model._calls.check_limit(model.usage)  # execution.attempt_cost_limit_usd, for agents behind the gateway too
-    if model._shared.plan.replay is not None:
-        raise ModelError(
-            "--replay answers the calls a harness makes itself (complete); an agent calling through the model "
-            "gateway is not replayed",
-            status=501,
-        )
     try:
         protocol, translation = _translated(model, req)
     except ModelError as exc:
@@ -315,6 +316,9 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     call = Forwarded(model, req, protocol, translation)
     if model._recorder is not None:
         model._recorder.add_secret(call.route.key)
+    if model._calls.wire_recorded is not None:  # --replay: from the recorded run, never from the endpoint
+        await _replayed(call)
+        return call
     if not req.suffix and translation is None:  # the response cache (not count_tokens, not translated calls)
         request = _wire_cache.wire_request(req.protocol, call.route.endpoint, call.model_id, call.agent_body)
         call.pending, stored = await _wire_cache.lookup(model._calls, request)
@@ -335,6 +339,20 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
         await call.aclose(exc)
         raise
     return call
+
+
+async def _replayed(call: Forwarded) -> None:
+    """Answer ``call`` with the recorded reply of the same request (its failure, or no such request, is raised
+    after the call's record line is written)."""
+    req, call.replayed = call.req, True
+    request = replay_request(
+        req.protocol, call.protocol, call.route.endpoint, req.suffix, call.model_id, call.agent_body
+    )
+    try:
+        call.from_cache(call.model._calls.wire_recorded.answer(request))
+    except ModelError as exc:
+        await call.aclose(exc)
+        raise
 
 
 def _refused(model: Any, req: ForwardRequest, exc: ModelError) -> None:
