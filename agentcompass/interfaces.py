@@ -744,6 +744,14 @@ HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
     "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
     "reached from it (GatewayUnreachableError)",
 )
+OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
+    "environment",
+    "out_of_memory",
+    None,
+    "out_of_memory() -> str | None: what the kernel's OOM killer did in the environment so far ('the kernel "
+    "killed 1 process ... at its memory limit (64 MB)'), None when nothing; an attempt that fails or scores below "
+    "full after it ends in OutOfMemoryError; absent: not known",
+)
 CALL_RECORDER: Capability[Any] = Capability(
     "model",
     "recorder",
@@ -774,6 +782,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
+    OUT_OF_MEMORY,
     CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""
