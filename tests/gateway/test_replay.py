@@ -134,3 +134,42 @@ def test_a_request_the_recording_does_not_have_is_an_error_in_the_agents_api(tmp
     assert kind == "BadRequestError" and "gateway request 2 matches no recorded call" in message
     assert 'body.messages[0].content (recorded "hello", now "hello!")' in message
     assert isinstance(session.fatal, ReplayMismatchError) and "gateway request 1" in str(session.fatal)
+
+
+def test_a_run_of_an_agent_program_behind_the_gateway_replays_its_rewards(tmp_path: Path) -> None:
+    """A program in the environment that calls the gateway (streamed chat), as an agent CLI does: its run replayed
+    with the endpoint down gives the same rewards, every call answered from the recording."""
+    from agentcompass import run_evaluation
+
+    def answer(request: dict[str, Any]) -> dict[str, Any]:
+        n = json.dumps(request["body"]).split("answer-")[1].split(".")[0].split('"')[0]
+        return {"text": f"answer-{n}", "usage": {"input_tokens": 1000, "output_tokens": 0}}
+
+    def run(srv: ScriptedModelServer, run_id: str, **kw: Any) -> dict[str, Any]:
+        return run_evaluation(
+            benchmark="synthetic",
+            harness="nop",
+            environment="local",
+            model="gw-model",
+            overrides=["harness._target_=tests.helpers.GatewayEchoHarness", "model.prices={input_per_mtok: 10}"],
+            benchmark_params={"n_tasks": 3},
+            model_base_url=srv.base_url,
+            model_api_protocol="openai-chat",
+            environment_params={"root_dir": str(tmp_path / "ws")},
+            results_dir=str(tmp_path / "results"),
+            run_name="g",
+            run_id=run_id,
+            progress="none",
+            **kw,
+        )
+
+    with ScriptedModelServer(replies=answer) as srv:
+        recorded = run(srv, "rec", model_api_key="sk-gw-replay-123456789")
+    assert recorded["metrics"]["mean_reward"] == 1.0 and len(srv.requests) == 3
+    replayed = run(srv, "rep", replay=recorded["paths"]["run_dir"])  # the endpoint is down, no key
+    assert len(srv.requests) == 3 and replayed["metrics"]["n_errors"] == 0
+    rewards = [{(t["task_id"], t["mean_reward"]) for t in r["summary"]["tasks"]} for r in (recorded, replayed)]
+    assert rewards[0] == rewards[1] and replayed["metrics"]["mean_reward"] == 1.0
+    assert (replayed["metrics"]["cache_hits"], replayed["metrics"]["cost_usd"]) == (3, 0.0)
+    lines = [json.loads(p.read_text()) for p in Path(replayed["paths"]["run_dir"]).rglob("model_calls.jsonl")]
+    assert [(c["source"], c["cache"], c["stream"]["agent"]) for c in lines] == [("gateway", "replay", True)] * 3
