@@ -20,6 +20,7 @@
     │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
     │   ├── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
     │   └── TranslationError               a gateway request that cannot be put in the endpoint's protocol
+    ├── AttemptLimitReached                a per-attempt limit of model calls / tokens reached (a limit: verified)
     ├── AgentError                         the harness crashed (agent)
     ├── VerifierError                      grading could not produce a valid reward (verifier)
     ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
@@ -163,6 +164,16 @@ class ModelEndpointDownError(ModelError):
 
 class ContextLengthExceededError(ModelError):
     """The prompt does not fit the model's context window."""
+
+
+class AttemptLimitReached(AgentCompassError):
+    """The attempt's model calls reached a per-attempt limit (``execution.attempt_max_model_calls``,
+    ``execution.attempt_max_tokens_total``): the call is refused. A limit, not an error: the agent phase ends with
+    ``limit_hit`` = :attr:`limit` and the attempt is verified as usual."""
+
+    def __init__(self, message: str, limit: str) -> None:
+        super().__init__(message, retryable=False)
+        self.limit = limit
 
 
 class AgentError(AgentCompassError):

@@ -613,6 +613,14 @@ SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capabil
     "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
     "absent: such a limit is reported as not applicable",
 )
+SET_ATTEMPT_LIMITS: Capability[Callable[[int | None, int | None], None] | None] = Capability(
+    "model",
+    "set_attempt_limits",
+    None,
+    "set_attempt_limits(max_model_calls, max_tokens_total): this client's calls are refused with "
+    "AttemptLimitReached once it made that many calls or spent that many tokens (execution.attempt_max_model_calls "
+    "/ attempt_max_tokens_total); absent: those settings are a ConfigError",
+)
 MAX_CONCURRENT: Capability[int | None] = Capability(
     "provider",
     "max_concurrent",
@@ -662,6 +670,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     HARNESS_DESCRIBE,
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
+    SET_ATTEMPT_LIMITS,
     MAX_CONCURRENT,
     PREBUILD,
     ON_HOST,

@@ -8,11 +8,19 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from agentcompass.errors import AfterError, AgentCompassError, VerifierError, after_error, one_line
+from agentcompass.errors import (
+    AfterError,
+    AgentCompassError,
+    AttemptLimitReached,
+    VerifierError,
+    after_error,
+    one_line,
+)
 from agentcompass.interfaces import (
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
+    SET_ATTEMPT_LIMITS,
     AgentResult,
     AttemptContext,
     AttemptStatus,
@@ -59,6 +67,7 @@ class _Attempt:
             sample=sample,
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
+        _limit_calls(rt, self.model)
         self.gateway: AttemptGateway | None = attempt_gateway(
             rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
         )
@@ -203,10 +212,16 @@ class _Attempt:
             if not cm.expired():
                 raise
             result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
+        except AttemptLimitReached as exc:  # a limit, not an error: verified as usual
+            self.rt.logger.info("%s: %s", self.task.id, exc)
+            result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
         if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
             raise self.gateway.fatal
+        hit = self.gateway.limit_hit if self.gateway is not None else None
+        if hit is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # the gateway refused the agent
+            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=hit)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result
@@ -282,6 +297,14 @@ class _Attempt:
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
         self.record.write_result(dict(vars(out)))
+
+
+def _limit_calls(rt: RequestRuntime, model: Any) -> None:
+    """``execution.attempt_max_model_calls`` / ``attempt_max_tokens_total`` on the attempt's model client
+    (checked when the request was prepared)."""
+    ex = rt.config.execution
+    if model is not None and (ex.attempt_max_model_calls is not None or ex.attempt_max_tokens_total is not None):
+        SET_ATTEMPT_LIMITS.of(model)(ex.attempt_max_model_calls, ex.attempt_max_tokens_total)
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

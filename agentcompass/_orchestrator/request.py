@@ -20,6 +20,7 @@ from agentcompass.interfaces import (
     MAX_CONCURRENT,
     REQUIRES_MODEL,
     RESUMABLE_FROM_SUBMISSION,
+    SET_ATTEMPT_LIMITS,
     SET_CONCURRENCY_LIMIT,
     AttemptStatus,
     ComponentContext,
@@ -174,6 +175,15 @@ class RequestRun:
         harness, model = built["harness"], built["model"]
         if REQUIRES_MODEL.of(harness) and model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
+        ex = self.cfg.execution
+        limits = {"attempt_max_model_calls": ex.attempt_max_model_calls}
+        limits["attempt_max_tokens_total"] = ex.attempt_max_tokens_total
+        for key, value in limits.items():
+            if value is not None and model is not None and SET_ATTEMPT_LIMITS.of(model) is None:
+                raise ConfigError(
+                    f"execution.{key}={value}: the model client {type(model).__name__} cannot enforce it "
+                    "(no set_attempt_limits)"
+                )
 
     def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
         comps = {g: redact(self.resolved.data[g]) for g in _COMPONENTS}

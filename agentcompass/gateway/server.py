@@ -8,7 +8,7 @@ from typing import Any
 
 from aiohttp import web
 
-from agentcompass.errors import ModelEndpointDownError, ModelError
+from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, ModelError
 from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
 
 from . import routes, translate
@@ -77,6 +77,9 @@ class Handlers:
         forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers, translation, model)
         try:
             answer = await session.model.forward(forward)
+        except AttemptLimitReached as exc:  # refused from now on; the attempt records which limit stopped it
+            session.limit_hit = session.limit_hit or exc.limit
+            return _error(protocol, 400, str(exc), "limit_reached")
         except ModelError as exc:
             status = exc.status if exc.status and 400 <= exc.status < 600 else 502
             if isinstance(exc, ModelEndpointDownError):

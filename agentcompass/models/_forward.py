@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass.errors import ModelError
+from agentcompass.errors import AttemptLimitReached, ModelError
 from agentcompass.interfaces import Usage
 
 from . import _record, _streams, _usage, _wire
@@ -280,7 +280,12 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
     retries) when no answer can be had; the caller turns them into the agent's API error."""
     try:
+        if not req.suffix:
+            model._limits.admit(model.usage)  # execution.attempt_max_model_calls / attempt_max_tokens_total
         protocol, translation = _translated(model, req)
+    except AttemptLimitReached as exc:
+        _refused(model, req, exc, "limit")
+        raise
     except ModelError as exc:
         _refused(model, req, exc)
         raise
@@ -309,8 +314,9 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     return call
 
 
-def _refused(model: Any, req: ForwardRequest, exc: ModelError) -> None:
-    """The record line of a call refused before anything was sent (no translation for it)."""
+def _refused(model: Any, req: ForwardRequest, exc: BaseException, status: str = "error") -> None:
+    """The record line of a call refused before anything was sent (no translation for it; ``limit``: a limit
+    of the attempt)."""
     rec = model._recorder
     if rec is None:
         return
@@ -331,7 +337,7 @@ def _refused(model: Any, req: ForwardRequest, exc: ModelError) -> None:
                 "body": {**req.body, "model": model_id},
             },
             response=None,
-            status="error",
+            status=status,
             http_status=None,
             error=_record.error_entry(exc),
             usage=Usage(),

@@ -159,7 +159,7 @@ def complete_line(
         endpoint=endpoint,
         request=request,
         response=response_entry(response) if response is not None else None,
-        status="ok" if error is None else "error",
+        status="ok" if error is None else "limit" if type(error).__name__ == "AttemptLimitReached" else "error",
         usage=response.usage if response is not None else Usage(),
         retries=retries,
         http_status=200 if error is None else getattr(error, "status", None),

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from agentcompass.errors import ConfigError, ModelError
+from agentcompass.errors import AttemptLimitReached, ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
 from . import _record
@@ -33,6 +33,7 @@ from ._auto import (
 )
 from ._circuit import Circuit
 from ._errors import EndpointUnsupportedError
+from ._limits import AttemptLimits
 from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
 from .config import ModelConfig
@@ -143,6 +144,7 @@ class Model:
         )
         self._keys: dict[str, SecretStr] = {}
         self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
+        self._limits = AttemptLimits()  # set_attempt_limits (execution.attempt_max_model_calls / _tokens_total)
         if _shared is None:  # a missing key for a public API fails now, not mid-run
             self._api_key(FAMILY[candidates[0]])
 
@@ -184,6 +186,11 @@ class Model:
 
         return await forward(self, request)
 
+    def set_attempt_limits(self, max_model_calls: int | None, max_tokens_total: int | None) -> None:
+        """Refuse this client's calls (:class:`~agentcompass.errors.AttemptLimitReached`) once it made
+        ``max_model_calls`` calls or spent ``max_tokens_total`` tokens (see :mod:`._limits`)."""
+        self._limits.max_model_calls, self._limits.max_tokens_total = max_model_calls, max_tokens_total
+
     def set_concurrency_limit(self, n: int | None) -> None:
         """Cap concurrent requests of this client and all its forks at ``n`` (None: no cap)."""
         if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
@@ -206,6 +213,7 @@ class Model:
             tools = merged.pop("tools")
         elif "tools" in merged:
             merged = {k: v for k, v in merged.items() if k != "tools"}
+        self._admit(messages, merged, tools)
         order = [self._shared.chosen] if self._shared.chosen else list(self._shared.candidates)
         refused: list[str] = []
         for i, protocol in enumerate(order):
@@ -225,6 +233,16 @@ class Model:
         raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ internals
+    def _admit(self, messages: list[dict[str, Any]], params: dict[str, Any], tools: Any) -> None:
+        """The per-attempt limits (:mod:`._limits`); a refused call is recorded (``status: limit``)."""
+        try:
+            self._limits.admit(self.usage)
+        except AttemptLimitReached as exc:
+            if self._recorder is not None:
+                route = self._route(self.protocol)
+                self._record(self._recorder.begin(), route, self.protocol, messages, params, tools, None, 0, exc)
+            raise
+
     def _none_supported(self, order: list[str], refused: list[str], last: ModelError) -> ModelError:
         if len(refused) == 1:
             return last
