@@ -658,6 +658,14 @@ HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
     "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
     "reached from it (GatewayUnreachableError)",
 )
+NET_NAMESPACE: Capability[Callable[[], Awaitable[str | None]] | None] = Capability(
+    "environment",
+    "net_namespace",
+    None,
+    "async net_namespace() -> str | None: for an environment without internet, the path of its network namespace "
+    "on this host (/proc/<pid>/ns/net), where the model gateway listens for it on 127.0.0.1 (reachable from it "
+    "alone); None or absent: the gateway listens on host_address()",
+)
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION,
@@ -676,5 +684,6 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     ON_HOST,
     READ_HEAD,
     HOST_ADDRESS,
+    NET_NAMESPACE,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""
