@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("agentcompass._cli.analyze", "write analysis.json / analysis.md for an existing run directory"),
     "view": ("agentcompass._cli.view", "browse runs, tasks and trajectories in a local web page (read-only)"),
     "report": ("agentcompass._cli.report", "write a run's Run and Attempt views as one self-contained HTML file"),
+    "gateway": ("agentcompass._cli.gateway", "serve the model gateway in the foreground for any client (one model)"),
 }
 
 

@@ -6,7 +6,7 @@
 - :func:`render_config` (``agentcompass config``), :func:`cleanup`, :func:`analyze`, :func:`export`,
   :func:`build_base_image` (``agentcompass images build-base``), :func:`prebuild_images` (``agentcompass images
   prebuild``: every task image on every node), :func:`serve_view` / :func:`write_report`
-  (``agentcompass view`` / ``report``);
+  (``agentcompass view`` / ``report``), :func:`serve_gateway` (``agentcompass gateway``);
 - text for people: :func:`format_result`, :func:`format_orchestration`, :func:`error_message`.
 
 Keywords come from one table derived from the config schema (:mod:`agentcompass._config.options`). Names are
@@ -41,6 +41,7 @@ _EXPORTS = {
     "check_supported": "hooks",
     "default_hooks": "hooks",
     "serve_view": "viewing",
+    "serve_gateway": "gateway",
     "write_report": "viewing",
     "prebuild_images": "prebuild",
     "format_prebuild": "prebuild",
