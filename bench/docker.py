@@ -10,11 +10,13 @@ Sides, alternated in each of ``--repeats`` rounds after a warm-up that builds th
 - ``full flow``: ``run_evaluation(benchmark=terminal_bench, harness=oracle, environment=docker)`` of the set at
   ``--concurrency`` (every attempt's phases: open, setup, solution upload + run, tests upload + verifier, reward
   read, close, result files); every reward must be 1.
-- ``baseline``: a plain loop of Docker SDK calls doing the same container work with the same parallelism:
-  create + start + one exec (writes the file, prints it) + remove, on the image of the task.
+- ``baseline``: a plain loop of Docker SDK calls doing the work the attempt contract requires, with the same
+  parallelism, on the image of the task: create + start, the solution's exec (the setup's ``mkdir`` and
+  ``solve.sh``'s command), the upload of the tests (``put_archive``), the verifier's exec (``tests/test.sh``, then
+  the reward read in the same exec) and remove; nothing else (no exit-code inspection: the outputs are checked).
 - ``one task``: ``run_evaluation`` of one task of the set (concurrency 1), beside one baseline iteration.
 
-Printed: wall time of each side (median, each round beside) and the ratio full flow / baseline (aim <= 1.2x); one
+Printed: wall time of each side (median, each round beside) and the ratio full flow / baseline (aim <= 1.1x); one
 task end to end (aim <= 0.8 s); the median of each attempt phase (from result.json); every Docker API call an
 attempt makes (calls per attempt, median ms, ms per attempt; from the provider's thread pool, in which every
 blocking SDK call runs, plus the exec output streams read by the event loop); the timeline of the one-task
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -44,6 +47,10 @@ sys.path.insert(0, str(_HERE.parent))
 BASE = "agentcompass/base:bookworm"  # present locally (the default base image may need a pull)
 DOCKERFILE = f"ARG BASE_IMAGE={BASE}\nFROM ${{BASE_IMAGE}}\nWORKDIR /app\nCOPY task.txt /app/task.txt\n"
 COMMAND = "cat /app/task.txt > /app/out.txt && echo done >> /app/out.txt"
+TEST_SH = (
+    '#!/bin/bash\nif [ "$(cat /app/out.txt)" = "$(printf \'one-file task\\ndone\')" ]; then echo 1; '
+    "else echo 0; fi > /logs/verifier/reward.txt\n"
+)
 LABELS = {"agentcompass.bench": "docker"}
 
 
@@ -98,10 +105,7 @@ def make_tasks(root: Path, n: int) -> Path:
         (d / "instruction.md").write_text("Copy /app/task.txt to /app/out.txt and append a line 'done'.\n")
         (d / "task.toml").write_text('version = "1.0"\n[agent]\ntimeout_sec = 60\n[verifier]\ntimeout_sec = 60\n')
         (d / "solution" / "solve.sh").write_text("#!/bin/bash\n" + COMMAND + "\n")
-        (d / "tests" / "test.sh").write_text(
-            '#!/bin/bash\nif [ "$(cat /app/out.txt)" = "$(printf \'one-file task\\ndone\')" ]; then echo 1; '
-            "else echo 0; fi > /logs/verifier/reward.txt\n"
-        )
+        (d / "tests" / "test.sh").write_text(TEST_SH)
     return base
 
 
@@ -157,12 +161,31 @@ async def full_flow(dataset: Path, concurrency: int, sample_ids: list[str] | Non
     return run
 
 
+def tests_archive() -> bytes:
+    """The tests folder as the tar archive ``put_archive`` takes (``tests/test.sh``, executable)."""
+    import io
+    import tarfile
+
+    buf, data = io.BytesIO(), TEST_SH.encode()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("tests/test.sh")
+        info.size, info.mode, info.mtime = len(data), 0o755, int(time.time())
+        tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
 async def baseline(image: str, n: int, concurrency: int) -> Run:
-    """Plain Docker SDK, a thread per slot: create + start + exec + remove, ``n`` times."""
+    """Plain Docker SDK, a thread per slot, ``n`` times: create + start, the solution's exec, the tests' upload,
+    the verifier's exec (reward read in it), remove."""
     import docker
 
     api = docker.from_env(max_pool_size=max(10, concurrency * 2)).api
     run = Run(0.0, n)
+    archive = tests_archive()
+
+    def exec_(cid: str, cmd: list[str]) -> bytes:
+        exec_id = timed("exec_create", api.exec_create, cid, cmd)["Id"]
+        return timed("exec_start", api.exec_start, exec_id)
 
     def timed(name: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
@@ -182,10 +205,11 @@ async def baseline(image: str, n: int, concurrency: int) -> Run:
             host_config=api.create_host_config(init=True),
         )["Id"]
         timed("start", api.start, cid)
-        exec_id = timed("exec_create", api.exec_create, cid, ["sh", "-c", COMMAND + " && cat /app/out.txt"])["Id"]
-        out = timed("exec_start", api.exec_start, exec_id)
+        solved = exec_(cid, ["bash", "-c", f"mkdir -p /logs/agent /logs/verifier && {COMMAND} && cat /app/out.txt"])
+        timed("put_archive", api.put_archive, cid, "/", archive)
+        reward = exec_(cid, ["bash", "-c", "bash /tests/test.sh && cat /logs/verifier/reward.txt"])
         timed("remove_container", api.remove_container, cid, v=True, force=True)
-        assert out == b"one-file task\ndone\n", out
+        assert solved == b"one-file task\ndone\n" and reward == b"1\n", (solved, reward)
         run.phases["attempt"].append(time.perf_counter() - t0)
 
     start = time.perf_counter()
@@ -232,11 +256,14 @@ def print_timeline(run: Run) -> None:
 
 
 def report(args: argparse.Namespace, full: list[Run], base: list[Run], one: list[Run], one_base: list[Run]) -> None:
-    print(f"\n{args.tasks} tasks, concurrency {args.concurrency}, median of {args.repeats} rounds")
+    print(
+        f"\n{args.tasks} tasks, concurrency {args.concurrency}, median of {args.repeats} rounds; "
+        f"load average {os.getloadavg()[0]:.2f} (at the start {args.load0:.2f})"
+    )
     print(f"  full flow     {_walls(full)}")
     print(f"  baseline      {_walls(base)}")
     ratio = _med([r.wall_s for r in full]) / _med([r.wall_s for r in base])
-    print(f"  ratio full flow / baseline: {ratio:.2f}x (aim <= 1.2x)")
+    print(f"  ratio full flow / baseline: {ratio:.2f}x (aim <= 1.1x)")
     print(
         f"  one task end to end: {_med([r.wall_s for r in one]):.3f} s (aim <= 0.8 s); raw SDK loop for one "
         f"task {_med([r.wall_s for r in one_base]):.3f} s; of the one task, before the first Docker call "
@@ -266,6 +293,7 @@ async def main() -> None:
     ap.add_argument("--concurrency", type=int, default=4)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
+    args.load0 = os.getloadavg()[0]
     instrument()
     with tempfile.TemporaryDirectory(prefix="ac-bench-docker-") as tmp:
         dataset = make_tasks(Path(tmp), args.tasks)

@@ -48,9 +48,20 @@ def _version() -> str:
         return __version__
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (importlib.metadata costs ~20 ms)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        print(f"agentcompass {_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def _top_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="agentcompass", description="Evaluate LLM agents on agentic benchmarks.")
-    parser.add_argument("--version", action="version", version=f"agentcompass {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, text) in COMMANDS.items():
         sub.add_parser(name, help=text, add_help=False)

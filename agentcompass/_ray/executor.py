@@ -1,22 +1,29 @@
 """``execution.executor: ray``: the driver's side of attempts that run on a Ray cluster.
 
 Each attempt takes its slot of the pool here, then runs as one streaming Ray task (:mod:`.worker`) reserving
-``ray.num_cpus_per_attempt`` CPUs and ``ray.resources`` on whichever node Ray places it. The driver writes
-every file the worker streams back into the run directory, then the attempt's ``result.json`` (``node``
-says where it ran; phase ``dispatch`` is the time the attempt spent outside its own run: scheduling, worker
-start, transfers). A node or worker process that dies mid-attempt makes the attempt an ``infra`` error
+``ray.num_cpus_per_attempt`` CPUs and ``ray.resources`` on whichever node Ray places it. What every attempt of a
+request shares (the resolved config, recipes, which limits are cluster-wide) is put in Ray's object store once
+per request and fetched once per worker process (:mod:`.state`); the task's argument is the attempt's own few
+fields. The services actor (:mod:`.services`) exists only when a request has cluster-wide limits
+(``env_open_qps``, a model provider's ``provider_limits``): otherwise an attempt is one task and its stream. The
+driver writes every file the worker streams back into the run directory, then the attempt's ``result.json``
+(``node`` says where it ran; phase ``dispatch`` is the time the attempt spent outside its own run: scheduling,
+transfers). A node or worker process that dies mid-attempt makes the attempt an ``infra`` error
 (:class:`~agentcompass.errors.NodeLostError`, retryable), retried under the request's retry rules on a node
 that is alive; a cancel (``timeout_seconds``, Ctrl-C) cancels the remote task and waits, within the close
-timeout, until the worker has closed its environments.
+timeout, for the end of its stream, which comes once the worker has closed its environments (a task cancelled
+before it started never starts).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import os
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,13 +51,17 @@ class RayExecutor:
         self, configs: list[RequestConfig], pool: Pool, logger: logging.Logger, worker_services: tuple[Any, ...] = ()
     ) -> None:
         """``worker_services``: factories of the services each worker process keeps for the attempts it runs (the
-        model gateway), sent with every attempt (module-level functions: pickled by reference)."""
+        model gateway), shipped with each request's shared parts (module-level functions: pickled by reference)."""
         self.config, self.pool, self.log = configs[0], pool, logger
         self.worker_services = tuple(worker_services)
         self.ray: Any = None
-        self.services: Any = None
+        self.services: Any = None  # the services actor, made when a request first needs it
         self._owned = False
-        self._remote: dict[str, Any] = {}
+        self._node = ""
+        self._remote: dict[tuple[str, str | None], Any] = {}
+        self._shared: dict[str, tuple[list[Any], dict[str, Any]]] = {}
+        self._freed: collections.deque[str] = collections.deque(maxlen=4096)  # nodes where attempts ended
+        self._affinity: Any = None  # NodeAffinitySchedulingStrategy, once Ray is imported
 
     # ------------------------------------------------------------------ connection
     async def start(self) -> None:
@@ -76,10 +87,10 @@ class RayExecutor:
                     f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
                 ) from None
             self._owned = True
-        node = ray.get_runtime_context().get_node_id()
-        actor = ray.remote(ClusterServices).options(**actor_options(node))
-        self.services = actor.remote(dict(runtime.env_open_qps), dict(runtime.provider_limits))
-        ray.get(self.services.ping.remote(), timeout=120)
+        self._node = ray.get_runtime_context().get_node_id()
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        self._affinity = NodeAffinitySchedulingStrategy
         self.log.info("executor ray: connected (%d nodes alive)", sum(1 for n in ray.nodes() if n.get("Alive")))
 
     async def aclose(self) -> None:
@@ -94,9 +105,40 @@ class RayExecutor:
         if self._owned:
             await asyncio.to_thread(ray.shutdown)
 
-    def _task_fn(self, rt: RequestRuntime) -> Any:
-        """The streaming Ray task of ``rt``'s request, with its per-attempt resources."""
-        if rt.name not in self._remote:
+    def _services(self) -> Any:
+        """The services actor (made on first use: Ray queues calls until it has started)."""
+        if self.services is None:
+            runtime = self.config.runtime
+            actor = self.ray.remote(ClusterServices).options(**actor_options(self._node))
+            self.services = actor.remote(dict(runtime.env_open_qps), dict(runtime.provider_limits))
+        return self.services
+
+    def _request(self, rt: RequestRuntime) -> tuple[list[Any], dict[str, Any]]:
+        """``([token, ObjectRef of the request's shared parts], the parts)``, put in the object store once."""
+        if rt.name not in self._shared:
+            runtime = rt.config.runtime
+            provider = getattr(rt.model, "provider", None)
+            model_gate = provider if provider in runtime.provider_limits else None
+            rated = sorted(runtime.env_open_qps)
+            shared = {
+                "config": rt.config.model_dump(mode="json"),
+                "run_id": rt.run_id,
+                "run_name": rt.store.run_name,
+                "name": rt.name,
+                "recipes": rt.recipes,
+                "model_gate": model_gate,
+                "rated": rated,
+                "services": self._services() if model_gate or rated else None,
+                "worker_services": self.worker_services,
+            }
+            token = f"{rt.run_id}/{rt.name}/{uuid.uuid4().hex}"
+            self._shared[rt.name] = ([token, self.ray.put(shared)], shared)
+        return self._shared[rt.name]
+
+    def _task_fn(self, rt: RequestRuntime, node: str | None = None) -> Any:
+        """The streaming Ray task of ``rt``'s request, with its per-attempt resources (and a soft affinity to
+        ``node``)."""
+        if (rt.name, node) not in self._remote:
             settings = rt.config.execution.ray
             options: dict[str, Any] = {
                 "num_returns": "streaming",
@@ -107,8 +149,10 @@ class RayExecutor:
                 options["resources"] = dict(settings.resources)
             if settings.runtime_env:
                 options["runtime_env"] = dict(settings.runtime_env)
-            self._remote[rt.name] = self.ray.remote(attempt_stream).options(**options)
-        return self._remote[rt.name]
+            if node is not None:
+                options["scheduling_strategy"] = self._affinity(node, soft=True)
+            self._remote[rt.name, node] = self.ray.remote(attempt_stream).options(**options)
+        return self._remote[rt.name, node]
 
     # ------------------------------------------------------------------ one attempt
     async def run_attempt(
@@ -124,19 +168,13 @@ class RayExecutor:
                     raise asyncio.CancelledError()
                 start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
                 out.queue_s = round(start - queued, 4)
-                await asyncio.to_thread(record.mkdir)
-                rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
-                await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
-                if "remote" in out.phases:  # the time in the slot that the attempt did not spend running
-                    out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - out.phases.pop("remote")), 4)
-                await asyncio.to_thread(self._finish, record, out, start)
+                files = await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
+                await asyncio.to_thread(self._finish, record, out, start, files)
         except asyncio.CancelledError:
             if start is not None:  # cancelled while running: recorded; while queued: never started
                 record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
                 self._finish(record, out, start)
             raise
-        finally:
-            self.services.drop.remote(key)
         return out
 
     async def _attempt(
@@ -149,18 +187,24 @@ class RayExecutor:
         key: str,
         record: AttemptRecord,
         out: AttemptOutcome,
-    ) -> None:
+    ) -> list[tuple[str, bytes, bool]]:
+        """Submit the attempt, then make its directory while the task travels; the files of the stream's last
+        batch are returned, for the driver to write with ``result.json``."""
         payload = self._payload(rt, task, n, sample, checkpoint, key)
-        stream = self._task_fn(rt).remote(payload)
+        stream = self._submit(rt, payload)
+        gated = self._request(rt)[1]["services"] is not None
+        files: list[tuple[str, bytes, bool]] = []
         try:
-            result = await self._consume(rt, stream, record, out)
+            await asyncio.to_thread(record.mkdir)
+            rt.progress.emit(AttemptStarted(rt.name, task.id, n, sample=sample))
+            result, files = await self._consume(rt, stream, record, out)
         except asyncio.CancelledError:
-            await asyncio.shield(self._cancel(stream, key, payload["grace_s"]))
+            await asyncio.shield(self._cancel(stream, key, payload["grace_s"], gated))
             raise
         except Exception as exc:
             lost = self._lost(exc)
             if lost is not None:
-                released = await self.services.forget.remote(key)
+                released = await self.services.forget.remote(key) if gated else 0
                 self.log.warning(
                     "%s sample %d attempt %d: %s%s",
                     task.id,
@@ -173,46 +217,51 @@ class RayExecutor:
             else:
                 exc = getattr(exc, "cause", None) or exc  # an error raised on the worker
             record_failure(out, exc, record, rt.logger)
-            return
-        if result is None:  # the services actor had it cancelled before it started
-            record_failure(
-                out, SandboxError("the attempt was cancelled before it started on a node"), record, rt.logger
-            )
-            return
+            return files
+        if result is None:
+            record_failure(out, SandboxError("the attempt's stream ended without its result"), record, rt.logger)
+            return files
         self._merge(out, result, record)
+        if (out.node or {}).get("node_id"):
+            self._freed.append(out.node["node_id"])
         stopped = _stops_request(out)
         if stopped is not None:  # e.g. a dead model endpoint on the worker: the request ends
             rt.stopped = stopped
+        return files
+
+    def _submit(self, rt: RequestRuntime, payload: dict[str, Any]) -> Any:
+        """Start the attempt's Ray task, preferring (soft node affinity) the node where an attempt ended last:
+        its resources were just freed there, so Ray grants the task there without asking another node first."""
+        node = self._freed.popleft() if self._freed else None
+        return self._task_fn(rt, node).remote(payload)
 
     def _payload(
         self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None, key: str
     ) -> dict[str, Any]:
-        limits = rt.config.runtime.provider_limits
-        provider = getattr(rt.model, "provider", None)
+        """The task's argument: the attempt's own fields and its request's token and shared parts' reference
+        (in a list, so that Ray passes the reference as it is: the worker fetches it once per process)."""
         return {
             "key": key,
-            "services": self.services,
-            "config": rt.config.model_dump(mode="json"),
-            "run_id": rt.run_id,
-            "run_name": rt.store.run_name,
-            "name": rt.name,
+            "request": self._request(rt)[0],
             "task_id": task.id,
             "n": n,
             "sample": sample,
             "checkpoint": agent_to_dict(checkpoint) if checkpoint is not None else None,
-            "recipes": rt.recipes,
-            "worker_services": self.worker_services,
-            "model_gate": provider if provider in limits else None,
+            "log_level": rt.config.runtime.file_log_level,
             "grace_s": rt.config.execution.timeouts.close + CANCEL_MARGIN_S,
         }
 
     async def _consume(
         self, rt: RequestRuntime, stream: Any, record: AttemptRecord, out: AttemptOutcome
-    ) -> dict[str, Any] | None:
+    ) -> tuple[dict[str, Any] | None, list[tuple[str, bytes, bool]]]:
+        """Handle the stream's batches as they come; ``(the result, the files of the last batch)``."""
         result: dict[str, Any] | None = None
+        files: list[tuple[str, bytes, bool]] = []
         async for ref in stream:
-            files = []
-            for item in await ref:
+            if files:
+                await asyncio.to_thread(_write_files, record.dir, files)
+                files = []
+            for item in self.ray.get(ref):  # ready: the stream hands out a reference once its object is here
                 kind = item[0]
                 if kind == "event":
                     rt.progress.emit(
@@ -224,22 +273,22 @@ class RayExecutor:
                     files.append(item[1:])
                 elif kind == "result":
                     result = item[1]
-            if files:
-                await asyncio.to_thread(_write_files, record.dir, files)
-        return result
+        return result, files
 
-    async def _cancel(self, stream: Any, key: str, grace_s: float) -> None:
+    async def _cancel(self, stream: Any, key: str, grace_s: float, gated: bool) -> None:
+        """Cancel the remote task and wait for the end of its stream: a task that had not started never starts,
+        a running one ends once its worker has closed the attempt's environments (Ray reports the task's end
+        only then)."""
         try:
             self.ray.cancel(stream)
         except Exception as exc:
             self.log.debug("ray.cancel failed: %s", exc)
         try:
-            state = await asyncio.wait_for(self.services.cancel.remote(key, grace_s), grace_s + CANCEL_MARGIN_S)
-        except Exception as exc:
-            state = f"unknown ({type(exc).__name__})"
-        if state not in ("finished", "not_started"):
-            self.log.warning("cancelled attempt %s: its environments may not be closed (%s)", key, state)
-        await self.services.forget.remote(key)
+            await asyncio.wait_for(_drain(stream), grace_s + CANCEL_MARGIN_S)
+        except TimeoutError:
+            self.log.warning("cancelled attempt %s: its environments may not be closed (timeout)", key)
+        if gated:
+            await self.services.forget.remote(key)
 
     def _lost(self, exc: BaseException) -> NodeLostError | None:
         """A NodeLostError for the Ray errors that mean the attempt's node or worker process is gone."""
@@ -274,9 +323,16 @@ class RayExecutor:
                 setattr(out, key, value)
         out.phases = {**out.phases, "remote": result["duration_s"]}
 
-    def _finish(self, record: AttemptRecord, out: AttemptOutcome, start: float) -> None:
+    def _finish(
+        self, record: AttemptRecord, out: AttemptOutcome, start: float, files: Sequence[tuple[str, bytes, bool]] = ()
+    ) -> None:
+        """Write the last files, then ``result.json`` (phase ``dispatch``: the time in the slot that the attempt
+        did not spend running on its node)."""
+        _write_files(record.dir, files)
+        remote = out.phases.pop("remote", None)
+        if remote is not None:
+            out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - remote), 4)
         out.duration_s = round(time.monotonic() - start, 4)
-        out.phases.pop("remote", None)
         record.write_result(dict(vars(out)))
 
     # ------------------------------------------------------------------ every node
@@ -285,6 +341,17 @@ class RayExecutor:
 
         counts = await on_every_node(self.ray, "cleanup", rt.config.model_dump(mode="json"), rt.run_id)
         return sum(int(c) for c in counts.values())
+
+
+async def _drain(stream: Any) -> None:
+    """Until the stream ends (its last item is the task's error when it was cancelled)."""
+    while True:
+        try:
+            await (await stream.__anext__())
+        except StopAsyncIteration:
+            return
+        except Exception:  # the task's error: the stream ends with it
+            return
 
 
 def _stops_request(out: AttemptOutcome) -> BaseException | None:
@@ -308,7 +375,7 @@ def _rebase(value: Any, old: str, new: str) -> Any:
     return value
 
 
-def _write_files(folder: Path, files: list[tuple[str, bytes, bool]]) -> None:
+def _write_files(folder: Path, files: Sequence[tuple[str, bytes, bool]]) -> None:
     for rel, data, append in files:
         _write_file(folder, rel, data, append)
 

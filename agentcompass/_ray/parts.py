@@ -2,8 +2,10 @@
 
 The components are built from the request's resolved config exactly as the driver builds them
 (``_config.registry.build``), with this node's ``data_dir``; the benchmark loads its tasks here. The runtime's
-pool holds no slot (the driver holds it) but asks the driver's services actor before each environment open, and
-the model is wrapped so that each call holds one token of its provider's cluster-wide limit.
+pool holds no slot (the driver holds it); when the request has cluster-wide limits, it asks the driver's services
+actor before each environment open of a provider with an ``env_open_qps``, and the model is wrapped so that each
+call holds one token of its provider's cluster-wide limit. Without such limits an attempt makes no call to the
+actor (there is none).
 """
 
 from __future__ import annotations
@@ -58,13 +60,13 @@ def component_context(data: dict[str, Any], config: RequestConfig, run_id: str, 
     )
 
 
-def build_parts(payload: dict[str, Any]) -> Parts:
+def build_parts(shared: dict[str, Any]) -> Parts:
     """Build the request's components on this node and load its tasks (blocking)."""
-    data = payload["config"]
+    data = shared["config"]
     config = RequestConfig.model_validate(data)
     register_secret(data["model"].get("api_key"))
     register_config_secrets(data)
-    ctx = component_context(data, config, payload["run_id"], payload["name"])
+    ctx = component_context(data, config, shared["run_id"], shared["name"])
     with auto_install_scope(config.runtime.auto_install_dependencies):
         built = {g: registry.build(g, data[g], ctx) for g in registry.GROUPS}
         tasks = {t.id: t for t in built["benchmark"].load()}
@@ -72,17 +74,19 @@ def build_parts(payload: dict[str, Any]) -> Parts:
 
 
 class WorkerPool:
-    """No slot (the driver holds the attempt's slot); environment opens wait for the driver's rate limit."""
+    """No slot (the driver holds the attempt's slot); environment opens of a provider with an ``env_open_qps``
+    wait for the driver's rate limit, the others go at once."""
 
-    def __init__(self, services: Any) -> None:
-        self.services = services
+    def __init__(self, services: Any, rated: list[str]) -> None:
+        self.services, self.rated = services, frozenset(rated)
 
     @asynccontextmanager
     async def slot(self, providers: list[str]) -> AsyncIterator[None]:
         yield
 
     async def before_open(self, provider: str) -> None:
-        await self.services.before_open.remote(provider)
+        if provider in self.rated:
+            await self.services.before_open.remote(provider)
 
 
 class GatedModel:
@@ -127,44 +131,24 @@ class GatedModel:
         return getattr(self._inner, name)
 
 
-def worker_runtime(p: dict[str, Any], parts: Parts, store: Any, progress: Any) -> RequestRuntime:
-    """The runtime of one attempt on this node (no executor: the attempt runs right here), with this worker
-    process's services (:func:`worker_services`)."""
+def worker_runtime(shared: dict[str, Any], key: str, parts: Parts, store: Any, progress: Any) -> RequestRuntime:
+    """The runtime of attempt ``key`` on this node (no executor: the attempt runs right here); the worker
+    process's services (:meth:`~.state.WorkerState.services`) are added by the caller."""
     model = parts.model
-    if model is not None and p.get("model_gate"):
-        model = GatedModel(model, p["services"], p["model_gate"], p["key"])
-    rt = RequestRuntime(
-        p["name"],
-        p["run_id"],
+    if model is not None and shared.get("model_gate"):
+        model = GatedModel(model, shared["services"], shared["model_gate"], key)
+    return RequestRuntime(
+        shared["name"],
+        shared["run_id"],
         parts.config,
         parts.benchmark,
         parts.harness,
         model,
         parts.provider,
         store,
-        WorkerPool(p["services"]),
+        WorkerPool(shared["services"], shared["rated"]),
         progress,
         logging.getLogger("agentcompass.run"),
         slot_providers=[],
-        recipes=p.get("recipes"),
+        recipes=shared.get("recipes"),
     )
-    rt.services = worker_services(p.get("worker_services") or (), rt)
-    return rt
-
-
-_services: dict[Any, Any] = {}  # factory -> its service in this worker process
-
-
-def worker_services(factories: tuple[Any, ...], rt: RequestRuntime) -> dict[str, Any]:
-    """The services of this worker process (one model gateway serves every attempt it runs, of any request),
-    made by the first attempt that needs each. They end with the process (or close themselves when idle)."""
-    out: dict[str, Any] = {}
-    for factory in factories:
-        service = _services.get(factory)
-        if service is None:
-            service = factory(rt)
-            if service is None:  # not needed by this attempt's request (e.g. no model)
-                continue
-            _services[factory] = service
-        out[service.name] = service
-    return out

@@ -1,11 +1,11 @@
-"""The driver's services for remote attempts: one Ray actor per run or orchestration, pinned to the driver's node.
+"""The driver's services for remote attempts: one Ray actor per run or orchestration, pinned to the driver's node,
+made only when a request has cluster-wide limits.
 
-Workers ask it, before each environment open, for a turn of that provider's ``env_open_qps`` (the same
-:class:`~agentcompass._orchestrator.pool.RateLimiter` the driver uses locally), and, around each model call,
-for a token of that model provider's ``provider_limits`` (a semaphore per provider), so both limits hold across
-the whole cluster. It also knows which attempts started and finished: an attempt cancelled before it started
-never starts, and the driver can wait until a cancelled one has closed its environments. Tokens are leased per
-attempt: when an attempt's node dies, the driver hands its tokens back (:meth:`ClusterServices.forget`).
+Workers ask it, before each environment open of a provider with an ``env_open_qps``, for a turn (the same
+:class:`~agentcompass._orchestrator.pool.RateLimiter` the driver uses locally), and, around each model call of a
+provider with ``provider_limits``, for a token of that provider's semaphore, so both limits hold across the whole
+cluster. Tokens are leased per attempt: when an attempt's node dies or it is cancelled, the driver hands its
+tokens back (:meth:`ClusterServices.forget`), and a holder handed back is refused any further token.
 """
 
 from __future__ import annotations
@@ -26,9 +26,6 @@ class ClusterServices:
         self._sems = {p: asyncio.Semaphore(n) for p, n in model_limits.items()}
         self._held: dict[str, Counter] = {}
         self._gone: set[str] = set()  # attempts whose tokens were handed back (node lost, cancelled)
-        self._started: set[str] = set()
-        self._done: dict[str, asyncio.Event] = {}
-        self._cancelled: set[str] = set()
         self.max_in_use: Counter = Counter()
 
     async def ping(self) -> bool:
@@ -60,6 +57,8 @@ class ClusterServices:
         if held is not None and held[provider] > 0:
             held[provider] -= 1
             self._sems[provider].release()
+            if not +held:  # nothing held any more: nothing kept for this holder
+                del self._held[holder]
 
     async def forget(self, holder: str) -> int:
         """Hand back every token ``holder`` still holds (its attempt ended without releasing them)."""
@@ -72,39 +71,6 @@ class ClusterServices:
 
     async def usage(self) -> dict[str, int]:
         return dict(self.max_in_use)
-
-    # ------------------------------------------------------------------ attempt lifecycle
-    async def start(self, key: str) -> bool:
-        """Called by the worker first; False: the attempt was cancelled before it started (do nothing)."""
-        if key in self._cancelled:
-            return False
-        self._started.add(key)
-        self._done.setdefault(key, asyncio.Event())
-        return True
-
-    async def finish(self, key: str) -> None:
-        """Called by the worker last, after its environments are closed."""
-        self._done.setdefault(key, asyncio.Event()).set()
-
-    async def cancel(self, key: str, timeout: float) -> str:
-        """Mark ``key`` cancelled; wait (up to ``timeout``) until a started attempt has finished.
-        Returns ``not_started``, ``finished`` or ``timeout``."""
-        self._cancelled.add(key)
-        if key not in self._started:
-            return "not_started"
-        try:
-            await asyncio.wait_for(self._done[key].wait(), timeout)
-        except TimeoutError:
-            return "timeout"
-        return "finished"
-
-    async def drop(self, key: str) -> None:
-        """Forget an attempt the driver is done with."""
-        self._started.discard(key)
-        self._cancelled.discard(key)
-        self._done.pop(key, None)
-        self._gone.discard(key)
-        self._held.pop(key, None)
 
 
 def actor_options(node_id: str) -> dict[str, Any]:

@@ -1,10 +1,12 @@
 """What runs on a worker node: one attempt per Ray task, streaming back its events, log lines and files.
 
 :func:`attempt_stream` is the body of a streaming Ray task. It runs the ordinary attempt
-(:func:`agentcompass._orchestrator.attempt.run_attempt`: open environment, agent, verify, close) on an event
-loop that lives as long as the worker process, against components built on this node from the request's
-config (once per worker process and request; the benchmark's tasks are loaded here, so task files and
-datasets are this node's). The attempt writes into a private staging directory; the driver receives:
+(:func:`agentcompass._orchestrator.attempt.run_attempt`: open environment, agent, verify, close) on the event
+loop of this worker process, against the components of its request built on this node (:mod:`.state`: once per
+worker process and request, from the parts the driver ships once per request; the benchmark's tasks are loaded
+here, so task files and datasets are this node's). The task's own argument is small: the attempt's key, task,
+attempt and sample numbers, its checkpoint, and the request's token with the reference of its shared parts.
+The attempt writes into a private staging directory; the driver receives:
 
 - ``("event", {...})``: phase changes, re-emitted as progress events;
 - ``("log", level, logger name, message)``: log records, written to the driver's console and run.log;
@@ -12,9 +14,10 @@ datasets are this node's). The attempt writes into a private staging directory; 
   rest when the attempt ends: trajectories, logs, error.txt, artifacts/ already cut to their budgets);
 - ``("result", {...})``: the outcome, last.
 
-The slot of the pool is the driver's; environment opens and model calls ask the driver's services actor for
-their turn (``env_open_qps``, ``provider_limits``). A cancel (``ray.cancel``) cancels the attempt here, which
-closes its environments, then tells the services actor it has finished.
+The slot of the pool is the driver's; with cluster-wide limits, environment opens and model calls ask the
+driver's services actor for their turn (``env_open_qps``, ``provider_limits``); without them the attempt makes no
+call outside its stream. A cancel (``ray.cancel``) cancels the attempt here, which closes its environments
+before the task ends: the driver waits for the end of the stream.
 """
 
 from __future__ import annotations
@@ -22,40 +25,26 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import hashlib
-import json
 import logging
 import os
 import queue
 import shutil
 import socket
 import tempfile
-import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.store import AttemptRecord, RunStore
 
-from .parts import Parts, build_parts, worker_runtime
+from .parts import worker_runtime
+from .state import STATE
 
 CHUNK = 8 * 2**20
 BATCH_S = 0.1  # items arriving within this window travel together
 _DONE = object()
-_loop_lock = threading.Lock()
-_loop: asyncio.AbstractEventLoop | None = None
-_parts: dict[str, asyncio.Future[Parts]] = {}
-
-
-def _worker_loop() -> asyncio.AbstractEventLoop:
-    """The event loop of this worker process (a daemon thread), shared by every attempt it runs."""
-    global _loop
-    with _loop_lock:
-        if _loop is None:
-            _loop = asyncio.new_event_loop()
-            threading.Thread(target=_loop.run_forever, name="agentcompass-attempts", daemon=True).start()
-        return _loop
 
 
 def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
@@ -63,9 +52,10 @@ def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
     ``BATCH_S``, up to about CHUNK bytes; each yield is one object to transfer; ``checkpoint.json`` goes at
     once), the last one ending with ``("result", ...)``."""
     events: queue.Queue = queue.Queue()
-    fut = asyncio.run_coroutine_threadsafe(_attempt(payload, events), _worker_loop())
-    fut.add_done_callback(lambda _: events.put(_DONE))
+    fut: concurrent.futures.Future | None = None
     try:
+        fut = asyncio.run_coroutine_threadsafe(_attempt(payload, events), STATE.loop())
+        fut.add_done_callback(lambda _: events.put(_DONE))
         done = False
         while not done:
             try:
@@ -85,8 +75,9 @@ def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
                 batch.append(("result", fut.result()))
             yield batch
     except BaseException:  # cancelled (GeneratorExit / KeyboardInterrupt): close the environments first
-        fut.cancel()
-        concurrent.futures.wait([fut], timeout=payload["grace_s"])
+        if fut is not None:
+            fut.cancel()
+            concurrent.futures.wait([fut], timeout=payload["grace_s"])
         raise
 
 
@@ -157,7 +148,9 @@ class _StagingStore(RunStore):
         return Streaming(record.dir, record.n, record.sample)
 
 
+@cache
 def node_info() -> dict[str, Any]:
+    """Where this worker process runs (the same for every attempt it runs)."""
     import ray
 
     ctx = ray.get_runtime_context()
@@ -170,58 +163,43 @@ def node_info() -> dict[str, Any]:
     }
 
 
-async def _parts_for(payload: dict[str, Any]) -> Parts:
-    """This process's components of the request (built once, in a thread: loading tasks may take a while)."""
-    key = hashlib.sha256(
-        json.dumps([payload["config"], payload["run_id"], payload["name"]], sort_keys=True, default=str).encode()
-    ).hexdigest()
-    fut = _parts.get(key)
-    if fut is None or (fut.done() and fut.exception() is not None):
-        fut = asyncio.ensure_future(asyncio.to_thread(build_parts, payload))
-        _parts[key] = fut
-    return await asyncio.shield(fut)
-
-
-async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any] | None:
+async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
     from agentcompass._orchestrator.attempt import agent_from_dict, run_attempt
 
-    services, key = p["services"], p["key"]
-    if not await services.start.remote(key):
-        return None  # cancelled before it started
     staging = Path(tempfile.mkdtemp(prefix="agentcompass-attempt-"))
     started = time.monotonic()
     try:
-        with _forwarded_logs(events, p["config"]["runtime"]["file_log_level"]):
-            parts = await _parts_for(p)
-            store = _StagingStore(staging, p["run_name"], p["run_id"], events)
-            rt = worker_runtime(p, parts, store, _Events(events))
-            checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
-            out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
-            wait_removed = getattr(parts.provider, "wait_removed", None)
-            if wait_removed is not None:  # this worker's provider outlives the request: removals end here
-                await wait_removed()
+        with _forwarded_logs(events, p["log_level"]):
+            async with STATE.attempt(p["request"]) as state:
+                shared, parts = state.shared, state.parts
+                store = _StagingStore(staging, shared["run_name"], shared["run_id"], events)
+                rt = worker_runtime(shared, p["key"], parts, store, _Events(events))
+                rt.services = STATE.services(shared.get("worker_services") or (), rt)
+                checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
+                out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
+                wait_removed = getattr(parts.provider, "wait_removed", None)
+                if wait_removed is not None:  # this worker's provider outlives the request: removals end here
+                    await wait_removed()
             out.node = node_info()
             record = store.attempt(p["task_id"], p["n"], p["sample"])
-            async for item in _files(record.dir):
+            for item in await asyncio.to_thread(lambda: list(_files(record.dir))):
                 events.put(item)
             return {
                 "outcome": dict(vars(out)),
                 "staging": str(record.dir),
                 "duration_s": round(time.monotonic() - started, 4),
             }
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        services.finish.remote(key)  # sent, not awaited: the driver's cancel waits for it
+    finally:  # off the result's path: the files were read
+        asyncio.get_running_loop().run_in_executor(None, shutil.rmtree, staging, True)
 
 
-async def _files(folder: Path) -> AsyncIterator[tuple[str, str, bytes, bool]]:
+def _files(folder: Path) -> Iterator[tuple[str, str, bytes, bool]]:
     """Every file of the attempt directory but result.json (the driver writes its own), in chunks:
     ``("file", relative path, bytes, append)``."""
-    paths = await asyncio.to_thread(lambda: sorted(p for p in folder.rglob("*") if p.is_file()))
-    for path in paths:
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         rel = path.relative_to(folder).as_posix()
         if rel == "result.json" or path.is_symlink():
             continue
-        data = await asyncio.to_thread(path.read_bytes)
+        data = path.read_bytes()
         for start in range(0, max(len(data), 1), CHUNK):
             yield ("file", rel, data[start : start + CHUNK], start > 0)
