@@ -114,6 +114,16 @@ class ExecResult:
         return self.stdout or self.stderr
 
 
+@dataclass(frozen=True)
+class Mount:
+    """A host directory seen inside the environment at ``target`` (an absolute environment path). Docker: a bind
+    mount (read-only when ``read_only``); local: ``target`` in the workspace is a symbolic link to ``source``."""
+
+    source: Path
+    target: str
+    read_only: bool = True
+
+
 @dataclass
 class EnvSpec:
     """What an environment provider needs to open one environment for one attempt."""
@@ -132,6 +142,7 @@ class EnvSpec:
     build_timeout_s: float | None = None
     labels: dict[str, str] = field(default_factory=dict)  # agentcompass.run_id / request / task
     keep: bool = False  # keep_environment: close() leaves it in place
+    mounts: list[Mount] = field(default_factory=list)  # host directories the environment sees (ENV_MOUNTS)
 
 
 @runtime_checkable
@@ -603,6 +614,13 @@ HARNESS_DESCRIBE: Capability[Callable[[], dict[str, Any]] | None] = Capability(
     "describe() -> dict: what the harness is made of (e.g. the prompts it uses), recorded redacted as "
     "harness_info in run.json and the summary's metadata",
 )
+ENV_MOUNTS: Capability[Callable[[Task], list[Mount]] | None] = Capability(
+    "harness",
+    "env_mounts",
+    None,
+    "env_mounts(task) -> list[Mount]: host directories the agent's environment must see (added to its EnvSpec "
+    "before it opens; e.g. an agent's binaries, read-only, so they are never copied per attempt); absent: none",
+)
 CONTEXT_LIMIT: Capability[int | None] = Capability(
     "model", "context_limit", None, "the model's context window in tokens, read by harnesses; None: unknown", (int,)
 )
@@ -676,6 +694,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     REQUIRES_MODEL,
     NEEDS_ENVIRONMENT,
     HARNESS_DESCRIBE,
+    ENV_MOUNTS,
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
     SET_ATTEMPT_LIMITS,

@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "view": ("agentcompass._cli.view", "browse runs, tasks and trajectories in a local web page (read-only)"),
     "report": ("agentcompass._cli.report", "write a run's Run and Attempt views as one self-contained HTML file"),
     "gateway": ("agentcompass._cli.gateway", "serve the model gateway in the foreground for any client (one model)"),
+    "list": ("agentcompass._cli.list", "list benchmarks | harnesses | environments | models, or a benchmark's tasks"),
+    "audit": ("agentcompass._cli.audit", "run oracle N times and nop once on every task; report broken tasks"),
 }
 
 

@@ -17,6 +17,7 @@ from agentcompass.errors import (
     one_line,
 )
 from agentcompass.interfaces import (
+    ENV_MOUNTS,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
@@ -127,6 +128,9 @@ class _Attempt:
             spec = rt.benchmark.env_spec(task)
             spec.labels.update(rt.labels(task.id))
             spec.keep = rt.config.execution.keep_environment
+            mounts = ENV_MOUNTS.of(rt.harness)
+            if mounts is not None:
+                spec.mounts.extend(mounts(task))
             await rt.pool.before_open(rt.provider.name)
             await self._open(spec)
             out.environment = self.env.describe()

@@ -47,6 +47,12 @@ _EXPORTS = {
     "format_prebuild": "prebuild",
     "sigterm_as_interrupt": "signals",
     "new_run_id": "evaluate",
+    "list_components": "catalogue",
+    "list_tasks": "catalogue",
+    "benchmarks_table": "catalogue",
+    "audit": "audit",
+    "format_audit": "audit",
+    "AuditReport": "audit",
 }
 
 __all__ = list(_EXPORTS)

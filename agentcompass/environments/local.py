@@ -236,6 +236,12 @@ class LocalEnvironment:
     def make_dirs(self) -> None:
         for d in (self.workdir, "/logs/agent", "/logs/verifier"):
             beneath.make_dirs(self.root, self._rel(d), d)
+        for mount in self.spec.mounts:  # a link to the host directory (nothing is copied; read_only not enforced)
+            rel = self._rel(mount.target)
+            parent = str(Path(rel).parent)
+            if parent != ".":
+                beneath.make_dirs(self.root, parent, mount.target)
+            os.symlink(Path(mount.source).resolve(), self.root / rel, target_is_directory=True)
 
     def _make_base_env(self) -> dict[str, str]:
         env: dict[str, str] = {}

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.interfaces import (
+    ENV_MOUNTS,
     AgentResult,
     AttemptContext,
     ComponentContext,
@@ -71,6 +72,25 @@ def _local_provider(tmp_dir: Path) -> EnvironmentProvider:
     return LocalProvider(LocalConfig(root_dir=str(tmp_dir / "workspaces")), None)
 
 
+class _LazyGateway:
+    """A model gateway serving the attempt's client (``ctx.gateway``), started on first use as a request's is."""
+
+    def __init__(self, client: Any) -> None:
+        self.client, self.gateway, self.session = client, None, None
+
+    async def endpoint(self, env: Any = None) -> Any:
+        if self.gateway is None:
+            from agentcompass.gateway.service import Gateway
+
+            self.gateway = await Gateway().start()
+            self.session = self.gateway.open_session(self.client, "replay")
+        return await self.gateway.endpoint(self.session, env)
+
+    async def aclose(self) -> None:
+        if self.gateway is not None:
+            await self.gateway.aclose()
+
+
 async def areplay(
     harness: Harness,
     task: Task,
@@ -95,8 +115,15 @@ async def areplay(
     attempt_dir = tmp_dir / "attempt"
     attempt_dir.mkdir(parents=True, exist_ok=True)
     provider = provider or _local_provider(tmp_dir)
+    mounts = ENV_MOUNTS.of(harness)
     env = await provider.open(
-        EnvSpec(task_id=task.id, workdir=task.workdir, image=task.image, dockerfile_dir=task.dockerfile_dir)
+        EnvSpec(
+            task_id=task.id,
+            workdir=task.workdir,
+            image=task.image,
+            dockerfile_dir=task.dockerfile_dir,
+            mounts=list(mounts(task)) if mounts is not None else [],
+        )
     )
     result: AgentResult | None = None
     error: BaseException | None = None
@@ -113,12 +140,15 @@ async def areplay(
             ctx = AttemptContext(
                 task=task, attempt=1, attempt_dir=attempt_dir, benchmark=benchmark, time_limit_s=task.agent_timeout_s
             )
+            gateway = _LazyGateway(client)  # for agents that call the model API themselves
+            ctx.gateway = gateway.endpoint
             try:
                 async with asyncio.timeout(task.agent_timeout_s):
                     result = await harness.run(task, env, client, ctx)
             except Exception as exc:
                 error = exc
             finally:
+                await gateway.aclose()
                 await client.aclose()
             for path in read_back or []:
                 try:

@@ -12,6 +12,14 @@ from agentcompass._config.schema import ExecutionConfig, OutputConfig, RuntimeCo
 
 DERIVED = {
     ("benchmark", "swebench_verified"): "swebench",
+    ("benchmark", "swebench_lite"): "swebench",
+    ("benchmark", "swebench_full"): "swebench",
+    ("benchmark", "swebench_multilingual"): "swebench",
+    ("benchmark", "swebench_multimodal"): "swebench",
+    ("benchmark", "harbor"): "terminal_bench",
+    ("benchmark", "harbor_terminal_bench_2"): "terminal_bench",
+    ("benchmark", "harbor_swebench_verified"): "terminal_bench",
+    ("benchmark", "terminal_bench_1"): "terminal_bench",
     ("benchmark", "terminal_bench_2"): "terminal_bench",
     ("benchmark", "terminal_bench_2_1"): "terminal_bench",
     ("benchmark", "terminal_bench_2_verified"): "terminal_bench",

@@ -23,6 +23,7 @@ CONFORMANCE_TESTS = [
     "tests.benchmarks.test_conformance",
     "tests.benchmarks.swebench.test_conformance",
     "tests.harnesses.test_conformance",
+    "tests.harnesses.installed.test_conformance",
     "tests.models.test_conformance",
 ]
 

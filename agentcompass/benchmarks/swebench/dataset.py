@@ -139,7 +139,7 @@ def read_source(path: Path, split: str) -> tuple[list[dict[str, Any]], str]:
 # --------------------------------------------------------------------------- download
 
 
-def download(dataset_name: str, split: str, target: Path) -> Path:
+def download(dataset_name: str, split: str, target: Path, revision: str | None = None) -> Path:
     """Fetch the hub dataset's ``split`` files into ``target`` (needs huggingface_hub and network)."""
     snapshot_download = require("huggingface_hub", "hub", purpose="downloading the dataset").snapshot_download
     if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes"):
@@ -147,13 +147,16 @@ def download(dataset_name: str, split: str, target: Path) -> Path:
     snapshot_download(
         repo_id=dataset_name,
         repo_type="dataset",
+        revision=revision,
         local_dir=str(target),
         allow_patterns=[f"data/{split}-*", f"{split}.*", "*.md"],
     )
     return target
 
 
-def _fetch_or_explain(dataset_name: str, split: str, data_dir: Path, allow_download: bool) -> Path:
+def _fetch_or_explain(
+    dataset_name: str, split: str, data_dir: Path, allow_download: bool, revision: str | None = None
+) -> Path:
     target = data_dir / "swebench" / dataset_name
     help_text = layout_help(dataset_name, split, data_dir)
     if not allow_download:
@@ -161,7 +164,7 @@ def _fetch_or_explain(dataset_name: str, split: str, data_dir: Path, allow_downl
             f"SWE-bench dataset {dataset_name!r} not found locally and allow_download is false; {help_text}"
         )
     try:
-        return download(dataset_name, split, target)
+        return download(dataset_name, split, target, revision)
     except DependencyError as exc:
         raise DatasetError(f"SWE-bench dataset {dataset_name!r} not found locally and {exc}; {help_text}") from None
     except Exception as exc:  # network, auth, missing repo: all end the same way for the user
@@ -172,7 +175,12 @@ def _fetch_or_explain(dataset_name: str, split: str, data_dir: Path, allow_downl
 
 
 def locate(
-    dataset_path: str | None, dataset_name: str, split: str, data_dir: Path, allow_download: bool = True
+    dataset_path: str | None,
+    dataset_name: str,
+    split: str,
+    data_dir: Path,
+    allow_download: bool = True,
+    revision: str | None = None,
 ) -> Path:
     """The file or directory to read: ``dataset_path``, else the data_dir copy, else a fresh download."""
     if dataset_path:
@@ -185,7 +193,7 @@ def locate(
     local = data_dir / "swebench" / dataset_name
     if local.is_dir() and (find_split(local, split)[0] or find_split(local, split)[1]):
         return local
-    return _fetch_or_explain(dataset_name, split, data_dir, allow_download)
+    return _fetch_or_explain(dataset_name, split, data_dir, allow_download, revision)
 
 
 # --------------------------------------------------------------------------- rows
@@ -233,10 +241,15 @@ def normalize_row(raw: Any, source: str, index: int) -> dict[str, Any]:
 
 
 def load_instances(
-    dataset_path: str | None, dataset_name: str, split: str, data_dir: Path, allow_download: bool = True
+    dataset_path: str | None,
+    dataset_name: str,
+    split: str,
+    data_dir: Path,
+    allow_download: bool = True,
+    revision: str | None = None,
 ) -> list[dict[str, Any]]:
     """All instances of the split, validated, in file order. Duplicate ids are an error."""
-    path = locate(dataset_path, dataset_name, split, data_dir, allow_download)
+    path = locate(dataset_path, dataset_name, split, data_dir, allow_download, revision)
     raw_rows, source = read_source(path, split)
     if not raw_rows:
         raise DatasetError(f"{source}: the dataset holds no instance (an empty file or split {split!r})")

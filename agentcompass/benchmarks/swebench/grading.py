@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import eval_scripts
 from .infra_failure import TIER_ENVIRONMENT, classify_text
-from .log_parsers import ERROR, FAILED, PASSED, SKIPPED, XFAIL, get_parser
+from .log_parsers import ERROR, FAILED, PASSED, SKIPPED, XFAIL, ParseContext, get_parser
 from .patchset import modified_files
 from .specs import InstanceSpec
 
@@ -53,9 +54,14 @@ HEREDOC_DELIMITER = "EOF_114329324912"
 
 
 def official_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
-    """The eval script of a classic row, as the official harness builds it: conda env, preparation commands,
-    a record of the tree, the install step, test-file reset, ``test_patch`` from a heredoc, the test command
-    between the markers, reset again; ``set -uxo pipefail`` without ``-e``."""
+    """The eval script of a classic row, as the official harness builds it. Python: conda env, preparation
+    commands, a record of the tree, the install step, test-file reset, ``test_patch`` from a heredoc, the test
+    command between the markers, reset again; ``set -uxo pipefail`` without ``-e``. Other languages:
+    :mod:`.eval_scripts`."""
+    if spec.language != "py":
+        return script_text(
+            eval_scripts.eval_script_lines(row, spec.test_cmd, spec.build, spec.language, repo_directory)
+        )
     base, test_patch = row["base_commit"], row["test_patch"]
     reset = f"git checkout {base} {' '.join(modified_files(test_patch))}"
     activate = ["source /opt/miniconda3/bin/activate", f"conda activate {CONDA_ENV}"]
@@ -121,15 +127,15 @@ def parse_exit_code(log: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def parse_test_log(log: str, parser_name: str) -> tuple[dict[str, str], bool]:
+def parse_test_log(log: str, parser_name: str, ctx: ParseContext | None = None) -> tuple[dict[str, str], bool]:
     """(status map, valid). Invalid: a sentinel, a missing marker, nothing parsed and no sign the suite
     ran, or a non-zero test exit code while no test is FAILED or ERROR (fake PASSED lines)."""
     if any(s in log for s in SENTINELS) or START_TEST_OUTPUT not in log or END_TEST_OUTPUT not in log:
         return {}, False
     parser = get_parser(parser_name)
-    status_map = parser(log.split(START_TEST_OUTPUT)[1].split(END_TEST_OUTPUT)[0])
+    status_map = parser(log.split(START_TEST_OUTPUT)[1].split(END_TEST_OUTPUT)[0], ctx)
     if not status_map:
-        status_map = parser(log)  # some runners print results outside the markers
+        status_map = parser(log, ctx)  # some runners print results outside the markers
     if not status_map and not _SUITE_RAN.search(log):
         return {}, False
     code = parse_exit_code(log)
@@ -217,6 +223,7 @@ def instance_report(
     f2p: list[str],
     p2p: list[str],
     eval_type: str = "pass_and_fail",
+    version: str = "",
 ) -> dict[str, Any]:
     """report.json content for the test output ``log`` (as swebench 5.x writes it); an invalid log leaves the
     instance unresolved, tagged ``infra_failure`` / ``infra_failure_reason`` when it looks like a broken
@@ -232,7 +239,7 @@ def instance_report(
         entry["patch_is_None"] = True
         return {instance_id: entry}
     entry["patch_exists"] = True
-    status_map, valid = parse_test_log(log, parser_name)
+    status_map, valid = parse_test_log(log, parser_name, ParseContext(instance_id, str(version)))
     if not valid:
         tag = classify_text(log)
         if tag:

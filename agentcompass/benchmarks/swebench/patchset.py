@@ -51,7 +51,12 @@ def _skip_hunk(header: str, lines: io.StringIO) -> None:
 
 
 def _source_files(patch: str) -> list[str]:
-    """The source name of every file of ``patch``, in order (``/dev/null`` for new files).
+    """The source name of every file of ``patch``, in order (``/dev/null`` for new files)."""
+    return [f[0] for f in _files(patch)]
+
+
+def _files(patch: str) -> list[list[Any]]:
+    """``[source, target, number of hunks]`` of every file of ``patch``, in order.
 
     The same state machine as ``unidiff.PatchSet``: ``current`` is the file being read, ``header`` says whether
     a header block (git extended headers) is open, ``pending`` is a ``---`` name waiting for its ``+++``."""
@@ -76,7 +81,7 @@ def _source_files(patch: str) -> list[str]:
             if current is not None and header and _GIT_INFO.match(line):
                 continue
             current, header, pending = _read_line(line, lines, files, current, header, pending)
-    return [f[0] for f in files]
+    return files
 
 
 def _read_line(
@@ -119,3 +124,23 @@ def _read_line(
 def modified_files(patch: str) -> list[str]:
     """Files of ``patch`` that exist before it applies (source side, ``a/`` prefix removed)."""
     return [name[2:] for name in _source_files(patch) if name != DEV_NULL and name.startswith("a/")]
+
+
+_VCS_PREFIX = re.compile(r"^[abciow12]/")
+
+
+def _path(source: str | None, target: str | None) -> str:
+    """A file's path without its VCS prefix: the source name, the target name for new and renamed files."""
+    name = source
+    renamed = source != DEV_NULL and target != DEV_NULL and (source or "")[2:] != (target or "")[2:]
+    if name in (None, DEV_NULL) or (renamed and target not in (None, DEV_NULL)):
+        name = target
+    quoted = name.startswith('"') and name.endswith('"')
+    bare = name[1:-1] if quoted else name
+    bare = bare[2:] if _VCS_PREFIX.match(bare) else bare
+    return f'"{bare}"' if quoted else bare
+
+
+def patched_paths(patch: str) -> list[str]:
+    """The path of every file of ``patch`` (``unidiff``'s ``PatchedFile.path``), in order."""
+    return [_path(source, target) for source, target, _ in _files(patch)]

@@ -163,6 +163,7 @@ def _write_report(job: GradeJob, log: str) -> dict[str, Any]:
         row["FAIL_TO_PASS"],
         row["PASS_TO_PASS"],
         job.spec.eval_type,
+        version=str(row.get("version") or ""),
     )
     write_atomic(job.attempt_dir / "report.json", json.dumps(report, indent=4))
     job.log(f"report: {report}\nResult for {job.instance_id}: resolved: {report[job.instance_id]['resolved']}")

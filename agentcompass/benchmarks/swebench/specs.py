@@ -1,9 +1,11 @@
 """(repository, version) -> how to evaluate an instance: test command, log parser, install / preparation steps.
 
-Classic rows (the 12 SWE-bench columns) are looked up in :data:`.spec_table.REPOS`, the official table; a pair
-that is not there is an error naming both (add it with the benchmark's ``repo_specs``). Rows carrying the 5.x
-columns keep them: ``eval_script`` is used verbatim, ``log_parser`` / ``eval_type`` win over the table. The test
-command is the version's base command followed by the test files ``test_patch`` touches (Django: dotted modules).
+Classic rows (the 12 SWE-bench columns) are looked up in the official tables: :data:`.spec_table.REPOS` (Python)
+and :mod:`.spec_table_languages` (every other language); a pair that is not there is an error naming both (add
+it with the benchmark's ``repo_specs``). Rows carrying the 5.x columns keep them: ``eval_script`` is used
+verbatim, ``log_parser`` / ``eval_type`` win over the table. A Python test command is the version's base command
+followed by the test files ``test_patch`` touches (Django: dotted modules); other languages run the version's
+commands as they are.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from typing import Any
 
 from agentcompass.errors import DatasetError
 
+from . import spec_table_languages
 from .spec_table import REPOS
 
 NON_TEST_EXTS = (".json", ".png", "csv", ".txt", ".md", ".jpg", ".jpeg", ".pkl", ".yml", ".yaml", ".toml")
 ANY_VERSION = "*"
+PYTHON = "py"
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class RepoSpec:
     install: str | None = None  # run before the tests (rebuilds patched extensions)
     eval_commands: tuple[str, ...] = ()  # environment preparation (locale, variables)
     eval_type: str = "pass_and_fail"
+    language: str = PYTHON  # the official harness's extension name: py, js, java, go, rs, c, php, rb
+    build: tuple[str, ...] = ()  # non-Python: build steps run after the test patch applies
 
 
 @dataclass
@@ -41,12 +47,19 @@ class InstanceSpec:
     install: str | None = None
     eval_commands: list[str] = field(default_factory=list)
     eval_script: str | None = None  # a dataset-provided script (5.x); used verbatim when set
+    language: str = "py"
+    build: list[str] = field(default_factory=list)
 
 
 def _table_spec(repo: str, version: str) -> RepoSpec | None:
     entry = REPOS.get(repo)
     if entry is None:
-        return None
+        facts = spec_table_languages.facts(repo, version)
+        if facts is None:
+            return None
+        return RepoSpec(
+            "\n".join(facts["test_cmd"]), facts["log_parser"], language=facts["language"], build=tuple(facts["build"])
+        )
     for versions, spec in entry["versions"]:
         if version in versions:
             return RepoSpec(
@@ -56,7 +69,14 @@ def _table_spec(repo: str, version: str) -> RepoSpec | None:
 
 
 def known_versions(repo: str) -> list[str]:
-    return [v for versions, _ in REPOS.get(repo, {}).get("versions", []) for v in versions]
+    if repo not in REPOS:
+        return spec_table_languages.versions(repo)
+    return [v for versions, _ in REPOS[repo]["versions"] for v in versions]
+
+
+def known_repos() -> list[str]:
+    """Every repository of the official tables, Python first."""
+    return [*REPOS, *spec_table_languages.repos()]
 
 
 def version_spec(repo: str, version: str, extra: dict[str, dict[str, RepoSpec]] | None = None) -> RepoSpec:
@@ -65,7 +85,7 @@ def version_spec(repo: str, version: str, extra: dict[str, dict[str, RepoSpec]] 
     spec = user.get(version) or user.get(ANY_VERSION) or _table_spec(repo, version)
     if spec is not None:
         return spec
-    if repo in REPOS:
+    if repo in REPOS or spec_table_languages.versions(repo):
         shown = ", ".join(known_versions(repo))
         raise DatasetError(
             f"SWE-bench has no evaluation spec for repo {repo!r} version {version!r} (known "
@@ -87,13 +107,18 @@ def resolve_spec(row: dict[str, Any], extra: dict[str, dict[str, RepoSpec]] | No
             log_parser=own["log_parser"], eval_type=own["eval_type"], test_cmd="", eval_script=own["eval_script"]
         )
     spec = version_spec(row["repo"], row["version"], extra)
+    test_cmd = spec.test_cmd
+    if spec.language == PYTHON:
+        test_cmd = " ".join([spec.test_cmd, *get_test_directives(row["repo"], row["test_patch"])])
     return InstanceSpec(
         log_parser=own["log_parser"] or spec.log_parser,
         eval_type=own["eval_type"] or spec.eval_type,
-        test_cmd=" ".join([spec.test_cmd, *get_test_directives(row["repo"], row["test_patch"])]),
+        test_cmd=test_cmd,
         install=spec.install,
         eval_commands=list(spec.eval_commands),
         eval_script=own["eval_script"],
+        language=spec.language,
+        build=list(spec.build),
     )
 
 

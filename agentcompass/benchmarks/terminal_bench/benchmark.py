@@ -25,7 +25,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from agentcompass.benchmarks.terminal_bench import registry
 from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
+from agentcompass.benchmarks.terminal_bench.registry import DEFAULT_REGISTRY_URL
 from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checkout
 from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_solution
 from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
@@ -44,6 +46,12 @@ class TerminalBenchConfig(BaseModel):
     dataset_path: str | None = Field(
         None, description="Directory of task directories (or one task directory); wins over repo_url."
     )
+    dataset: str | None = Field(
+        None,
+        description="NAME@VERSION (or NAME: Harbor's latest) of a dataset of Harbor's registry; wins over repo_url.",
+    )
+    registry_path: str | None = Field(None, description="A local Harbor registry file (registry.json) or mirror.")
+    registry_url: str = Field(DEFAULT_REGISTRY_URL, description="Harbor registry file read without registry_path.")
     repo_url: str | None = Field(None, description="Git repository holding the tasks (used without dataset_path).")
     revision: str = Field("main", description="Commit, tag or branch of repo_url to check out.")
     subdir: str | None = Field(
@@ -52,6 +60,9 @@ class TerminalBenchConfig(BaseModel):
         "root, or its tasks/ folder when the root holds no task).",
     )
     clone_timeout_s: float = Field(1800, gt=0, description="Timeout of each git command fetching repo_url.")
+    task_subset: list[str] | None = Field(
+        None, description="The dataset's own task list (a registry's task_id_subset); other directories are ignored."
+    )
     sample_ids: list[str] | None = Field(None, description="Task ids to run (directory names), in this order.")
     limit: int | None = Field(None, ge=0, description="Run at most this many tasks (after sample_ids).")
     base_image: str = Field(
@@ -95,10 +106,15 @@ class TerminalBenchBenchmark:
         """Where the task directories are: ``dataset_path``, else the checkout of ``repo_url`` at ``revision``."""
         if self.config.dataset_path:
             return Path(os.path.expandvars(self.config.dataset_path)).expanduser()
+        if self.config.dataset:
+            c = self.config
+            return registry.dataset_root(
+                c.dataset, c.registry_path, c.registry_url, self._data_dir(), c.clone_timeout_s
+            )
         if not self.config.repo_url:
             raise ConfigError(
                 f"benchmark {self.id!r}: dataset_path is required (a directory of task directories), "
-                f"or repo_url (+ revision) of a git repository holding them"
+                f"dataset (NAME@VERSION of Harbor's registry), or repo_url (+ revision) of a git repository"
             )
         self.checkout = fetch_checkout(
             self.config.repo_url, self.config.revision, self._data_dir(), timeout_s=self.config.clone_timeout_s
@@ -118,7 +134,8 @@ class TerminalBenchBenchmark:
         return data_dir(self.ctx)
 
     def load(self) -> list[Task]:
-        result = load_tasks(self.dataset_root(), sample_ids=self.config.sample_ids, limit=self.config.limit)
+        c = self.config
+        result = load_tasks(self.dataset_root(), sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
         self.problems = result.problems
         return [self.to_task(td) for td in result.tasks]
 

@@ -255,16 +255,25 @@ def _select(
 
 
 def load_tasks(
-    dataset_path: str | Path, *, sample_ids: list[str] | None = None, limit: int | None = None
+    dataset_path: str | Path,
+    *,
+    sample_ids: list[str] | None = None,
+    limit: int | None = None,
+    subset: list[str] | None = None,
 ) -> LoadResult:
-    """All task directories under ``dataset_path`` (sorted by id), filtered by ``sample_ids`` then ``limit``."""
+    """All task directories under ``dataset_path`` (sorted by id), filtered by ``sample_ids`` then ``limit``;
+    with ``subset`` (a dataset's own task list, as a registry's ``task_id_subset``), other directories are not
+    part of the dataset at all."""
     root = Path(dataset_path).expanduser()
     if not root.is_dir():
         raise DatasetError(f"dataset_path {str(dataset_path)!r}: not a directory")
     root = tasks_root(root)
     tasks: dict[str, TaskDir] = {}
     problems: dict[str, TaskProblem] = {}
+    wanted = None if subset is None else set(map(str, subset))
     for path in _candidates(root):
+        if wanted is not None and path.name not in wanted:
+            continue
         loaded = load_task_dir(path)
         if isinstance(loaded, TaskProblem):
             log.warning("malformed task %s: %s: %s", loaded.path, loaded.field, loaded.message)

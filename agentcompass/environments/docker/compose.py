@@ -197,6 +197,9 @@ async def _write_files(project: ComposeProject, provider: Any, prebuilt: str | N
     project.env = _variables(cfg, spec, main_image, prebuilt, logs)
     main_env = {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env}
     mounts = [{"type": "bind", "source": str(host), "target": target} for host, target in logs.values()]
+    mounts += [
+        {"type": "bind", "source": str(m.source), "target": m.target, "read_only": m.read_only} for m in spec.mounts
+    ]
     base = _base(spec, prebuilt, cfg.workdir or spec.workdir, build_args)
     project.files = [
         project.write("resources", _resources(cfg, spec)),

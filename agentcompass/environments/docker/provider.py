@@ -259,6 +259,8 @@ class DockerProvider:
             nano_cpus=int(cpus * 1e9) if cpus else None,
             mem_limit=f"{memory}m" if memory else None,
             memswap_limit=f"{memory}m" if memory else None,
+            binds={str(m.source): {"bind": m.target, "mode": "ro" if m.read_only else "rw"} for m in spec.mounts}
+            or None,
         )
         name = slug(spec.task_id, strip="-.", limit=40, default="task")
         params: dict[str, Any] = {

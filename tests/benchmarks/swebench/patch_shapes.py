@@ -24,6 +24,9 @@ FILES = {
     "tests/my test.py": "def test_space():\n    pass\n",
     "tests/t\u00e9st.py": "def test_e():\n    pass\n",
     "tests/dashes.py": "-- a/comment\nx = 1\n",
+    "client/state/test/index.js": "test('a', () => {});\n",
+    "client/blocks/__snapshots__/index.js.snap": "exports[`a`] = `x`;\n",
+    "test/e2e/specs/login.js": "it('logs in', () => {});\n",
 }
 
 
@@ -70,6 +73,12 @@ SHAPES: dict[str, Callable[[Path], None]] = {
     "quoted_name": _append("tests/t\u00e9st.py", "# e\n"),
     "django_nested": _append("tests/forms_tests/tests/test_forms.py", "# f\n"),
     "dash_lines": lambda r: _write(r, "tests/dashes.py", "x = 1\n-- a/other\n"),
+    "js_layout": _steps(  # the folders wp-calypso's test commands are derived from
+        _append("client/state/test/index.js", "// x\n"),
+        _append("client/blocks/__snapshots__/index.js.snap", "// s\n"),
+        lambda r: _write(r, "packages/data/test/new.js", "test('n', () => {});\n"),
+        _append("test/e2e/specs/login.js", "// e\n"),
+    ),
 }
 
 

@@ -1,6 +1,7 @@
 import pytest
 
-from agentcompass.benchmarks.swebench import log_parsers as lp
+from agentcompass.benchmarks.swebench.log_parsers import get_parser
+from agentcompass.benchmarks.swebench.log_parsers import python as lp
 from tests.benchmarks.swebench import canned_logs as logs
 
 
@@ -72,7 +73,7 @@ def test_seaborn_lines():
 
 
 def test_registry_names_and_unknown_parser():
-    assert lp.get_parser("parse_log_django") is lp.parse_log_django
-    assert lp.get_parser("parse_log_scikit") is lp.parse_log_pytest_v2
+    assert get_parser("parse_log_django")(logs.DJANGO) == lp.parse_log_django(logs.DJANGO)
+    assert get_parser("parse_log_scikit")(logs.PYTEST_V2) == lp.parse_log_pytest_v2(logs.PYTEST_V2)
     with pytest.raises(ValueError, match="unknown log parser 'nope'; valid: .*parse_log_pytest"):
-        lp.get_parser("nope")
+        get_parser("nope")

@@ -1,18 +1,10 @@
-"""Test-log parsers: the text between the eval markers -> ``{test id: status}``.
-
-The parser names (``parse_log_pytest``...) are the keys SWE-bench datasets use in their ``log_parser``
-column, so a 5.x-style dataset can name its parser directly. Statuses: PASSED FAILED SKIPPED ERROR XFAIL.
-"""
+"""Log parsers of the Python repositories: pytest (three variants), Django's runner, sympy, seaborn, matplotlib."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-PASSED, FAILED, SKIPPED, ERROR, XFAIL = "PASSED", "FAILED", "SKIPPED", "ERROR", "XFAIL"
-STATUSES = (FAILED, PASSED, SKIPPED, ERROR, XFAIL)
-
-Parser = Callable[[str], dict[str, str]]
+from .base import ERROR, FAILED, PASSED, SKIPPED, STATUSES
 
 _SKIP_COUNT = re.compile(r"^\[\d+\]$")  # "SKIPPED [3] tests/x.py:4: reason": [3] is not a test
 _ANSI_CODE = re.compile(r"\[(\d+)m")
@@ -174,42 +166,3 @@ def parse_log_sympy(log: str) -> dict[str, str]:
         if line.endswith(" ok"):
             result[line.split()[0]] = PASSED
     return result
-
-
-PARSER_REGISTRY: dict[str, Parser] = {
-    "parse_log_pytest": parse_log_pytest,
-    "parse_log_pytest_options": parse_log_pytest_options,
-    "parse_log_pytest_v2": parse_log_pytest_v2,
-    "parse_log_django": parse_log_django,
-    "parse_log_sympy": parse_log_sympy,
-    "parse_log_seaborn": parse_log_seaborn,
-    "parse_log_matplotlib": parse_log_matplotlib,
-    # per-repository names used by SWE-bench datasets
-    "parse_log_astroid": parse_log_pytest,
-    "parse_log_flask": parse_log_pytest,
-    "parse_log_marshmallow": parse_log_pytest,
-    "parse_log_pvlib": parse_log_pytest,
-    "parse_log_pyvista": parse_log_pytest,
-    "parse_log_sqlfluff": parse_log_pytest,
-    "parse_log_xarray": parse_log_pytest,
-    "parse_log_pydicom": parse_log_pytest_options,
-    "parse_log_requests": parse_log_pytest_options,
-    "parse_log_pylint": parse_log_pytest_options,
-    "parse_log_astropy": parse_log_pytest_v2,
-    "parse_log_scikit": parse_log_pytest_v2,
-    "parse_log_sphinx": parse_log_pytest_v2,
-    # short aliases
-    "pytest": parse_log_pytest,
-    "pytest_options": parse_log_pytest_options,
-    "pytest_v2": parse_log_pytest_v2,
-    "django": parse_log_django,
-    "sympy": parse_log_sympy,
-}
-
-
-def get_parser(name: str) -> Parser:
-    """The parser registered under ``name``; an unknown name is a ValueError listing the valid ones."""
-    try:
-        return PARSER_REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown log parser {name!r}; valid: {', '.join(sorted(PARSER_REGISTRY))}") from None

@@ -1,0 +1,48 @@
+"""``agentcompass audit BENCHMARK [--repeats N] [--env ID]``: the oracle N times and nop once on every task; the
+tasks whose oracle fails, whose oracle is flaky, or that nop passes, with their verifier output (``--json``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from . import options
+from .exits import EXIT_FAILED, EXIT_OK
+
+INTERMIXED = True
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("benchmark", metavar="BENCHMARK")
+    p.add_argument("--repeats", type=int, default=3, help="oracle runs per task (default 3)")
+    p.add_argument("--env", dest="environment", default=None, help="environment id (default: the config's)")
+    p.add_argument("--benchmark-params", type=options.json_object("--benchmark-params"), default=None)
+    p.add_argument("--env-params", type=options.json_object("--env-params"), default=None)
+    p.add_argument("--task-concurrency", type=int, default=4)
+    p.add_argument("--max-retries", type=int, default=None)
+    p.add_argument("--results-dir", default=None)
+    p.add_argument("--data-dir", default=None)
+    p.add_argument("--progress", default="none", choices=("auto", "plain", "none"))
+    p.add_argument("--log-level", default="WARNING", type=options.log_level)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Exit 0 when no task has a problem, 1 when some do."""
+    from agentcompass import _sdk
+
+    report = _sdk.audit(
+        args.benchmark,
+        repeats=args.repeats,
+        environment=args.environment,
+        benchmark_params=args.benchmark_params,
+        environment_params=args.env_params,
+        task_concurrency=args.task_concurrency,
+        max_retries=args.max_retries,
+        results_dir=args.results_dir,
+        data_dir=args.data_dir,
+        progress=args.progress,
+        log_level=args.log_level,
+    )
+    print(json.dumps(report.to_dict(), indent=1) if args.json else _sdk.format_audit(report))
+    return EXIT_FAILED if report.findings else EXIT_OK

@@ -1,0 +1,177 @@
+"""What can be run: every bundled component with its one-line description and where its data comes from
+(:func:`list_components`, ``agentcompass list``), the task ids of a benchmark (:func:`list_tasks`), and the
+README's benchmark table made from the same rows (:func:`benchmarks_table`).
+
+The source of truth is ``conf/<kind>/<id>.yaml``: the first sentence of a file's leading comment is the
+component's description; a benchmark's data source is read from its fields (hub dataset and revision, task
+repository and commit, Harbor registry dataset, local path, or bundled). Task counts are those of the last
+load with default parameters, cached in ``<data_dir>/catalogue/task_counts.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+KINDS = {"benchmarks": "benchmark", "harnesses": "harness", "environments": "environment", "models": "model"}
+COUNTS_FILE = Path("catalogue") / "task_counts.json"
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)\.(?:\s|$)")
+
+
+def description(path: Path) -> str:
+    """The first sentence of the file's leading comment block."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    text = " ".join(x for x in lines if x)
+    m = _SENTENCE_END.search(text)
+    return text[: m.start() + 1] if m else text
+
+
+def title(text: str) -> str:
+    """A description's name part: the text before its first parenthesis or colon."""
+    return re.split(r"\s*[(:]", text, maxsplit=1)[0].strip().rstrip(".")
+
+
+def _short(revision: Any) -> str:
+    text = str(revision)
+    return text[:12] if re.fullmatch(r"[0-9a-f]{40}", text) else text
+
+
+def data_source(cfg: dict[str, Any]) -> str:
+    """Where a benchmark's tasks come from, read from its composed fields."""
+    if cfg.get("dataset_path"):
+        return f"local: {cfg['dataset_path']}"
+    if cfg.get("dataset"):
+        where = cfg.get("registry_path") or "Harbor's registry"
+        return f"harbor: {cfg['dataset']} ({where})"
+    if cfg.get("dataset_name"):
+        rev = f"@{_short(cfg['revision'])}" if cfg.get("revision") else ""
+        return f"hub: {cfg['dataset_name']}{rev} ({cfg.get('split', 'test')})"
+    if cfg.get("repo_url"):
+        sub = f" {cfg['subdir']}/" if cfg.get("subdir") else ""
+        return f"git: {cfg['repo_url']}@{_short(cfg.get('revision') or 'HEAD')}{sub}"
+    target = str(cfg.get("_target_") or "")
+    if target.endswith("DemoBenchmark"):
+        return "bundled: agentcompass/benchmarks/demo_tasks"
+    if "dataset_path" in cfg:
+        return "yours: dataset_path, dataset (Harbor's registry) or repo_url"
+    return "generated in process"
+
+
+def _composed(kind: str, ident: str) -> dict[str, Any]:
+    """The component's YAML with its ``defaults`` chain merged (files of the same folder, in order)."""
+    import yaml
+
+    from agentcompass._config.registry import conf_dir
+
+    raw = yaml.safe_load((conf_dir() / kind / f"{ident}.yaml").read_text(encoding="utf-8")) or {}
+    merged: dict[str, Any] = {}
+    for entry in raw.pop("defaults", []) or []:
+        if isinstance(entry, str) and entry != "_self_":
+            merged.update(_composed(kind, entry))
+    merged.update(raw)
+    return merged
+
+
+def _counts(data_dir: str | Path | None) -> dict[str, int]:
+    from agentcompass._config.paths import data_dir as resolve
+
+    path = resolve(str(data_dir) if data_dir else None) / COUNTS_FILE
+    try:
+        return {k: int(v) for k, v in json.loads(path.read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def remember_count(benchmark: str, n_tasks: int, data_dir: str | Path | None = None) -> None:
+    """Record the task count of ``benchmark`` (a load with default parameters) for ``list benchmarks``."""
+    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass.kit import write_atomic
+
+    path = resolve(str(data_dir) if data_dir else None) / COUNTS_FILE
+    counts = _counts(data_dir)
+    counts[benchmark] = n_tasks
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(dict(sorted(counts.items())), indent=1) + "\n")
+
+
+def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[dict[str, Any]]:
+    """Rows ``{id, title, description, source, n_tasks}`` of every bundled component of ``kind`` (benchmarks,
+    harnesses, environments, models); ``source`` is a benchmark's data source or a component's class;
+    ``n_tasks`` (benchmarks) is the cached count of the last default load, else None."""
+    from agentcompass._config.registry import conf_dir, list_ids
+    from agentcompass.errors import ConfigError
+
+    if kind not in KINDS:
+        raise ConfigError(f"agentcompass list: unknown kind {kind!r}; valid: {', '.join([*KINDS, 'tasks'])}")
+    group = KINDS[kind]
+    counts = _counts(data_dir) if group == "benchmark" else {}
+    rows = []
+    for ident in list_ids(group):
+        cfg = _composed(group, ident)
+        source = data_source(cfg) if group == "benchmark" else str(cfg.get("_target_") or "none")
+        text = description(conf_dir() / group / f"{ident}.yaml")
+        row = {"id": ident, "title": title(text), "description": text, "source": source}
+        if group == "benchmark":
+            row["n_tasks"] = counts.get(ident)
+        rows.append(row)
+    return rows
+
+
+def list_tasks(
+    benchmark: str, *, benchmark_params: dict[str, Any] | None = None, data_dir: str | Path | None = None
+) -> list[str]:
+    """The task ids of ``benchmark`` (its data is fetched as a run would); the count of a load with default
+    parameters is cached for :func:`list_components`."""
+    tasks = load_tasks(benchmark, benchmark_params=benchmark_params, data_dir=data_dir)
+    if not benchmark_params:
+        remember_count(benchmark, len(tasks), data_dir)
+    return [t.id for t in tasks]
+
+
+def load_tasks(
+    benchmark: str,
+    *,
+    benchmark_params: dict[str, Any] | None = None,
+    data_dir: str | Path | None = None,
+    harness: str = "oracle",
+    environment: str = "docker",
+) -> list[Any]:
+    """Compose the benchmark as a request would, build it alone and load its tasks."""
+    from agentcompass._config import registry
+    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass.interfaces import ComponentContext
+
+    from .evaluate import compose_from_kwargs
+
+    kw: dict[str, Any] = {"benchmark": benchmark, "harness": harness, "model": "none", "environment": environment}
+    if benchmark_params:
+        kw["benchmark_params"] = benchmark_params
+    if data_dir:
+        kw["data_dir"] = str(data_dir)
+    resolved = compose_from_kwargs(kw)
+    ctx = ComponentContext(
+        data_dir=resolve(resolved.config.runtime.data_dir),
+        benchmark_id=benchmark,
+        harness_id=harness,
+        environment_id=environment,
+        model_id="none",
+    )
+    return registry.build("benchmark", resolved.data["benchmark"], ctx).load()
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("<", "&lt;")
+
+
+def benchmarks_table() -> str:
+    """The README's benchmark table (Markdown), made from :func:`list_components` rows."""
+    lines = ["| id | benchmark | data |", "|---|---|---|"]
+    for row in list_components("benchmarks"):
+        lines.append(f"| `{row['id']}` | {_cell(row['title'])} | {_cell(row['source'])} |")
+    return "\n".join(lines) + "\n"

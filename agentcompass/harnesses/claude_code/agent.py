@@ -1,0 +1,112 @@
+"""Claude Code as Harbor 0.26 runs it (``harbor/agents/installed/claude_code.py``), on the model gateway.
+
+Command: the instruction on standard input of ``claude --verbose --output-format=stream-json
+--permission-mode=bypassPermissions [--max-turns N] [--effort E] [--disallowedTools WebSearch,WebFetch]
+[extra_args] --print``, teed to ``/logs/agent/claude-code.txt``. Environment: ``ANTHROPIC_BASE_URL`` (the gateway),
+``ANTHROPIC_API_KEY`` (the attempt's token), ``ANTHROPIC_MODEL`` and the tier aliases Harbor pins for a custom
+endpoint (``ANTHROPIC_DEFAULT_{SONNET,OPUS,HAIKU,FABLE}_MODEL``, ``CLAUDE_CODE_SUBAGENT_MODEL``),
+``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`` (no telemetry, error reports or auto-update), ``IS_SANDBOX=1``
+(``bypassPermissions`` as root), ``CLAUDE_CONFIG_DIR=/logs/agent/sessions``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.platform import Platform
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
+
+from . import trajectory
+
+DEFAULT_VERSION = "2.1.332"
+PACKAGE = "@anthropic-ai/claude-code"
+_ALIASES = (
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+    "ANTHROPIC_DEFAULT_OPUS_MODEL",
+    "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+    "ANTHROPIC_DEFAULT_FABLE_MODEL",
+    "CLAUDE_CODE_SUBAGENT_MODEL",
+)
+_INSTRUCTION_VAR = "AGENTCOMPASS_CLAUDE_CODE_INSTRUCTION"
+
+
+class ClaudeCodeConfig(InstalledAgentConfig):
+    """``harness_params`` of ``claude_code``."""
+
+    MODEL_PARAMS: ClassVar[dict[str, str]] = {
+        "reasoning_effort": "--effort: low, medium, high, xhigh, max",
+        "max_tokens": "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+        "max_thinking_tokens": "MAX_THINKING_TOKENS",
+    }
+    version: str = Field(DEFAULT_VERSION, description="@anthropic-ai/claude-code version (its native build).")
+    permission_mode: str = Field("bypassPermissions", description="--permission-mode (Harbor's default).")
+
+
+class ClaudeCodeHarness(InstalledAgent):
+    id = "claude_code"
+    config_class = ClaudeCodeConfig
+    config: ClaudeCodeConfig
+    AGENT_NAME = "claude-code"
+    DEFAULT_VERSION = DEFAULT_VERSION
+    NATIVE_LOG = "claude-code.txt"
+    SESSION_DIRS = ("sessions",)
+
+    def parts(self, plat: Platform) -> list[delivery.Part]:
+        return [delivery.npm_part(f"{PACKAGE}-{plat.npm}", self.version, size="about 400 MB")]
+
+    def variables(self, run: Run) -> dict[str, str]:
+        model = run.endpoint.model
+        env = {
+            "ANTHROPIC_BASE_URL": run.endpoint.root,
+            "ANTHROPIC_API_KEY": run.endpoint.token,
+            "ANTHROPIC_MODEL": model,
+            **dict.fromkeys(_ALIASES, model),
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "IS_SANDBOX": "1",
+            "CLAUDE_CONFIG_DIR": f"{run.logs}/sessions",
+            _INSTRUCTION_VAR: run.task.instruction,
+        }
+        params = self.config.model_params
+        if "max_tokens" in params:
+            env["CLAUDE_CODE_MAX_OUTPUT_TOKENS"] = str(params["max_tokens"])
+        if "max_thinking_tokens" in params:
+            env["MAX_THINKING_TOKENS"] = str(params["max_thinking_tokens"])
+        return env
+
+    async def prepare(self, run: Run) -> None:
+        sessions = f"{run.logs}/sessions"
+        dirs = [f"{sessions}/{d}" for d in ("debug", "projects", "shell-snapshots", "statsig", "todos", "skills")]
+        await run.env.exec(["mkdir", "-p", *dirs])
+
+    def flags(self) -> list[str]:
+        """Harbor's flags, in its order (the order of its options model)."""
+        cfg, out = self.config, []
+        if cfg.max_turns is not None:
+            out += ["--max-turns", str(cfg.max_turns)]
+        if "reasoning_effort" in cfg.model_params:
+            out += ["--effort", str(cfg.model_params["reasoning_effort"])]
+        if cfg.disable_web_search:
+            out += ["--disallowedTools", "WebSearch,WebFetch"]
+        out.append(f"--permission-mode={cfg.permission_mode}")
+        return out + list(cfg.extra_args)
+
+    def command(self, run: Run) -> str:
+        import shlex
+
+        binary = shlex.quote(f"{run.part_dir()}/claude")
+        flags = " ".join(shlex.quote(f) for f in self.flags())
+        return (
+            f'instruction="${_INSTRUCTION_VAR}"; unset {_INSTRUCTION_VAR}; '
+            f'printf "%s" "$instruction" | {binary} --verbose --output-format=stream-json {flags} --print'
+        )
+
+    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.convert(agent_dir / self.NATIVE_LOG, run.task.instruction, self.version, run.endpoint.model)
+
+    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.reported(agent_dir / self.NATIVE_LOG)

@@ -1,0 +1,134 @@
+"""Codex CLI as Harbor 0.26 runs it (``harbor/agents/installed/codex.py``), on the model gateway.
+
+Command: ``CODEX_API_KEY= codex exec --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check --model M
+--json --enable unified_exec [-c model_reasoning_effort=E] [-c web_search=disabled] [extra_args] -- INSTRUCTION``,
+teed to ``/logs/agent/codex.txt``. ``$CODEX_HOME`` holds Harbor's ``config.toml`` (``model_provider = "openai"``,
+``openai_base_url`` = the gateway, ``web_search``) plus ``check_for_update_on_startup = false``, and ``auth.json``
+naming ``OPENAI_API_KEY`` (the attempt's token); its ``sessions/`` are copied to ``/logs/agent/sessions``.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field, model_validator
+
+from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.platform import Platform
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
+
+from . import trajectory
+
+DEFAULT_VERSION = "0.171.0"
+PACKAGE = "@openai/codex"
+_TRIPLES = {
+    "linux-x64": "x86_64-unknown-linux-musl",
+    "linux-arm64": "aarch64-unknown-linux-musl",
+    "darwin-x64": "x86_64-apple-darwin",
+    "darwin-arm64": "aarch64-apple-darwin",
+}
+CODEX_HOME = "/tmp/agentcompass-codex-home"
+
+
+class CodexConfig(InstalledAgentConfig):
+    """``harness_params`` of ``codex``."""
+
+    MODEL_PARAMS: ClassVar[dict[str, str]] = {
+        "reasoning_effort": "-c model_reasoning_effort: none, minimal, low, medium, high, xhigh",
+        "reasoning_summary": "-c model_reasoning_summary: auto, concise, detailed, none",
+        "max_tokens": "-c model_max_output_tokens",
+    }
+    version: str = Field(DEFAULT_VERSION, description="@openai/codex version (its native build).")
+
+    @model_validator(mode="after")
+    def _turns(self) -> CodexConfig:
+        if self.max_turns is not None:
+            raise ValueError("max_turns: codex exec has no turn limit (set a gateway limit or the task's timeout)")
+        return self
+
+
+def _toml(value: Any) -> str:
+    return (
+        json.dumps(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+    )
+
+
+class CodexHarness(InstalledAgent):
+    id = "codex"
+    config_class = CodexConfig
+    config: CodexConfig
+    AGENT_NAME = "codex"
+    DEFAULT_VERSION = DEFAULT_VERSION
+    NATIVE_LOG = "codex.txt"
+    SESSION_DIRS = ("sessions",)
+
+    def parts(self, plat: Platform) -> list[delivery.Part]:
+        key = f"{plat.os}-{plat.arch}"  # one static (musl) build serves glibc and musl alike
+        return [delivery.npm_part(PACKAGE, f"{self.version}-{key}", size="about 400 MB")]
+
+    def _vendor(self, run: Run) -> str:
+        return f"{run.part_dir()}/vendor/{_TRIPLES[f'{run.platform.os}-{run.platform.arch}']}"
+
+    def _home(self, run: Run) -> str:
+        return run.env.path(CODEX_HOME)
+
+    def settings(self, run: Run) -> dict[str, Any]:
+        """Harbor's effective config.toml for a custom base URL, plus no update check."""
+        config: dict[str, Any] = {"model_provider": "openai", "openai_base_url": run.endpoint.v1}
+        if self.config.disable_web_search:
+            config["web_search"] = "disabled"
+        config["check_for_update_on_startup"] = False
+        return config
+
+    async def prepare(self, run: Run) -> None:
+        home = CODEX_HOME
+        toml = "".join(f"{k} = {_toml(v)}\n" for k, v in self.settings(run).items())
+        await run.env.write_file(f"{home}/config.toml", toml)
+        await run.env.write_file(f"{home}/auth.json", json.dumps({"OPENAI_API_KEY": run.endpoint.token}), 0o600)
+
+    def variables(self, run: Run) -> dict[str, str]:
+        return {
+            "CODEX_HOME": self._home(run),
+            "OPENAI_API_KEY": run.endpoint.token,
+            "OPENAI_BASE_URL": run.endpoint.v1,
+            "CODEX_MANAGED_BY_NPM": "1",  # what the npm package's launcher tells the binary
+        }
+
+    def flags(self, run: Run) -> list[str]:
+        cfg = self.config
+        out = ["--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "--model", run.endpoint.model]
+        out += ["--json", "--enable", "unified_exec"]
+        params = cfg.model_params
+        for key, name in (
+            ("reasoning_effort", "model_reasoning_effort"),
+            ("reasoning_summary", "model_reasoning_summary"),
+        ):
+            if key in params:
+                out += ["-c", f"{name}={params[key]}"]
+        if cfg.disable_web_search:
+            out += ["-c", "web_search=disabled"]
+        if "max_tokens" in params:
+            out += ["-c", f"model_max_output_tokens={int(params['max_tokens'])}"]
+        return out + list(cfg.extra_args)
+
+    def command(self, run: Run) -> str:
+        vendor = self._vendor(run)
+        binary, path = shlex.quote(f"{vendor}/bin/codex"), shlex.quote(f"{vendor}/codex-path")
+        flags = " ".join(shlex.quote(f) for f in self.flags(run))
+        return f'PATH={path}:"$PATH" CODEX_API_KEY= {binary} exec {flags} -- {shlex.quote(run.task.instruction)}'
+
+    async def finish(self, run: Run) -> None:
+        home, sessions = shlex.quote(self._home(run)), shlex.quote(f"{run.logs}/sessions")
+        await run.env.exec(
+            ["sh", "-c", f"if [ -d {home}/sessions ]; then rm -rf {sessions}; cp -R {home}/sessions {sessions}; fi"]
+        )
+
+    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.convert(agent_dir / "sessions", run.task.instruction, self.version, run.endpoint.model)
+
+    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.reported(agent_dir / self.NATIVE_LOG)

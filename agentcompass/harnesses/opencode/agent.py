@@ -1,0 +1,131 @@
+"""opencode as Harbor 0.26 runs it (``harbor/agents/installed/opencode.py``), on the model gateway.
+
+Command: ``opencode --model=agentcompass/M run --format=json --thinking --dangerously-skip-permissions [--variant
+E] [extra_args] -- INSTRUCTION``, teed to ``/logs/agent/opencode.txt``, with Harbor's ``OPENCODE_FAKE_VCS=git``,
+``XDG_DATA_HOME`` / ``XDG_STATE_HOME`` under ``/logs/agent/opencode``. ``~/.config/opencode/opencode.json``
+registers the gateway as a provider (``agentcompass``, opencode's bundled ``@ai-sdk/openai-compatible``: OpenAI Chat
+Completions) with the model, turns auto-update and sharing off and (``disable_web_search``) denies ``websearch`` /
+``webfetch``; ``OPENCODE_DISABLE_MODELS_FETCH`` and ``OPENCODE_DISABLE_AUTOUPDATE`` keep it off the internet.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field, model_validator
+
+from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.platform import Platform
+from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
+from agentcompass.interfaces import ON_HOST
+
+from . import trajectory
+
+DEFAULT_VERSION = "1.18.18"
+PROVIDER = "agentcompass"
+
+
+class OpenCodeConfig(InstalledAgentConfig):
+    """``harness_params`` of ``opencode``."""
+
+    MODEL_PARAMS: ClassVar[dict[str, str]] = {
+        "reasoning_effort": "--variant (opencode's reasoning-effort variant of the model)",
+        "max_tokens": "the model's limit.output in the provider registration",
+    }
+    version: str = Field(DEFAULT_VERSION, description="opencode-ai version (its native build).")
+    api: str = Field(
+        "openai-chat", description="The API opencode speaks to the gateway: openai-chat or anthropic-messages."
+    )
+    opencode_config: dict[str, Any] = Field(
+        default_factory=dict, description="Merged over the generated opencode.json."
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> OpenCodeConfig:
+        if self.api not in ("openai-chat", "anthropic-messages"):
+            raise ValueError(f"api={self.api!r}; allowed: openai-chat, anthropic-messages")
+        if self.max_turns is not None:
+            raise ValueError("max_turns: opencode run has no turn limit (set a gateway limit or the task's timeout)")
+        return self
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+class OpenCodeHarness(InstalledAgent):
+    id = "opencode"
+    config_class = OpenCodeConfig
+    config: OpenCodeConfig
+    AGENT_NAME = "opencode"
+    DEFAULT_VERSION = DEFAULT_VERSION
+    NATIVE_LOG = "opencode.txt"
+    SESSION_DIRS = ("opencode",)
+
+    def parts(self, plat: Platform) -> list[delivery.Part]:
+        name = f"opencode-{plat.os}-{plat.arch}" + ("" if plat.avx2 or plat.arch != "x64" else "-baseline")
+        name += "-musl" if plat.libc == "musl" else ""
+        return [delivery.npm_part(name, self.version, size="about 170 MB")]
+
+    def _home(self, run: Run) -> str:
+        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
+
+    def settings(self, run: Run) -> dict[str, Any]:
+        cfg, model = self.config, run.endpoint.model
+        anthropic = cfg.api == "anthropic-messages"
+        entry: dict[str, Any] = {"name": model}
+        if "max_tokens" in cfg.model_params:
+            entry["limit"] = {"output": int(cfg.model_params["max_tokens"]), "context": 1_000_000}
+        provider = {
+            "npm": "@ai-sdk/anthropic" if anthropic else "@ai-sdk/openai-compatible",
+            "name": "agentcompass gateway",
+            "options": {"baseURL": run.endpoint.v1, "apiKey": "{env:AGENTCOMPASS_GATEWAY_TOKEN}"},
+            "models": {model: entry},
+        }
+        config: dict[str, Any] = {
+            "$schema": "https://opencode.ai/config.json",
+            "autoupdate": False,
+            "share": "disabled",
+            "model": f"{PROVIDER}/{model}",
+            "provider": {PROVIDER: provider},
+        }
+        if cfg.disable_web_search:
+            config["permission"] = {"websearch": "deny", "webfetch": "deny"}
+        return _merge(config, cfg.opencode_config)
+
+    async def prepare(self, run: Run) -> None:
+        text = json.dumps(self.settings(run), indent=2)
+        await run.env.write_file(f"{self._home(run)}/.config/opencode/opencode.json", text)
+
+    def variables(self, run: Run) -> dict[str, str]:
+        return {
+            "AGENTCOMPASS_GATEWAY_TOKEN": run.endpoint.token,
+            "OPENCODE_FAKE_VCS": "git",
+            "XDG_DATA_HOME": f"{run.logs}/opencode/xdg-data",
+            "XDG_STATE_HOME": f"{run.logs}/opencode/xdg-state",
+            "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        }
+
+    def command(self, run: Run) -> str:
+        binary = shlex.quote(f"{run.part_dir()}/bin/opencode")
+        flags = ["--format=json"]
+        if "reasoning_effort" in self.config.model_params:
+            flags += ["--variant", str(self.config.model_params["reasoning_effort"])]
+        flags += ["--thinking", "--dangerously-skip-permissions", *self.config.extra_args]
+        model = shlex.quote(f"--model={PROVIDER}/{run.endpoint.model}")
+        rest = " ".join(shlex.quote(f) for f in flags)
+        return f"{binary} {model} run {rest} -- {shlex.quote(run.task.instruction)}"
+
+    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.convert(agent_dir / self.NATIVE_LOG, run.task.instruction, self.version, run.endpoint.model)
+
+    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.reported(agent_dir / self.NATIVE_LOG)

