@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _EXPORTS = {
     "run_evaluation": "agentcompass._sdk",
     "async_run_evaluation": "agentcompass._sdk",
     "launch": "agentcompass._sdk",
     "async_launch": "agentcompass._sdk",
+    "compare_runs": "agentcompass._sdk",
     "list_components": "agentcompass._sdk",
     "list_tasks": "agentcompass._sdk",
     "audit": "agentcompass._sdk",
@@ -23,6 +24,8 @@ _EXPORTS = {
     "RunRequestSpec": "agentcompass._launch",
     "OrchestrationResult": "agentcompass._launch",
     "Orchestration": "agentcompass._launch",
+    "RequestOutcome": "agentcompass._launch",
+    "RunResult": "agentcompass._orchestrator.result",
     "AttemptStatus": "agentcompass.interfaces",
     "RunStatus": "agentcompass.interfaces",
     "ExitStatus": "agentcompass.interfaces",

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 ErrorClass = Literal["infra", "model", "agent", "verifier", "config"]
 ERROR_CLASSES: tuple[ErrorClass, ...] = ("infra", "model", "agent", "verifier", "config")
@@ -191,7 +191,7 @@ class VerifierError(AgentCompassError):
 class EvaluationFailedError(AgentCompassError):
     """The run finished but failed as a whole; partial results are on disk at ``run_dir``."""
 
-    def __init__(self, message: str, *, result: dict | None = None) -> None:
+    def __init__(self, message: str, *, result: Any = None) -> None:
         self.result = result
         super().__init__(message)
 
@@ -201,7 +201,7 @@ class RunTimeoutError(AgentCompassError, TimeoutError):
 
     error_class: ErrorClass = "infra"
 
-    def __init__(self, message: str, *, result: dict | None = None) -> None:
+    def __init__(self, message: str, *, result: Any = None) -> None:
         self.result = result
         super().__init__(message)
 

@@ -661,6 +661,21 @@ ON_HOST: Capability[bool] = Capability(
     "manager and messages say 'this host' rather than an image",
     (bool,),
 )
+PREPARE: Capability[Callable[..., Awaitable[None]] | None] = Capability(
+    "environment",
+    "prepare",
+    None,
+    "async prepare(command, *, what, timeout): stage a set-up shell command to run before the next command or "
+    "file operation (docker: in the same exec, saving a round trip); its failure fails that operation with a "
+    "SandboxError naming what; absent: the command is run at once with exec",
+)
+WAIT_REMOVED: Capability[Callable[[], Awaitable[None]] | None] = Capability(
+    "provider",
+    "wait_removed",
+    None,
+    "async wait_removed(): wait until environments this provider closes in the background are gone (a Ray "
+    "worker's provider outlives the request); absent: close() removes an environment before it returns",
+)
 READ_HEAD: Capability[Callable[[str, int], Awaitable[bytes]] | None] = Capability(
     "environment",
     "read_head",
@@ -684,6 +699,14 @@ NET_NAMESPACE: Capability[Callable[[], Awaitable[str | None]] | None] = Capabili
     "on this host (/proc/<pid>/ns/net), where the model gateway listens for it on 127.0.0.1 (reachable from it "
     "alone); None or absent: the gateway listens on host_address()",
 )
+CALL_RECORDER: Capability[Any] = Capability(
+    "model",
+    "recorder",
+    None,
+    "the attempt's call record (model_calls.jsonl) of a forked model client: the model gateway adds each session's "
+    "token to its redactions; absent or None: nothing to redact there",
+    (object,),
+)
 
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION,
@@ -700,9 +723,12 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     SET_ATTEMPT_LIMITS,
     MAX_CONCURRENT,
     PREBUILD,
+    WAIT_REMOVED,
     ON_HOST,
+    PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
     NET_NAMESPACE,
+    CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

@@ -23,7 +23,7 @@ from urllib.parse import quote
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agentcompass._view import serve, write_report
-from tests.view import browser, synth
+from tests._view import browser, synth
 
 
 def mark(d, name: str) -> int:

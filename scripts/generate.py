@@ -12,12 +12,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentcompass._config import reference  # noqa: E402 - after the path set-up
+from agentcompass._config import reference, stubs  # noqa: E402 - after the path set-up
 
 
 def generated() -> dict[str, str]:
     """Path (relative to the repository root) -> the text it must hold."""
-    return {reference.PAGE: reference.options_markdown()}
+    return {reference.PAGE: reference.options_markdown(), stubs.STUB: stubs.stub_text()}
 
 
 def stale() -> list[str]:

@@ -34,6 +34,12 @@ pip_install() {
 }
 pip_install -e '.[test,agreement,compose,terminus2]'
 
+# lint, format and types before the tests (configured in pyproject.toml): a finding fails CI
+python3 -m ruff check .
+python3 -m ruff format --check .
+python3 -m mypy
+python3 scripts/generate.py --check   # docs/options.md and the SDK stub agree with the options table
+
 bash scripts/ensure_reference.sh   # reference packages of the agreement tests, each in its own venv
 
 bash scripts/ensure_docker.sh

@@ -20,6 +20,7 @@ from .collect import TaskRecord, load_run
 from .judge import TAXONOMY, build_judge, judge_attempts
 from .params import AnalysisParams, parse_params
 from .report import render
+from .spread import figures, task_spread
 from .stats import breakdown, distributions, error_groups, top_tasks
 
 __all__ = ["TAXONOMY", "AnalysisParams", "analyze_run", "attach_analysis", "parse_params", "record_in_result"]
@@ -101,6 +102,8 @@ async def analyze_run(
         "run": _run_meta(folder),
         "params": redact(p.model_dump()),
         "breakdown": breakdown(records),
+        "figures": figures(records),
+        "task_spread": task_spread(records),
         "distributions": distributions(records),
         "error_groups": error_groups(records, p.top_n),
         "slowest": top_tasks(records, "duration_s", p.top_n),

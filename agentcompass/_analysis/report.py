@@ -27,10 +27,11 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
     n_samples = b.get("n_samples", b["n_tasks"])
     what = "tasks" if n_samples == b["n_tasks"] else "samples"
     samples = "" if what == "tasks" else f" ({n_samples} samples)"
+    tries = b.get("n_tries", b.get("n_attempts"))  # older analysis.json: n_attempts
     lines = [
         "## Outcomes",
         "",
-        f"{b['n_tasks']} tasks{samples}, {b['n_attempts']} attempts ({b['tasks_retried']} {what} retried).",
+        f"{b['n_tasks']} tasks{samples}, {tries} tries ({b['tasks_retried']} {what} retried).",
         "",
     ]
     lines += _table(
@@ -49,6 +50,54 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
         f"- format errors: {b['format_errors']['total']} in {b['format_errors']['tasks']} tasks",
     ]
     return lines + extra + [""]
+
+
+def _ci(ci: dict[str, Any] | None) -> tuple[str, str]:
+    if not ci or ci.get("low") is None:
+        return "-", (ci or {}).get("method") or "none"
+    return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {ci['n']} tasks"
+
+
+def _figures(a: dict[str, Any]) -> list[str]:
+    f = a.get("figures") or {}
+    if not f:
+        return []
+    rows = []
+    for name in ("mean_reward", "mean_reward_valid", "pass_rate", "resolved_rate"):
+        if name in f:
+            rows.append([name, "-" if f[name] is None else f"{f[name]:.4f}", *_ci(f.get(f"{name}_ci"))])
+    for name, sign in (("pass_at_k", "@"), ("pass_hat_k", "^")):
+        for k, v in (f.get(name) or {}).items():
+            rows.append([f"pass{sign}{k}", f"{v:.4f}", *_ci((f.get(f"{name}_ci") or {}).get(k))])
+    head = ["## Figures", "", "Each with its 95 % interval over tasks (docs/statistics.md).", ""]
+    return head + _table(["figure", "value", "95% interval", "method"], rows)
+
+
+def _spread(a: dict[str, Any]) -> list[str]:
+    s = a.get("task_spread")
+    if not s:
+        return []
+    c = s["counts"]
+    share = s["between_task_share"]
+    lines = [
+        f"## Per-task pass rates ({s['samples_per_task']:g} samples per task)",
+        "",
+        f"{c['always']} tasks always pass, {c['never']} never pass, {c['sometimes']} sometimes pass (coin flips "
+        "first). "
+        + (
+            f"{share:.0%} of the reward variance is between tasks, the rest is sample-to-sample noise."
+            if share is not None
+            else "No reward variance."
+        ),
+        "",
+    ]
+    flips = {t: i for i, t in enumerate(s["coin_flips"])}
+    ordered = sorted(s["tasks"], key=lambda t: (flips.get(t["task_id"], len(flips)), t["class"], t["task_id"]))
+    rows = [
+        [t["task_id"], f"{t['passed']}/{t['n']}", f"[{t['ci'][0]:.2f}, {t['ci'][1]:.2f}]", t["class"]]
+        for t in ordered[:50]
+    ]
+    return lines + _table(["task", "passed", "95% interval (Wilson, over its samples)", "class"], rows)
 
 
 def _distributions(a: dict[str, Any]) -> list[str]:
@@ -140,5 +189,5 @@ def render(a: dict[str, Any]) -> str:
         f"environment `{run.get('environment')}`; analysed {a['created_at']}.",
         "",
     ]
-    body = _outcomes(a) + _distributions(a) + _errors(a) + _tops(a) + _judge(a)
+    body = _outcomes(a) + _figures(a) + _spread(a) + _distributions(a) + _errors(a) + _tops(a) + _judge(a)
     return "\n".join(head + body).rstrip() + "\n"

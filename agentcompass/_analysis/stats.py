@@ -91,7 +91,7 @@ def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
     return {
         "n_tasks": len({rec.task_id for rec in records}),
         "n_samples": len(records),
-        "n_attempts": len(all_attempts),
+        "n_tries": len(all_attempts),
         "outcomes": {o: task_counts.get(o, 0) for o in OUTCOMES},
         "attempt_outcomes": {o: attempt_counts.get(o, 0) for o in OUTCOMES},
         "errors_by_class": {c: dict(sorted(t.items())) for c, t in sorted(by_class.items())},

@@ -13,7 +13,7 @@ INTERMIXED = False
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", metavar="RUN_DIR")
     p.add_argument("--analysis-params", type=options.json_object("--analysis-params"), default=None)
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -23,6 +23,14 @@ def main(args: argparse.Namespace) -> int:
     analysis, paths = _sdk.analyze(args.run_dir, args.analysis_params, log_level=args.log_level)
     b = analysis["breakdown"]
     print(", ".join(f"{k}={v}" for k, v in b["outcomes"].items() if v) or "no tasks")
+    fig = analysis.get("figures") or {}
+    ci = fig.get("mean_reward_ci") or {}
+    if ci.get("low") is not None:
+        print(f"mean_reward={fig['mean_reward']:.4f} 95% [{ci['low']:.4f}, {ci['high']:.4f}] ({ci['method']})")
+    spread = analysis.get("task_spread")
+    if spread:
+        c = spread["counts"]
+        print(f"tasks: {c['always']} always pass, {c['never']} never, {c['sometimes']} sometimes (coin flips)")
     if analysis.get("judge"):
         j = analysis["judge"]
         print(

@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", dest="environment", default=None, help="environment id (default: the config's)")
     p.add_argument("--benchmark-params", type=options.json_object("--benchmark-params"), default=None)
     p.add_argument("--env-params", type=options.json_object("--env-params"), default=None)
-    p.add_argument("--task-concurrency", type=int, default=4)
+    p.add_argument("--task-concurrency", type=int, default=None, help="attempts at once (default: the schema's)")
     p.add_argument("--max-retries", type=int, default=None)
     p.add_argument("--results-dir", default=None)
     p.add_argument("--data-dir", default=None)

@@ -13,7 +13,7 @@ INTERMIXED = False
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run-id", default=None, help="only this run's environments")
     p.add_argument("--env", default="docker", help="environment provider id (default: docker)")
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 
 def main(args: argparse.Namespace) -> int:

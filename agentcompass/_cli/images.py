@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     base.add_argument("--tag", default="agentcompass/base:bookworm", help="image tag (default %(default)s)")
     base.add_argument("--mirror", default="http://deb.debian.org/debian", help="Debian mirror for debootstrap")
     base.add_argument("--rebuild", action="store_true", help="run debootstrap again even when it is cached")
-    base.add_argument("--log-level", default="INFO", type=options.log_level)
+    base.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
     pre = sub.add_parser(
         "prebuild",
         help="pull or build every task image of BENCHMARK (on every Ray node with "

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cleanup": ("agentcompass._cli.cleanup", "remove environments left behind by killed runs"),
     "export": ("agentcompass._cli.export", "write a run directory in another tool's layout (harbor: a Harbor job)"),
     "images": ("agentcompass._cli.images", "docker images: build-base builds the offline base image"),
+    "compare": ("agentcompass._cli.compare", "is run B better than A? paired comparison of run directories"),
     "analyze": ("agentcompass._cli.analyze", "write analysis.json / analysis.md for an existing run directory"),
     "view": ("agentcompass._cli.view", "browse runs, tasks and trajectories in a local web page (read-only)"),
     "report": ("agentcompass._cli.report", "write a run's Run and Attempt views as one self-contained HTML file"),
@@ -40,14 +41,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from agentcompass import __version__  # the one source (pyproject.toml reads it too)
 
-    try:
-        return version("agentcompass")
-    except PackageNotFoundError:
-        from agentcompass import __version__
-
-        return __version__
+    return __version__
 
 
 class _Version(argparse.Action):
@@ -115,7 +111,7 @@ def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.Argu
 
     from .options import UsageError
 
-    debug = getattr(args, "log_level", "INFO") == "DEBUG"
+    debug = getattr(args, "log_level", None) == "DEBUG"
     try:
         return module.main(args)
     except UsageError as exc:

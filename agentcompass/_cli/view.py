@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="address to bind (default 127.0.0.1; any other address is reachable by others)",
     )
     p.add_argument("--port", type=port, default=0, help="port (default 0: a free port, printed)")
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -45,6 +45,11 @@ class Option:
     choices: tuple[str, ...] = ()
     field: FieldInfo | None = None  # the schema field (config sections only)
     short: str = ""  # a one-letter alias of the flag ("-k")
+    narrower: tuple[tuple[str, Any], ...] = ()  # (entry, type): a narrower type an entry point takes
+
+    def annotation_for(self, entry: str) -> Any:
+        """The keyword's type at ``entry`` (``timeout_seconds``: int for ``run``, float for ``launch``)."""
+        return dict(self.narrower).get(entry, self.annotation)
 
     @property
     def section(self) -> str:
@@ -107,6 +112,7 @@ def _row(name: str, field: FieldInfo, key: str, *, schema_field: bool) -> Option
         choices=choices,
         field=field if schema_field else None,
         short=marker.get("short", ""),
+        narrower=tuple(marker.get("narrower", {}).items()),
     )
 
 
@@ -142,7 +148,9 @@ def runtime_fields(scope: str) -> dict[str, FieldInfo]:
 def signature(entry: str, *, leading: tuple[inspect.Parameter, ...] = ()) -> inspect.Signature:
     """The keyword-only signature of an entry point: every option of ``entry``, default None (not given)."""
     params = [
-        inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=o.annotation | None)
+        inspect.Parameter(
+            o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=o.annotation_for(entry) | None
+        )
         for o in for_entry(entry)
     ]
     return inspect.Signature([*leading, *params])

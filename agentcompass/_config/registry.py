@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +13,23 @@ from pydantic import BaseModel, ValidationError
 
 from agentcompass._config.redact import secret_name
 from agentcompass.errors import ConfigError, UnknownComponentError
+from agentcompass.interfaces import Benchmark, ComponentContext, EnvironmentProvider, Harness, ModelClient
 
-GROUPS = ("benchmark", "harness", "model", "environment")
+
+@dataclass(frozen=True)
+class Components:
+    """The four built components of one request, by group (the field names ARE the config groups)."""
+
+    benchmark: Benchmark
+    harness: Harness
+    model: ModelClient | None  # None: the ``none`` model
+    environment: EnvironmentProvider
+
+
+GROUPS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Components))  # the one list of groups
+
+
+ENTRY_POINT_GROUP = "agentcompass.plugins"
 
 
 def conf_dir() -> Path:
@@ -19,10 +37,54 @@ def conf_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "conf"
 
 
+@functools.cache
+def plugin_conf_dirs() -> tuple[Path, ...]:
+    """The config trees contributed by installed packages through the ``agentcompass.plugins`` entry-point
+    group (docs/plugins.md): each entry point names a directory (a ``str`` / ``Path``, or a callable returning
+    one) holding ``benchmark/``, ``harness/``, ``model/``, ``environment/`` and ``recipe/`` folders, whose
+    files' ``_target_`` name the package's own classes. Read once per process."""
+    from importlib.metadata import entry_points
+
+    dirs = []
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            value = ep.load()
+            path = Path(value() if callable(value) else value)
+        except Exception as exc:
+            raise ConfigError(f"plug-in {ep.name!r} ({ep.value}) cannot be loaded: {exc}") from exc
+        if not path.is_dir():
+            raise ConfigError(f"plug-in {ep.name!r} ({ep.value}): {str(path)!r} is not a config directory")
+        dirs.append(path.resolve())
+    return tuple(dirs)
+
+
+def conf_dirs() -> tuple[Path, ...]:
+    """The bundled config tree, then each plug-in's."""
+    return (conf_dir(), *plugin_conf_dirs())
+
+
+def component_file(group: str, ident: str) -> Path:
+    """The file defining component ``ident`` of ``group`` (bundled or a plug-in's)."""
+    for root in conf_dirs():
+        path = root / group / f"{ident}.yaml"
+        if path.is_file():
+            return path
+    raise UnknownComponentError(group, ident, list_ids(group))
+
+
 def list_ids(group: str) -> list[str]:
-    """Valid ids of a config group, sorted."""
-    folder = conf_dir() / group
-    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    """Valid ids of a config group, sorted; a plug-in's id that is already taken is a ConfigError."""
+    owner: dict[str, Path] = {}
+    for root in conf_dirs():
+        folder = root / group
+        for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else ():
+            if path.stem in owner:
+                raise ConfigError(
+                    f"{group} id {path.stem!r} is defined twice: {owner[path.stem]} and {path} (a plug-in may not "
+                    "reuse an id)"
+                )
+            owner[path.stem] = path
+    return sorted(owner)
 
 
 def check_id(group: str, value: str) -> None:
@@ -86,7 +148,12 @@ def validate_component(group: str, cfg: dict[str, Any]) -> None:
         validate(config_cls, cfg, f"{group} {ident!r}")
 
 
-def build(group: str, cfg: dict[str, Any], ctx: Any) -> Any:
+def build_components(data: dict[str, Any], ctx: ComponentContext) -> Components:
+    """Every component of a request's composed config (``data``), built in group order."""
+    return Components(**{group: build(group, data[group], ctx) for group in GROUPS})
+
+
+def build(group: str, cfg: dict[str, Any], ctx: ComponentContext) -> Any:
     """Build a component: ``cls(cls.config_class.model_validate(rest), ctx)``.
 
     ``cfg`` is the composed config of the group (``_target_`` plus fields); ``ctx`` a ComponentContext.

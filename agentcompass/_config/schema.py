@@ -30,6 +30,7 @@ def option(
     path: bool = False,
     metavar: str = "",
     short: str = "",
+    narrower: dict[str, Any] | None = None,
     **field: Any,
 ) -> Any:
     """A config field (or request input) that is also a keyword of the entry points in ``entries``.
@@ -40,6 +41,8 @@ def option(
     fields): where it lives in an orchestration (``orchestration``: the top-level ``runtime``; ``request``: a
     request's ``runtime``; ``top``: a top-level field). ``key``: the config key a request input sets. ``path``:
     the SDK also accepts ``pathlib.Path`` values. ``short``: a one-letter alias of the CLI flag (``-k``).
+    ``narrower``: entry point -> a narrower type that entry point takes (``{"run": int}``: a single request
+    takes whole seconds).
     """
     marker = {
         "entries": entries,
@@ -50,14 +53,26 @@ def option(
         "path": path,
         "metavar": metavar,
         "short": short,
+        "narrower": dict(narrower or {}),
     }
     if default is dict or default is list:
         return Field(default_factory=default, json_schema_extra={"option": marker}, **field)
     return Field(default, json_schema_extra={"option": marker}, **field)
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
+    """The base of every config model: an unknown key is an error."""
+
     model_config = ConfigDict(extra="forbid")
+
+
+_Strict = Strict
+
+
+def default_of(model: type[BaseModel], name: str) -> Any:
+    """The schema's default of ``model.name`` (what a config that leaves it out gets)."""
+    field = model.model_fields[name]
+    return field.default_factory() if field.default_factory is not None else field.default  # type: ignore[call-arg]
 
 
 class RuntimeConfig(_Strict):
@@ -86,6 +101,7 @@ class RuntimeConfig(_Strict):
         entries=BOTH,
         scope="orchestration",
         metavar="SECONDS",
+        narrower={"run": int},
         gt=0,
         description="wall-clock bound on the whole request / orchestration: on expiry the attempts in flight are "
         "cancelled, finished results kept, RunTimeoutError raised (CLI exit 124)",
@@ -341,13 +357,33 @@ class GatewayConfig(_Strict):
     )
 
 
+class ComponentSection(BaseModel):
+    """A component section of the request config: its id, its class (``_target_``) and the fields its class's
+    ``config_class`` validates (kept here as extra fields, validated when the component is built)."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True, serialize_by_alias=True)
+
+    id: str | None = None  # the component id (for a model: the model name sent to the endpoint)
+    target: str | None = Field(None, alias="_target_")  # None: nothing to build (the ``none`` model)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, v: Any) -> Any:
+        return str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The component's own fields (what its ``config_class`` validates)."""
+        return dict(self.model_extra or {})
+
+
 class RequestConfig(_Strict):
     """The composed config of one request. Component sections are validated by their classes."""
 
-    benchmark: dict[str, Any]
-    harness: dict[str, Any]
-    model: dict[str, Any]
-    environment: dict[str, Any]
+    benchmark: ComponentSection
+    harness: ComponentSection
+    model: ComponentSection
+    environment: ComponentSection
     runtime: RuntimeConfig = Field(default_factory=RuntimeConfig)
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agentcompass._config.schema import ExecutionConfig, RuntimeConfig, default_of
 from agentcompass._export.harbor_trial import RunInfo, iso, stable_id, write_trial
 from agentcompass._orchestrator.store import (
     RESULT_FILE,
@@ -259,8 +260,8 @@ def _job_config(
         "job_name": info.job_dir.name,
         "jobs_dir": str(out_dir),
         "n_attempts": n_attempts,
-        "n_concurrent_trials": runtime.get("task_concurrency", 1),
-        "retry": {"max_retries": execution.get("max_retries", 0)},
+        "n_concurrent_trials": runtime.get("task_concurrency", default_of(RuntimeConfig, "task_concurrency")),
+        "retry": {"max_retries": execution.get("max_retries", default_of(ExecutionConfig, "max_retries"))},
         "environment": {"type": "docker" if info.environment == "docker" else None, "delete": not info.keep},
         "agents": [{"name": info.harness, "model_name": info.model}],
         "tasks": tasks,

@@ -65,9 +65,8 @@ def resolve_orchestration(
     paths = [str(config_path)] if isinstance(config_path, (str, Path)) else [str(p) for p in config_path or ()]
     names = [r.name for r in spec.requests]
 
-    def to_job(overrides: list[str]) -> Job:
-        index = int(next(o for o in overrides if o.lstrip("+").startswith(JOB_KEY)).split("=", 1)[1])
-        req = spec.requests[index]
+    def to_job(number: int, overrides: list[str]) -> Job:  # job number i of the sweep is request i
+        req = spec.requests[number]
         inp = compose_input(spec, req, config_paths=paths, shared=shared)
         inp.explicit.setdefault("output", {}).setdefault("run_name", safe_name(req.name))
         return Job(name=req.name, inp=inp)
@@ -76,7 +75,7 @@ def resolve_orchestration(
     jobs = run_sweep(handle, [f"+{JOB_KEY}={','.join(str(i) for i in range(len(names)))}"])
     runtime = spec.runtime.model_dump(exclude_none=True)
     runtime.update(shared)
-    return Orchestration(spec.name, spec.task_concurrency, sorted(jobs, key=lambda j: names.index(j.name)), runtime)
+    return Orchestration(spec.name, spec.task_concurrency, jobs, runtime)
 
 
 def apply_runtime(orch: Orchestration, shared: dict[str, Any]) -> Orchestration:

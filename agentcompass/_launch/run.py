@@ -1,4 +1,11 @@
-"""Run every request of an orchestration on ONE attempt pool; a failing request never discards the others."""
+"""The one driver: every request of an orchestration on ONE attempt pool; a failing request never discards the
+others. ``run_evaluation`` is an orchestration of one request on this driver, raising from its outcome
+(:func:`result_of`).
+
+Per request: prepare (components, tasks, run directory) -> start its request-scoped services -> run its attempts
+-> finalize (the record, its status) -> close (services, model client, provider, the run lock), whatever
+happened. The driver alone decides a request's status and error (:meth:`_Runner.run_one`, :func:`result_of`).
+"""
 
 from __future__ import annotations
 
@@ -10,13 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentcompass._config.compose import ResolvedRequest
 from agentcompass._orchestrator.executor import Executor, open_executor
 from agentcompass._orchestrator.hooks import Hooks
 from agentcompass._orchestrator.logs import console_logging, file_logging
 from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import Progress, RequestFinished
 from agentcompass._orchestrator.request import RequestRun
-from agentcompass.errors import one_line
+from agentcompass._orchestrator.result import RunResult
+from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
 from agentcompass.interfaces import RunStatus
 
 from .sweep import Job
@@ -30,9 +39,10 @@ class RequestOutcome:
 
     name: str
     status: RunStatus  # completed | failed | timeout | cancelled
-    result: dict[str, Any] | None = None  # what run_evaluation would have returned
+    result: RunResult | None = None  # what run_evaluation would have returned
     error: str | None = None  # "<ErrorType>: <message>"
     paths: dict[str, str] = field(default_factory=dict)
+    exception: BaseException | None = field(default=None, repr=False, compare=False)  # what ``error`` names
 
 
 @dataclass
@@ -50,7 +60,7 @@ class Orchestration:
 
     ``runtime`` holds the orchestration-wide settings given explicitly (the spec's top-level ``runtime`` and the
     ``launch()`` keywords); every request's own config holds them too. A setting missing here is read from the
-    first request's config (a ``run -m`` sweep, whose settings come from its requests).
+    first request's config (a ``run -m`` sweep, or ``run_evaluation``, whose settings come from its requests).
     """
 
     name: str
@@ -58,14 +68,23 @@ class Orchestration:
     jobs: list[Job]
     runtime: dict[str, Any] = field(default_factory=dict)  # timeout_seconds, progress, log levels, limits...
 
+    @classmethod
+    def single(cls, resolved: ResolvedRequest, name: str = "") -> Orchestration:
+        """``run_evaluation``'s request as an orchestration of one (its own pool and settings)."""
+        job = Job(name=name, inp=None, resolved=resolved)
+        return cls("agentcompass", resolved.config.runtime.task_concurrency, [job])
 
-def _runtime_value(orch: Orchestration, key: str, default: Any) -> Any:
+
+def _runtime_value(orch: Orchestration, key: str) -> Any:
+    """An orchestration-wide setting: given explicitly, else the first composed request's (its schema default)."""
     if orch.runtime.get(key) is not None:
         return orch.runtime[key]
     for job in orch.jobs:
         if job.resolved is not None:
             return getattr(job.resolved.config.runtime, key)
-    return default
+    from agentcompass._config.schema import RuntimeConfig, default_of
+
+    return default_of(RuntimeConfig, key)
 
 
 class _Runner:
@@ -74,15 +93,16 @@ class _Runner:
     ):
         self.orch, self.hooks, self.on_request_finished = orch, hooks, on_request_finished
         self.pool = Pool(
-            orch.task_concurrency, _runtime_value(orch, "provider_limits", {}), _runtime_value(orch, "env_open_qps", {})
+            orch.task_concurrency, _runtime_value(orch, "provider_limits"), _runtime_value(orch, "env_open_qps")
         )
-        self.progress = Progress(_runtime_value(orch, "progress", "auto"), 0, on_progress, desc=orch.name)
-        self.outcomes: dict[str, RequestOutcome] = {}
-        self.runs: list[RequestRun] = []
+        self.progress = Progress(_runtime_value(orch, "progress"), 0, on_progress, desc=orch.name)
+        self.outcomes: dict[int, RequestOutcome] = {}  # job index -> outcome
+        self.runs: list[tuple[int, RequestRun]] = []
         self.executor: Executor | None = None
+        self.stopping: RunStatus | None = None  # set before the driver cancels the requests still running
 
-    def _done(self, outcome: RequestOutcome) -> None:
-        self.outcomes[outcome.name] = outcome
+    def _done(self, index: int, outcome: RequestOutcome) -> None:
+        self.outcomes[index] = outcome
         if outcome.result is not None:
             self.progress.emit(
                 RequestFinished(outcome.name, status=outcome.status, metrics=outcome.result.get("metrics", {}))
@@ -95,59 +115,98 @@ class _Runner:
             except Exception as exc:  # a broken callback never kills the orchestration
                 log.warning("on_request_finished callback raised %s", one_line(exc))
 
+    def _failed(self, index: int, name: str, exc: BaseException) -> None:
+        """A request that failed before any of its attempts ran (nothing of it is recorded)."""
+        self._done(index, RequestOutcome(name, RunStatus.FAILED, error=one_line(exc), exception=exc))
+
     async def prepare(self) -> None:
+        """The executor, then every request prepared in order (a failing one is its own outcome)."""
         configs = [job.resolved.config for job in self.orch.jobs if job.error is None and job.resolved is not None]
         self.executor = await open_executor(self.hooks.executor, configs, self.pool, log)
-        for job in self.orch.jobs:
-            if job.error is not None:
-                self._done(RequestOutcome(job.name, RunStatus.FAILED, error=one_line(job.error)))
+        for index, job in enumerate(self.orch.jobs):
+            if job.error is not None or job.resolved is None:
+                self._failed(index, job.name, job.error or RuntimeError("the request was not composed"))
                 continue
             run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks, self.executor)
             try:
                 await asyncio.to_thread(run.prepare)
             except Exception as exc:
-                self._done(RequestOutcome(job.name, RunStatus.FAILED, error=one_line(exc)))
+                await run.aclose()
+                self._failed(index, run.name, exc)
                 continue
-            self.runs.append(run)
+            self.runs.append((index, run))
             self.progress.add_total(len(run.pending))
 
-    async def run_one(self, run: RequestRun) -> None:
-        runtime = run.cfg.runtime
+    async def run_one(self, index: int, run: RequestRun) -> None:
+        """Start, execute, finalize and close one request; its outcome is recorded whatever happens."""
+        status, error = RunStatus.COMPLETED, None
         try:
-            with file_logging(run.log_path, runtime.file_log_level, run.name):
-                await run.start()
-                await run.execute()
-                result = await run.afinalize(RunStatus.COMPLETED)
-            self._record(run, result)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.error("request %s failed: %s", run.name, one_line(exc))
-            self._record(run, run.finalize(RunStatus.FAILED), error=one_line(exc))
+            with file_logging(run.log_path, run.cfg.runtime.file_log_level, run.name):
+                try:
+                    await run.start()
+                    await run.execute()
+                except asyncio.CancelledError:  # only the driver cancels a request (stop()): it ends here
+                    status = self.stopping or RunStatus.CANCELLED
+                    _uncancel()
+                except Exception as exc:
+                    status, error = RunStatus.FAILED, exc
+                    stops = isinstance(exc, AgentCompassError) and exc.stops_request
+                    (run.logger.debug if stops else log.error)("request %s stopped: %s", run.name, one_line(exc))
+                result = await run.afinalize(status)
+        except Exception as exc:  # the record itself could not be written
+            log.error("request %s: its record could not be finalized: %s", run.name, one_line(exc))
+            self._failed(index, run.name, exc)
+            return
         finally:
             await run.aclose()
+        self._record(index, run, result, error)
 
-    def _record(self, run: RequestRun, result: dict[str, Any], error: str | None = None) -> None:
+    def _record(self, index: int, run: RequestRun, result: RunResult, error: BaseException | None) -> None:
         final = result["metadata"]["status"]
+        text = one_line(error) if error is not None else None
         if final == RunStatus.FAILED and error is None:
-            error = f"EvaluationFailedError: every task ended in an error ({result['metrics']['n_errors']})"
-        self._done(RequestOutcome(run.name, final, result=result, error=error, paths=result["paths"]))
+            text = f"EvaluationFailedError: every task ended in an error ({result['metrics']['n_errors']})"
+        elif final in (RunStatus.TIMEOUT, RunStatus.CANCELLED) and error is None:
+            text = f"the orchestration {final}"
+        outcome = RequestOutcome(run.name, final, result=result, error=text, paths=result["paths"], exception=error)
+        self._done(index, outcome)
 
-    def cancel_rest(self, status: RunStatus) -> None:
-        for run in self.runs:
-            if run.name not in self.outcomes:
-                self._record(run, run.finalize(status), error=f"the orchestration {status}")
-                asyncio.ensure_future(run.aclose())
+    async def run_all(self) -> RunStatus:
+        """Every prepared request at once, bounded by ``timeout_seconds``; TIMEOUT or COMPLETED."""
+        tasks = [asyncio.ensure_future(self.run_one(index, run)) for index, run in self.runs]
+        if not tasks:
+            return RunStatus.COMPLETED
+        try:
+            _, pending = await asyncio.wait(tasks, timeout=_runtime_value(self.orch, "timeout_seconds"))
+        except asyncio.CancelledError:
+            await self.stop(tasks, RunStatus.CANCELLED)
+            raise
+        if pending:
+            await self.stop(list(pending), RunStatus.TIMEOUT)
+            return RunStatus.TIMEOUT
+        return RunStatus.COMPLETED
+
+    async def stop(self, tasks: list[asyncio.Future], status: RunStatus) -> None:
+        """Cancel the requests still running and wait while they close their environments (each bounds its
+        attempts by ``cleanup_grace_seconds``) and finalize their records with ``status``. A second cancel of the
+        caller (a second Ctrl-C) cuts this wait short."""
+        self.stopping = status
+        pending = [t for t in tasks if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            grace = float(_runtime_value(self.orch, "cleanup_grace_seconds"))
+            await asyncio.wait(pending, timeout=grace + 90.0)
+        for index, run in self.runs:
+            if index not in self.outcomes:  # still winding down after the wait: named, not waited for
+                self._done(index, RequestOutcome(run.name, status, error=f"the request did not close after {status}"))
 
 
-async def _wind_down(tasks: list[asyncio.Future], orch: Orchestration) -> None:
-    """Wait while the requests the interrupted gather cancelled close their environments (each request bounds
-    its attempts by ``cleanup_grace_seconds``): the gather stops waiting at the first cancelled request, and what
-    is still closing when the event loop ends would be cancelled half-way (workspaces and containers left).
-    They are not cancelled again: a second cancellation would cut their own wait for their attempts short."""
-    pending = [t for t in tasks if not t.done()]
-    if pending:
-        await asyncio.wait(pending, timeout=float(_runtime_value(orch, "cleanup_grace_seconds", 10)) + 90.0)
+def _uncancel() -> None:
+    """The current task's cancellation was handled: later timeouts inside it work as in a fresh task."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
 
 
 async def run_orchestration(
@@ -159,32 +218,20 @@ async def run_orchestration(
 ) -> OrchestrationResult:
     start = time.monotonic()
     runner = _Runner(orch, hooks, on_progress, on_request_finished)
-    status = RunStatus.COMPLETED
-    tasks: list[asyncio.Future] = []
-    with console_logging(_runtime_value(orch, "log_level", "INFO")):
+    with console_logging(_runtime_value(orch, "log_level")):
         try:
             await runner.prepare()
-            tasks = [asyncio.ensure_future(runner.run_one(run)) for run in runner.runs]
-            async with asyncio.timeout(_runtime_value(orch, "timeout_seconds", None)):
-                await asyncio.gather(*tasks)
-        except TimeoutError:
-            status = RunStatus.TIMEOUT
-            await _wind_down(tasks, orch)
-            runner.cancel_rest(status)
-        except asyncio.CancelledError:
-            await _wind_down(tasks, orch)
-            runner.cancel_rest(RunStatus.CANCELLED)
-            raise
+            status = await runner.run_all()
         finally:
             runner.progress.close()
             if runner.executor is not None:
                 await runner.executor.aclose()
     if status == RunStatus.COMPLETED and any(o.status != RunStatus.COMPLETED for o in runner.outcomes.values()):
         status = RunStatus.FAILED
-    ordered = {job.name: runner.outcomes[job.name] for job in orch.jobs if job.name in runner.outcomes}
+    ordered = [runner.outcomes[i] for i in range(len(orch.jobs)) if i in runner.outcomes]
     return OrchestrationResult(
         status,
-        ordered,
+        {o.name: o for o in ordered},
         orch.name,
         round(time.monotonic() - start, 3),
         {
@@ -193,3 +240,30 @@ async def run_orchestration(
             "utilisation": round(runner.pool.utilisation(), 4),
         },
     )
+
+
+def result_of(outcome: RequestOutcome, timeout_seconds: float | None) -> RunResult:
+    """``run_evaluation``'s return value from its request's outcome, or the error it raises: the error that
+    kept the request from running; RunTimeoutError; EvaluationFailedError for a request stopped by an error
+    (a dead model endpoint) or failed as a whole; any other error that ended it, as raised."""
+    result, exc = outcome.result, outcome.exception
+    if result is None:
+        raise exc if exc is not None else EvaluationFailedError(outcome.error or "the request did not run")
+    run_dir = result["paths"]["run_dir"]
+    if outcome.status == RunStatus.TIMEOUT:
+        raise RunTimeoutError(
+            f"timeout_seconds={timeout_seconds} expired; finished results are in {run_dir}", result=result
+        )
+    if outcome.status == RunStatus.CANCELLED:
+        raise asyncio.CancelledError()
+    if exc is not None:
+        if isinstance(exc, AgentCompassError) and exc.stops_request:
+            raise EvaluationFailedError(f"{one_line(exc)}; finished results are in {run_dir}", result=result)
+        raise exc
+    if outcome.status == RunStatus.FAILED:
+        metrics = result["metrics"]
+        raise EvaluationFailedError(
+            f"run failed: {metrics['n_errors']} of {metrics['n_tasks']} tasks ended in errors; see {run_dir}",
+            result=result,
+        )
+    return result

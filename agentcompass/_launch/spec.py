@@ -5,20 +5,16 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model, field_validator, model_validator
+from pydantic import BaseModel, Field, SecretStr, create_model, field_validator
 from pydantic.fields import FieldInfo
 
 from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput
 from agentcompass._config.merge import deep_merge
+from agentcompass._config.registry import GROUPS
 from agentcompass._config.schema import SAFE_NAME, ExecutionConfig, OutputConfig
+from agentcompass._config.schema import Strict as _Strict
 from agentcompass._orchestrator.store import safe_name
-
-_GROUPS = ("benchmark", "harness", "model", "environment")
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], doc: str) -> type[BaseModel]:
@@ -38,15 +34,20 @@ def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], do
 
 
 class _NoConcurrency(_Strict):
-    @model_validator(mode="before")
+    """``execution`` of the defaults or of a request: a ``task_concurrency`` here is an error naming its key
+    (``defaults.execution.task_concurrency``, ``requests.0.execution.task_concurrency``)."""
+
+    task_concurrency: Any = Field(None, exclude=True)
+
+    @field_validator("task_concurrency")
     @classmethod
-    def _no_concurrency(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "task_concurrency" in data:
+    def _no_concurrency(cls, v: Any) -> Any:
+        if v is not None:
             raise ValueError(
-                "task_concurrency is orchestration-level only: set OrchestrationSpec.task_concurrency "
-                "(top-level `task_concurrency` in the file), not execution.task_concurrency"
+                "task_concurrency is orchestration-level only: set the file's top-level task_concurrency "
+                "(OrchestrationSpec.task_concurrency)"
             )
-        return data
+        return v
 
 
 ExecutionSpec = _optional(
@@ -81,7 +82,7 @@ class OrchestrationDefaults(_Strict):
     runtime: RequestRuntimeSpec = Field(default_factory=RequestRuntimeSpec)
     output: OutputSpec = Field(default_factory=OutputSpec)
 
-    @field_validator(*_GROUPS, mode="before")
+    @field_validator(*GROUPS, mode="before")
     @classmethod
     def _component(cls, v: Any) -> Any:
         if isinstance(v, str):
@@ -94,7 +95,7 @@ class OrchestrationDefaults(_Strict):
 
     def layer(self) -> dict[str, Any]:
         """This level's fields as a nested dict (unset fields omitted)."""
-        out = {g: copy.deepcopy(getattr(self, g)) for g in _GROUPS if getattr(self, g) is not None}
+        out = {g: copy.deepcopy(getattr(self, g)) for g in GROUPS if getattr(self, g) is not None}
         for part in ("execution", "runtime", "output"):
             values = getattr(self, part).model_dump(exclude_none=True)
             if values:
@@ -121,7 +122,7 @@ class RunRequestSpec(OrchestrationDefaults):
 class OrchestrationSpec(_Strict):
     version: Literal[1] = 1
     name: str = "orchestration"
-    task_concurrency: int = Field(4, ge=1)
+    task_concurrency: int = copy.copy(options.runtime_fields("top")["task_concurrency"])  # the schema's field
     runtime: OrchestrationRuntime = Field(default_factory=OrchestrationRuntime)
     defaults: OrchestrationDefaults = Field(default_factory=OrchestrationDefaults)
     requests: list[RunRequestSpec] = Field(min_length=1)
@@ -154,7 +155,7 @@ def compose_input(
     merged = merged_request(spec, req)
     choices: dict[str, str | None] = {}
     explicit: dict[str, Any] = {}
-    for group in _GROUPS:
+    for group in GROUPS:
         section = dict(merged.get(group) or {})
         choices[group] = section.pop("id", None)
         if section:

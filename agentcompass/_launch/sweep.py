@@ -1,17 +1,20 @@
-"""Hydra multirun through the agentcompass launcher.
+"""Hydra multirun through the agentcompass sweeper and launcher.
 
 Jobs are described in memory (``ComposeInput``s, which may hold secrets) and registered under a token; the
-Hydra sweep only carries job indices (``+agentcompass_job=0,1,...``) or index-encoded overrides of a ``run -m``
-sweep, so no secret ever enters Hydra's config (whose ``multirun.yaml`` goes to a temporary directory that is
-removed). The launcher composes every job first, then hands the batch to the handle; execution starts after
-the sweep returns, outside Hydra's global lock.
+Hydra sweep only carries job numbers (``+agentcompass_job=0,1,...``) or index-encoded overrides of a ``run -m``
+sweep, so no secret ever enters Hydra's config. The agentcompass sweeper (``hydra/sweeper=agentcompass``)
+expands the sweep and writes nothing; the launcher records each job's overrides and number (its position in the
+batch). Every job is composed after the multirun returns, outside Hydra's global state, and the batch runs on
+one pool after that.
+
+The multirun itself is started through ``GlobalHydra.instance().hydra.multirun``: Hydra 1.3 (1.3.8 here) has
+no public function that runs a multirun without ``@hydra.main``, which would take over argv, the working
+directory and logging (docs/architecture.md).
 """
 
 from __future__ import annotations
 
 import copy
-import shutil
-import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -29,18 +32,19 @@ OVERRIDE_KEY = "agentcompass_ov"
 @dataclass
 class Job:
     name: str
-    inp: ComposeInput
+    inp: ComposeInput | None  # None: composed by the caller (run_evaluation)
     resolved: ResolvedRequest | None = None
     error: BaseException | None = None
 
 
 @dataclass
 class SweepHandle:
-    """What the caller registers: how to turn a Hydra job's overrides into a named compose input."""
+    """What the caller registers: how to turn a Hydra job (its number in the batch, its overrides) into a
+    named compose input."""
 
-    to_job: Callable[[list[str]], Job]
+    to_job: Callable[[int, list[str]], Job]
     check: Callable[[ResolvedRequest], None] = lambda r: None
-    jobs: list[Job] = field(default_factory=list)
+    batch: list[tuple[int, list[str]]] = field(default_factory=list)
 
 
 _handles: dict[str, SweepHandle] = {}
@@ -48,56 +52,59 @@ _handles_lock = threading.Lock()
 
 
 def launch_jobs(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> list[Any]:
-    """Called by the Hydra launcher: compose every job, record it on the handle, return Hydra JobReturns."""
+    """Called by the Hydra launcher: record every job of the batch on the handle, return Hydra JobReturns."""
     from hydra.core.utils import JobReturn, JobStatus
 
     handle = _handles[launcher.token]
     returns = []
-    for overrides in job_overrides:
-        job = handle.to_job(list(overrides))
-        try:
-            job.resolved = compose_request(job.inp)
-            handle.check(job.resolved)
-        except Exception as exc:  # recorded in the job's own outcome, never raised through the sweep
-            job.error = exc
-        handle.jobs.append(job)
-        ret = JobReturn(overrides=list(overrides), status=JobStatus.COMPLETED, task_name=job.name)
-        ret.return_value = job
+    for number, overrides in enumerate(job_overrides, start=initial_job_idx):
+        handle.batch.append((number, list(overrides)))
+        ret = JobReturn(overrides=list(overrides), status=JobStatus.COMPLETED, task_name=str(number))
+        ret.return_value = number
         returns.append(ret)
     return returns
 
 
 def run_sweep(handle: SweepHandle, sweep_overrides: list[str]) -> list[Job]:
-    """One Hydra multirun over ``sweep_overrides`` with ``hydra/launcher=agentcompass``; returns the jobs."""
+    """One Hydra multirun over ``sweep_overrides`` with the agentcompass sweeper and launcher, then every job
+    composed and checked (a job that fails is kept with its error); returns the jobs in batch order."""
     from hydra import initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
     from hydra.errors import HydraException
 
     token = uuid.uuid4().hex
-    tmp = tempfile.mkdtemp(prefix="agentcompass-sweep-")
     with _handles_lock:
         _handles[token] = handle
     overrides = [
         *sweep_overrides,
+        "hydra/sweeper=agentcompass",
         "hydra/launcher=agentcompass",
         f"hydra.launcher.token={token}",
-        f"hydra.sweep.dir={tmp}",
         "hydra/job_logging=none",
         "hydra/hydra_logging=none",
         "hydra.output_subdir=null",
     ]
     try:
         with hydra_lock(), initialize_config_dir(str(conf_dir()), version_base=None, job_name="agentcompass"):
-            GlobalHydra.instance().hydra.multirun(
+            GlobalHydra.instance().hydra.multirun(  # type: ignore[union-attr]
                 config_name=None, task_function=_never_called, overrides=overrides, with_log_configuration=False
             )
-    except HydraException as exc:
+    except (HydraException, ValueError) as exc:
         raise ConfigError(f"sweep: {str(exc).strip().splitlines()[0]}") from None
     finally:
         with _handles_lock:
             _handles.pop(token, None)
-        shutil.rmtree(tmp, ignore_errors=True)
-    return handle.jobs
+    return [_composed(handle, number, job_overrides) for number, job_overrides in sorted(handle.batch)]
+
+
+def _composed(handle: SweepHandle, number: int, overrides: list[str]) -> Job:
+    job = handle.to_job(number, overrides)
+    try:
+        job.resolved = compose_request(job.inp)  # type: ignore[arg-type]  # a sweep's jobs have an input
+        handle.check(job.resolved)
+    except Exception as exc:  # recorded in the job's own outcome, never raised through the sweep
+        job.error = exc
+    return job
 
 
 def _never_called(cfg: Any) -> None:  # the agentcompass launcher never runs Hydra's task function

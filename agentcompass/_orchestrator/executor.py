@@ -22,7 +22,8 @@ from .runtime import RequestRuntime
 
 
 class Executor(Protocol):
-    """Runs attempts away from the driver; made by a factory ``(configs, pool, logger) -> Executor``."""
+    """Runs attempts away from the driver; made by a factory ``(kind, configs, pool, logger) -> Executor``
+    (``Hooks.executor``; ``kind`` is ``execution.executor``, e.g. ``ray``)."""
 
     kind: str
 

@@ -70,8 +70,12 @@ class _ConsoleHandler(logging.StreamHandler):
 
 
 @contextmanager
-def console_logging(level: str) -> Iterator[None]:
-    """Attach a stderr handler for the duration of an SDK / CLI call."""
+def console_logging(level: str | None = None) -> Iterator[None]:
+    """Attach a stderr handler for the duration of an SDK / CLI call (None: the schema's ``log_level``)."""
+    if level is None:
+        from agentcompass._config.schema import RuntimeConfig, default_of
+
+        level = str(default_of(RuntimeConfig, "log_level"))
     handler = _ConsoleHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
     with _attached(handler, level):

@@ -1,7 +1,10 @@
 """Per-sample rows and the run metrics (names fixed by the contract).
 
 A row is one (task, sample): the final attempt of that sample after its retries. Every metric is computed from
-samples; retries only add to ``n_attempts`` / ``n_retries`` and are never samples.
+samples; retries only add to ``n_tries`` / ``n_retries`` and are never samples. Every headline figure (mean
+reward, pass rate, resolved rate, pass@k, pass^k) comes with its 95 % interval over tasks, ``<figure>_ci``
+(``agentcompass._stats.intervals``: Wilson for binary per-task outcomes, else task-clustered t; the method is named
+in the interval).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from agentcompass._stats.intervals import mean_interval, ratio_interval, rounded
 from agentcompass.errors import ERROR_CLASSES
 from agentcompass.interfaces import AttemptStatus
 
@@ -84,29 +88,74 @@ def pass_at_k_of(n: int, c: int, k: int) -> float:
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
-def pass_at_k(groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
-    """Mean over tasks of the per-task estimator, for every k up to the most samples a task has; a task with
-    fewer than k samples (a run cut short) is left out of pass@k. Empty with one sample per task."""
-    counts = [(len(s), sum(passed(r) for r in s)) for s in groups.values()]
-    max_n = max((n for n, _ in counts), default=0)
-    if max_n < 2:
-        return {}
-    out: dict[str, float] = {}
-    for k in range(1, max_n + 1):
-        vals = [pass_at_k_of(n, c, k) for n, c in counts if n >= k]
-        out[str(k)] = round(sum(vals) / len(vals), 6) if vals else 0.0
+def pass_hat_k_of(n: int, c: int, k: int) -> float:
+    """The unbiased estimator of pass^k (all of k samples pass) for one task with ``c`` passing samples out of
+    ``n``: ``C(c, k) / C(n, k)``."""
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def _per_task(groups: dict[str, list[dict[str, Any]]]) -> list[tuple[int, int, float, float, int, int]]:
+    """Per task, in one pass over its samples: (samples, passes, score sum, valid reward sum, valid rewards,
+    resolved)."""
+    out = []
+    for samples in groups.values():
+        c = score = valid_sum = 0.0
+        n_valid = hits = 0
+        for r in samples:
+            if reward_counts(r):
+                reward = float(r["reward"])
+                score += reward
+                valid_sum += reward
+                n_valid += 1
+                c += reward >= 1
+            hits += bool(r.get("resolved"))
+        out.append((len(samples), int(c), score, valid_sum, n_valid, hits))
     return out
 
 
-def stderr_over_tasks(means: list[float]) -> float | None:
-    """Standard error of the mean reward, clustered by task: the sample standard deviation of the per-task
-    mean rewards over sqrt(number of tasks). None for fewer than two tasks."""
-    n = len(means)
-    if n < 2:
-        return None
-    mu = sum(means) / n
-    var = sum((m - mu) ** 2 for m in means) / (n - 1)
-    return round(math.sqrt(var / n), 6)
+def _per_k(counts: list[tuple[int, int]], estimator: Any) -> tuple[dict[str, float], dict[str, Any]]:
+    """Mean over tasks of a per-task estimator of (samples, passes), and its interval over tasks, for every k up
+    to the most samples a task has; a task with fewer than k samples (a run cut short) is left out at that k.
+    Empty with one sample per task."""
+    max_n = max((n for n, _ in counts), default=0)
+    if max_n < 2:
+        return {}, {}
+    values: dict[str, float] = {}
+    cis: dict[str, Any] = {}
+    for k in range(1, max_n + 1):
+        vals = [estimator(n, c, k) for n, c in counts if n >= k]
+        values[str(k)] = round(sum(vals) / len(vals), 6) if vals else 0.0
+        cis[str(k)] = rounded(mean_interval(vals, bounds=(0.0, 1.0)))
+    return values, cis
+
+
+def _counts(groups: dict[str, list[dict[str, Any]]]) -> list[tuple[int, int]]:
+    return [(len(s), sum(passed(r) for r in s)) for s in groups.values()]
+
+
+def pass_at_k(groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """pass@k (at least one of k samples passes; the estimator of Chen et al., 2021) for every k."""
+    return _per_k(_counts(groups), pass_at_k_of)[0]
+
+
+def pass_hat_k(groups: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """pass^k (all of k samples pass) for every k."""
+    return _per_k(_counts(groups), pass_hat_k_of)[0]
+
+
+def _intervals(tasks: list[tuple[int, int, float, float, int, int]], resolved: bool) -> dict[str, Any]:
+    """The ``<figure>_ci`` entries: each figure's interval over tasks (``_stats.intervals``)."""
+    sizes = [t[0] for t in tasks]
+    unit = (0.0, 1.0)
+    out: dict[str, Any] = {
+        "mean_reward_ci": ratio_interval([t[2] for t in tasks], sizes),
+        "pass_rate_ci": ratio_interval([t[1] for t in tasks], sizes, bounds=unit),
+    }
+    valid = [t for t in tasks if t[4]]
+    out["mean_reward_valid_ci"] = ratio_interval([t[3] for t in valid], [t[4] for t in valid])
+    if resolved:
+        out["resolved_rate_ci"] = ratio_interval([t[5] for t in tasks], sizes, bounds=unit)
+    return {k: rounded(v) for k, v in out.items()}
 
 
 def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -117,23 +166,22 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     errors = [r for r in rows if r["status"] != AttemptStatus.COMPLETED]
     valid = [r["reward"] for r in rows if reward_counts(r)]
     by_class = Counter(r.get("error_class") or "agent" for r in errors)
-    n_attempts = sum(r["attempts"] for r in rows)
+    n_tries = sum(r["attempts"] for r in rows)
     resolved_known = [r for r in rows if r.get("resolved") is not None]
     durations = [r["duration_s"] for r in rows]
     tokens = {k: sum(r["tokens"].get(k, 0) for r in rows) for k in ("input", "output", "cached")}
-    task_means = [sum(scored(r) for r in s) / len(s) for s in groups.values()]
     metrics: dict[str, Any] = {
         "n_tasks": len(groups),
         "n_samples": n_samples,
         "samples_per_task": max((len(s) for s in groups.values()), default=0),
-        "n_attempts": n_attempts,
+        "n_tries": n_tries,
         "n_completed": len(completed),
         "n_errors": len(errors),
         "errors_by_class": {c: by_class.get(c, 0) for c in ERROR_CLASSES},
-        "n_retries": n_attempts - n_samples,
+        "n_retries": n_tries - n_samples,
         "mean_reward": round(sum(valid) / n_samples, 6) if n_samples else 0.0,
         "mean_reward_denominator": n_samples,
-        "mean_reward_stderr": stderr_over_tasks(task_means),
+        "mean_reward_stderr": None,  # the clustered standard error of mean_reward_ci, set below
         "mean_reward_valid": round(sum(valid) / len(valid), 6) if valid else None,
         "n_valid_rewards": len(valid),
         "pass_rate": round(sum(1 for v in valid if v >= 1) / n_samples, 6) if n_samples else 0.0,
@@ -145,9 +193,13 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "max": round(max(durations), 4) if durations else 0.0,
         },
     }
-    at_k = pass_at_k(groups)
-    if at_k:
-        metrics["pass_at_k"] = at_k
+    per_task = _per_task(groups)
+    metrics.update(_intervals(per_task, bool(resolved_known)))
+    metrics["mean_reward_stderr"] = metrics["mean_reward_ci"]["se"]
+    for name, estimator in (("pass_at_k", pass_at_k_of), ("pass_hat_k", pass_hat_k_of)):
+        values, cis = _per_k([(t[0], t[1]) for t in per_task], estimator)
+        if values:
+            metrics[name], metrics[f"{name}_ci"] = values, cis
     if resolved_known:
         metrics["resolved"] = sum(1 for r in rows if r.get("resolved"))
         metrics["resolved_rate"] = round(metrics["resolved"] / n_samples, 6) if n_samples else 0.0

@@ -14,6 +14,7 @@ from agentcompass._config import registry
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
+from agentcompass._config.registry import GROUPS, Components
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
@@ -34,6 +35,7 @@ from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
+from .result import RunResult
 from .retry import should_retry
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
@@ -42,16 +44,11 @@ from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
 
-_COMPONENTS = ("benchmark", "harness", "model", "environment")
-
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from agentcompass import __version__  # the one source (pyproject.toml reads it too)
 
-    try:
-        return version("agentcompass")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 def _harness_info(harness: Any) -> dict[str, Any]:
@@ -86,7 +83,7 @@ class RequestRun:
         self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
-        self.built: tuple[Any, ...] = ()
+        self.components: Components | None = None  # built by build()
         self.n_tasks = 0
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
@@ -104,7 +101,7 @@ class RequestRun:
     @property
     def run_name(self) -> str:
         c = self.resolved.choices
-        model = safe_name(str(self.resolved.data["model"].get("id") or "none"))
+        model = safe_name(self.cfg.model.id or "none")
         return self.cfg.output.run_name or f"{c['benchmark']}__{c['harness']}__{model}"
 
     def prepare(self) -> None:
@@ -121,12 +118,12 @@ class RequestRun:
             self.name,
             self.store.run_id,
             self.cfg,
-            *self.built,
+            self.components,
             self.store,
             self.pool,
             self.progress,
             self.logger,
-            slot_providers=[self.built[3].name],
+            slot_providers=[self.components.environment.name],
             recipes=recipes,
             executor=self.executor,
         )
@@ -151,17 +148,17 @@ class RequestRun:
             run_id=run_id,
             request=self.name,
             benchmark_id=self.resolved.choices["benchmark"],
-            model_id=str(data["model"].get("id") or "none"),
+            model_id=self.cfg.model.id or "none",
             harness_id=self.resolved.choices["harness"],
             environment_id=self.resolved.choices["environment"],
             auto_install_dependencies=runtime.auto_install_dependencies,
             logger=self.logger,
         )
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
-            built = {g: registry.build(g, data[g], ctx) for g in _COMPONENTS}
-            self._check_model(built)
-            self.built = tuple(built[g] for g in _COMPONENTS)
-            return built["benchmark"].load()
+            components = registry.build_components(data, ctx)
+            self._check_model(components)
+            self.components = components
+            return components.benchmark.load()
 
     def _pick_run_id(self, results_dir: Path) -> str:
         runtime, output = self.cfg.runtime, self.cfg.output
@@ -171,11 +168,10 @@ class RequestRun:
             raise ConfigError("reuse_run_id is set but reuse is false; pass reuse=True (CLI: --reuse RUN_ID)")
         return output.run_id or new_run_id()
 
-    def _check_model(self, built: dict[str, Any]) -> None:
-        harness, model = built["harness"], built["model"]
-        if REQUIRES_MODEL.of(harness) and model is None:
+    def _check_model(self, components: Components) -> None:
+        if REQUIRES_MODEL.of(components.harness) and components.model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
-        ex = self.cfg.execution
+        ex, model = self.cfg.execution, components.model
         limits = {"attempt_max_model_calls": ex.attempt_max_model_calls}
         limits["attempt_max_tokens_total"] = ex.attempt_max_tokens_total
         for key, value in limits.items():
@@ -186,7 +182,7 @@ class RequestRun:
                 )
 
     def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
-        comps = {g: redact(self.resolved.data[g]) for g in _COMPONENTS}
+        comps = {g: redact(self.resolved.data[g]) for g in GROUPS}
         return {"components": comps, "task_ids": sorted(t.id for t in tasks)}
 
     def _open_store(self, tasks: list[Task]) -> None:
@@ -360,7 +356,7 @@ class RequestRun:
     def _write_record(self, record: dict[str, Any]) -> None:
         self.store.write_run_record(record)
 
-    def finalize(self, status: RunStatus) -> dict[str, Any]:
+    def finalize(self, status: RunStatus) -> RunResult:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
         rows = [self.rows[key] for key in sorted(self.rows)]
@@ -374,7 +370,7 @@ class RequestRun:
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result = {
+        result: RunResult = {
             "metadata": self._metadata(status),
             "metrics": metrics,
             "summary": build_summary(rows),
@@ -384,7 +380,7 @@ class RequestRun:
         self._write_run_record(status, metrics)
         return result
 
-    async def afinalize(self, status: RunStatus) -> dict[str, Any]:
+    async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
         result = self.finalize(status)
@@ -413,7 +409,7 @@ class RequestRun:
             "environment": self.resolved.choices["environment"],
             "agentcompass_version": _version(),
             "config": redact(data),
-            **_harness_info(self.built[1] if self.built else None),
+            **_harness_info(self.components.harness if self.components else None),
         }
 
     @property

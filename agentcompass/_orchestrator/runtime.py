@@ -6,6 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
 from agentcompass.interfaces import Benchmark, EnvironmentProvider, Harness, ModelClient
 
@@ -19,10 +20,7 @@ class RequestRuntime:
     name: str
     run_id: str
     config: RequestConfig
-    benchmark: Benchmark
-    harness: Harness
-    model: ModelClient | None
-    provider: EnvironmentProvider
+    components: Components
     store: RunStore
     pool: Pool
     progress: Progress
@@ -32,6 +30,22 @@ class RequestRuntime:
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
     services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
+
+    @property
+    def benchmark(self) -> Benchmark:
+        return self.components.benchmark
+
+    @property
+    def harness(self) -> Harness:
+        return self.components.harness
+
+    @property
+    def model(self) -> ModelClient | None:
+        return self.components.model
+
+    @property
+    def provider(self) -> EnvironmentProvider:
+        return self.components.environment
 
     async def hook(self, phase: str, env: Any, ctx: Any) -> None:
         """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""

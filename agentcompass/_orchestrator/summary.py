@@ -103,6 +103,34 @@ def _task_line(row: dict[str, Any]) -> str:
     )  # whole: the end of a message is what matters
 
 
+def _ci_text(ci: dict[str, Any] | None) -> tuple[str, str]:
+    """``[low, high]`` and ``method over N tasks`` of an interval (``-`` without one)."""
+    if not ci or ci.get("low") is None:
+        return "-", (ci or {}).get("method") or "none"
+    return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {ci['n']} tasks"
+
+
+def figures_lines(m: dict[str, Any]) -> list[str]:
+    """Every headline figure with its 95 % interval and the interval's method (older summaries have no
+    intervals: their rows show ``-``)."""
+    rows: list[tuple[str, Any, dict[str, Any] | None, str]] = [
+        ("mean_reward", m["mean_reward"], m.get("mean_reward_ci"), " (errors count 0)"),
+        ("mean_reward_valid", m.get("mean_reward_valid"), m.get("mean_reward_valid_ci"), " (valid rewards only)"),
+        ("pass_rate", m["pass_rate"], m.get("pass_rate_ci"), ""),
+    ]
+    if "resolved_rate" in m:
+        rows.append(("resolved_rate", m["resolved_rate"], m.get("resolved_rate_ci"), ""))
+    for name, sign in (("pass_at_k", "@"), ("pass_hat_k", "^")):
+        for k, v in (m.get(name) or {}).items():
+            rows.append((f"pass{sign}{k}", v, (m.get(f"{name}_ci") or {}).get(k), ""))
+    lines = [f"{'figure':<18} {'value':>7}  {'95% interval':<18}  method"]
+    for name, value, ci, note in rows:
+        bounds, method = _ci_text(ci)
+        shown = "-" if value is None else f"{value:.4f}"
+        lines.append(f"{name:<18} {shown:>7}  {bounds:<18}  {method}{note}")
+    return lines
+
+
 def format_table(result: dict[str, Any]) -> str:
     """The readable summary printed at the end of a CLI run."""
     m, meta = result["metrics"], result["metadata"]
@@ -116,14 +144,13 @@ def format_table(result: dict[str, Any]) -> str:
     over = f"{m['n_tasks']} tasks" if n_samples == m["n_tasks"] else f"{n_samples} samples of {m['n_tasks']} tasks"
     se = m.get("mean_reward_stderr")
     lines.append(
-        f"tasks={m['n_tasks']} samples={n_samples} attempts={m['n_attempts']} errors={m['n_errors']} "
-        f"retries={m['n_retries']} mean_reward={m['mean_reward']:.4f}"
+        f"tasks={m['n_tasks']} samples={n_samples} tries={m.get('n_tries', m.get('n_attempts'))} "
+        f"errors={m['n_errors']} retries={m['n_retries']} mean_reward={m['mean_reward']:.4f}"
         f"{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
         f"mean_reward_valid={'-' if valid is None else f'{valid:.4f}'} "
         f"(over {m['n_valid_rewards']}) pass_rate={m['pass_rate']:.4f}"
     )
-    if m.get("pass_at_k"):
-        lines.append("pass@k " + " ".join(f"{k}={v:.4f}" for k, v in m["pass_at_k"].items()))
+    lines += figures_lines(m)
     if "resolved" in m:
         lines.append(f"resolved={m['resolved']}/{n_samples} ({m['resolved_rate']:.4f})")
     if m["tokens"]["input"] or m["cost_usd"]:

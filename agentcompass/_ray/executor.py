@@ -117,7 +117,7 @@ class RayExecutor:
         """``([token, ObjectRef of the request's shared parts], the parts)``, put in the object store once."""
         if rt.name not in self._shared:
             runtime = rt.config.runtime
-            provider = getattr(rt.model, "provider", None)
+            provider = rt.model.provider if rt.model is not None else None
             model_gate = provider if provider in runtime.provider_limits else None
             rated = sorted(runtime.env_open_qps)
             shared = {

@@ -21,7 +21,7 @@ from .parts import component_context
 
 def _cleanup(data: dict[str, Any], run_id: str) -> int:
     config = RequestConfig.model_validate(data)
-    ctx = component_context(data, config, run_id, "cleanup")
+    ctx = component_context(config, run_id, "cleanup")
     provider = registry.build("environment", data["environment"], ctx)
 
     async def go() -> int:
@@ -40,7 +40,7 @@ def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
     with nothing to build (``local``, ``memory``) says so in ``note``.
     """
     config = RequestConfig.model_validate(data)
-    ctx = component_context(data, config, run_id, "prebuild")
+    ctx = component_context(config, run_id, "prebuild")
     with auto_install_scope(config.runtime.auto_install_dependencies):
         benchmark = registry.build("benchmark", data["benchmark"], ctx)
         provider = registry.build("environment", data["environment"], ctx)

@@ -10,6 +10,7 @@ actor (there is none).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ from typing import Any
 from agentcompass._config import registry
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import register_config_secrets, register_secret
+from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
 from agentcompass._orchestrator.logs import LOGGER
@@ -30,11 +32,12 @@ from agentcompass.interfaces import ComponentContext, Task
 @dataclass
 class Parts:
     config: RequestConfig
-    benchmark: Any
-    harness: Any
-    model: Any
-    provider: Any
+    components: Components
     tasks: dict[str, Task]
+
+    @property
+    def provider(self) -> Any:
+        return self.components.environment
 
     def task(self, task_id: str) -> Task:
         try:
@@ -46,15 +49,15 @@ class Parts:
             ) from None
 
 
-def component_context(data: dict[str, Any], config: RequestConfig, run_id: str, name: str) -> ComponentContext:
+def component_context(config: RequestConfig, run_id: str, name: str) -> ComponentContext:
     return ComponentContext(
         data_dir=data_dir(config.runtime.data_dir),
         run_id=run_id,
         request=name,
-        benchmark_id=str(data["benchmark"].get("id")),
-        model_id=str(data["model"].get("id") or "none"),
-        harness_id=str(data["harness"].get("id")),
-        environment_id=str(data["environment"].get("id")),
+        benchmark_id=str(config.benchmark.id),
+        model_id=config.model.id or "none",
+        harness_id=str(config.harness.id),
+        environment_id=str(config.environment.id),
         auto_install_dependencies=config.runtime.auto_install_dependencies,
         logger=LOGGER.getChild("run"),
     )
@@ -66,11 +69,11 @@ def build_parts(shared: dict[str, Any]) -> Parts:
     config = RequestConfig.model_validate(data)
     register_secret(data["model"].get("api_key"))
     register_config_secrets(data)
-    ctx = component_context(data, config, shared["run_id"], shared["name"])
+    ctx = component_context(config, shared["run_id"], shared["name"])
     with auto_install_scope(config.runtime.auto_install_dependencies):
-        built = {g: registry.build(g, data[g], ctx) for g in registry.GROUPS}
-        tasks = {t.id: t for t in built["benchmark"].load()}
-    return Parts(config, built["benchmark"], built["harness"], built["model"], built["environment"], tasks)
+        components = registry.build_components(data, ctx)
+        tasks = {t.id: t for t in components.benchmark.load()}
+    return Parts(config, components, tasks)
 
 
 class WorkerPool:
@@ -134,17 +137,15 @@ class GatedModel:
 def worker_runtime(shared: dict[str, Any], key: str, parts: Parts, store: Any, progress: Any) -> RequestRuntime:
     """The runtime of attempt ``key`` on this node (no executor: the attempt runs right here); the worker
     process's services (:meth:`~.state.WorkerState.services`) are added by the caller."""
-    model = parts.model
-    if model is not None and shared.get("model_gate"):
-        model = GatedModel(model, shared["services"], shared["model_gate"], key)
+    components = parts.components
+    if components.model is not None and shared.get("model_gate"):
+        gated = GatedModel(components.model, shared["services"], shared["model_gate"], key)
+        components = dataclasses.replace(components, model=gated)  # type: ignore[arg-type]
     return RequestRuntime(
         shared["name"],
         shared["run_id"],
         parts.config,
-        parts.benchmark,
-        parts.harness,
-        model,
-        parts.provider,
+        components,
         store,
         WorkerPool(shared["services"], shared["rated"]),
         progress,

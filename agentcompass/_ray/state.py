@@ -63,12 +63,9 @@ class RequestState:
         """Close the services, then the environment provider (each failure logged, none raised)."""
         closers = [*self.services.values(), self.parts.provider]
         self.services = {}
-        for thing in closers:
-            close = getattr(thing, "aclose", None)
-            if close is None:
-                continue
+        for thing in closers:  # every service and provider has aclose() (their protocols)
             try:
-                await close()
+                await thing.aclose()
             except Exception as exc:
                 LOG.debug("closing %s of request %s failed: %s", type(thing).__name__, self.token, exc)
 

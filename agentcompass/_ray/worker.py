@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.store import AttemptRecord, RunStore
+from agentcompass.interfaces import WAIT_REMOVED
 
 from .parts import worker_runtime
 from .state import STATE
@@ -177,7 +178,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
                 rt.services = STATE.services(shared.get("worker_services") or (), rt)
                 checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
                 out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
-                wait_removed = getattr(parts.provider, "wait_removed", None)
+                wait_removed = WAIT_REMOVED.of(parts.components.environment)
                 if wait_removed is not None:  # this worker's provider outlives the request: removals end here
                     await wait_removed()
             out.node = node_info()

@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agentcompass._config.recipes import PHASES
 from agentcompass._orchestrator.store import RECIPES_LOG
 from agentcompass.errors import ConfigError, SandboxError
-
-from .spec import PHASES
 
 _SECRET_NAME = re.compile(r"(key|token|secret|password|passwd|credential|auth)", re.I)
 _MAX_LOGGED = 20_000

@@ -4,6 +4,7 @@
 - :func:`launch` / :func:`async_launch`: several named requests on one attempt pool; :func:`resolve_file`
   (an orchestration file), :func:`dry_run` (preflight), :func:`run_sweep` (``run -m``);
 - :func:`render_config` (``agentcompass config``), :func:`cleanup`, :func:`analyze`, :func:`export`,
+  :func:`compare_runs` / :func:`format_comparison` (``agentcompass compare``),
   :func:`build_base_image` (``agentcompass images build-base``), :func:`prebuild_images` (``agentcompass images
   prebuild``: every task image on every node), :func:`serve_view` / :func:`write_report`
   (``agentcompass view`` / ``report``), :func:`serve_gateway` (``agentcompass gateway``);
@@ -36,9 +37,11 @@ _EXPORTS = {
     "cleanup": "maintenance",
     "analyze": "maintenance",
     "export": "maintenance",
+    "compare_runs": "comparing",
+    "format_comparison": "comparing",
     "EXPORT_FORMATS": "maintenance",
     "build_base_image": "maintenance",
-    "check_supported": "hooks",
+    "check_analysis_params": "hooks",
     "default_hooks": "hooks",
     "serve_view": "viewing",
     "serve_gateway": "gateway",

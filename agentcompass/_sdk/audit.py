@@ -64,7 +64,9 @@ def _verifier_tail(row: dict[str, Any]) -> str:
     return "\n".join(lines[-VERIFIER_TAIL_LINES:])
 
 
-def _finding(task_id: str, problem: str, rows: list[dict[str, Any]], repeats: int, shown: dict) -> AuditFinding:
+def _finding(
+    task_id: str, problem: str, rows: list[dict[str, Any]], repeats: int, shown: dict[str, Any]
+) -> AuditFinding:
     return AuditFinding(
         task_id=task_id,
         problem=problem,
@@ -77,7 +79,9 @@ def _finding(task_id: str, problem: str, rows: list[dict[str, Any]], repeats: in
     )
 
 
-def classify(oracle: dict[str, list[dict]], nop: dict[str, list[dict]], repeats: int) -> list[AuditFinding]:
+def classify(
+    oracle: dict[str, list[dict[str, Any]]], nop: dict[str, list[dict[str, Any]]], repeats: int
+) -> list[AuditFinding]:
     """The findings of an audit's two runs (a task may have two: a flaky oracle and a nop pass)."""
     findings = []
     for task_id in sorted(set(oracle) | set(nop)):
@@ -100,24 +104,26 @@ def _spec(
     environment: str | None,
     benchmark_params: dict[str, Any] | None,
     environment_params: dict[str, Any] | None,
-    task_concurrency: int,
+    task_concurrency: int | None,
     max_retries: int | None,
-) -> dict:
+) -> dict[str, Any]:
     """The audit's orchestration: oracle x ``repeats`` and nop x 1, sharing one pool."""
     defaults: dict[str, Any] = {"benchmark": {"id": benchmark, **(benchmark_params or {})}, "model": {"id": "none"}}
     if environment or environment_params:
         defaults["environment"] = {"id": environment or "local", **(environment_params or {})}
     if max_retries is not None:
         defaults["execution"] = {"max_retries": max_retries}
-    return {
+    spec: dict[str, Any] = {
         "name": f"audit-{benchmark}",
-        "task_concurrency": task_concurrency,
         "defaults": defaults,
         "requests": [
             {"name": f"{benchmark}__audit-oracle", "harness": {"id": "oracle"}, "execution": {"n_attempts": repeats}},
             {"name": f"{benchmark}__audit-nop", "harness": {"id": "nop"}},
         ],
     }
+    if task_concurrency is not None:  # else the schema's default
+        spec["task_concurrency"] = task_concurrency
+    return spec
 
 
 def audit(
@@ -127,7 +133,7 @@ def audit(
     environment: str | None = None,
     benchmark_params: dict[str, Any] | None = None,
     environment_params: dict[str, Any] | None = None,
-    task_concurrency: int = 4,
+    task_concurrency: int | None = None,
     max_retries: int | None = None,
     results_dir: str | Path | None = None,
     data_dir: str | Path | None = None,

@@ -67,9 +67,9 @@ def _composed(kind: str, ident: str) -> dict[str, Any]:
     """The component's YAML with its ``defaults`` chain merged (files of the same folder, in order)."""
     import yaml
 
-    from agentcompass._config.registry import conf_dir
+    from agentcompass._config.registry import component_file
 
-    raw = yaml.safe_load((conf_dir() / kind / f"{ident}.yaml").read_text(encoding="utf-8")) or {}
+    raw = yaml.safe_load(component_file(kind, ident).read_text(encoding="utf-8")) or {}
     merged: dict[str, Any] = {}
     for entry in raw.pop("defaults", []) or []:
         if isinstance(entry, str) and entry != "_self_":
@@ -104,7 +104,7 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
     """Rows ``{id, title, description, source, n_tasks}`` of every bundled component of ``kind`` (benchmarks,
     harnesses, environments, models); ``source`` is a benchmark's data source or a component's class;
     ``n_tasks`` (benchmarks) is the cached count of the last default load, else None."""
-    from agentcompass._config.registry import conf_dir, list_ids
+    from agentcompass._config.registry import component_file, list_ids
     from agentcompass.errors import ConfigError
 
     if kind not in KINDS:
@@ -115,8 +115,8 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
     for ident in list_ids(group):
         cfg = _composed(group, ident)
         source = data_source(cfg) if group == "benchmark" else str(cfg.get("_target_") or "none")
-        text = description(conf_dir() / group / f"{ident}.yaml")
-        row = {"id": ident, "title": title(text), "description": text, "source": source}
+        text = description(component_file(group, ident))
+        row: dict[str, Any] = {"id": ident, "title": title(text), "description": text, "source": source}
         if group == "benchmark":
             row["n_tasks"] = counts.get(ident)
         rows.append(row)
@@ -162,7 +162,8 @@ def load_tasks(
         environment_id=environment,
         model_id="none",
     )
-    return registry.build("benchmark", resolved.data["benchmark"], ctx).load()
+    tasks: list[Any] = registry.build("benchmark", resolved.data["benchmark"], ctx).load()
+    return tasks
 
 
 def _cell(text: str) -> str:

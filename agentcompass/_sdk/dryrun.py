@@ -45,6 +45,7 @@ def dry_run(orch: Any) -> Preflight:
         except Exception as exc:
             out.append(RequestPreflight(job.name, error=f"{type(exc).__name__}: {exc}"))
             continue
+        assert run.store is not None  # build() opened it
         out.append(
             RequestPreflight(
                 job.name, n_tasks=len(tasks), output=str(run.store.run_dir), config=redact(job.resolved.data)

@@ -10,7 +10,7 @@ import asyncio
 import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass._config import options
 from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request
@@ -18,8 +18,11 @@ from agentcompass._config.registry import GROUPS
 from agentcompass.errors import ConfigError
 
 from .arguments import check_keywords, check_positional
-from .hooks import check_supported, default_hooks
+from .hooks import check_analysis_params, default_hooks
 from .threads import run_sync
+
+if TYPE_CHECKING:
+    from agentcompass._orchestrator.result import RunResult
 
 _SIGNATURE = options.signature("run").replace(return_annotation=dict[str, Any])
 
@@ -52,17 +55,25 @@ def compose_input(kw: dict[str, Any]) -> ComposeInput:
 def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
     """Compose and validate the request described by ``run_evaluation``'s keywords."""
     bind(_SIGNATURE, "run_evaluation", kw)
-    timeout = kw.get("timeout_seconds")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0):
-        raise ConfigError(
-            f"timeout_seconds must be a positive integer number of seconds for a single request, got {timeout!r}"
-        )
+    _check_narrower(kw)
     resolved = compose_request(compose_input(kw))
-    check_supported(resolved)
+    check_analysis_params(resolved)
     return resolved
 
 
-async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
+def _check_narrower(kw: dict[str, Any]) -> None:
+    """Keywords a single request takes in a narrower type than ``launch`` (the options table's ``narrower``)."""
+    for row in options.for_entry("run"):
+        narrow, value = row.annotation_for("run"), kw.get(row.name)
+        if value is None or narrow is row.annotation:
+            continue
+        if narrow is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(
+                f"{row.name} must be an integer for a single request (launch also takes fractions), got {value!r}"
+            )
+
+
+async def async_run_evaluation(*args: Any, **kwargs: Any) -> RunResult:
     """Run one evaluation request; return ``{metadata, metrics, summary, paths}``.
 
     Keyword-only; every keyword of the options table's ``run`` rows (see the signature). Raises ConfigError
@@ -78,13 +89,15 @@ async def async_run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
 
 async def run_resolved(
     resolved: ResolvedRequest, *, on_progress: Callable[[Any], Any] | None = None, name: str = ""
-) -> dict[str, Any]:
-    from agentcompass._orchestrator.single import run_single
+) -> RunResult:
+    from agentcompass._launch.run import Orchestration, result_of, run_orchestration
 
-    return await run_single(resolved, hooks=default_hooks(), on_progress=on_progress, name=name)
+    done = await run_orchestration(Orchestration.single(resolved, name), hooks=default_hooks(), on_progress=on_progress)
+    (outcome,) = done.requests.values()
+    return result_of(outcome, resolved.config.runtime.timeout_seconds)
 
 
-def run_evaluation(*args: Any, **kwargs: Any) -> dict[str, Any]:
+def run_evaluation(*args: Any, **kwargs: Any) -> RunResult:
     """Synchronous twin of :func:`async_run_evaluation` (same keywords, same return value); may be called from a
     thread that already runs an event loop (it then runs in a worker thread of its own)."""
     check_positional("run_evaluation", args)

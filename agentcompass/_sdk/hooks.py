@@ -70,8 +70,9 @@ def default_hooks() -> Hooks:
     )
 
 
-def check_supported(resolved: ResolvedRequest) -> None:
-    """Checks that need more than the schema: ``analysis_params`` (validated before anything runs)."""
+def check_analysis_params(resolved: ResolvedRequest) -> None:
+    """``execution.analysis_params`` of a composed request, validated before anything runs (the analysis
+    package owns their schema; every other value is validated by the request schema and the components)."""
     ex = resolved.config.execution
     if ex.enable_analysis or ex.analysis_params:
         from agentcompass._analysis import parse_params

@@ -23,7 +23,7 @@ from agentcompass.interfaces import RunStatus
 
 from .arguments import check_positional
 from .evaluate import bind, compose_input
-from .hooks import check_supported, default_hooks
+from .hooks import check_analysis_params, default_hooks
 from .threads import run_sync
 
 _ORCHESTRATION = inspect.Parameter(
@@ -65,8 +65,9 @@ async def async_launch(
             )
         orch = await asyncio.to_thread(apply_runtime, orchestration, shared)
     else:
+        assert orchestration is not None  # _check_call: an OrchestrationSpec or a dict
         orch = await asyncio.to_thread(
-            resolve_orchestration, orchestration, config_path=config_path, shared=shared, check=check_supported
+            resolve_orchestration, orchestration, config_path=config_path, shared=shared, check=check_analysis_params
         )
     result = await run_orchestration(
         orch, hooks=default_hooks(), on_progress=on_progress, on_request_finished=on_request_finished
@@ -76,7 +77,7 @@ async def async_launch(
             f"the orchestration's timeout_seconds={orch.runtime.get('timeout_seconds')} expired; "
             "finished requests keep their results",
             result=result,
-        )  # type: ignore[arg-type]
+        )
     return result
 
 
@@ -111,13 +112,13 @@ def resolve_file(path: str | Path, *, run_id: str | None = None, reuse: bool = F
     kw.pop("orchestration")
     spec = load_spec_file(path)
     if run_id is not None:
-        spec.defaults.output.run_id = run_id
+        spec.defaults.output.run_id = run_id  # type: ignore[attr-defined]  # a model made by create_model
         for req in spec.requests:
-            req.output.run_id = run_id
+            req.output.run_id = run_id  # type: ignore[attr-defined]
     if reuse:
-        spec.defaults.runtime.reuse = True
+        spec.defaults.runtime.reuse = True  # type: ignore[attr-defined]
     return resolve_orchestration(
-        spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw), check=check_supported
+        spec, config_path=kw.get("config_path"), shared=_runtime_keywords(kw), check=check_analysis_params
     )
 
 
@@ -133,7 +134,13 @@ def run_sweep(**kwargs: Any) -> OrchestrationResult:
     on_progress = kw.pop("on_progress", None)
     base = compose_input({**kw, "overrides": None})
     encoded, keys = encode_sweep(list(kw.get("overrides") or ()))
-    handle = SweepHandle(to_job=lambda overrides: decode_job(base, keys, overrides), check=check_supported)
+    handle = SweepHandle(
+        to_job=lambda number, overrides: decode_job(base, keys, overrides), check=check_analysis_params
+    )
     jobs = hydra_sweep(handle, encoded)
-    concurrency = next((j.resolved.config.runtime.task_concurrency for j in jobs if j.resolved), 1)
+    concurrency = next((j.resolved.config.runtime.task_concurrency for j in jobs if j.resolved), None)
+    if concurrency is None:  # no job composed: each one's outcome says why; the pool is never used
+        from agentcompass._config.schema import RuntimeConfig, default_of
+
+        concurrency = default_of(RuntimeConfig, "task_concurrency")
     return launch(Orchestration("sweep", concurrency, jobs), on_progress=on_progress)

@@ -20,7 +20,7 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
 
     async def go() -> int:
         try:
-            return await provider.cleanup(run_id)
+            return int(await provider.cleanup(run_id))
         finally:
             await provider.aclose()
 
@@ -28,7 +28,7 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
 
 
 def analyze(
-    run_dir: str | Path, analysis_params: dict[str, Any] | None = None, *, log_level: str = "INFO"
+    run_dir: str | Path, analysis_params: dict[str, Any] | None = None, *, log_level: str | None = None
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Write ``analysis.json`` / ``analysis.md`` for an existing run directory and record them in its
     ``summary.json``; the judge runs only when ``analysis_params`` names a model. Returns the analysis and the
@@ -59,7 +59,7 @@ def export(fmt: str, run_dir: str | Path, out_dir: str | Path) -> Path:
     return Path(export_harbor(run_dir, out_dir))
 
 
-def build_base_image(tag: str, *, mirror: str, rebuild: bool = False, log_level: str = "INFO") -> str:
+def build_base_image(tag: str, *, mirror: str, rebuild: bool = False, log_level: str | None = None) -> str:
     """Build the offline base image (Debian bookworm with debootstrap, root file system cached in the data dir)
     and import it into the Docker engine as ``tag``; needs root. Returns the tag."""
     from agentcompass._config.paths import default_data_dir

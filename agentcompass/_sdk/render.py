@@ -13,7 +13,7 @@ def render_config(**kwargs: Any) -> str:
 
     from .evaluate import compose_from_kwargs
 
-    return yaml.safe_dump(redact(compose_from_kwargs(kwargs).data), sort_keys=False)
+    return str(yaml.safe_dump(redact(compose_from_kwargs(kwargs).data), sort_keys=False))
 
 
 def format_result(result: dict[str, Any]) -> str:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
-def run_sync(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """``asyncio.run(make())``; inside a running event loop, in a fresh thread of its own."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(make())
-    return in_thread(lambda: asyncio.run(make()))
+    return in_thread(lambda: asyncio.run(make()))  # type: ignore[no-any-return]
 
 
 def in_thread(fn: Callable[[], Any]) -> Any:

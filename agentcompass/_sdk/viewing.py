@@ -29,9 +29,11 @@ def serve_view(paths: list[str], *, host: str = "127.0.0.1", port: int = 0) -> N
 
 
 def write_report(
-    run_dir: str | Path, output: str | Path = "report.html", *, max_attempt_kb: int | None = None
+    run_dir: str | Path | list[str | Path], output: str | Path = "report.html", *, max_attempt_kb: int | None = None
 ) -> dict[str, Any]:
-    """Write ``run_dir``'s Run and Attempt views as one self-contained HTML file; returns its path and size."""
+    """Write ``run_dir``'s Run and Attempt views as one self-contained HTML file; returns its path and size. With
+    a list of run directories (of one benchmark) the file also holds the Runs list and every pair's Compare page,
+    with the numbers of :func:`compare_runs`."""
     from agentcompass._view.report import DEFAULT_ATTEMPT_KB
     from agentcompass._view.report import write_report as _write
 

@@ -1,20 +1,19 @@
-"""Two runs of the same benchmark side by side: per-task rewards, the tasks that flipped, and the mean
-difference with its standard error.
+"""Two runs of the same benchmark side by side: per-task outcomes linked to their attempts, and the numbers of
+``agentcompass compare`` (one implementation: ``agentcompass._analysis.compare``).
 
-A task's reward is its final reward, an error counting 0 (as ``mean_reward`` counts it); with repeated
-samples, the mean over its samples. Only tasks finished in both runs are paired. With paired differences
-``d_i = reward_B(i) - reward_A(i)`` over the ``n`` common tasks, the mean difference is ``mean(d)`` and its
-standard error ``stdev(d) / sqrt(n)`` (sample standard deviation, ``n - 1`` degrees of freedom; none for
-``n < 2``). A task *flipped* when it passed (reward >= 1) in one run and not in the other.
+A task's outcome is the mean score of its samples (an error counting 0, as ``mean_reward`` counts it). The
+statistics are over the tasks finished in both runs, less the tasks that errored in either (listed apart; the
+page names the policy): the mean difference B - A with its task-clustered t interval and the seeded paired
+bootstrap interval, the paired test's p-value, the power. A task *gained* when B's outcome is higher than A's,
+*lost* when lower (for pass / fail tasks: passed in one run only).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from .discover import RunRef
-from .runs import run_row, task_rows
+from .runs import _norm, final_rows, run_row, task_rows
 
 
 def _per_task(ref: RunRef) -> dict[str, dict[str, Any]]:
@@ -36,44 +35,42 @@ def _per_task(ref: RunRef) -> dict[str, dict[str, Any]]:
     }
 
 
-def paired_stats(a: list[float], b: list[float]) -> dict[str, Any]:
-    n = len(a)
-    if n == 0:
-        return {"n": 0, "mean_a": None, "mean_b": None, "mean_diff": None, "se": None}
-    d = [y - x for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else None
-    return {
-        "n": n,
-        "mean_a": round(sum(a) / n, 6),
-        "mean_b": round(sum(b) / n, 6),
-        "mean_diff": round(mean, 6),
-        "se": None if se is None else round(se, 6),
-    }
+def _scores(ref: RunRef, label: str, row: dict[str, Any]) -> Any:
+    from agentcompass._analysis.compare import scores_from_rows
+
+    meta = {k: row.get(k) for k in ("run_name", "run_id", "benchmark", "harness", "model", "mean_reward")}
+    return scores_from_rows(label, str(ref.path), meta, [_norm(r) for r in final_rows(ref)])
+
+
+def _statistics(ref_a: RunRef, ref_b: RunRef, ra: dict[str, Any], rb: dict[str, Any]) -> dict[str, Any] | None:
+    """The comparison of ``agentcompass compare`` (None for runs of different benchmarks)."""
+    from agentcompass._analysis.compare import compare as build
+
+    if ra.get("benchmark") != rb.get("benchmark"):
+        return None
+    return build([_scores(ref_a, "A", ra), _scores(ref_b, "B", rb)])
 
 
 def compare(ref_a: RunRef, ref_b: RunRef) -> dict[str, Any]:
     ta, tb = _per_task(ref_a), _per_task(ref_b)
-    common = sorted(set(ta) & set(tb))
-    rows, gained, lost = [], 0, 0
+    ra, rb = run_row(ref_a), run_row(ref_b)
+    comparison = _statistics(ref_a, ref_b, ra, rb)
+    pair = comparison["pairs"][0] if comparison else None
+    gained, lost = set(pair["b_better"]) if pair else set(), set(pair["a_better"]) if pair else set()
+    rows = []
     for tid in sorted(set(ta) | set(tb)):
         a, b = ta.get(tid), tb.get(tid)
-        flip = None
-        if a and b and (a["reward"] >= 1) != (b["reward"] >= 1):
-            flip = "gained" if b["reward"] >= 1 else "lost"
-            gained, lost = gained + (flip == "gained"), lost + (flip == "lost")
-        rows.append(
-            {"id": tid, "a": a, "b": b, "flip": flip, "delta": round(b["reward"] - a["reward"], 6) if a and b else None}
-        )
-    ra, rb = run_row(ref_a), run_row(ref_b)
-    stats = paired_stats([ta[t]["reward"] for t in common], [tb[t]["reward"] for t in common])
+        flip = "gained" if tid in gained else "lost" if tid in lost else None
+        delta = round(b["reward"] - a["reward"], 6) if a and b else None
+        rows.append({"id": tid, "a": a, "b": b, "flip": flip, "delta": delta})
     return {
         "a": ra,
         "b": rb,
         "same_benchmark": ra.get("benchmark") == rb.get("benchmark"),
-        "stats": stats,
-        "n_gained": gained,
-        "n_lost": lost,
+        "stats": pair,
+        "comparison": comparison,
+        "n_gained": len(gained),
+        "n_lost": len(lost),
         "only_a": sorted(set(ta) - set(tb)),
         "only_b": sorted(set(tb) - set(ta)),
         "tasks": rows,

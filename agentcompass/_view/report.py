@@ -1,4 +1,5 @@
-"""``agentcompass report RUN_DIR -o report.html``: the Run and Attempt views as one self-contained file.
+"""``agentcompass report RUN_DIR [RUN_DIR ...] -o report.html``: the Run and Attempt views as one self-contained
+file; with several runs also the Runs list and every pair's Compare page (the numbers of ``agentcompass compare``).
 
 Styles, scripts and data are inlined; the page's Content-Security-Policy allows no network at all. Each
 attempt is embedded as gzip + base64 JSON, decoded in the browser only when it is opened. To stay small enough
@@ -88,38 +89,67 @@ def _analysis(ref: RunRef, out: Path) -> dict[str, Any]:
     return {"links": found, "md": md["text"] if md else None}
 
 
-def build(run_dir: str | Path, out: Path, max_attempt_kb: int = DEFAULT_ATTEMPT_KB) -> tuple[str, dict[str, int]]:
-    ref = _run_ref(run_dir)
+def _run_part(ref: RunRef, max_attempt_kb: int) -> dict[str, Any]:
     tasks = runs.task_rows(ref)
     packed: dict[str, str] = {}
     for task_dir in dict.fromkeys(t["dir"] for t in tasks):
         for att in attempts.task_attempts(ref, task_dir):
             packed[att["path"]] = _pack(attempt_payload(ref, att["path"], max_attempt_kb * 1024))
-    detail = runs.run_detail(ref)
+    return {"run": runs.run_detail(ref), "tasks": tasks, "attempts": packed}
+
+
+def _comparisons(refs: list[RunRef]) -> dict[str, Any]:
+    """Every ordered pair's Compare page (``agentcompass compare``'s numbers), keyed ``"A|B"``."""
+    from . import compare
+
+    rows = [runs.run_row(r) for r in refs]
+    kinds = {row.get("benchmark") for row in rows}
+    if len(kinds) > 1:
+        listing = ", ".join(f"{r.key} ({row.get('benchmark')})" for r, row in zip(refs, rows, strict=True))
+        raise ConfigError(f"runs of different benchmarks cannot be compared in one report: {listing}")
+    return {f"{a.key}|{b.key}": compare.compare(a, b) for a in refs for b in refs if a is not b}
+
+
+def build(
+    run_dirs: list[str | Path], out: Path, max_attempt_kb: int = DEFAULT_ATTEMPT_KB
+) -> tuple[str, dict[str, int]]:
+    """The page of one run (its Run and Attempt views) or of several (also the Runs list and every pair's
+    Compare page, with the flipped tasks linked to their attempts)."""
+    refs = [_run_ref(d) for d in run_dirs]
+    if len({r.key for r in refs}) < len(refs):
+        raise ConfigError("report: the same run directory is given twice")
+    parts = [_run_part(ref, max_attempt_kb) for ref in refs]
+    first = parts[0]
     boot = {
         "mode": "report",
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "runs": [runs.run_row(ref)],
-        "run": detail,
-        "tasks": tasks,
-        "attempts": packed,
-        "analysis": _analysis(ref, out),
+        "runs": [runs.run_row(ref) for ref in refs],
+        "run": first["run"],
+        "tasks": first["tasks"],
+        "attempts": first["attempts"],
+        "analysis": _analysis(refs[0], out),
     }
-    title = f"{detail['run'].get('run_name') or ref.path.parent.name} / {detail['run'].get('run_id') or ''}"
+    if len(refs) > 1:
+        pairs = zip(refs, parts, strict=True)
+        boot["more"] = {ref.key: {**part, "analysis": _analysis(ref, out)} for ref, part in pairs}
+        boot["compare"] = _comparisons(refs)
+    names = [(p["run"]["run"].get("run_name") or "", p["run"]["run"].get("run_id") or "") for p in parts]
+    title = " vs ".join(f"{name} / {run_id}" for name, run_id in names)
     html = page.render(boot, title=f"agentcompass report: {title}", csp=page.CSP_REPORT)
-    return html, {"tasks": len(tasks), "attempts": len(packed)}
+    n_tasks = sum(len(p["tasks"]) for p in parts)
+    return html, {"tasks": n_tasks, "attempts": sum(len(p["attempts"]) for p in parts), "runs": len(refs)}
 
 
 def write_report(
-    run_dir: str | Path, out: str | Path = "report.html", max_attempt_kb: int = DEFAULT_ATTEMPT_KB
+    run_dir: str | Path | list[str | Path], out: str | Path = "report.html", max_attempt_kb: int = DEFAULT_ATTEMPT_KB
 ) -> dict[str, Any]:
-    """Write the report; returns ``{path, bytes, tasks, attempts}``."""
+    """Write the report of one run directory or several; returns ``{path, bytes, tasks, attempts, runs}``."""
     if max_attempt_kb < 4:
         raise ConfigError(f"--max-attempt-kb {max_attempt_kb}: must be at least 4")
     target = Path(out).expanduser()
     if target.is_dir():
         raise ConfigError(f"-o {str(out)!r} is a directory; give a file name such as report.html")
-    html, counts = build(run_dir, target, max_attempt_kb)
+    html, counts = build(list(run_dir) if isinstance(run_dir, list | tuple) else [run_dir], target, max_attempt_kb)
     data = html.encode("utf-8")
     write_atomic(target, data)
     return {"path": str(target), "bytes": len(data), **counts}

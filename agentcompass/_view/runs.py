@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass._config.registry import GROUPS
 from agentcompass._orchestrator.store import (
     ANALYSIS_JSON,
     ANALYSIS_MD,
@@ -24,7 +25,7 @@ from agentcompass._orchestrator.store import (
 from .discover import RunRef
 from .files import read_json, read_jsonl, read_yaml, stamp
 
-_COMPONENTS = ("benchmark", "harness", "model", "environment")
+_COMPONENTS = GROUPS
 _SECRET_KEYS = ("api_key", "apikey", "api-key", "password", "secret", "authorization", "credential")
 
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agentcompass.environments import _beneath as beneath
 from agentcompass.environments import _localfs as fs
+from agentcompass.environments import _localprocs as procs
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
@@ -184,7 +185,7 @@ class LocalProvider:
             ws = marker.with_suffix("")
             if info.get("kept") or (run_id is not None and info.get("run_id") != run_id) or _owned(ws, info):
                 continue
-            await asyncio.to_thread(fs.kill_workspace_processes, ws)
+            await asyncio.to_thread(procs.kill_workspace_processes, ws)
             await asyncio.to_thread(fs.remove_tree, ws)
             marker.unlink(missing_ok=True)
             count += 1
@@ -212,7 +213,7 @@ class LocalEnvironment:
         self._pgids: set[int] = set()
         self._drains: set[asyncio.Task] = set()
         self._n_exec = 0
-        self._opened_ticks = fs.boot_ticks() - 2
+        self._opened_ticks = procs.boot_ticks() - 2
         self._closed = False
         self._warned_startup = False
         self._base_env = self._make_base_env()
@@ -328,21 +329,21 @@ class LocalEnvironment:
         self, proc: asyncio.subprocess.Process, fds: list[int], timeout: float | None, start: float
     ) -> ExecResult:
         limit = self.config.exec_output_limit
-        bufs = (fs.HeadTail(limit), fs.HeadTail(limit))
+        bufs = (procs.HeadTail(limit), procs.HeadTail(limit))
         readers = [asyncio.ensure_future(b.drain_fd(fd)) for b, fd in zip(bufs, fds, strict=False)]
         timed_out = False
         try:
             await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
             timed_out = True
-            fs.kill_group(proc.pid)
+            procs.kill_group(proc.pid)
             await proc.wait()
         except BaseException:
-            fs.kill_group(proc.pid)
+            procs.kill_group(proc.pid)
             for r in readers:
                 r.cancel()
             raise
-        if fs.group_is_empty(proc.pid):
+        if procs.group_is_empty(proc.pid):
             self._pgids.discard(proc.pid)
         grace = self.config.background_grace_s
         _done, pending = await asyncio.wait(readers, timeout=grace) if grace > 0 else (set(), set(readers))
@@ -405,9 +406,9 @@ class LocalEnvironment:
             return
         self._closed = True
         for pgid in list(self._pgids):
-            fs.kill_group(pgid)
+            procs.kill_group(pgid)
         if self._n_exec:
-            await asyncio.to_thread(fs.kill_workspace_processes, self.root, self._opened_ticks)
+            await asyncio.to_thread(procs.kill_workspace_processes, self.root, self._opened_ticks)
         for task in list(self._drains):
             task.cancel()
         marker = self.root.with_name(self.root.name + ".json")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcompass.errors import GatewayUnreachableError
-from agentcompass.interfaces import HOST_ADDRESS, NET_NAMESPACE, GatewayEndpoint
+from agentcompass.interfaces import CALL_RECORDER, HOST_ADDRESS, NET_NAMESPACE, GatewayEndpoint
 
 LOOPBACK = "127.0.0.1"
 
@@ -77,7 +77,7 @@ class Gateway:
     def open_session(self, model: Any, label: str = "", model_map: dict[str, str] | None = None) -> Session:
         """A new attempt session with a fresh random token (also redacted from the attempt's call record)."""
         session = Session("acgw-" + secrets.token_urlsafe(32), model, label, model_map=dict(model_map or {}))
-        recorder = getattr(model, "recorder", None)
+        recorder = CALL_RECORDER.of(model)
         if recorder is not None:
             recorder.add_secret(session.token)
         self.sessions[session.token] = session
@@ -132,7 +132,7 @@ class Gateway:
         why = f"; entering its network namespace failed ({denied}: needs root or CAP_SYS_ADMIN)" if denied else ""
         if address is None:
             raise GatewayUnreachableError(
-                f"environment {type(env).__name__} {getattr(env, 'id', '')!s} cannot reach the model gateway: it "
+                f"environment {type(env).__name__} {env.id!s} cannot reach the model gateway: it "
                 f"has no host_address{why} (docs/gateway.md, Reachability)"
             )
         try:

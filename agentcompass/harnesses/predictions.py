@@ -45,7 +45,7 @@ class PredictionsHarness:
         supplied = SUPPLIED_SOLUTION.of(ctx.benchmark)
         if supplied is None:
             raise ConfigError(
-                f"harness {self.id!r}: benchmark {getattr(ctx.benchmark, 'id', '?')!r} supplies no "
+                f"harness {self.id!r}: benchmark {ctx.benchmark.id!r} supplies no "
                 f"solutions (it has no predictions input)"
             )
         solution = supplied(task)

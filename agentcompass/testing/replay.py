@@ -158,9 +158,7 @@ async def areplay(
             return Replay(result, error, list(srv.requests), attempt_dir, srv, got)
     finally:
         await env.close()
-        closer = getattr(provider, "aclose", None)
-        if closer is not None:
-            await closer()
+        await provider.aclose()
 
 
 def replay(harness: Harness, task: Task, replies: Any, tmp_dir: Path, **kwargs: Any) -> Replay:

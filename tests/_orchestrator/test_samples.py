@@ -97,7 +97,7 @@ def test_pass_at_k_is_the_exact_expectation(sampled):
 def test_a_retry_is_never_a_sample(sampled):
     result, rows = sampled
     m = result["metrics"]
-    assert m["n_attempts"] == 28 and m["n_retries"] == 7 and m["n_errors"] == 0
+    assert m["n_tries"] == 28 and m["n_retries"] == 7 and m["n_errors"] == 0
     for t in DEMO:
         mine = sorted((r["sample"], r["attempts"]) for r in rows if r["task_id"] == t)
         assert mine == [(1, 2), (2, 1), (3, 1)]  # exactly 3 samples; sample 1 took 2 attempts

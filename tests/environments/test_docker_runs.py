@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from tests.core.run_support import COMMAND, EXEC, check_cancelled, start_cli, terminate
 from tests.environments.docker_support import TEST_LABELS, api
+from tests.run_support import COMMAND, EXEC, check_cancelled, start_cli, terminate
 
 pytestmark = pytest.mark.docker
 

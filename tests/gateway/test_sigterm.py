@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.core.run_support import start_cli, terminate, wait_for
+from tests.run_support import start_cli, terminate, wait_for
 
 
 def _listening(url: str) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from agentcompass.errors import ModelEndpointDownError, ModelRetryableError
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.core.run_support import run_cli
+from tests.run_support import run_cli
 
 USER = [{"role": "user", "content": "hello"}]
 

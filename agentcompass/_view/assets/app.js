@@ -51,7 +51,8 @@
     const scroll = refresh ? window.scrollY : 0;
     const ctx = {crumbs: setCrumbs, watch: (params, stamp) => { if (gen === generation) watch(gen, params, stamp); }};
     let {view, args} = parse();
-    if (AC.data.report && (view === "" || view === "compare")) { view = "run"; args = [AC.data.boot.run.key]; }
+    const several = AC.data.report && AC.data.boot.compare;  // a report of several runs: Runs list and Compare too
+    if (AC.data.report && !several && (view === "" || view === "compare")) { view = "run"; args = [AC.data.boot.run.key]; }
     const target = refresh ? document.createElement("main") : main;
     if (!refresh) stopWatch();
     try {

@@ -23,35 +23,45 @@
     return JSON.parse(await new Response(stream).text());
   }
 
-  async function reportAttempt(path) {
-    if (!unpacked.has(path)) {
-      const blob = boot.attempts[path];
+  // a report of several runs keeps each run's part under boot.more[key]; one run's is the top level
+  const part = (key) => (boot.more && boot.more[key]) || boot;
+
+  async function reportAttempt(key, path) {
+    const id = key + "|" + path;
+    if (!unpacked.has(id)) {
+      const blob = part(key).attempts[path];
       if (!blob) throw new Error("attempt " + path + " is not in this report");
-      unpacked.set(path, await unpack(blob));
+      unpacked.set(id, await unpack(blob));
     }
-    return unpacked.get(path);
+    return unpacked.get(id);
   }
 
-  function reportAttempts(dir) {
-    return Object.keys(boot.attempts).filter((p) => p.startsWith(dir + "/"));
+  function reportAttempts(key, dir) {
+    return Object.keys(part(key).attempts).filter((p) => p.startsWith(dir + "/"));
+  }
+
+  function reportCompare(a, b) {
+    const c = (boot.compare || {})[a + "|" + b];
+    if (!c) throw new Error("this report holds no comparison of these two runs");
+    return c;
   }
 
   AC.data = {
     boot: boot,
     report: report,
     runs: async () => (report ? {runs: boot.runs} : api("runs")),
-    run: async (key) => (report ? boot.run : api("run", {run: key})),
-    tasks: async (key) => (report ? {key: key, tasks: boot.tasks} : api("tasks", {run: key})),
+    run: async (key) => (report ? part(key).run : api("run", {run: key})),
+    tasks: async (key) => (report ? {key: key, tasks: part(key).tasks} : api("tasks", {run: key})),
     task: async function (key, dir) {
       if (!report) return api("task", {run: key, dir: dir});
       const list = [];
-      for (const p of reportAttempts(dir)) {
-        const a = await reportAttempt(p);
+      for (const p of reportAttempts(key, dir)) {
+        const a = await reportAttempt(key, p);
         list.push({path: p, sample: a.sample, attempt: a.attempt, status: a.status, reward: a.reward});
       }
       return {key: key, attempts: list};
     },
-    attempt: async (key, path) => (report ? reportAttempt(path) : api("attempt", {run: key, path: path})),
+    attempt: async (key, path) => (report ? reportAttempt(key, path) : api("attempt", {run: key, path: path})),
     trajectory: async function (key, att) {
       if (report) return att.trajectory ? att.trajectory.data : null;
       const res = await fetch(AC.data.fileUrl(key, att.trajectory.path), {cache: "no-store"});
@@ -66,7 +76,7 @@
     },
     fileUrl: (key, path) => (report ? null
       : "/api/file?" + new URLSearchParams({run: key, path: path}).toString()),
-    compare: async (a, b) => api("compare", {a: a, b: b}),
+    compare: async (a, b) => (report ? reportCompare(a, b) : api("compare", {a: a, b: b})),
     stamp: async (params) => (report ? null : (await api("stamp", params)).stamp),
   };
 })(window.AC);

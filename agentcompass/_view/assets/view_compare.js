@@ -1,4 +1,4 @@
-/* agentcompass viewer: Compare two runs of one benchmark (flipped tasks, mean difference and its standard error). */
+/* agentcompass viewer: Compare two runs of one benchmark (flipped tasks linked to their attempts; the numbers of `agentcompass compare`). */
 "use strict";
 (function (AC) {
   const h = AC.h, f = AC.fmt;
@@ -20,16 +20,33 @@
     return h("span", null, link, " ", AC.badge(side.outcome, side.outcome), side.n > 1 ? h("span", {class: "muted", text: " ×" + side.n}) : null);
   }
 
+  const ci = (x) => !x || x.low === null || x.low === undefined ? "–" : "[" + f.num(x.low, 4) + ", " + f.num(x.high, 4) + "]";
+  const pv = (p) => p === null || p === undefined ? "–" : p < 1e-4 ? p.toExponential(2) : f.num(p, 4);
+
+  function statsRows(c) {
+    const s = c.stats, all = c.comparison;
+    if (!s) return [["statistics", h("span", {class: "bad", text: "runs of different benchmarks: no paired statistics"})]];
+    const t = all.tasks, errored = Array.from(new Set([].concat(t.errored.A, t.errored.B))).sort();
+    const pw = s.power || {}, test = s.test || {}, perm = test.permutation;
+    return [
+      ["tasks analysed", h("span", {id: "n-analysed", text: String(s.n) + (errored.length ? "  (" + errored.length + " errored, left out: " + errored.join(", ") + ")" : "  (no errors)")})],
+      ["mean A · B", f.num(s.mean_a, 4) + " · " + f.num(s.mean_b, 4)],
+      ["mean difference B − A", h("span", {id: "mean-diff", text: (s.mean_diff > 0 ? "+" : "") + f.num(s.mean_diff, 4) + "  95% CI " + ci(s.ci) + " (" + s.ci.method + ")"})],
+      ["paired bootstrap", h("span", {id: "bootstrap", text: ci(s.bootstrap) + " (seed " + (s.bootstrap || {}).seed + ", " + (s.bootstrap || {}).n_resamples + " resamples)"})],
+      ["test", h("span", {id: "p-value", text: test.name + " p = " + pv(test.p_value) + (s.significant ? " (significant at " + all.alpha + ")" : " (not significant)") +
+        (perm ? " · sign-flip permutation p = " + pv(perm.p_value) : "")})],
+      ["power", h("span", {id: "power", text: pw.mde === null || pw.mde === undefined ? "–" : "80% to detect " + f.num(pw.mde, 4) + " with " + s.n + " tasks"})],
+    ];
+  }
+
   function summary(c) {
-    const s = c.stats;
-    const ci = s.se === null ? "" : "  (95% CI " + f.num(s.mean_diff - 1.96 * s.se, 4) + " … " + f.num(s.mean_diff + 1.96 * s.se, 4) + ")";
+    const s = c.stats || {};
     return h("div", {class: "cards", id: "compare-summary"},
       AC.kv([["A", c.a.run_name + " / " + c.a.run_id], ["B", c.b.run_name + " / " + c.b.run_id],
         ["benchmark", c.same_benchmark ? c.a.benchmark : h("span", {class: "bad", text: c.a.benchmark + " vs " + c.b.benchmark + " (not the same benchmark)"})],
-        ["tasks in both", String(s.n)], ["only in A", String(c.only_a.length)], ["only in B", String(c.only_b.length)]]),
-      AC.kv([["mean A", f.num(s.mean_a, 4)], ["mean B", f.num(s.mean_b, 4)],
-        ["mean difference B − A", h("span", {id: "mean-diff", text: f.num(s.mean_diff, 4) + (s.se === null ? "" : " ± " + f.num(s.se, 4) + " (s.e.)") + ci})],
-        ["flipped", h("span", {id: "flips"}, h("span", {class: "good", text: c.n_gained + " gained"}), " · ", h("span", {class: "bad", text: c.n_lost + " lost"}))]]));
+        ["tasks in both", String(c.tasks.length - c.only_a.length - c.only_b.length)], ["only in A", String(c.only_a.length)], ["only in B", String(c.only_b.length)],
+        ["flipped", h("span", {id: "flips"}, h("span", {class: "good", text: c.n_gained + " gained"}), " · ", h("span", {class: "bad", text: c.n_lost + " lost"}))]]),
+      AC.kv(statsRows(c)));
   }
 
   function table(box, c) {
@@ -53,7 +70,8 @@
     const c = await AC.data.compare(a, b);
     main.appendChild(summary(c));
     main.appendChild(h("p", {class: "muted small", text: "Per task: the final reward (an error counts 0; with samples, their mean). " +
-      "Difference over the tasks finished in both runs; s.e. = sd(B − A) / √n. A task flipped when it passed (reward ≥ 1) in one run only."}));
+      "Difference over the tasks finished in both runs and errored in neither; 95% CI = mean ± t(n−1) · sd(B − A) / √n (task-clustered); " +
+      "the same numbers as `agentcompass compare A B` (docs/statistics.md). Gained / lost: B's task outcome higher / lower than A's."}));
     const box = h("div", {id: "compare-rows"});
     main.appendChild(h("div", {class: "toolbar"}, h("select", {id: "flip-filter", onchange: (e) => { state.show = e.target.value; table(box, c); }},
       [["", "all tasks"], ["flipped", "flipped only"], ["gained", "gained (B passes, A not)"], ["lost", "lost (A passes, B not)"]]

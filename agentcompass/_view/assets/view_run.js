@@ -90,18 +90,20 @@
   function metricsBox(d) {
     const m = d.metrics || {}, c = d.components || {}, run = d.run || {};
     const by = m.errors_by_class || {};
-    const passk = m.pass_at_k ? Object.entries(m.pass_at_k).map(([k, v]) => "pass@" + k + " " + f.num(v)).join(", ") : null;
+    const iv = (x) => !x || x.low === null || x.low === undefined ? "" : "  [" + f.num(x.low, 4) + ", " + f.num(x.high, 4) + "] " + x.method;
+    const perK = (name, sign) => m[name] ? Object.entries(m[name]).map(([k, v]) => "pass" + sign + k + " " + f.num(v) + iv((m[name + "_ci"] || {})[k])).join(" · ") : null;
+    const passk = perK("pass_at_k", "@"), passhat = perK("pass_hat_k", "^");
     const dur = m.duration_s || {};
     return h("div", {class: "cards"},
       AC.kv([["benchmark", c.benchmark], ["harness", c.harness], ["model", c.model], ["environment", c.environment],
         ["status", AC.badge(run.status || "?", run.status)], ["started", f.time(run.started_at)],
         ["finished", f.time((d.metadata || {}).finished_at)], ["wall time", f.dur((d.metadata || {}).duration_s)],
         ["version", run.agentcompass_version]]),
-      AC.kv([["mean reward", f.num(m.mean_reward, 4) + "  over " + m.mean_reward_denominator + " tasks (errors as 0)"],
-        ["mean reward (valid)", m.mean_reward_valid === null ? "–" : f.num(m.mean_reward_valid, 4) + "  over " + m.n_valid_rewards],
-        ["pass rate", f.pct(m.pass_rate)], ["resolved", m.resolved === undefined ? null : m.resolved + " (" + f.pct(m.resolved_rate) + ")"],
-        ["pass@k", passk], ["tasks", f.int(m.n_tasks) + (d.partial ? " finished of " + f.int(run.n_tasks) : "")],
-        ["attempts", f.int(m.n_attempts) + " (" + f.int(m.n_retries) + " retries)"],
+      AC.kv([["mean reward", h("span", {id: "mean-reward", text: f.num(m.mean_reward, 4) + iv(m.mean_reward_ci) + "  over " + m.mean_reward_denominator + " samples (errors as 0)"})],
+        ["mean reward (valid)", m.mean_reward_valid === null ? "–" : f.num(m.mean_reward_valid, 4) + iv(m.mean_reward_valid_ci) + "  over " + m.n_valid_rewards],
+        ["pass rate", f.pct(m.pass_rate) + iv(m.pass_rate_ci)], ["resolved", m.resolved === undefined ? null : m.resolved + " (" + f.pct(m.resolved_rate) + ")" + iv(m.resolved_rate_ci)],
+        ["pass@k", passk], ["pass^k", passhat], ["tasks", f.int(m.n_tasks) + (d.partial ? " finished of " + f.int(run.n_tasks) : "")],
+        ["tries", f.int(m.n_tries === undefined ? m.n_attempts : m.n_tries) + " (" + f.int(m.n_retries) + " retries)"],
         ["errors", f.int(m.n_errors) + (m.n_errors ? " (" + Object.keys(by).filter((k) => by[k]).map((k) => k + " " + by[k]).join(", ") + ")" : "")],
         ["tokens", "in " + f.tokens((m.tokens || {}).input) + " · out " + f.tokens((m.tokens || {}).output) + " · cached " + f.tokens((m.tokens || {}).cached)],
         ["cost", f.cost(m.cost_usd)], ["task duration", "p50 " + f.dur(dur.p50) + " · p90 " + f.dur(dur.p90) + " · max " + f.dur(dur.max)]]));
@@ -109,7 +111,8 @@
 
   function extras(key, d) {
     const box = h("div", {class: "extras"});
-    const a = AC.data.report ? (AC.data.boot.analysis || {}) : null;
+    const boot = AC.data.boot, mine = boot.more && boot.more[key];
+    const a = AC.data.report ? ((mine ? mine.analysis : boot.analysis) || {}) : null;
     const links = [];
     for (const name of ["analysis.md", "analysis.json"]) {
       const href = a ? (a.links || {})[name] : d.analysis && d.analysis[name] ? AC.data.fileUrl(key, name) : null;

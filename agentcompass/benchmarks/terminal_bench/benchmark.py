@@ -32,7 +32,16 @@ from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checko
 from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_solution
 from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
 from agentcompass.errors import HARBOR_ERROR_POLICY, ConfigError, DatasetError, SandboxError
-from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, EnvSpec, Grade, Solution, Task
+from agentcompass.interfaces import (
+    PREPARE,
+    AgentResult,
+    AttemptContext,
+    ComponentContext,
+    EnvSpec,
+    Grade,
+    Solution,
+    Task,
+)
 from agentcompass.kit import data_dir, write_json
 
 SOLUTION_COMMAND = 'bash "${AGENTCOMPASS_SOLUTION_DIR:-/solution}/solve.sh"'
@@ -204,7 +213,7 @@ class TerminalBenchBenchmark:
             f"rm -rf {q('/tests')} {q('/solution')} && "
             f"mkdir -p {q('/logs/agent')} {q('/logs/verifier')} {q(task.workdir)}"
         )
-        prepare = getattr(env, "prepare", None)
+        prepare = PREPARE.of(env)
         if prepare is not None:  # done before anything else runs or reads there (docker: in the same exec)
             await prepare(command, what=f"task {task.id}: setup", timeout=120)
         else:

@@ -44,6 +44,8 @@ class DockerEnvironment(StagedDelivery):
     """A running container. Environment paths are the container's own paths (``path`` only makes a relative one
     absolute, under the workdir)."""
 
+    project: Any = None  # a ComposeEnvironment's compose project; None for a single container
+
     def __init__(
         self, provider: Any, container_id: str, name: str, image: str, workdir: str, keep: bool, output_limit: int
     ) -> None:

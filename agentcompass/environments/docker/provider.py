@@ -160,7 +160,7 @@ class DockerProvider:
         self._open[env.id] = env
 
     def open_projects(self) -> set[str]:
-        return {env.project.name for env in self._open.values() if hasattr(env, "project")}
+        return {env.project.name for env in self._open.values() if env.project is not None}
 
     # ------------------------------------------------------------------ open
     async def open(self, spec: EnvSpec) -> DockerEnvironment:

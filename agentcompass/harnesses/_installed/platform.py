@@ -91,7 +91,7 @@ def _key(env: Any) -> str | None:
     """What the platform of ``env`` depends on: its image (docker), this host (local); None: read every time."""
     if ON_HOST.of(env):
         return "host"
-    image = (env.describe() or {}).get("image") if hasattr(env, "describe") else None
+    image = (env.describe() or {}).get("image")  # describe() is part of the Environment protocol
     return f"image:{image}" if image else None
 
 

@@ -129,7 +129,7 @@ class _Run:
             history_limit=cfg.history_limit,
             pane_log_bytes=cfg.pane_log_bytes,
         )
-        model_id = str(getattr(model, "model_id", "unknown"))
+        model_id = model.model_id if model is not None else "unknown"
         tokens = TokenCounter(model_id, auto_install)
         self.limit = int(
             cfg.context_limit or CONTEXT_LIMIT.of(model) or tokens.context_limit() or FALLBACK_CONTEXT_LIMIT

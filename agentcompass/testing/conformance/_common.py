@@ -44,10 +44,10 @@ def conf_of(group: str, component_id: str) -> dict[str, Any]:
     """The config of ``conf/<group>/<component_id>.yaml``, a base named by its defaults list merged under it."""
     import yaml
 
-    from agentcompass._config.registry import check_id, conf_dir
+    from agentcompass._config.registry import check_id, component_file
 
     check_id(group, component_id)
-    data = yaml.safe_load((conf_dir() / group / f"{component_id}.yaml").read_text(encoding="utf-8")) or {}
+    data = yaml.safe_load(component_file(group, component_id).read_text(encoding="utf-8")) or {}
     bases = [d for d in data.pop("defaults", []) if isinstance(d, str) and d != "_self_"]
     return {**(conf_of(group, bases[0]) if bases else {}), **data}
 

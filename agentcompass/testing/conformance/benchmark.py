@@ -51,7 +51,7 @@ class BenchmarkSuite:
             loaded: Any = run.build()
         except ConfigError as exc:
             loaded = exc
-        return (run.built[0] if run.built else None), loaded
+        return (run.components.benchmark if run.components else None), loaded
 
     def tasks(self, kwargs: dict[str, Any], tmp_dir: Path, **params: Any) -> list[Task]:
         _, loaded = self.build(kwargs, tmp_dir, **params)
@@ -72,7 +72,6 @@ class BenchmarkSuite:
             results_dir=str(tmp_dir / "results"),
             progress="none",
             log_level="WARNING",
-            task_concurrency=kwargs.get("task_concurrency", 4),
         )
         lines = Path(result["paths"]["results"]).read_text(encoding="utf-8").splitlines()
         rows = [json.loads(line) for line in lines if line.strip()]

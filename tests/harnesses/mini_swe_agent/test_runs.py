@@ -97,5 +97,5 @@ def test_attempts_run_side_by_side_on_one_loop(tmp_path) -> None:
         )
         overlap = srv.max_concurrency
     m = result["metrics"]
-    assert (m["n_tasks"], m["n_errors"], m["n_attempts"]) == (7, 0, 7)
+    assert (m["n_tasks"], m["n_errors"], m["n_tries"]) == (7, 0, 7)
     assert overlap >= 4

@@ -1,0 +1,217 @@
+"""``compare_runs``: is run B better than run A? Paired comparisons of run directories of one benchmark.
+
+A task's outcome in a run is the mean score of its samples (``metrics.scored``: the reward when it counts, else
+0). A task *errored* in a run when one of its samples has no counted reward (the run's own metric decides what
+counts, e.g. a reward verified after an agent timeout does); errored tasks are reported apart and left out of
+every paired figure, unless ``errors_as_zero`` (then they score 0, as ``mean_reward`` counts them). All figures
+are over one task set: the tasks every run has, less the excluded ones. The statistics are ``agentcompass._stats``
+(``docs/statistics.md``); the viewer's Compare page and ``agentcompass compare`` both call :func:`compare`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from agentcompass._orchestrator.metrics import by_task, reward_counts, scored
+from agentcompass._orchestrator.store import CONFIG_FILE, RESULTS_FILE, RunStore
+from agentcompass._stats import power
+from agentcompass._stats.intervals import mean_interval
+from agentcompass._stats.multiple import holm
+from agentcompass._stats.paired import N_RESAMPLES, compare_pair
+from agentcompass.errors import ConfigError
+
+ALPHA = 0.05
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@dataclass
+class RunScores:
+    """One run's per-task outcomes: mean score, whether it errored, within-task variance, attempt paths."""
+
+    label: str
+    run_dir: str
+    meta: dict[str, Any]
+    value: dict[str, float] = field(default_factory=dict)
+    errored: dict[str, bool] = field(default_factory=dict)
+    n_samples: dict[str, int] = field(default_factory=dict)
+    within_var: dict[str, float] = field(default_factory=dict)
+    attempts: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _config(store: RunStore) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load((store.run_dir / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _meta(store: RunStore) -> dict[str, Any]:
+    summary = store.read_summary() or {}
+    md = summary.get("metadata") or {}
+    cfg = _config(store)
+    comp = {g: (cfg.get(g) or {}).get("id") if isinstance(cfg.get(g), dict) else None for g in ("benchmark", "harness")}
+    model = md.get("model") or (cfg.get("model") or {}).get("id")
+    return {
+        "run_name": store.run_dir.parent.name,
+        "run_id": store.run_dir.name,
+        "benchmark": md.get("benchmark") or comp["benchmark"],
+        "harness": md.get("harness") or comp["harness"],
+        "model": model.get("id") if isinstance(model, dict) else model,
+        "mean_reward": (summary.get("metrics") or {}).get("mean_reward"),
+    }
+
+
+def scores_from_rows(label: str, run_dir: str, meta: dict[str, Any], rows: list[dict[str, Any]]) -> RunScores:
+    out = RunScores(label, run_dir, meta)
+    for task, samples in by_task(rows).items():
+        values = [scored(r) for r in samples]
+        n = len(values)
+        mean = sum(values) / n
+        out.value[task], out.n_samples[task] = mean, n
+        out.errored[task] = not all(reward_counts(r) for r in samples)
+        out.within_var[task] = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else math.nan
+        out.attempts[task] = [str(r.get("attempt_dir") or "") for r in samples]
+    return out
+
+
+def load_scores(run_dir: str | Path, label: str) -> RunScores:
+    """A run directory's per-task outcomes; a ConfigError (one line) when it is not a run directory."""
+    path = Path(run_dir).expanduser()
+    store = RunStore.at(path.resolve())
+    if not store.results_path.is_file():
+        raise ConfigError(
+            f"{str(run_dir)!r} is not a run directory: it has no {RESULTS_FILE} "
+            "(give <results_dir>/<run_name>/<run_id>)"
+        )
+    rows = [{"sample": 1, "status": "error", "reward": None, **r} for r in store.finished_rows(strict=True).values()]
+    return scores_from_rows(label, str(store.run_dir), _meta(store), rows)
+
+
+def _check_benchmarks(runs: list[RunScores]) -> str | None:
+    names = {r.meta.get("benchmark") for r in runs}
+    if len(names) > 1:
+        listing = ", ".join(f"{r.label} {os.path.basename(r.run_dir)} ({r.meta.get('benchmark')})" for r in runs)
+        raise ConfigError(f"runs of different benchmarks cannot be compared: {listing}")
+    return next(iter(names))
+
+
+def _task_sets(runs: list[RunScores], errors_as_zero: bool) -> dict[str, Any]:
+    every = set().union(*(r.value for r in runs))
+    shared = set.intersection(*(set(r.value) for r in runs))
+    errored = {r.label: sorted(t for t in shared if r.errored[t]) for r in runs}
+    excluded = set() if errors_as_zero else {t for ts in errored.values() for t in ts}
+    return {
+        "n_all": len(every),
+        "n_shared": len(shared),
+        "missing": {r.label: sorted(every - set(r.value)) for r in runs},
+        "errored": errored,
+        "n_excluded": len(excluded),
+        "analysed": sorted(shared - excluded),
+    }
+
+
+def _within(run: RunScores, tasks: list[str]) -> tuple[float, float] | None:
+    """(mean within-task variance, mean samples per task) over ``tasks``; None without repeated samples."""
+    if not tasks or any(run.n_samples[t] < 2 for t in tasks):
+        return None
+    return sum(run.within_var[t] for t in tasks) / len(tasks), sum(run.n_samples[t] for t in tasks) / len(tasks)
+
+
+def _power(pair: dict[str, Any], a: RunScores, b: RunScores, tasks: list[str], detect: float | None) -> dict[str, Any]:
+    n, sd = pair["n"], pair["sd_diff"]
+    out: dict[str, Any] = {"alpha": ALPHA, "power": power.POWER, "test": "paired_t", "sd_diff": sd}
+    out["mde"] = power.mde(n, sd) if sd is not None else None
+    if detect is None:
+        return out
+    out["detect"] = detect
+    out["tasks_needed"] = power.tasks_needed(detect, sd) if sd else None
+    wa, wb = _within(a, tasks), _within(b, tasks)
+    if wa is None or wb is None or sd is None:
+        out["samples_needed"], out["samples_note"] = None, "needs runs with at least 2 samples per task (-k)"
+        return out
+    between = max(0.0, sd * sd - wa[0] / wa[1] - wb[0] / wb[1])
+    out["var_between"], out["var_within"] = between, wa[0] + wb[0]
+    out["samples_needed"] = power.samples_needed(detect, n, between, wa[0] + wb[0])
+    if out["samples_needed"] is None:
+        out["samples_note"] = "more samples per task cannot reach it with these tasks: more tasks are needed"
+    return out
+
+
+def _pair(a: RunScores, b: RunScores, tasks: list[str], opts: dict[str, Any]) -> dict[str, Any]:
+    va, vb = [a.value[t] for t in tasks], [b.value[t] for t in tasks]
+    binary = all(v in (0.0, 1.0) for v in va + vb)
+    out = {"a": a.label, "b": b.label, "binary": binary}
+    out.update(compare_pair(va, vb, binary, seed=opts["seed"], n_resamples=opts["n_resamples"]))
+    out["b_better"] = [t for t, x, y in zip(tasks, va, vb, strict=True) if y > x]
+    out["a_better"] = [t for t, x, y in zip(tasks, va, vb, strict=True) if y < x]
+    out["power"] = _power(out, a, b, tasks, opts["detect"])
+    return out
+
+
+def compare(
+    runs: list[RunScores],
+    *,
+    errors_as_zero: bool = False,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    detect: float | None = None,
+) -> dict[str, Any]:
+    """The comparison of two or more runs (``RunScores``, in the order given: A, B, ...)."""
+    if len(runs) < 2:
+        raise ConfigError(f"compare needs at least two run directories, got {len(runs)}")
+    if detect is not None and not detect > 0:
+        raise ConfigError(f"--detect {detect}: must be a difference > 0 (in reward units, e.g. 0.02)")
+    if n_resamples < 100:
+        raise ConfigError(f"--resamples {n_resamples}: must be at least 100")
+    benchmark = _check_benchmarks(runs)
+    sets = _task_sets(runs, errors_as_zero)
+    tasks = sets["analysed"]
+    opts = {"seed": seed, "n_resamples": n_resamples, "detect": detect}
+    pairs = [_pair(a, b, tasks, opts) for a, b in combinations(runs, 2)]
+    tested = [p for p in pairs if p.get("test")]
+    for p, adj in zip(tested, holm([p["test"]["p_value"] for p in tested]), strict=True):
+        p["p_holm"], p["significant"] = adj, adj <= ALPHA
+    board = [_board_row(r, tasks) for r in runs]
+    for rank, row in enumerate(sorted(board, key=lambda x: -(x["mean"] if x["mean"] is not None else -math.inf)), 1):
+        row["rank"] = rank
+    return {
+        "version": 1,
+        "benchmark": benchmark,
+        "errors": "as_zero" if errors_as_zero else "excluded",
+        "alpha": ALPHA,
+        "seed": seed,
+        "n_resamples": n_resamples,
+        "runs": [{"label": r.label, "run_dir": r.run_dir, **r.meta} for r in runs],
+        "tasks": sets,
+        "leaderboard": sorted(board, key=lambda x: x["rank"]),
+        "pairs": pairs,
+    }
+
+
+def _board_row(run: RunScores, tasks: list[str]) -> dict[str, Any]:
+    ci = mean_interval([run.value[t] for t in tasks], bounds=None)
+    samples = sorted({run.n_samples[t] for t in tasks})
+    return {"label": run.label, "mean": ci["estimate"], "ci": ci, "samples_per_task": samples}
+
+
+def compare_runs(
+    run_dirs: list[str | Path],
+    *,
+    errors_as_zero: bool = False,
+    seed: int = 0,
+    n_resamples: int = N_RESAMPLES,
+    detect: float | None = None,
+) -> dict[str, Any]:
+    """:func:`compare` over run directories (labelled A, B, ... in the order given)."""
+    if len(run_dirs) > len(LABELS):
+        raise ConfigError(f"compare takes at most {len(LABELS)} run directories, got {len(run_dirs)}")
+    runs = [load_scores(d, LABELS[i]) for i, d in enumerate(run_dirs)]
+    return compare(runs, errors_as_zero=errors_as_zero, seed=seed, n_resamples=n_resamples, detect=detect)

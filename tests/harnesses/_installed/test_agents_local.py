@@ -1,0 +1,87 @@
+"""The real agent programs in the local environment, driven through the gateway by scripted replies that make the
+agents' own tool calls: both demo tasks solved (reward 1), a do-nothing script scores 0, the requests are the
+agent's own (its system prompt and tools), usage is the gateway's count of the scripted server's figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentcompass.testing.scripted_server import ScriptedModelServer
+from tests.harnesses._installed import agent_support as support
+
+AGENTS = ["claude_code", "codex", "opencode", "qwen_code"]
+# a fragment of each agent's own system prompt and one of its own tool names, as they reach the server
+OWN = {
+    "claude_code": ("Claude", "Bash"),
+    "codex": ("Codex", "exec_command"),
+    "opencode": ("opencode", "bash"),
+    "qwen_code": ("Qwen Code", "run_shell_command"),
+}
+
+
+def _tool_names(body: dict) -> set[str]:
+    names = set()
+    for tool in body.get("tools") or []:
+        names.add(tool.get("name") or (tool.get("function") or {}).get("name") or "")
+    return names
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", AGENTS)
+def test_agent_solves_the_demo_tasks_locally(agent: str, tmp_path: Path) -> None:
+    with ScriptedModelServer(support.script(agent, root=tmp_path / "ws")) as srv:
+        result = support.run(agent, "local", srv, tmp_path, ["hello-file", "fix-python-script"])
+    rows = support.attempts(tmp_path)
+    assert result["metrics"]["n_errors"] == 0, {k: v.get("error") for k, v in rows.items()}
+    assert {k: v["reward"] for k, v in rows.items()} == {"hello-file": 1.0, "fix-python-script": 1.0}
+    prompt, tool = OWN[agent]
+    with_tools = [r for r in srv.requests if r["body"].get("tools")]
+    assert with_tools and all(tool in _tool_names(r["body"]) for r in with_tools)
+    assert any(prompt in str(r["body"].get("system") or r["body"].get("instructions") or r["body"]) for r in with_tools)
+    for task, row in rows.items():
+        calls = support.gateway_calls(row["_dir"])
+        assert calls and all(c["source"] == "gateway" for c in calls), task
+        n_ok = sum(1 for c in calls if c["status"] == "ok")
+        assert row["usage"]["input"] == n_ok * support.USAGE["input_tokens"], (task, row["usage"], len(calls))
+        assert row["usage"]["output"] == n_ok * support.USAGE["output_tokens"]
+        trajectory = Path(row["agent"]["trajectory_path"])
+        assert trajectory.is_file() and '"source": "agent"' in trajectory.read_text()
+    served = len([r for r in srv.requests if r.get("protocol")])
+    assert sum(r["usage"]["calls"] for r in rows.values()) == served
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_do_nothing_script_scores_zero(agent: str, tmp_path: Path) -> None:
+    with ScriptedModelServer(support.script(agent, act=False)) as srv:
+        result = support.run(agent, "local", srv, tmp_path, ["hello-file"])
+    assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 0.0
+
+
+# The gateway's translation refuses fields these agents send (seen with the real binaries; /work/notes/agents-notes.md):
+# Claude Code: thinking (adaptive), context_management (clear_thinking, keep all), output_config (effort),
+# messages[].role "system"; Codex: client_metadata. Strict: the test fails once the gateway translates them.
+_REFUSED = pytest.mark.xfail(strict=True, reason="the gateway refuses fields of the agent's request")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("agent", "endpoint"),
+    [
+        pytest.param("claude_code", "openai-chat", marks=_REFUSED),
+        pytest.param("codex", "anthropic-messages", marks=_REFUSED),
+    ],
+)
+def test_an_agent_on_an_endpoint_of_another_protocol(agent: str, endpoint: str, tmp_path: Path) -> None:
+    """The gateway translates: Claude Code (Anthropic Messages) on an OpenAI Chat endpoint, Codex (OpenAI
+    Responses) on an Anthropic Messages endpoint; the scripted server sees only the endpoint's protocol."""
+    with ScriptedModelServer(support.script(agent, root=tmp_path / "ws")) as srv:
+        result = support.run(agent, "local", srv, tmp_path, ["hello-file"], protocol=endpoint)
+    rows = support.attempts(tmp_path)
+    assert result["metrics"]["n_errors"] == 0, {k: v.get("error") for k, v in rows.items()}
+    assert rows["hello-file"]["reward"] == 1.0
+    assert {r["protocol"] for r in srv.requests if r.get("protocol")} == {endpoint}
+    calls = support.gateway_calls(rows["hello-file"]["_dir"])
+    assert {(c["agent_protocol"], c["upstream_protocol"]) for c in calls} == {(support.PROTOCOL[agent], endpoint)}

@@ -1,0 +1,107 @@
+"""The import rules of docs/architecture.md, checked by an AST scan of every module (lazy imports included)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests import import_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_import_follows_the_layering_rules():
+    bad = import_rules.violations(import_rules.scan(ROOT))
+    assert not bad, "imports against the rules:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles_among_agentcompass_modules():
+    found = import_rules.cycles(import_rules.scan(ROOT))
+    assert not found, "import cycles:\n" + "\n".join(import_rules.describe(c) for c in found)
+
+
+def test_no_import_cycles_among_packages():
+    found = import_rules.package_cycles(import_rules.scan(ROOT))
+    assert not found, "package cycles:\n" + "\n".join(import_rules.describe(c) for c in found)
+
+
+def test_every_package_has_a_row():
+    edges = import_rules.scan(ROOT)
+    plugins = {f"agentcompass.{k}" for k in import_rules.PLUGIN_KINDS}
+    missing = sorted(import_rules.packages(edges) - set(import_rules.LAYERS) - plugins)
+    assert not missing, f"packages without a row in tests/import_rules.py LAYERS: {missing}"
+    modules = {
+        import_rules.package_of(import_rules.module_name(ROOT, p)) for p in (ROOT / "agentcompass").rglob("*.py")
+    }
+    assert modules - set(import_rules.LAYERS) - plugins == set(), modules - set(import_rules.LAYERS) - plugins
+
+
+def test_a_package_cycle_without_a_file_cycle_is_found(tmp_path):
+    """_orchestrator -> _config -> _recipes -> _orchestrator.store: no module imports itself back, the packages
+    do."""
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "_orchestrator", "_config", "_recipes"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "_orchestrator" / "request.py").write_text("from agentcompass._config import compose\n")
+    (pkg / "_orchestrator" / "store.py").write_text("")
+    (pkg / "_config" / "compose.py").write_text("def f():\n    from agentcompass._recipes import spec\n")
+    (pkg / "_recipes" / "spec.py").write_text("from agentcompass._orchestrator.store import X\n")
+    edges = import_rules.scan(tmp_path, ("agentcompass",))
+    assert import_rules.cycles(edges) == []  # file-acyclic
+    found = [import_rules.describe(c) for c in import_rules.package_cycles(edges)]
+    assert len(found) == 1 and "agentcompass/_recipes/spec.py:1" in found[0], found
+    bad = import_rules.violations(edges)
+    assert any("agentcompass/_config/compose.py:2" in v for v in bad), bad  # _config may not import _recipes
+
+
+def test_the_scan_sees_lazy_imports_and_reports_file_and_line(tmp_path):
+    """A plug-in reaching into the core, an orchestrator importing a feature above it and a cycle closed by a
+    function-level import are each reported with the offending file:line."""
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "benchmarks", "_orchestrator", "_analysis"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "interfaces.py").write_text("")
+    (pkg / "benchmarks" / "mine.py").write_text(
+        "from agentcompass.interfaces import Task\nfrom agentcompass._orchestrator import store\n"
+    )
+    (pkg / "_orchestrator" / "store.py").write_text("")
+    (pkg / "_orchestrator" / "request.py").write_text("def finish():\n    from agentcompass._analysis import x\n")
+    (pkg / "_analysis" / "x.py").write_text("import agentcompass._orchestrator.request\n")
+    edges = import_rules.scan(tmp_path, ("agentcompass",))
+    bad = import_rules.violations(edges)
+    assert any(
+        v.startswith("agentcompass/benchmarks/mine.py:2: ") and "agentcompass._orchestrator.store" in v for v in bad
+    ), bad
+    assert any(
+        v.startswith("agentcompass/_orchestrator/request.py:2: ") and "agentcompass._analysis" in v for v in bad
+    ), bad
+    assert len(bad) == 2, bad
+    text = [import_rules.describe(c) for c in import_rules.cycles(edges)]
+    assert len(text) == 1 and "agentcompass/_orchestrator/request.py:2" in text[0], text
+    assert "agentcompass/_analysis/x.py:1" in text[0], text
+
+
+def test_type_checking_imports_are_not_cycles(tmp_path):
+    pkg = tmp_path / "agentcompass"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from agentcompass import b\n")
+    (pkg / "b.py").write_text("from agentcompass import a\n")
+    assert import_rules.cycles(import_rules.scan(tmp_path, ("agentcompass",))) == []
+
+
+def test_plugins_may_import_the_kit_and_nothing_else_of_the_core(tmp_path):
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "harnesses"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    for name in ("interfaces", "errors", "kit", "_deps"):
+        (pkg / f"{name}.py").write_text("")
+    (pkg / "harnesses" / "mine.py").write_text(
+        "from agentcompass.kit import write_atomic\n"
+        "from agentcompass import errors, interfaces\n\n\n"
+        "def run():\n    from agentcompass._deps import require\n"
+    )
+    bad = import_rules.violations(import_rules.scan(tmp_path, ("agentcompass",)))
+    assert len(bad) == 1 and bad[0].startswith("agentcompass/harnesses/mine.py:6: ") and "_deps" in bad[0], bad
