@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=port, default=0, help="port (default 0: a free port, printed)")
     p.add_argument("--record-dir", metavar="DIR", default=None, help="record every call in DIR/model_calls.jsonl")
-    p.add_argument("--log-level", default="INFO", type=options.log_level)
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level (DEBUG: tracebacks)")
 
 
 def main(args: argparse.Namespace) -> int:
