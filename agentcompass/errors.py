@@ -19,12 +19,15 @@
     ├── ModelError                         a model endpoint failure (model)
     │   ├── ModelRetryableError            429 / 5xx / connection / timeout (retried by the model layer)
     │   ├── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
-    │   └── TranslationError               a gateway request that cannot be put in the endpoint's protocol
+    │   ├── TranslationError               a gateway request that cannot be put in the endpoint's protocol
+    │   └── ReplayMismatchError            --replay: a call differs from the recorded one (names it and the field)
     ├── AttemptLimitReached                a per-attempt limit of model calls / tokens reached (a limit: verified)
+    │   └── AttemptCostLimitReached        the attempt's calls reached attempt_cost_limit_usd
     ├── AgentError                         the harness crashed (agent)
     ├── VerifierError                      grading could not produce a valid reward (verifier)
     ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
-    └── RunTimeoutError(TimeoutError)      ``timeout_seconds`` expired (CLI exit 124)
+    ├── RunTimeoutError(TimeoutError)      ``timeout_seconds`` expired (CLI exit 124)
+    └── BudgetExhaustedError               cost_limit_usd / token_limit reached: run ``stopped_budget`` (exit 3)
 
 Harness-internal control flow (submitted, limits exceeded, format errors) never leaves a harness.
 
@@ -166,14 +169,29 @@ class ContextLengthExceededError(ModelError):
     """The prompt does not fit the model's context window."""
 
 
+class ReplayMismatchError(ModelError):
+    """``--replay``: the attempt made a call that the recorded run did not make (another request, or more calls
+    than were recorded). The message names the call (``request 3``) and the first field that differs. It is the
+    harness's or the prompt's change, not the endpoint's: class ``agent``, never retried."""
+
+    error_class: ErrorClass = "agent"
+
+
 class AttemptLimitReached(AgentCompassError):
     """The attempt's model calls reached a per-attempt limit (``execution.attempt_max_model_calls``,
-    ``execution.attempt_max_tokens_total``): the call is refused. A limit, not an error: the agent phase ends with
-    ``limit_hit`` = :attr:`limit` and the attempt is verified as usual."""
+    ``attempt_max_tokens_total``, ``attempt_cost_limit_usd``): the call is refused. A limit, not an error: the
+    agent phase ends with ``limit_hit`` = :attr:`limit` and the attempt is verified as usual."""
 
     def __init__(self, message: str, limit: str) -> None:
         super().__init__(message, retryable=False)
         self.limit = limit
+
+
+class AttemptCostLimitReached(AttemptLimitReached):
+    """The attempt's model calls reached ``execution.attempt_cost_limit_usd`` (``limit_hit: cost_limit``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "cost_limit")
 
 
 class AgentError(AgentCompassError):
@@ -202,6 +220,16 @@ class RunTimeoutError(AgentCompassError, TimeoutError):
     error_class: ErrorClass = "infra"
 
     def __init__(self, message: str, *, result: Any = None) -> None:
+        self.result = result
+        super().__init__(message)
+
+
+class BudgetExhaustedError(AgentCompassError):
+    """The request's ``cost_limit_usd`` or ``token_limit`` was reached: no attempt started after it, the run
+    ended ``stopped_budget`` (CLI exit 3); ``result`` holds the result, ``--reuse`` with a larger budget
+    continues the run."""
+
+    def __init__(self, message: str, *, result: dict[str, object] | None = None) -> None:
         self.result = result
         super().__init__(message)
 

@@ -40,6 +40,7 @@ class RunStatus(enum.StrEnum):
     FAILED = "failed"
     TIMEOUT = "timeout"
     CANCELLED = "cancelled"
+    STOPPED_BUDGET = "stopped_budget"  # cost_limit_usd / token_limit reached: no attempt started after it
 
 
 class ExitStatus(enum.StrEnum):
@@ -243,33 +244,75 @@ class EnvironmentProvider(Protocol):
 # --------------------------------------------------------------------------- models
 
 
+def add_cost(a: float | None, b: float | None) -> float | None:
+    """The sum of two costs in USD; unknown (None) when either is unknown (an unknown price is never $0)."""
+    return None if a is None or b is None else a + b
+
+
+def sum_cost(values: Any) -> float | None:
+    """The sum of costs in USD (None entries make it unknown; no entries: 0)."""
+    total: float | None = 0.0
+    for value in values:
+        total = add_cost(total, value)
+    return total
+
+
 @dataclass
 class Usage:
+    """Tokens and cost of model calls. ``cost_usd`` is None when a call's price is unknown (no ``prices`` and the
+    model id not in the price table). Calls answered from the response cache (or a replayed run) are not in the
+    token and cost counts: ``cache_hits`` counts them and ``cost_saved_usd`` is what they cost when first made."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0
     n_calls: int = 0
     n_retries: int = 0
+    cache_hits: int = 0
+    cost_saved_usd: float | None = 0.0
 
     def add(self, other: Usage) -> Usage:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.cached_tokens += other.cached_tokens
-        self.cost_usd += other.cost_usd
+        self.cost_usd = add_cost(self.cost_usd, other.cost_usd)
         self.n_calls += other.n_calls
         self.n_retries += other.n_retries
+        self.cache_hits += other.cache_hits
+        self.cost_saved_usd = add_cost(self.cost_saved_usd, other.cost_saved_usd)
         return self
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "input": self.input_tokens,
             "output": self.output_tokens,
             "cached": self.cached_tokens,
-            "cost_usd": round(self.cost_usd, 8),
+            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 8),
             "calls": self.n_calls,
             "retries": self.n_retries,
+            "cache_hits": self.cache_hits,
+            "cost_saved_usd": None if self.cost_saved_usd is None else round(self.cost_saved_usd, 8),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Usage:
+        """The inverse of :meth:`to_dict` (missing keys: 0; a missing cost: 0, a null cost: unknown)."""
+        data = data or {}
+        return cls(
+            input_tokens=int(data.get("input", 0) or 0),
+            output_tokens=int(data.get("output", 0) or 0),
+            cached_tokens=int(data.get("cached", 0) or 0),
+            cost_usd=data.get("cost_usd", 0.0),
+            n_calls=int(data.get("calls", 0) or 0),
+            n_retries=int(data.get("retries", 0) or 0),
+            cache_hits=int(data.get("cache_hits", 0) or 0),
+            cost_saved_usd=data.get("cost_saved_usd", 0.0),
+        )
 
 
 @dataclass
@@ -292,6 +335,7 @@ class ModelResponse:
     usage: Usage = field(default_factory=Usage)
     raw: Any = None
     tool_calls: list[ToolCall] = field(default_factory=list)
+    source: str = "endpoint"  # endpoint | cache (the response cache) | replay (a recorded run's call)
 
 
 @runtime_checkable
@@ -322,7 +366,9 @@ class ModelClient(Protocol):
 
     def fork(self, attempt: AttemptContext | None = None) -> ModelClient:
         """A client sharing the connection and limits but with its own ``usage`` (one per attempt). Given the
-        attempt's context, the client records each call in ``<attempt_dir>/model_calls.jsonl`` (``docs/gateway.md``)."""
+        attempt's context, the client records each call in ``<attempt_dir>/model_calls.jsonl`` (``docs/gateway.md``),
+        keys its calls by the attempt's sample in the response cache and, with ``--replay``, answers them from that
+        task's recorded calls."""
         ...
 
     async def aclose(self) -> None: ...
@@ -639,6 +685,21 @@ SET_ATTEMPT_LIMITS: Capability[Callable[[int | None, int | None], None] | None] 
     "AttemptLimitReached once it made that many calls or spent that many tokens (execution.attempt_max_model_calls "
     "/ attempt_max_tokens_total); absent: those settings are a ConfigError",
 )
+SET_ATTEMPT_COST_LIMIT: Capability[Callable[[float | None], None] | None] = Capability(
+    "model",
+    "set_attempt_cost_limit",
+    None,
+    "set_attempt_cost_limit(usd): each attempt's calls raise AttemptCostLimitReached once they cost usd "
+    "(execution.attempt_cost_limit_usd); absent: that setting is a ConfigError",
+)
+PRICE_INFO: Capability[dict[str, Any] | None] = Capability(
+    "model",
+    "price_info",
+    None,
+    "the model's prices and their source (model.prices, the price table with its version, or unknown), "
+    "recorded in summary.json; absent: not recorded",
+    (dict,),
+)
 MAX_CONCURRENT: Capability[int | None] = Capability(
     "provider",
     "max_concurrent",
@@ -721,6 +782,8 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
     SET_ATTEMPT_LIMITS,
+    SET_ATTEMPT_COST_LIMIT,
+    PRICE_INFO,
     MAX_CONCURRENT,
     PREBUILD,
     WAIT_REMOVED,

@@ -74,9 +74,13 @@ class KeyboardCrashHarness(ProbeHarness):
 class EchoConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    turns: int = 1  # calls made, each a user turn after the previous reply
+    sleep_s: float = 0.0  # after the calls
+
 
 class ModelEchoHarness:
-    """Asks the model once with the task's instruction and submits its reply (model-layer run tests)."""
+    """Asks the model with the task's instruction (``turns`` times, the conversation growing) and submits its last
+    reply (model-layer run tests)."""
 
     requires_model: ClassVar[bool] = True
     config_class = EchoConfig
@@ -85,10 +89,12 @@ class ModelEchoHarness:
         self.config = config
 
     async def run(self, task, env, model, ctx) -> AgentResult:
-        reply = await model.complete(
-            [{"role": "system", "content": "Answer exactly."}, {"role": "user", "content": task.instruction}]
-        )
-        return AgentResult(submission=reply.text.strip(), n_turns=1, usage=model.usage)
+        messages = [{"role": "system", "content": "Answer exactly."}, {"role": "user", "content": task.instruction}]
+        for turn in range(self.config.turns):
+            reply = await model.complete(messages)
+            messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": f"again {turn}"}]
+        await asyncio.sleep(self.config.sleep_s)
+        return AgentResult(submission=reply.text.strip(), n_turns=self.config.turns, usage=model.usage)
 
 
 class NoisyConfig(BaseModel):

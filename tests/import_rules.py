@@ -52,6 +52,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._recipes",
         "agentcompass._view",
         "agentcompass.environments.docker",  # images build-base: the docker provider's own builder
+        "agentcompass.models._cache",  # cache stats | prune | clear: the model layer's response database
+        "agentcompass.models.config",  # cache prune --older-than: the duration form of model.cache_expire_after
         "agentcompass.gateway",  # the request-scoped model gateway service (Hooks.services)
         *_CORE,
     ),

@@ -15,6 +15,7 @@ from typing import Any
 
 from agentcompass._orchestrator.store import RunStore
 from agentcompass.errors import one_line
+from agentcompass.interfaces import sum_cost
 
 from .collect import TaskRecord, load_run
 from .judge import TAXONOMY, build_judge, judge_attempts
@@ -133,9 +134,11 @@ def record_in_result(result: dict[str, Any], analysis: dict[str, Any]) -> dict[s
     result.setdefault("paths", {}).update(RunStore.at(analysis["run"]["run_dir"]).analysis_paths())
     usage = (analysis.get("judge") or {}).get("usage") or {}
     metrics = result.setdefault("metrics", {})
-    metrics["analysis_cost_usd"] = round(float(usage.get("cost_usd", 0.0)), 8)
+    judge_cost = usage.get("cost_usd", 0.0)
+    metrics["analysis_cost_usd"] = None if judge_cost is None else round(float(judge_cost), 8)
     metrics["analysis_tokens"] = {k: int(usage.get(k, 0)) for k in ("input", "output", "cached")}
-    metrics["total_cost_usd"] = round(float(metrics.get("cost_usd", 0.0)) + metrics["analysis_cost_usd"], 8)
+    total = sum_cost([metrics.get("cost_usd", 0.0), metrics["analysis_cost_usd"]])
+    metrics["total_cost_usd"] = None if total is None else round(total, 8)
     return result
 
 

@@ -16,6 +16,10 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
     return out + [""]
 
 
+def _usd(v: Any) -> str:
+    return "unknown" if v is None else f"{float(v):.6f}"
+
+
 def _num(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.4g}" if abs(v) < 1e6 else f"{v:.3e}"
@@ -155,7 +159,7 @@ def _judge(a: dict[str, Any]) -> list[str]:
         "",
         f"Model `{j['model'].get('id')}`: {j['n_judged']} attempts judged, "
         f"{j['n_not_judged']} not judged, {j['n_judge_errors']} judge errors; {usage['calls']} calls, "
-        f"{usage['input']} input / {usage['output']} output tokens, cost_usd {usage['cost_usd']:.6f}.",
+        f"{usage['input']} input / {usage['output']} output tokens, cost_usd {_usd(usage['cost_usd'])}.",
         "",
     ]
     lines += _table(

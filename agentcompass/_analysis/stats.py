@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from agentcompass._orchestrator.metrics import percentile as _percentile
-from agentcompass.interfaces import AttemptStatus
+from agentcompass.interfaces import AttemptStatus, sum_cost
 
 from .collect import OUTCOMES, TaskRecord
 
@@ -46,9 +46,13 @@ def task_values(rec: TaskRecord) -> dict[str, float]:
         "input_tokens": float(n_in),
         "output_tokens": float(n_out),
         "total_tokens": float(n_in + n_out),
-        "cost_usd": round(sum(float(u.get("cost_usd", 0) or 0) for u in usage), 8),
+        "cost_usd": _round(sum_cost(u.get("cost_usd", 0.0) for u in usage), 8),
         "duration_s": round(sum(float(a.get("duration_s", 0) or 0) for a in attempts), 4),
     }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def describe(values: list[float]) -> dict[str, float]:
@@ -64,12 +68,12 @@ def describe(values: list[float]) -> dict[str, float]:
 def distributions(records: list[TaskRecord]) -> dict[str, Any]:
     """``{"overall": {field: stats}, "by_outcome": {outcome: {field: stats}}}`` over tasks."""
     values = [(rec.final["outcome"], task_values(rec)) for rec in records]
-    overall = {f: describe([v[f] for _, v in values]) for f in DIST_FIELDS}
+    overall = {f: describe([v[f] for _, v in values if v[f] is not None]) for f in DIST_FIELDS}
     by_outcome: dict[str, Any] = {}
     for outcome in OUTCOMES:
         group = [v for o, v in values if o == outcome]
         if group:
-            by_outcome[outcome] = {f: describe([v[f] for v in group]) for f in DIST_FIELDS}
+            by_outcome[outcome] = {f: describe([v[f] for v in group if v[f] is not None]) for f in DIST_FIELDS}
     return {"overall": overall, "by_outcome": by_outcome}
 
 
@@ -139,7 +143,7 @@ def top_tasks(records: list[TaskRecord], field: str, top_n: int) -> list[dict[st
     rows = []
     for rec in records:
         v = task_values(rec)
-        if v[field] > 0:
+        if (v[field] or 0) > 0:
             rows.append(
                 {
                     "task_id": rec.task_id,

@@ -34,7 +34,8 @@ def main(args: argparse.Namespace) -> int:
     if analysis.get("judge"):
         j = analysis["judge"]
         print(
-            f"judge: {j['n_judged']} labelled, cost_usd={j['cost_usd']:.6f}: "
+            f"judge: {j['n_judged']} labelled, cost_usd="
+            f"{'unknown' if j['cost_usd'] is None else format(j['cost_usd'], '.6f')}: "
             + ", ".join(f"{k}={v}" for k, v in j["categories"].items())
         )
     print(f"analysis: {paths['analysis']}\n          {paths['analysis_md']}")

@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap and permutation test (default: 0)")
     p.add_argument("--resamples", type=resamples, default=10_000, help="bootstrap resamples (default: 10000)")
     p.add_argument("-o", "--output", default=None, help="also write the output to this file")
-    p.add_argument("--log-level", default="INFO", type=options.log_level, help="console log level (DEBUG: tracebacks)")
+    p.add_argument("--log-level", default=None, type=options.log_level, help="console log level (DEBUG: tracebacks)")
 
 
 def main(args: argparse.Namespace) -> int:

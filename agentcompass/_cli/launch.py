@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from . import options
-from .exits import EXIT_FAILED, EXIT_OK, EXIT_TIMEOUT, EXIT_USAGE
+from .exits import EXIT_BUDGET, EXIT_FAILED, EXIT_OK, EXIT_TIMEOUT, EXIT_USAGE
 
 INTERMIXED = False
 
@@ -71,4 +71,7 @@ def report(result: Any) -> int:
     body, footer = _sdk.format_orchestration(result)
     print(body)
     print(footer, file=sys.stderr)
-    return EXIT_OK if result.status == RunStatus.COMPLETED else EXIT_FAILED
+    if result.status == RunStatus.COMPLETED:
+        return EXIT_OK
+    others = {o.status for o in result.requests.values()} - {RunStatus.COMPLETED}
+    return EXIT_BUDGET if others == {RunStatus.STOPPED_BUDGET} else EXIT_FAILED

@@ -13,7 +13,7 @@ import sys
 from types import ModuleType
 from typing import NoReturn
 
-from .exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_TIMEOUT, EXIT_USAGE
+from .exits import EXIT_BUDGET, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_TIMEOUT, EXIT_USAGE
 
 # name -> (module, one-line help shown by `agentcompass --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "view": ("agentcompass._cli.view", "browse runs, tasks and trajectories in a local web page (read-only)"),
     "report": ("agentcompass._cli.report", "write a run's Run and Attempt views as one self-contained HTML file"),
     "gateway": ("agentcompass._cli.gateway", "serve the model gateway in the foreground for any client (one model)"),
+    "cache": ("agentcompass._cli.cache", "the model-response cache: stats, prune, clear (docs/cache.md)"),
     "list": ("agentcompass._cli.list", "list benchmarks | harnesses | environments | models, or a benchmark's tasks"),
     "audit": ("agentcompass._cli.audit", "run oracle N times and nop once on every task; report broken tasks"),
 }
@@ -107,7 +108,13 @@ def _interrupted(argv: list[str], args: argparse.Namespace, terminated: bool) ->
 
 def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run the sub-command; map errors to exit codes with one line (a traceback only with --log-level DEBUG)."""
-    from agentcompass.errors import AgentCompassError, ConfigError, EvaluationFailedError, RunTimeoutError
+    from agentcompass.errors import (
+        AgentCompassError,
+        BudgetExhaustedError,
+        ConfigError,
+        EvaluationFailedError,
+        RunTimeoutError,
+    )
 
     from .options import UsageError
 
@@ -124,6 +131,9 @@ def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.Argu
     except EvaluationFailedError as exc:
         _print_result(getattr(exc, "result", None))
         return _report(exc, EXIT_FAILED, debug)
+    except BudgetExhaustedError as exc:
+        _print_result(getattr(exc, "result", None))
+        return _report(exc, EXIT_BUDGET, debug)
     except AgentCompassError as exc:
         return _report(exc, EXIT_FAILED, debug)
     except Exception as exc:  # an unexpected crash: one line unless --log-level DEBUG

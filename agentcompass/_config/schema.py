@@ -179,6 +179,22 @@ class RuntimeConfig(_Strict):
         metavar="PATH",
         description="extra directories searched for recipes",
     )
+    orchestration_cost_limit_usd: float | None = option(
+        None,
+        entries=LAUNCH,
+        scope="orchestration",
+        metavar="USD",
+        gt=0,
+        description="budget of the whole orchestration (every request): no attempt starts once reached",
+    )
+    orchestration_token_limit: int | None = option(
+        None,
+        entries=LAUNCH,
+        scope="orchestration",
+        metavar="N",
+        ge=1,
+        description="the same for input + output tokens of every request's model calls",
+    )
     cleanup_grace_seconds: float = option(
         10,
         entries=LAUNCH,
@@ -306,6 +322,25 @@ class ExecutionConfig(_Strict):
     )
     timeouts: TimeoutsConfig = Field(default_factory=TimeoutsConfig)
     artifacts: ArtifactsConfig = Field(default_factory=ArtifactsConfig)
+    cost_limit_usd: float | None = option(
+        None,
+        metavar="USD",
+        gt=0,
+        description="budget of the whole request (retries, samples and reused runs included): "
+        "no attempt starts once its model calls cost this much",
+    )
+    token_limit: int | None = option(
+        None, metavar="N", ge=1, description="the same for input + output tokens of the request's model calls"
+    )
+    budget_policy: Literal["finish", "cancel"] = option(
+        "finish", description="when a budget is reached, attempts in flight finish, or are cancelled"
+    )
+    attempt_cost_limit_usd: float | None = option(
+        None,
+        metavar="USD",
+        gt=0,
+        description="per attempt: its agent phase ends (limit_hit cost_limit, still verified) once its calls cost this",
+    )
     attempt_max_model_calls: int | None = option(
         None,
         metavar="N",
@@ -442,6 +477,15 @@ class RequestInputs(_Strict):
     )
     model_params: Json | None = option(
         key="model.params", metavar="JSON", description="passed through to the API (temperature, max_tokens...)"
+    )
+    model_cache: Literal["off", "read_write", "read_only"] | None = option(
+        key="model.cache", metavar="MODE", description="response cache: off, read_write or read_only"
+    )
+    replay: PathLike | None = option(
+        key="model.replay",
+        path=True,
+        metavar="RUN_DIR",
+        description="answer every model call from that run's recorded calls; never call the endpoint",
     )
     on_progress: Callable[[Any], Any] | None = option(entries=BOTH, cli=None, description="progress callback")
     on_request_finished: Callable[[Any], Any] | None = option(

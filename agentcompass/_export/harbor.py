@@ -31,6 +31,7 @@ from agentcompass._orchestrator.store import (
     TASKS_DIR,
 )
 from agentcompass.errors import ConfigError
+from agentcompass.interfaces import sum_cost
 from agentcompass.kit import slug
 
 
@@ -193,7 +194,7 @@ def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
         "n_cancelled_trials": sum(1 for t in errored if t["exception_info"]["exception_type"] == "CancelledError"),
         "evals": {key: _eval_stats(group) for key, group in groups.items()},
         **totals,
-        "cost_usd": sum(t["agent_result"]["cost_usd"] for t in trials),
+        "cost_usd": sum_cost(t["agent_result"]["cost_usd"] for t in trials),
     }
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
+from agentcompass._orchestrator.budget import Budget, budget_message
 from agentcompass._orchestrator.executor import Executor, open_executor
 from agentcompass._orchestrator.hooks import Hooks
 from agentcompass._orchestrator.logs import console_logging, file_logging
@@ -25,7 +26,13 @@ from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import Progress, RequestFinished
 from agentcompass._orchestrator.request import RequestRun
 from agentcompass._orchestrator.result import RunResult
-from agentcompass.errors import AgentCompassError, EvaluationFailedError, RunTimeoutError, one_line
+from agentcompass.errors import (
+    AgentCompassError,
+    BudgetExhaustedError,
+    EvaluationFailedError,
+    RunTimeoutError,
+    one_line,
+)
 from agentcompass.interfaces import RunStatus
 
 from .sweep import Job
@@ -98,6 +105,11 @@ class _Runner:
         self.progress = Progress(_runtime_value(orch, "progress"), 0, on_progress, desc=orch.name)
         self.outcomes: dict[int, RequestOutcome] = {}  # job index -> outcome
         self.runs: list[tuple[int, RequestRun]] = []
+        self.budget = Budget(
+            "orchestration",
+            _runtime_value(orch, "orchestration_cost_limit_usd"),
+            _runtime_value(orch, "orchestration_token_limit"),
+        )
         self.executor: Executor | None = None
         self.stopping: RunStatus | None = None  # set before the driver cancels the requests still running
 
@@ -127,7 +139,8 @@ class _Runner:
             if job.error is not None or job.resolved is None:
                 self._failed(index, job.name, job.error or RuntimeError("the request was not composed"))
                 continue
-            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks, self.executor)
+            budgets = [self.budget] if self.budget.active else []
+            run = RequestRun(job.resolved, job.name, self.pool, self.progress, self.hooks, self.executor, budgets)
             try:
                 await asyncio.to_thread(run.prepare)
             except Exception as exc:
@@ -256,6 +269,8 @@ def result_of(outcome: RequestOutcome, timeout_seconds: float | None) -> RunResu
         )
     if outcome.status == RunStatus.CANCELLED:
         raise asyncio.CancelledError()
+    if outcome.status == RunStatus.STOPPED_BUDGET:
+        raise BudgetExhaustedError(budget_message(result), result=result)
     if exc is not None:
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             raise EvaluationFailedError(f"{one_line(exc)}; finished results are in {run_dir}", result=result)

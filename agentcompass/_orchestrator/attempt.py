@@ -21,6 +21,7 @@ from agentcompass.interfaces import (
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
+    SET_ATTEMPT_COST_LIMIT,
     SET_ATTEMPT_LIMITS,
     AgentResult,
     AttemptContext,
@@ -68,6 +69,7 @@ class _Attempt:
             sample=sample,
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
+        _limit_cost(rt, self.model)
         _limit_calls(rt, self.model)
         self.gateway: AttemptGateway | None = attempt_gateway(
             rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
@@ -97,8 +99,9 @@ class _Attempt:
         out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
         try:
             async with rt.pool.slot(rt.slot_providers):
-                if rt.stopped is not None:  # the request is stopping: this attempt never starts
+                if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
                     raise asyncio.CancelledError()
+                rt.attempt_started(id(self), self.model.usage if self.model is not None else None)
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
                 # file-system work runs in worker threads: a slow disk must not stall every other attempt
@@ -216,16 +219,16 @@ class _Attempt:
             if not cm.expired():
                 raise
             result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
-        except AttemptLimitReached as exc:  # a limit, not an error: verified as usual
+        except AttemptLimitReached as exc:  # a limit (calls, tokens, cost), not an error: verified as usual
             self.rt.logger.info("%s: %s", self.task.id, exc)
             result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
         if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
             raise self.gateway.fatal
-        hit = self.gateway.limit_hit if self.gateway is not None else None
-        if hit is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # the gateway refused the agent
-            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=hit)
+        refused = self.gateway.limit_hit if self.gateway is not None else None
+        if refused is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # a gateway limit: not an error
+            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result
@@ -301,6 +304,14 @@ class _Attempt:
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
         self.record.write_result(dict(vars(out)))
+        self.rt.attempt_ended(id(self), out.usage)
+
+
+def _limit_cost(rt: RequestRuntime, model: Any) -> None:
+    """``execution.attempt_cost_limit_usd`` on the attempt's model client (checked when the request was prepared)."""
+    limit = rt.config.execution.attempt_cost_limit_usd
+    if limit is not None and model is not None:
+        SET_ATTEMPT_COST_LIMIT.of(model)(limit)
 
 
 def _limit_calls(rt: RequestRuntime, model: Any) -> None:

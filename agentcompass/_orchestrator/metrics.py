@@ -18,6 +18,7 @@ from agentcompass._stats.intervals import mean_interval, ratio_interval, rounded
 from agentcompass.errors import ERROR_CLASSES
 from agentcompass.interfaces import AttemptStatus
 
+from .costs import row_costs, run_costs
 from .outcome import AttemptOutcome
 
 
@@ -38,7 +39,7 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int 
         "duration_s": final.duration_s,  # the attempt itself, from the moment it held its slot
         "queue_s": final.queue_s,  # its wait for the slot (not in duration_s nor its percentiles)
         "tokens": {k: usage.get(k, 0) for k in ("input", "output", "cached")},
-        "cost_usd": sum((a.usage or {}).get("cost_usd", 0.0) for a in attempts),
+        **row_costs(attempts),
         "exit_status": agent.get("exit_status"),
         "limit_hit": agent.get("limit_hit"),
         "n_turns": agent.get("n_turns", 0),
@@ -186,7 +187,7 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "n_valid_rewards": len(valid),
         "pass_rate": round(sum(1 for v in valid if v >= 1) / n_samples, 6) if n_samples else 0.0,
         "tokens": tokens,
-        "cost_usd": round(sum(r.get("cost_usd", 0.0) for r in rows), 6),
+        **run_costs(rows),
         "duration_s": {
             "p50": percentile(durations, 0.5),
             "p90": percentile(durations, 0.9),

@@ -53,14 +53,7 @@ def agent_from_dict(data: dict[str, Any]) -> AgentResult:
     data = dict(data)
     usage = data.pop("usage", {}) or {}
     res = AgentResult(**{k: v for k, v in data.items() if k in AgentResult.__dataclass_fields__})
-    res.usage = Usage(
-        input_tokens=usage.get("input", 0),
-        output_tokens=usage.get("output", 0),
-        cached_tokens=usage.get("cached", 0),
-        cost_usd=usage.get("cost_usd", 0.0),
-        n_calls=usage.get("calls", 0),
-        n_retries=usage.get("retries", 0),
-    )
+    res.usage = Usage.from_dict(usage)
     return res
 
 

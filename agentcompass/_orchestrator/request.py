@@ -19,6 +19,7 @@ from agentcompass.errors import ConfigError
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
     MAX_CONCURRENT,
+    PRICE_INFO,
     REQUIRES_MODEL,
     RESUMABLE_FROM_SUBMISSION,
     SET_ATTEMPT_LIMITS,
@@ -30,6 +31,8 @@ from agentcompass.interfaces import (
 )
 
 from .attempt import AttemptOutcome, load_checkpoint, run_attempt
+from .budget import Budget, cancel_on_budget, prior_spending, request_budget
+from .budget import check_config as check_budget_config
 from .hooks import Hooks
 from .logs import LOGGER, current_request
 from .metrics import compute_metrics, task_row
@@ -44,6 +47,9 @@ from .services import Services
 from .store import RunStore, find_reusable, new_run_id, safe_name
 from .summary import build_summary
 
+# model keys that change how calls are answered, not what the request is: a reused run may change them
+RUN_ONLY_MODEL_KEYS = ("cache", "cache_expire_after", "cache_max_mb", "replay")
+
 
 def _version() -> str:
     from agentcompass import __version__  # the one source (pyproject.toml reads it too)
@@ -55,6 +61,12 @@ def _harness_info(harness: Any) -> dict[str, Any]:
     """``{"harness_info": ...}`` when the harness describes what it is made of (e.g. the prompts it uses)."""
     describe = HARNESS_DESCRIBE.of(harness)
     return {"harness_info": redact(describe())} if callable(describe) else {}
+
+
+def _price_info(model: Any) -> dict[str, Any]:
+    """``{"prices": {model id: source}}``: where the price of the request's model came from."""
+    info = PRICE_INFO.of(model)
+    return {"prices": {str(model.model_id): info}} if info is not None else {}
 
 
 def _diff(old: Any, new: Any, prefix: str = "") -> list[str]:
@@ -78,8 +90,10 @@ class RequestRun:
         progress: Progress,
         hooks: Hooks | None = None,
         executor: Any = None,
+        budgets: list[Budget] | None = None,
     ) -> None:
         self.resolved, self.pool, self.progress, self.executor = resolved, pool, progress, executor
+        self.budgets = list(budgets or [])  # the orchestration's (launch); the request's own is added in prepare
         self.hooks = hooks or Hooks()
         self.cfg = resolved.config
         self.name = name or self.run_name
@@ -128,6 +142,7 @@ class RequestRun:
             executor=self.executor,
         )
         self._apply_limits()
+        self._plan_budgets(tasks)
         self._plan(tasks)
 
     def build(self) -> list[Task]:
@@ -157,6 +172,8 @@ class RequestRun:
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
             components = registry.build_components(data, ctx)
             self._check_model(components)
+            model = components.model
+            check_budget_config(self.cfg.execution, model, PRICE_INFO.of(model), self.budgets)
             self.components = components
             return components.benchmark.load()
 
@@ -181,8 +198,17 @@ class RequestRun:
                     "(no set_attempt_limits)"
                 )
 
+    def _plan_budgets(self, tasks: list[Task]) -> None:
+        """The request's budget (what reused runs spent counts) and the orchestration's, for the attempts."""
+        prior = prior_spending(self.store, [t.id for t in tasks]) if self.cfg.runtime.reuse else {}
+        for shared in self.budgets:
+            shared.add_prior(prior)
+        self.budgets.insert(0, request_budget(self.cfg.execution, prior))
+        self.rt.budgets = [b for b in self.budgets if b.active]
+
     def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
         comps = {g: redact(self.resolved.data[g]) for g in GROUPS}
+        comps["model"] = {k: v for k, v in comps["model"].items() if k not in RUN_ONLY_MODEL_KEYS}
         return {"components": comps, "task_ids": sorted(t.id for t in tasks)}
 
     def _open_store(self, tasks: list[Task]) -> None:
@@ -273,6 +299,9 @@ class RequestRun:
             if removed:
                 self.logger.info("removed %d environments left behind by run %s", removed, self.store.run_id)
         jobs = [asyncio.ensure_future(self._run_sample(t, j, n, cp)) for t, j, n, cp in self.pending]
+        watcher = None
+        if self.rt.budgets and self.cfg.execution.budget_policy == "cancel":
+            watcher = asyncio.ensure_future(cancel_on_budget(self.rt.budgets, jobs, self.logger))
         try:
             # not gather: a cancelled gather waits for every child to finish, so the grace below would never
             # bound how long a slow-to-cancel attempt holds up the end of the run
@@ -288,6 +317,9 @@ class RequestRun:
             if jobs:
                 await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
             raise
+        finally:
+            if watcher is not None:
+                watcher.cancel()
 
     async def _run_sample(self, task: Task, sample: int, n: int, checkpoint: Any) -> None:
         """One sample of a task: attempt ``n``, then its retries (each a new attempt of the same sample)."""
@@ -344,7 +376,13 @@ class RequestRun:
             "n_errors": metrics.get("n_errors", 0),
             "agentcompass_version": _version(),
             "counts": metrics.get("errors_by_class"),
+            **self._budget_record(),
         }
+
+    def _budget_record(self) -> dict[str, Any]:
+        """``budget``: each active budget's limits, spending and whether (and when) it was reached."""
+        active = self.rt.budgets if self.rt is not None else []
+        return {"budget": [b.record() for b in active]} if active else {}
 
     def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
         self.store.write_run_record(self._run_record(status, metrics))
@@ -363,6 +401,8 @@ class RequestRun:
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
             status = RunStatus.FAILED
+        if status == RunStatus.COMPLETED and self.rt is not None and any(b.reason for b in self.rt.budgets):
+            status = RunStatus.STOPPED_BUDGET
         store = self.store
         store.rewrite_results(rows)
         try:
@@ -410,6 +450,8 @@ class RequestRun:
             "agentcompass_version": _version(),
             "config": redact(data),
             **_harness_info(self.components.harness if self.components else None),
+            **_price_info(self.components.model if self.components else None),
+            **self._budget_record(),
         }
 
     @property

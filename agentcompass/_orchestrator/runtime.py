@@ -30,6 +30,19 @@ class RequestRuntime:
     executor: Any = None  # None: attempts run in this process; else an Executor (executor: ray)
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
     services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
+    budgets: list[Any] = field(default_factory=list)  # the request's Budget and the orchestration's (budget.py)
+
+    def admits(self) -> bool:
+        """May an attempt that holds its slot start? (False: the request is stopping, or a budget is spent.)"""
+        return self.stopped is None and all([b.admits() for b in self.budgets])
+
+    def attempt_started(self, key: Any, usage: Any) -> None:
+        for budget in self.budgets:
+            budget.watch(key, usage)
+
+    def attempt_ended(self, key: Any, usage: dict[str, Any] | None) -> None:
+        for budget in self.budgets:
+            budget.finish(key, usage)
 
     @property
     def benchmark(self) -> Benchmark:

@@ -7,6 +7,7 @@ from typing import Any
 
 from agentcompass.interfaces import AttemptStatus
 
+from .costs import format_cost, run_costs
 from .metrics import by_task, passed, scored
 
 SAMPLE_KEYS = (
@@ -20,6 +21,8 @@ SAMPLE_KEYS = (
     "duration_s",
     "tokens",
     "cost_usd",
+    "cache_hits",
+    "cost_saved_usd",
     "exit_status",
     "limit_hit",
     "attempt_dir",
@@ -35,6 +38,8 @@ TASK_KEYS = (
     "duration_s",
     "tokens",
     "cost_usd",
+    "cache_hits",
+    "cost_saved_usd",
     "exit_status",
     "limit_hit",
 )
@@ -67,7 +72,7 @@ def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
             "tokens": {
                 k: sum((s.get("tokens") or {}).get(k, 0) for s in samples) for k in ("input", "output", "cached")
             },
-            "cost_usd": sum(s.get("cost_usd", 0.0) for s in samples),
+            **run_costs(samples),
             "exit_status": None,
             "limit_hit": None,
         }
@@ -153,10 +158,15 @@ def format_table(result: dict[str, Any]) -> str:
     lines += figures_lines(m)
     if "resolved" in m:
         lines.append(f"resolved={m['resolved']}/{n_samples} ({m['resolved_rate']:.4f})")
-    if m["tokens"]["input"] or m["cost_usd"]:
+    if m["tokens"]["input"] or m.get("cost_usd", 0) != 0 or m.get("cache_hits"):
+        hits = (
+            f" cache_hits={m['cache_hits']} saved_usd={format_cost(m.get('cost_saved_usd'))}"
+            if m.get("cache_hits")
+            else ""
+        )
         lines.append(
             f"tokens in={m['tokens']['input']} out={m['tokens']['output']} "
-            f"cached={m['tokens']['cached']} cost_usd={m['cost_usd']:.4f}"
+            f"cached={m['tokens']['cached']} cost_usd={format_cost(m.get('cost_usd'))}{hits}"
         )
     lines.append(f"results: {result['paths']['run_dir']}")
     return "\n".join(lines)

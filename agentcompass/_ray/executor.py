@@ -164,7 +164,7 @@ class RayExecutor:
         queued, start = time.monotonic(), None
         try:
             async with rt.pool.slot(rt.slot_providers):
-                if rt.stopped is not None:  # the request is stopping: this attempt never starts
+                if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
                     raise asyncio.CancelledError()
                 start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
                 out.queue_s = round(start - queued, 4)
@@ -175,6 +175,9 @@ class RayExecutor:
                 record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
                 self._finish(record, out, start)
             raise
+        finally:
+            if start is not None:  # its spending counts once it ends (the driver cannot see a worker's calls live)
+                rt.attempt_ended(key, out.usage)
         return out
 
     async def _attempt(

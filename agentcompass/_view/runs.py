@@ -66,7 +66,7 @@ def _norm(row: dict[str, Any]) -> dict[str, Any]:
         "attempts": int(row.get("attempts") or 1),
         "duration_s": float(row.get("duration_s") or 0.0),
         "tokens": tokens,
-        "cost_usd": float(row.get("cost_usd") or 0.0),
+        "cost_usd": None if row.get("cost_usd", 0.0) is None else float(row.get("cost_usd") or 0.0),
         "attempt_outcomes": row.get("attempt_outcomes") or [],
     }
 

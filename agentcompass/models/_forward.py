@@ -25,6 +25,7 @@ from agentcompass.errors import AttemptLimitReached, ModelError
 from agentcompass.interfaces import Usage
 
 from . import _record, _streams, _usage, _wire
+from ._cache import wire as _wire_cache
 from ._retry import call_with_retries
 
 FORWARDED_HEADERS = ("anthropic-version", "anthropic-beta", "openai-beta")
@@ -72,6 +73,12 @@ class Forwarded:
         self._closed = False
         rec = model._recorder
         self._rec = rec.begin() if rec is not None else (0, time.monotonic(), "")
+        self.pending: Any = None  # the response cache's entry of this call (None: no cache)
+        self.hit = False
+
+    def from_cache(self, body: dict[str, Any]) -> None:
+        """Answer from the response cache: the stored body, no HTTP request."""
+        self.body, self.raw, self.hit = body, json.dumps(body).encode(), True
 
     @property
     def content_type(self) -> str:
@@ -205,16 +212,22 @@ class Forwarded:
         if self._closed:
             return
         self._closed = True
+        error = error or getattr(self, "_error", None)
         try:
             await self._stack.aclose()
         finally:
-            self._account(error or getattr(self, "_error", None))
+            self._account(error)
+        whole = error is None and getattr(self, "_stream_error", None) is None and self.body is not None
+        if self.pending is not None and not self.hit and whole:
+            await _wire_cache.keep(self.model._calls, self.pending, _wire_cache.reply_of(self.protocol, self.body))
 
     def _account(self, error: BaseException | None) -> None:
         model, body = self.model, self.body
         usage = Usage()
         if body is not None and not self.req.suffix:
-            usage = _usage.call_usage(*_wire.tokens(self.protocol, body), model.config.prices)
+            usage = _usage.call_usage(*_wire.tokens(self.protocol, body), model._shared.price.prices)
+            if self.hit:  # no tokens and no cost were spent: a hit, and what it saved
+                usage = Usage(cache_hits=1, cost_saved_usd=usage.cost_usd)
             model.usage.add(usage)
             model._shared.total.add(usage)
         stream_error = getattr(self, "_stream_error", None)
@@ -252,6 +265,8 @@ class Forwarded:
                 usage=usage,
                 retries=self.retries,
                 ttft_s=None if self.ttft is None else round(self.ttft, 6),
+                cache="hit" if self.hit else "off" if self.pending is None else "miss",
+                key=None if self.pending is None else self.pending.key,
             )
         )
 
@@ -279,8 +294,15 @@ def _translated(model: Any, req: ForwardRequest) -> tuple[str, Any]:
 async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
     retries) when no answer can be had; the caller turns them into the agent's API error."""
+    if model._shared.plan.replay is not None:
+        raise ModelError(
+            "--replay answers the calls a harness makes itself (complete); an agent calling through the model "
+            "gateway is not replayed",
+            status=501,
+        )
     try:
         if not req.suffix:
+            model._calls.check_limit(model.usage)  # execution.attempt_cost_limit_usd
             model._limits.admit(model.usage)  # execution.attempt_max_model_calls / attempt_max_tokens_total
         protocol, translation = _translated(model, req)
     except AttemptLimitReached as exc:
@@ -298,6 +320,12 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     call = Forwarded(model, req, protocol, translation)
     if model._recorder is not None:
         model._recorder.add_secret(call.route.key)
+    if not req.suffix and translation is None:  # the response cache (not count_tokens, not translated calls)
+        request = _wire_cache.wire_request(req.protocol, call.route.endpoint, call.model_id, call.agent_body)
+        call.pending, stored = await _wire_cache.lookup(model._calls, request)
+        if stored is not None and isinstance(stored.get("raw"), dict):
+            call.from_cache(stored["raw"])
+            return call
     try:
         await call_with_retries(
             call.open,

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agentcompass.errors import AttemptLimitReached
 from agentcompass.interfaces import ModelResponse, Usage
 
 REDACTED = "<redacted>"
@@ -63,7 +64,8 @@ def usage_dict(usage: Usage) -> dict[str, Any]:
         "input": usage.input_tokens,
         "output": usage.output_tokens,
         "cached": usage.cached_tokens,
-        "cost_usd": round(usage.cost_usd, 8),
+        "cost_usd": None if usage.cost_usd is None else round(usage.cost_usd, 8),  # None: unknown price
+        **({"cache_hits": usage.cache_hits} if usage.cache_hits else {}),
     }
 
 
@@ -148,8 +150,14 @@ def complete_line(
     response: ModelResponse | None,
     retries: int,
     error: BaseException | None,
+    *,
+    cache: str = "off",
+    key: str | None = None,
+    usage: Usage | None = None,
 ) -> dict[str, Any]:
-    """The line of one ``Model.complete`` call: the request in chat form, as the client got it."""
+    """The line of one ``Model.complete`` call: the request in chat form, as the client got it. ``cache``: off,
+    miss, hit (answered from the response cache) or replay (from a recorded run); ``usage``: what the call added
+    to the attempt's usage when it is not the response's (a hit adds no tokens and no cost)."""
     request = {"protocol": protocol, "model": model_id, "messages": messages, "tools": tools, "params": params}
     return line(
         *began,
@@ -159,9 +167,11 @@ def complete_line(
         endpoint=endpoint,
         request=request,
         response=response_entry(response) if response is not None else None,
-        status="ok" if error is None else "limit" if type(error).__name__ == "AttemptLimitReached" else "error",
-        usage=response.usage if response is not None else Usage(),
+        status="ok" if error is None else "limit" if isinstance(error, AttemptLimitReached) else "error",
+        usage=usage if usage is not None else response.usage if response is not None else Usage(),
         retries=retries,
-        http_status=200 if error is None else getattr(error, "status", None),
+        http_status=None if cache in ("hit", "replay") else 200 if error is None else getattr(error, "status", None),
         error=None if error is None else error_entry(error),
+        cache=cache,
+        key=key,
     )

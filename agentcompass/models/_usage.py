@@ -4,7 +4,8 @@ Normalized counts (the OpenAI convention): ``input_tokens`` is every prompt toke
 ``cached_tokens`` is the part of it read from the provider's prompt cache; ``output_tokens`` includes
 reasoning tokens. Anthropic reports cache reads and cache writes apart from ``input_tokens``; they are
 added in. Cost = (input - cached) * input price + cached * cached price (default: the input price)
-+ output * output price, prices in USD per million tokens.
++ output * output price, prices in USD per million tokens. Without prices (none configured and the model id
+not in the price table, see :mod:`._prices`) the cost is unknown: None, never 0.
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ def call_usage(input_tokens: int, output_tokens: int, cached_tokens: int, prices
     return usage
 
 
-def cost(usage: Usage, prices: Prices | None) -> float:
+def cost(usage: Usage, prices: Prices | None) -> float | None:
     if prices is None:
-        return 0.0
+        return None
     cached_price = prices.cached_input_per_mtok if prices.cached_input_per_mtok is not None else prices.input_per_mtok
     uncached = max(usage.input_tokens - usage.cached_tokens, 0)
     return (

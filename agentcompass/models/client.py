@@ -1,15 +1,14 @@
 """``Model``: the client behind every ``conf/model/*.yaml`` (implements ``interfaces.ModelClient``).
 
 One ``Model`` is built per request; ``fork()`` gives each attempt its own ``usage`` while sharing the
-HTTP connections, the protocol chosen for the endpoint and the provider concurrency limit.
+HTTP connections, the protocol chosen for the endpoint and the provider concurrency limit. Each call goes
+through the attempt's :class:`~._cache.calls.AttemptCalls` (response cache, replay of a recorded run, the
+per-attempt cost limit); prices come from ``prices`` or the price table (:mod:`._prices`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import importlib
-import itertools
 import logging
 import os
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from pydantic import SecretStr
 from agentcompass.errors import AttemptLimitReached, ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
-from . import _record
+from . import _prices, _record
 from ._auto import (
     DEFAULT_BASE_URL,
     FAMILY,
@@ -31,11 +30,13 @@ from ._auto import (
     display_url,
     host_of,
 )
+from ._cache.calls import CallPlan, hit_usage
 from ._circuit import Circuit
 from ._errors import EndpointUnsupportedError
 from ._limits import AttemptLimits
 from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
+from ._shared import Shared
 from .config import ModelConfig
 
 _MODULES = {
@@ -43,7 +44,6 @@ _MODULES = {
     "openai-responses": "openai_responses",
     "anthropic-messages": "anthropic_messages",
 }
-CONNECTIONS_PER_SHARD = 8
 
 
 @dataclass(frozen=True)
@@ -60,69 +60,13 @@ class _Route:
         return f"_Route({self.module.PROTOCOL}, {self.endpoint})"
 
 
-class _Shared:
-    """What a client and its forks share: SDK clients, the protocol choice, the provider semaphore.
-
-    Each SDK family gets ``shards`` SDK clients used in turn: the HTTP pool of one client scans all its
-    connections on every request, so several small pools cost less CPU than one large one.
-    """
-
-    circuit: Circuit  # fail fast on a dead endpoint (set by the root client)
-
-    def __init__(self, candidates: list[str], limit: int | None) -> None:
-        self.candidates, self.chosen, self.limit = candidates, None, limit
-        self.total = Usage()
-        self.routes: dict[str, _Route] = {}
-        self._clients: dict[str, tuple[Any, list[Any]]] = {}
-        self._turn = itertools.count()
-        self._sem: asyncio.Semaphore | None = None
-        self._sem_loop: Any = None
-
-    @property
-    def shards(self) -> int:
-        return max(1, min(16, -(-(self.limit or 32) // CONNECTIONS_PER_SHARD)))
-
-    def client(self, family: str, factory: Any) -> Any:
-        """An SDK client of ``family`` for the running event loop (made on first use), in turn."""
-        loop = asyncio.get_running_loop()
-        held = self._clients.get(family)
-        if held is None or held[0] is not loop:
-            held = (loop, [])
-            self._clients[family] = held
-        pool = held[1]
-        i = next(self._turn) % self.shards
-        while len(pool) <= i:
-            pool.append(factory())
-        return pool[i]
-
-    def slot(self) -> Any:
-        """An async context holding one of ``limit`` provider slots (no-op without a limit)."""
-        if self.limit is None:
-            return contextlib.nullcontext()
-        loop = asyncio.get_running_loop()
-        if self._sem is None or self._sem_loop is not loop:
-            self._sem, self._sem_loop = asyncio.Semaphore(self.limit), loop
-        return self._sem
-
-    def set_limit(self, n: int | None) -> None:
-        self.limit, self._sem = n, None
-
-    async def aclose(self) -> None:
-        loop = asyncio.get_running_loop()
-        for family, (owner, clients) in list(self._clients.items()):
-            if owner is loop:
-                for client in clients:
-                    await client.close()
-            del self._clients[family]
-
-
 class Model:
     """A model endpoint spoken to over openai-chat, openai-responses or anthropic-messages."""
 
     config_class = ModelConfig
 
     def __init__(
-        self, config: ModelConfig, ctx: ComponentContext | None = None, *, _shared: _Shared | None = None
+        self, config: ModelConfig, ctx: ComponentContext | None = None, *, _shared: Shared | None = None
     ) -> None:
         if not config.id:
             raise ConfigError(
@@ -135,9 +79,13 @@ class Model:
         self.context_limit = config.context_limit
         self.usage = Usage()
         self._root = _shared is None
-        self._shared = _shared or _Shared(candidates, config.max_concurrency)
+        self._shared = _shared or Shared(candidates, config.max_concurrency)
         if _shared is None:
             self._shared.circuit = Circuit(config.fail_fast_after)
+            self._shared.price = _prices.resolve(config.id, config.prices)
+            data = ctx.data_dir if ctx is not None else None
+            self._shared.plan = CallPlan.from_config(config, data, self._shared.price.prices)
+        self._calls = self._shared.plan.for_attempt(None, 0)
         self._log = (ctx.logger if ctx is not None else logging.getLogger("agentcompass")).getChild("models")
         self._policy = RetryPolicy(
             config.max_retries, config.retry_budget_s, config.backoff_base_s, config.backoff_max_s
@@ -145,7 +93,7 @@ class Model:
         self._keys: dict[str, SecretStr] = {}
         self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
         self._limits = AttemptLimits()  # set_attempt_limits (execution.attempt_max_model_calls / _tokens_total)
-        if _shared is None:  # a missing key for a public API fails now, not mid-run
+        if _shared is None and self._shared.plan.replay is None:  # a missing key for a public API fails now
             self._api_key(FAMILY[candidates[0]])
 
     # ------------------------------------------------------------------ public surface
@@ -164,14 +112,23 @@ class Model:
         base = display_url(base_url_for(self.protocol, self.config.base_url))
         return {"id": self.model_id, "protocol": self.protocol, "base_url": base, "provider": self.provider}
 
+    @property
+    def price_info(self) -> dict[str, Any]:
+        """The prices of this model and their source (``model.prices``, the price table, or unknown)."""
+        return dict(self._shared.price.source)
+
     def fork(self, attempt: Any = None) -> Model:
         """A client sharing connections, protocol choice and provider limit, with its own ``usage``; given an
         :class:`~agentcompass.interfaces.AttemptContext`, it records every call in the attempt's
-        ``model_calls.jsonl``."""
+        ``model_calls.jsonl``, keys its calls by the attempt's sample in the response cache and answers them from
+        that task's recorded calls when replaying."""
         child = Model(self.config, self._ctx, _shared=self._shared)
         attempt_dir = getattr(attempt, "attempt_dir", None)
         if attempt_dir is not None:
             child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME)
+        if attempt is not None:  # an AttemptContext (or any object with its task and sample)
+            task_id = getattr(getattr(attempt, "task", None), "id", None)
+            child._calls = self._shared.plan.for_attempt(task_id, int(getattr(attempt, "sample", 1) or 1))
         return child
 
     @property
@@ -190,6 +147,10 @@ class Model:
         """Refuse this client's calls (:class:`~agentcompass.errors.AttemptLimitReached`) once it made
         ``max_model_calls`` calls or spent ``max_tokens_total`` tokens (see :mod:`._limits`)."""
         self._limits.max_model_calls, self._limits.max_tokens_total = max_model_calls, max_tokens_total
+
+    def set_attempt_cost_limit(self, usd: float | None) -> None:
+        """Stop this client's calls once they cost ``usd`` (those answered from the cache at their price)."""
+        self._calls.cost_limit = usd
 
     def set_concurrency_limit(self, n: int | None) -> None:
         """Cap concurrent requests of this client and all its forks at ``n`` (None: no cap)."""
@@ -214,6 +175,8 @@ class Model:
         elif "tools" in merged:
             merged = {k: v for k, v in merged.items() if k != "tools"}
         self._admit(messages, merged, tools)
+        if self._shared.chosen is None and not self._calls.calls_endpoint:
+            self._shared.chosen = self._calls.recorded_protocol(self._shared.candidates)
         order = [self._shared.chosen] if self._shared.chosen else list(self._shared.candidates)
         refused: list[str] = []
         for i, protocol in enumerate(order):
@@ -234,8 +197,10 @@ class Model:
 
     # ------------------------------------------------------------------ internals
     def _admit(self, messages: list[dict[str, Any]], params: dict[str, Any], tools: Any) -> None:
-        """The per-attempt limits (:mod:`._limits`); a refused call is recorded (``status: limit``)."""
+        """The per-attempt limits (:mod:`._limits`, and the cost limit); a refused call is recorded (``status:
+        limit``)."""
         try:
+            self._calls.check_limit(self.usage)  # execution.attempt_cost_limit_usd
             self._limits.admit(self.usage)
         except AttemptLimitReached as exc:
             if self._recorder is not None:
@@ -253,6 +218,8 @@ class Model:
         )
 
     def _api_key(self, family: str) -> str:
+        if self._shared.plan.replay is not None:  # a replayed run never calls the endpoint
+            return "EMPTY"
         if family not in self._keys:
             key = self.config.api_key or (
                 SecretStr(os.environ[KEY_ENV[family]]) if os.environ.get(KEY_ENV[family]) else None
@@ -288,6 +255,24 @@ class Model:
         tools: list[dict[str, Any]] | None = None,
     ) -> ModelResponse:
         route = self._route(protocol)
+        rec = self._recorder
+        began = rec.begin() if rec is not None else None
+        pending = self._calls.begin(protocol, route.endpoint, self.model_id, messages, tools, params)
+        try:
+            answered = await self._calls.answer(pending)
+        except BaseException as exc:  # replay: not the recorded request, or a recorded failure
+            if began is not None:
+                self._record(began, route, protocol, messages, params, tools, None, 0, exc, cache="replay")
+            raise
+        if answered is not None:  # from the recording or the cache: no HTTP request
+            spent = hit_usage(answered)
+            self.usage.add(spent)
+            self._shared.total.add(spent)
+            if began is not None:
+                how = "hit" if answered.source == "cache" else "replay"
+                args = (protocol, messages, params, tools, answered, 0, None)
+                self._record(began, route, *args, cache=how, key=pending.key, usage=spent)
+            return answered
         module, timeout = route.module, self.config.request_timeout_s
         client = self._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
         retries = 0
@@ -301,10 +286,10 @@ class Model:
         async def send() -> ModelResponse:
             with self._watch(protocol, module):
                 async with self._shared.slot():
-                    return await module.call(client, self.model_id, messages, params, self.config.prices, tools)
+                    prices = self._shared.price.prices
+                    return await module.call(client, self.model_id, messages, params, prices, tools)
 
-        rec = self._recorder
-        began = rec.begin() if rec is not None else None
+        state = self._calls.state
         try:
             response = await call_with_retries(
                 send,
@@ -317,19 +302,21 @@ class Model:
             )
         except BaseException as exc:
             if began is not None:
-                self._record(began, route, protocol, messages, params, tools, None, retries, exc)
+                self._record(began, route, protocol, messages, params, tools, None, retries, exc, cache=state)
             raise
         self.usage.add(response.usage)
         self._shared.total.add(response.usage)
         response.usage.n_retries = retries
+        await self._calls.keep(pending, response)
         if began is not None:
-            self._record(began, route, protocol, messages, params, tools, response, retries, None)
+            args = (protocol, messages, params, tools, response, retries, None)
+            self._record(began, route, *args, cache=state, key=pending.key if state != "off" else None)
         return response
 
-    def _record(self, began: tuple[int, float, str], route: _Route, *args: Any) -> None:
+    def _record(self, began: tuple[int, float, str], route: _Route, *args: Any, **marks: Any) -> None:
         """One line of ``model_calls.jsonl`` for a ``complete`` call (see :mod:`._record`)."""
         self._recorder.add_secret(route.key)
-        self._recorder.write(_record.complete_line(began, self.model_id, route.endpoint, *args))
+        self._recorder.write(_record.complete_line(began, self.model_id, route.endpoint, *args, **marks))
 
     def _watch(self, protocol: str, module: Any) -> Any:
         """The fail-fast circuit around one HTTP request of ``protocol`` (see :mod:`._circuit`)."""

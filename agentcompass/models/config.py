@@ -25,6 +25,25 @@ class Prices(BaseModel):
     )
 
 
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def duration_s(value: str | float) -> float:
+    """Seconds of ``value``: a number of seconds, or a number followed by s, m, h, d or w ('30m', '7d')."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    else:
+        text = str(value).strip().lower()
+        unit = _UNITS.get(text[-1:]) if text else None
+        try:
+            seconds = float(text[:-1] if unit else text) * (unit or 1)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a duration; expected seconds or e.g. '30m', '12h', '7d'") from None
+    if not seconds > 0:
+        raise ValueError(f"{value!r}: a duration must be > 0")
+    return seconds
+
+
 class ModelConfig(BaseModel):
     """One model endpoint. ``api_key`` is a SecretStr: it never appears in a repr, a dump or a log."""
 
@@ -62,7 +81,11 @@ class ModelConfig(BaseModel):
     )
     backoff_base_s: float = Field(1.0, ge=0, description="Backoff of retry n: uniform(0, base * 2**n).")
     backoff_max_s: float = Field(60.0, ge=0, description="Upper bound of one backoff (Retry-After wins).")
-    prices: Prices | None = Field(None, description="Per-million-token prices; no prices: cost 0.")
+    prices: Prices | None = Field(
+        None,
+        description="Per-million-token prices; default: the price table (LiteLLM's model cost map), else "
+        "unknown (cost null).",
+    )
     context_limit: int | None = Field(None, gt=0, description="Context window in tokens (read by harnesses).")
     max_concurrency: int | None = Field(
         None, ge=1, description="Max concurrent requests to this provider, shared by all forks of the client."
@@ -73,6 +96,41 @@ class ModelConfig(BaseModel):
         description="Stop the request when the first N requests to the endpoint all failed to connect "
         "(refused, DNS, unreachable) and none got an answer; 0: never.",
     )
+
+    cache: Literal["off", "read_write", "read_only"] = Field(
+        "off",
+        description="response cache under data_dir: off | read_write (answer from the cache, store new replies) "
+        "| read_only (answer from the cache, store nothing). docs/cache.md",
+    )
+    cache_expire_after: str | float | None = Field(
+        None,
+        description="cache entries older than this are misses: seconds, or a number with s, m, h, d or w "
+        "('12h', '7d'); null: never",
+    )
+    cache_max_mb: float | None = Field(
+        4096, gt=0, description="size cap of the cache database's entries (MiB): past it the least recently used go"
+    )
+
+    replay: str | None = Field(
+        None,
+        description="a run directory: answer every call from that run's recorded calls (model_calls.jsonl, per "
+        "task and sample, in order), never calling the endpoint; a call that differs stops the attempt",
+    )
+
+    @field_validator("cache", mode="before")
+    @classmethod
+    def _cache_mode(cls, value: Any) -> Any:
+        return "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
+
+    @field_validator("cache_expire_after")
+    @classmethod
+    def _expire(cls, value: str | float | None) -> str | float | None:
+        if value is not None:
+            duration_s(value)
+        return value
+
+    def cache_expire_after_s(self) -> float | None:
+        return None if self.cache_expire_after is None else duration_s(self.cache_expire_after)
 
     @field_validator("base_url")
     @classmethod

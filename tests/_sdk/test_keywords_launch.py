@@ -257,6 +257,39 @@ def _on_request_finished(env: Env):
     return env.spec(), env.keywords(on_request_finished=finished.append), check
 
 
+def _budgeted(env: Env, **kw: Any):  # without a budget all 4 attempts (2 requests x 2 tasks) would run
+    from agentcompass.testing.scripted_server import ScriptedModelServer
+
+    server = ScriptedModelServer(default_reply="done").start()
+    model = {"id": "kw-model", "base_url": server.base_url, "api_protocol": "openai-chat"}
+    model["prices"] = {"input_per_mtok": 1e6, "output_per_mtok": 0}  # any call costs more than $1
+    spec = env.spec(concurrency=1)
+    spec.defaults.model, spec.defaults.harness = model, {"id": "oracle", "_target_": "tests.helpers.ModelEchoHarness"}
+
+    def check(r: Launched, surface: str) -> None:
+        try:
+            assert len(server.requests) == 1 and r.error is None, (server.requests, r.error)
+            assert sum(len(r.run(name).rows()) for name in NAMES) == 1
+            if r.result is not None:
+                assert {o.status for o in r.result.requests.values()} == {"stopped_budget"}
+            else:
+                assert r.code == 3
+        finally:
+            server.stop()
+
+    return spec, env.keywords(**kw), check
+
+
+@case("orchestration_cost_limit_usd")
+def _orchestration_cost(env: Env):
+    return _budgeted(env, orchestration_cost_limit_usd=1.0)
+
+
+@case("orchestration_token_limit")
+def _orchestration_tokens(env: Env):
+    return _budgeted(env, orchestration_token_limit=1)
+
+
 def _sdk(env: Env, spec: OrchestrationSpec, kw: dict[str, Any], resolved: bool) -> Launched:
     out = Launched(env.out)
     target = resolve_orchestration(spec) if resolved else spec

@@ -16,7 +16,7 @@ import pytest
 from agentcompass import RunTimeoutError, run_evaluation
 from agentcompass._cli.main import main
 from agentcompass._config import options
-from agentcompass.errors import AgentCompassError
+from agentcompass.errors import AgentCompassError, BudgetExhaustedError
 from agentcompass.testing.scripted_server import ScriptedModelServer
 from tests._sdk.keyword_support import RECORDING, Outcome, RecordingHarness, to_argv
 
@@ -351,6 +351,70 @@ def _analysis_params(env: Env):  # the default top_n is 10
     return env.base(enable_analysis=True, analysis_params={"top_n": 1}), check
 
 
+# ------------------------------------------------------------------------------------------ cache and budgets
+PRICED = "model.prices={input_per_mtok: 1000000, output_per_mtok: 0}"  # $1 a prompt token: any call is costly
+
+
+@case("model_cache")
+def _model_cache(env: Env):  # the default is off: the same run again calls the endpoint again
+    data = env.tmp / "data"
+    _sdk(env.model(model_cache="read_write", data_dir=data, run_id="c0"))
+    made = len(env.server.requests)
+
+    def check(o: Outcome) -> None:
+        assert len(env.server.requests) == made and o.summary()["metrics"]["cache_hits"] == 1, o.summary()["metrics"]
+
+    return env.model(model_cache="read_only", data_dir=data), check
+
+
+@case("replay")
+def _replay(env: Env):  # without it the endpoint is called again
+    recorded = _sdk(env.model(run_id="rec"))
+    made = len(env.server.requests)
+
+    def check(o: Outcome) -> None:
+        assert len(env.server.requests) == made and o.rows()[0]["reward"] == recorded.rows()[0]["reward"]
+        assert o.summary()["metrics"]["cache_hits"] == 1
+
+    return env.model(replay=recorded.run_dir), check
+
+
+def _budgeted(env: Env, **over: Any) -> dict[str, Any]:
+    return env.model(benchmark_params={"n_tasks": 3}, task_concurrency=1, overrides=[PRICED], **over)
+
+
+def _stopped(o: Outcome, n_rows: int) -> None:
+    assert raised(o, BudgetExhaustedError, 3), (o.error, o.code)
+    assert o.summary()["metadata"]["status"] == "stopped_budget" and len(o.rows()) == n_rows, o.rows()
+
+
+@case("cost_limit_usd")
+def _cost_limit(env: Env):  # the default is no limit: all three tasks would run
+    return _budgeted(env, cost_limit_usd=0.5), lambda o: _stopped(o, 1)
+
+
+@case("token_limit")
+def _token_limit(env: Env):
+    return _budgeted(env, token_limit=1), lambda o: _stopped(o, 1)
+
+
+@case("budget_policy")
+def _budget_policy(env: Env):  # the default (finish) would let both attempts in flight finish: two rows
+    harness = {"_target_": "tests.helpers.ModelEchoHarness", "sleep_s": 5}
+    kw = env.model(benchmark_params={"n_tasks": 2}, harness_params=harness, token_limit=1, budget_policy="cancel")
+    return kw, lambda o: _stopped(o, 0)
+
+
+@case("attempt_cost_limit_usd")
+def _attempt_cost_limit(env: Env):  # without it the harness makes its three calls
+    def check(o: Outcome) -> None:
+        row = o.rows()[0]
+        assert (row["status"], row["limit_hit"], len(env.server.requests)) == ("completed", "cost_limit", 1), row
+
+    harness = {"_target_": "tests.helpers.ModelEchoHarness", "turns": 3}
+    return env.model(harness_params=harness, overrides=[PRICED], attempt_cost_limit_usd=0.5), check
+
+
 # ------------------------------------------------------------------------------------------ reuse
 @case("reuse")
 def _reuse(env: Env):
@@ -454,9 +518,9 @@ def test_run_keyword_takes_effect(name, surface, tmp_path, capsys):
         outcome = _sdk(kw) if surface == "sdk" else _cli(kw)
         captured = capsys.readouterr()
         outcome.out, outcome.err = captured.out, captured.err
-        if outcome.error is not None and not isinstance(outcome.error, RunTimeoutError):
+        if outcome.error is not None and not isinstance(outcome.error, (RunTimeoutError, BudgetExhaustedError)):
             raise AssertionError(f"{name}: {outcome.error!r}")
-        if outcome.code not in (None, 0, 124):
+        if outcome.code not in (None, 0, 124, 3):
             raise AssertionError(f"{name}: exit {outcome.code}: {outcome.err[-2000:]}")
         check(outcome)
 

@@ -73,9 +73,11 @@ def test_cost_from_prices(make_model, protocol: str) -> None:
     assert model.total_usage.cost_usd == pytest.approx(2 * expected)
 
 
-def test_no_prices_no_cost(make_model) -> None:
+def test_no_prices_and_a_model_unknown_to_the_price_table_cost_null_never_0(make_model) -> None:
     with ScriptedModelServer(replies=["a b"]) as srv:
-        assert run(make_model(srv.base_url).complete(USER)).usage.cost_usd == 0.0
+        model = make_model(srv.base_url)
+        assert run(model.complete(USER)).usage.cost_usd is None
+        assert model.usage.cost_usd is None and model.price_info["source"] is None
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,8 @@ window.AC = window.AC || {};
     int: (v) => (isNum(v) ? Math.round(v).toLocaleString("en-US") : "–"),
     tokens: (v) => (!isNum(v) ? "–" : v >= 1e6 ? (v / 1e6).toFixed(2) + "M" : v >= 1e4 ? (v / 1e3).toFixed(1) + "k"
       : String(Math.round(v))),
-    cost: (v) => (isNum(v) ? "$" + (v >= 1 ? v.toFixed(2) : v.toFixed(4)) : "–"),
+    // null: a price was unknown (never shown as $0); undefined: no cost recorded
+    cost: (v) => (isNum(v) ? "$" + (v >= 1 ? v.toFixed(2) : v.toFixed(4)) : v === null ? "unknown" : "–"),
     dur: function (s) {
       if (!isNum(s)) return "–";
       if (s < 1) return (s * 1000).toFixed(0) + " ms";

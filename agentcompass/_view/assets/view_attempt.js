@@ -24,6 +24,7 @@
         ["format errors", a.n_format_errors || null],
         ["model calls", u.calls], ["tokens", "in " + f.tokens(u.input) + " · out " + f.tokens(u.output) + " · cached " + f.tokens(u.cached)],
         ["model retries", u.retries || null], ["cost", f.cost(u.cost_usd)],
+        ["cache hits", u.cache_hits ? u.cache_hits + " (saved " + f.cost(u.cost_saved_usd) + ")" : null],
         ["environment", [env.provider, env.container_id || env.workspace || env.id].filter(Boolean).join(" ")]]));
   }
 

@@ -106,7 +106,9 @@
         ["tries", f.int(m.n_tries === undefined ? m.n_attempts : m.n_tries) + " (" + f.int(m.n_retries) + " retries)"],
         ["errors", f.int(m.n_errors) + (m.n_errors ? " (" + Object.keys(by).filter((k) => by[k]).map((k) => k + " " + by[k]).join(", ") + ")" : "")],
         ["tokens", "in " + f.tokens((m.tokens || {}).input) + " · out " + f.tokens((m.tokens || {}).output) + " · cached " + f.tokens((m.tokens || {}).cached)],
-        ["cost", f.cost(m.cost_usd)], ["task duration", "p50 " + f.dur(dur.p50) + " · p90 " + f.dur(dur.p90) + " · max " + f.dur(dur.max)]]));
+        ["cost", f.cost(m.cost_usd)],
+        ["cache hits", m.cache_hits ? f.int(m.cache_hits) + " (saved " + f.cost(m.cost_saved_usd) + ")" : null],
+        ["task duration", "p50 " + f.dur(dur.p50) + " · p90 " + f.dur(dur.p90) + " · max " + f.dur(dur.max)]]));
   }
 
   function extras(key, d) {

@@ -96,7 +96,7 @@ class ToolcallModel:
         from minisweagent.models import GLOBAL_MODEL_STATS
 
         response = self._query(self._prepare_messages_for_api(messages), **kwargs)
-        cost_output = {"cost": response.usage.cost_usd}
+        cost_output = {"cost": response.usage.cost_usd or 0.0}  # the package sums numbers: an unknown price is 0
         GLOBAL_MODEL_STATS.add(cost_output["cost"])
         try:
             actions = self._parse_actions(response)

@@ -59,7 +59,7 @@ def _since(before: Usage, now: Usage) -> Usage:
         now.input_tokens - before.input_tokens,
         now.output_tokens - before.output_tokens,
         now.cached_tokens - before.cached_tokens,
-        now.cost_usd - before.cost_usd,
+        None if now.cost_usd is None or before.cost_usd is None else now.cost_usd - before.cost_usd,
         now.n_calls - before.n_calls,
         now.n_retries - before.n_retries,
     )

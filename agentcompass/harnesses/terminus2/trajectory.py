@@ -33,7 +33,7 @@ def _metrics(usage: Usage) -> dict[str, Any]:
         "prompt_tokens": usage.input_tokens,
         "completion_tokens": usage.output_tokens,
         "cached_tokens": usage.cached_tokens,
-        "cost_usd": round(usage.cost_usd, 8),
+        "cost_usd": None if usage.cost_usd is None else round(usage.cost_usd, 8),
     }
 
 
@@ -117,7 +117,7 @@ class Trajectory:
                 "total_prompt_tokens": self.totals.input_tokens,
                 "total_completion_tokens": self.totals.output_tokens,
                 "total_cached_tokens": self.totals.cached_tokens,
-                "total_cost_usd": round(self.totals.cost_usd, 8),
+                "total_cost_usd": None if self.totals.cost_usd is None else round(self.totals.cost_usd, 8),
                 "total_steps": len(self.steps),
             },
             "extra": self.extra,

@@ -1,0 +1,51 @@
+"""The response cache for calls an agent makes through the model gateway (requests in an API's wire form).
+
+The canonical request is the agent's body as sent upstream (the request's model id in it) without the keys that
+only change delivery (``stream``, ``stream_options``), with the protocol and the endpoint path; the key adds
+the attempt's sample and the occurrence, as for the client's own calls (:mod:`.key`). A hit is served from the
+stored non-streamed body; the gateway streams it to an agent that asked for a stream, as it does for an endpoint
+that does not stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .calls import AttemptCalls, Pending
+from .key import _plain
+
+WIRE_DELIVERY_KEYS = frozenset({"stream", "stream_options"})
+
+
+def wire_request(protocol: str, endpoint: str, model_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    kept = {k: v for k, v in sorted(body.items()) if k not in WIRE_DELIVERY_KEYS}
+    return {"protocol": protocol, "endpoint": endpoint, "model": model_id, "body": _plain(kept)}
+
+
+async def lookup(calls: AttemptCalls, request: dict[str, Any]) -> tuple[Pending | None, dict[str, Any] | None]:
+    """``(pending, stored reply)``; ``(None, None)`` without a cache."""
+    store = calls.plan.store
+    if store is None:
+        return None, None
+    pending = calls.begin_request(request)
+    reply = await asyncio.to_thread(store.get, pending.key)
+    return pending, reply
+
+
+def reply_of(protocol: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A gateway reply as stored: its summary, tokens and the whole non-streamed body (``raw``)."""
+    from .. import _wire
+
+    text, finish, calls = _wire.summary(protocol, body)
+    n_in, n_out, cached = _wire.tokens(protocol, body)
+    usage = {"input": n_in, "output": n_out, "cached": cached}
+    return {"text": text, "finish_reason": finish, "tool_calls": calls, "usage": usage, "raw": body}
+
+
+async def keep(calls: AttemptCalls, pending: Pending, reply: dict[str, Any]) -> None:
+    """Store the endpoint's reply (``read_write``)."""
+    store = calls.plan.store
+    if store is not None and calls.plan.mode == "read_write":
+        request = pending.request
+        await asyncio.to_thread(store.put, pending.key, reply, model=request["model"], protocol=request["protocol"])
