@@ -64,9 +64,10 @@ async def serve(
         await gateway.aclose()
         await model.aclose()
         u = fork.usage
+        cost = "cost unknown (no price)" if u.cost_usd is None else f"${u.cost_usd:.4f}"
         print(
             f"agentcompass gateway: stopped; {u.n_calls} calls served ({u.input_tokens} input, {u.output_tokens} "
-            f"output tokens, ${u.cost_usd:.4f})",
+            f"output tokens, {cost})",
             file=sys.stderr,
             flush=True,
         )
