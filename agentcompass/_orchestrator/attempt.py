@@ -222,16 +222,23 @@ class _Attempt:
         except AttemptLimitReached as exc:  # a limit (calls, tokens, cost), not an error: verified as usual
             self.rt.logger.info("%s: %s", self.task.id, exc)
             result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
+        except Exception:
+            self._raise_fatal()  # an agent failing on a dead endpoint fails because of it
+            raise
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
-        if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
-            raise self.gateway.fatal
+        self._raise_fatal()
         refused = self.gateway.limit_hit if self.gateway is not None else None
         if refused is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # a gateway limit: not an error
             result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result
+
+    def _raise_fatal(self) -> None:
+        """The error the gateway met that stops the request (a dead endpoint), if it met one."""
+        if self.gateway is not None and self.gateway.fatal is not None:
+            raise self.gateway.fatal
 
     async def _agent_or_error(self, out: AttemptOutcome) -> AgentResult:
         """The agent phase. An error after which the benchmark's policy verifies is recorded and the attempt
