@@ -229,7 +229,7 @@ class BudgetExhaustedError(AgentCompassError):
     ended ``stopped_budget`` (CLI exit 3); ``result`` holds the result, ``--reuse`` with a larger budget
     continues the run."""
 
-    def __init__(self, message: str, *, result: dict[str, object] | None = None) -> None:
+    def __init__(self, message: str, *, result: Any = None) -> None:
         self.result = result
         super().__init__(message)
 

@@ -26,6 +26,7 @@ from agentcompass.interfaces import (
     AgentResult,
     AttemptContext,
     AttemptStatus,
+    Benchmark,
     Environment,
     EnvSpec,
     ExitStatus,
@@ -336,13 +337,13 @@ def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     )
 
 
-def _grading_env_spec(benchmark: Any, task: Task) -> EnvSpec | None:
+def _grading_env_spec(benchmark: Benchmark, task: Task) -> EnvSpec | None:
     """The benchmark's fresh grading environment (optional capability; None: grade in the agent's)."""
     method = GRADING_ENV_SPEC.of(benchmark)
     return method(task) if method is not None else None
 
 
-def _grade_without_env(benchmark: Any, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
+def _grade_without_env(benchmark: Benchmark, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
     """The grade that needs no environment (optional capability; None: grade normally)."""
     method = GRADE_WITHOUT_ENV.of(benchmark)
     return method(task, agent, ctx) if method is not None else None
