@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -99,15 +100,37 @@ class Handlers:
                 return web.Response(body=data, content_type="application/json")
             response = _Stream(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
             await response.prepare(request)
-            async for chunk in answer.chunks():
-                if answer.finished:  # the last bytes: sent with the end of the response, in one write
-                    await response.write_eof(chunk)
-                    return response
-                await response.write(chunk)
-            await response.write_eof()
+            error = await _stream_to(response, answer)
             return response
         except BaseException as exc:
             error = exc
             raise
         finally:
             await answer.aclose(error)
+
+
+class AgentDisconnected(ConnectionError):
+    """The agent closed its connection before the whole streamed answer reached it (recorded as the call's
+    error; the tokens the endpoint reported are counted all the same: they were spent)."""
+
+
+async def _stream_to(response: web.StreamResponse, answer: Any) -> AgentDisconnected | None:
+    """Write ``answer``'s stream to the agent; None when every byte of it was written (an agent that closes its
+    connection after the last event, before the end of the HTTP body, as Codex does, has had the whole answer)."""
+    sent, delivered = 0, False
+    try:
+        async with contextlib.aclosing(answer.chunks()) as chunks:
+            async for chunk in chunks:
+                if answer.finished:  # the last bytes: sent with the end of the response, in one write
+                    await response.write_eof(chunk)
+                    return None
+                await response.write(chunk)
+                sent += len(chunk)
+        delivered = True  # the answer has ended and all of it was written: only the end of the body is left
+        await response.write_eof()
+    except ConnectionError:
+        if delivered:
+            return None
+        LOG.debug("the agent closed its connection %d bytes into the streamed answer", sent)
+        return AgentDisconnected(f"the agent closed its connection {sent} bytes into the streamed answer")
+    return None
