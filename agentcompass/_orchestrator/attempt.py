@@ -223,9 +223,9 @@ class _Attempt:
         except AttemptLimitReached as exc:  # a limit (calls, tokens, cost), not an error: verified as usual
             self.rt.logger.info("%s: %s", self.task.id, exc)
             result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
-        except Exception:
+        except Exception as exc:
             self._raise_fatal()  # an agent failing on a dead endpoint fails because of it
-            raise
+            result = self._stopped_by_limit(exc)  # an agent program exiting after the gateway refused its call
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
         self._raise_fatal()
@@ -235,6 +235,25 @@ class _Attempt:
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result
+
+    def _stopped_by_limit(self, exc: Exception) -> AgentResult:
+        """The agent phase's result when the harness failed after the gateway refused a call of the attempt at a
+        per-attempt limit (the limit stopped it: ``limits_exceeded``); any other failure is raised again."""
+        refused = self.gateway.limit_hit if self.gateway is not None else None
+        if refused is None or (isinstance(exc, AgentCompassError) and exc.stops_request):
+            raise exc
+        self.rt.logger.info(
+            "%s: the agent stopped after a call was refused at a limit (%s): %s", self.task.id, refused, one_line(exc)
+        )
+        partial = getattr(exc, "result", None)
+        info = {
+            **(partial.info if isinstance(partial, AgentResult) else {}),
+            "limit": refused,
+            "agent_error": one_line(exc),
+        }
+        if isinstance(partial, AgentResult):
+            return replace(partial, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
+        return AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
 
     def _raise_fatal(self) -> None:
         """The error the gateway met that stops the request (a dead endpoint), if it met one."""
