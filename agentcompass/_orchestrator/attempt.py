@@ -15,6 +15,7 @@ from agentcompass.errors import (
     VerifierError,
     after_error,
     one_line,
+    storage_error,
 )
 from agentcompass.interfaces import (
     ENV_MOUNTS,
@@ -36,6 +37,7 @@ from agentcompass.interfaces import (
     error_policy,
 )
 
+from . import resources
 from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
@@ -58,6 +60,7 @@ class _Attempt:
         self.env: Environment | None = None
         self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
         self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
+        self.current_phase: str | None = None
         self.ctx = AttemptContext(
             task=self.task,
             attempt=n,
@@ -82,6 +85,7 @@ class _Attempt:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
 
     def _phase(self, name: str) -> None:
+        self.current_phase = name
         self.rt.progress.emit(PhaseChanged(self.rt.name, self.task.id, self.n, phase=name, sample=self.sample))
 
     async def _timed(self, name: str, coro: Any, timeout: float | None) -> Any:
@@ -265,10 +269,13 @@ class _Attempt:
         goes on to the verifier (``self.after_error``); any other error ends the attempt."""
         try:
             return await self._agent()
-        except Exception as exc:
+        except Exception as failure:
+            exc = resources.typed(failure, self.env, "agent")
             policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
             if not policy.verify or (isinstance(exc, AgentCompassError) and exc.stops_request):
-                raise
+                if exc is failure:
+                    raise
+                raise exc from failure
             self._fail(out, exc)
             self.after_error = policy
             usage = copy.copy(self.model.usage) if self.model is not None else Usage()
@@ -301,10 +308,17 @@ class _Attempt:
         if grade.reward is None:
             message = (grade.error or "the verifier produced no valid reward").removeprefix("VerifierError: ")
             self._fail(out, VerifierError(message))
+        elif grade.reward < 1:  # a task that ran out of memory fails for that reason, whatever it scored
+            oom = resources.oom_error(self.grading_env or self.env, None, f"the reward is {grade.reward:g}")
+            if oom is not None:
+                self._fail(out, oom)
 
     async def _close(self, out: AttemptOutcome) -> None:
         for env, phase in ((self.grading_env, "grading_close"), (self.env, "close")):
             if env is not None:
+                oom = resources.out_of_memory(env)
+                if oom is not None:  # recorded even when the attempt succeeded despite it
+                    out.environment = {**(out.environment or {}), "out_of_memory": oom}
                 await self._close_env(env, phase)
 
     async def _close_env(self, env: Environment, phase: str) -> None:
@@ -321,6 +335,8 @@ class _Attempt:
             self.phases[phase] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
+        exc = storage_error(exc) or exc  # a full disk anywhere in the attempt stops the request
+        exc = resources.typed(exc, self.grading_env or self.env, self.current_phase)
         record_failure(out, exc, self.record, self.rt.logger)
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc

@@ -10,7 +10,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass.errors import AgentCompassError, classify, one_line
+from agentcompass.errors import AgentCompassError, StorageError, classify, one_line
 from agentcompass.interfaces import AgentResult, AttemptStatus, Usage
 
 from .store import AttemptRecord
@@ -77,6 +77,13 @@ def record_failure(out: AttemptOutcome, exc: BaseException, record: AttemptRecor
     out.error_class = classify(exc)
     out.retryable = isinstance(exc, AgentCompassError) and bool(exc.retryable)
     if not isinstance(exc, asyncio.CancelledError):
-        record.write_error("".join(traceback.format_exception(exc)))
         where = f"{out.task_id}" if out.sample == 1 else f"{out.task_id} sample {out.sample}"
-        logger.warning("%s attempt %d failed: %s", where, out.attempt, out.error)
+        # a full disk stops the request, which says so in one line: no warning per attempt
+        logger.log(
+            logging.DEBUG if isinstance(exc, StorageError) else logging.WARNING,
+            "%s attempt %d failed: %s",
+            where,
+            out.attempt,
+            out.error,
+        )
+        record.write_error("".join(traceback.format_exception(exc)))

@@ -15,7 +15,7 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass._config.registry import GROUPS, Components
-from agentcompass.errors import ConfigError
+from agentcompass.errors import ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
     MAX_CONCURRENT,
@@ -108,6 +108,7 @@ class RequestRun:
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
         self.extra_paths: dict[str, str] = {}
+        self.storage_error: StorageError | None = None  # the final record did not fit on the disk
         self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
         self.services = Services(self.hooks.services, self.logger)
@@ -317,6 +318,9 @@ class RequestRun:
                     job.cancel()
             if jobs:
                 await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
+            for job in jobs:  # a cancelled attempt may end in an error of its own (a full disk): it is seen here
+                if job.done() and not job.cancelled() and job.exception() is not None:
+                    self.logger.debug("%s: after the stop: %s", self.name, one_line(job.exception()))
             raise
         finally:
             if watcher is not None:
@@ -355,8 +359,8 @@ class RequestRun:
             self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or "", sample=sample))
             n += 1
         row = task_row(out, attempts, sample)
-        self.rows[(task.id, sample)] = row
         await asyncio.to_thread(self.store.append_result, row)
+        self.rows[(task.id, sample)] = row  # once on disk: the rows held are the rows a reuse finds
         self.progress_record.changed()
         if rt.stopped is not None:  # e.g. a dead model endpoint: the request ends here
             raise rt.stopped
@@ -404,22 +408,36 @@ class RequestRun:
             status = RunStatus.FAILED
         if status == RunStatus.COMPLETED and self.rt is not None and any(b.reason for b in self.rt.budgets):
             status = RunStatus.STOPPED_BUDGET
+        try:
+            return self._write_final(rows, metrics, status)
+        except StorageError as exc:  # the disk is full: what is on it stays as it was; the caller reports it
+            self.storage_error = exc
+            self.logger.debug("%s: the final record could not be written: %s", self.name, exc)
+            status = RunStatus.FAILED
+            return self._result(rows, metrics, status)
+
+    def _write_final(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
         store = self.store
         store.rewrite_results(rows)
         try:
             self.extra_paths.update(self.rt.benchmark.finalize(store.run_dir, rows) or {})
+        except StorageError:
+            raise
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result: RunResult = {
-            "metadata": self._metadata(status),
-            "metrics": metrics,
-            "summary": build_summary(rows),
-            "paths": {**store.paths(self.cfg.runtime.log_file), **self.extra_paths},
-        }
+        result = self._result(rows, metrics, status)
         store.write_summary(result)
         self._write_run_record(status, metrics)
         return result
+
+    def _result(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
+        return {
+            "metadata": self._metadata(status),
+            "metrics": metrics,
+            "summary": build_summary(rows),
+            "paths": {**self.store.paths(self.cfg.runtime.log_file), **self.extra_paths},
+        }
 
     async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a

@@ -17,6 +17,7 @@ Every file is written atomically (temporary file + rename); ``results.jsonl`` gr
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import ConfigError
-from agentcompass.kit import write_atomic
+from agentcompass.kit import write_atomic, writing
 from agentcompass.kit import write_json as _write_json
 
 from .runlock import RunLock, acquire
@@ -84,7 +85,8 @@ class AttemptRecord:
         self.artifacts_dir = self.dir / ARTIFACTS_DIR
 
     def mkdir(self) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        with writing(self.dir):
+            self.dir.mkdir(parents=True, exist_ok=True)
 
     def write_result(self, outcome: dict[str, Any]) -> None:
         write_json(self.dir / RESULT_FILE, outcome, compact=True)
@@ -105,10 +107,10 @@ class AttemptRecord:
         return read_json(path) if path.is_file() else None
 
     def write_error(self, traceback_text: str) -> None:
-        (self.dir / ERROR_FILE).write_text(traceback_text, encoding="utf-8")
+        write_atomic(self.dir / ERROR_FILE, traceback_text)
 
     def write_verifier_log(self, text: str) -> None:
-        (self.dir / VERIFIER_LOG).write_text(text, encoding="utf-8", errors="replace")
+        write_atomic(self.dir / VERIFIER_LOG, text.encode("utf-8", errors="replace"))
 
     def file(self, name: str) -> Path:
         """A file of this attempt by name (the orchestrator's own: ERROR_FILE, VERIFIER_LOG; or a plug-in's)."""
@@ -209,12 +211,18 @@ class RunStore:
 
     # ------------------------------------------------------------------ results.jsonl
     def append_result(self, row: dict[str, Any]) -> None:
-        """One whole line per write on an O_APPEND descriptor: a crash never leaves a half-merged file."""
+        """One whole line per write on an O_APPEND descriptor: a crash never leaves a half-merged file, and a
+        write the disk cannot hold is taken back (a StorageError)."""
         line = (json.dumps(row, default=str) + "\n").encode("utf-8")
-        with self._append_lock:
+        with self._append_lock, writing(self.results_path):
             fd = os.open(self.results_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            size = os.fstat(fd).st_size
             try:
-                os.write(fd, line)
+                if os.write(fd, line) != len(line):  # a short write: the disk filled up under it
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            except OSError:
+                os.ftruncate(fd, size)  # never a torn line, which the next append would merge with its own
+                raise
             finally:
                 os.close(fd)
 
