@@ -752,7 +752,6 @@ HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
     "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
     "reached from it (GatewayUnreachableError)",
 )
-<<<<<<< HEAD
 NET_NAMESPACE: Capability[Callable[[], Awaitable[str | None]] | None] = Capability(
     "environment",
     "net_namespace",
@@ -760,7 +759,7 @@ NET_NAMESPACE: Capability[Callable[[], Awaitable[str | None]] | None] = Capabili
     "async net_namespace() -> str | None: for an environment without internet, the path of its network namespace "
     "on this host (/proc/<pid>/ns/net), where the model gateway listens for it on 127.0.0.1 (reachable from it "
     "alone); None or absent: the gateway listens on host_address()",
-=======
+)
 OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
     "environment",
     "out_of_memory",
@@ -768,7 +767,6 @@ OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
     "out_of_memory() -> str | None: what the kernel's OOM killer did in the environment so far ('the kernel "
     "killed 1 process ... at its memory limit (64 MB)'), None when nothing; an attempt that fails or scores below "
     "full after it ends in OutOfMemoryError; absent: not known",
->>>>>>> main
 )
 CALL_RECORDER: Capability[Any] = Capability(
     "model",
@@ -801,11 +799,8 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
-<<<<<<< HEAD
     NET_NAMESPACE,
-=======
     OUT_OF_MEMORY,
->>>>>>> main
     CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""
