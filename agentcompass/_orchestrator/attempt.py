@@ -11,6 +11,7 @@ from typing import Any
 from agentcompass.errors import (
     AfterError,
     AgentCompassError,
+    AgentError,
     AttemptLimitReached,
     VerifierError,
     after_error,
@@ -249,7 +250,7 @@ class _Attempt:
         self.rt.logger.info(
             "%s: the agent stopped after a call was refused at a limit (%s): %s", self.task.id, refused, one_line(exc)
         )
-        partial = getattr(exc, "result", None)
+        partial = exc.result if isinstance(exc, AgentError) else None
         info = {
             **(partial.info if isinstance(partial, AgentResult) else {}),
             "limit": refused,
