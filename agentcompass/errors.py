@@ -12,6 +12,7 @@
     ├── DependencyError                    a missing optional extra or tool; names the install command
     ├── DatasetError                       a dataset file or task directory that cannot be read
     ├── StorageError(OSError)              the disk holding the run or data_dir is full: the request stops
+    ├── RecordWriteError                   the run's record could not be written otherwise: the request stops
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   ├── PathEscapeError                a path or archive member leaving its root
@@ -141,6 +142,16 @@ def storage_error(exc: BaseException, path: str | os.PathLike[str] | None = None
     if not isinstance(exc, OSError) or exc.errno not in FULL_DISK_ERRNOS:
         return None
     return StorageError(path or exc.filename or "a file", exc.errno)
+
+
+class RecordWriteError(AgentCompassError):
+    """A file of the run's record (an attempt's directory, ``result.json`` or ``checkpoint.json``, a
+    ``results.jsonl`` line) could not be written for another reason than a full disk (that is a StorageError): a
+    read-only or vanished directory, a path taken by something else. ``stops_request``: no attempt starts after
+    it (its work could not be kept), and the request fails with this error's one line, which names the file."""
+
+    error_class: ErrorClass = "infra"
+    stops_request = True
 
 
 class SandboxError(AgentCompassError):

@@ -19,6 +19,8 @@ else of the package (``docs/plugins.md``).
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import re
@@ -89,15 +91,42 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
     Parents are created. The file gets ``mode`` when given, else the mode a new file gets (0o666 less the
     umask). ``durable`` also fsyncs before the rename (survives a power loss; costs a blocking disk flush)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    with writing(path), replacing(path) as tmp:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            if mode is not None:
-                os.fchmod(fh.fileno(), mode)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
+    with writing(path):
+        tmp, fd = _create_temp(folder or ".", name)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+                if mode is not None:
+                    os.fchmod(fh.fileno(), mode)
+                if durable:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+_temp_numbers = itertools.count()
+
+
+def _create_temp(folder: str, name: str) -> tuple[str, int]:
+    """A new temporary file next to ``folder/name`` (the folder created when missing): (its path, an fd open for
+    writing). Named by process and a counter (``.NAME.PID.N.tmp``); a name left by a process that died with the
+    same pid is passed over."""
+    for attempt in range(3):
+        suffix = next(_temp_numbers) if attempt < 2 else uuid.uuid4().hex[:8]
+        tmp = f"{folder}/.{name}.{os.getpid()}.{suffix}.tmp"
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileNotFoundError:
+            os.makedirs(folder, exist_ok=True)
+        except FileExistsError:
+            continue
+    return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
 
 
 def place(top: str | Path, dst: str | Path) -> None:

@@ -167,7 +167,7 @@ class _Runner:
                     stops = isinstance(exc, AgentCompassError) and exc.stops_request
                     (run.logger.debug if stops else log.error)("request %s stopped: %s", run.name, one_line(exc))
                 result = await run.afinalize(status)
-                error = error or run.storage_error  # the final record did not fit on the disk
+                error = error or run.storage_error or run.write_error  # the record did not fit / failed
         except Exception as exc:  # the record itself could not be written
             log.error("request %s: its record could not be finalized: %s", run.name, one_line(exc))
             self._failed(index, run.name, exc)
@@ -224,7 +224,7 @@ def stopped_by_disk(exc: StorageError, run: RequestRun, result: RunResult) -> st
     how to go on."""
     total = run.n_tasks * run.cfg.execution.n_attempts
     return (
-        f"{exc}; the run stopped with {len(run.rows)} of {total} samples finished, kept in "
+        f"{exc}; the run stopped with {run.n_recorded} of {total} samples finished, kept in "
         f"{result['paths']['run_dir']}; free space, then resume with --reuse {result['metadata']['run_id']}"
     )
 

@@ -13,6 +13,8 @@ from agentcompass.errors import (
     AgentCompassError,
     AgentError,
     AttemptLimitReached,
+    RecordWriteError,
+    StorageError,
     VerifierError,
     after_error,
     one_line,
@@ -43,7 +45,7 @@ from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
-from .store import AttemptRecord
+from .store import AttemptRecord, record_write_error
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
@@ -110,8 +112,13 @@ class _Attempt:
                 rt.attempt_started(id(self), self.model.usage if self.model is not None else None)
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
-                # file-system work runs in worker threads: a slow disk must not stall every other attempt
-                await asyncio.to_thread(self.record.mkdir)
+                # file-system work runs in the store's writer thread: a slow disk must not stall every other
+                # attempt; the directory and the checkpoint are waited for, the others queued in order
+                try:
+                    await self._write(self._open_record)
+                except (RecordWriteError, StorageError):  # this attempt never ran: the request stops
+                    rt.attempt_ended(id(self), None)
+                    raise
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
                 try:
                     try:
@@ -122,7 +129,7 @@ class _Attempt:
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
-                await asyncio.to_thread(self._finish, out, start)
+                self._finish(out, start)
         except asyncio.CancelledError:
             if start is not None:  # cancelled while running: recorded; while queued: never started
                 self._fail(out, asyncio.CancelledError("attempt cancelled"))
@@ -150,7 +157,7 @@ class _Attempt:
         out.agent = agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
-            await asyncio.to_thread(self.record.write_checkpoint, out.agent)
+            await self._write(self.record.write_checkpoint, out.agent)  # on disk before verification starts
         if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
         graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
@@ -342,12 +349,29 @@ class _Attempt:
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc
 
+    def _open_record(self) -> None:
+        """The attempt's directory, in the writer thread after every earlier write: none of them may have failed
+        (what this attempt did could not be kept either)."""
+        failed = self.rt.store.writer.failed
+        if failed is not None:
+            raise record_write_error(self.rt.store, failed)
+        self.record.mkdir()
+
+    async def _write(self, fn: Any, *args: Any) -> None:
+        """A write of the record, waited for; its failure is a RecordWriteError (the request stops)."""
+        try:
+            await self.rt.store.writer.now(fn, *args)
+        except OSError as exc:
+            raise record_write_error(self.rt.store, exc) from exc
+
     def _finish(self, out: AttemptOutcome, start: float) -> None:
+        """Complete the outcome and queue its ``result.json`` (written after the checkpoint, before the run's
+        line of this sample)."""
         out.duration_s = round(time.monotonic() - start, 4)
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
-        self.record.write_result(dict(vars(out)))
+        self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
         self.rt.attempt_ended(id(self), out.usage)
 
 
@@ -368,6 +392,8 @@ def _limit_calls(rt: RequestRuntime, model: Any) -> None:
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     t = rt.config.execution.timeouts
+    if not t.agent and not t.verifier:
+        return task
     return replace(
         task, agent_timeout_s=t.agent or task.agent_timeout_s, verifier_timeout_s=t.verifier or task.verifier_timeout_s
     )

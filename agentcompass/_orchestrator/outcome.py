@@ -4,6 +4,7 @@ recorded in it."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import socket
 import traceback
@@ -57,6 +58,11 @@ def agent_from_dict(data: dict[str, Any]) -> AgentResult:
     return res
 
 
+@functools.cache
+def _hostname() -> str:
+    return socket.gethostname()
+
+
 def new_outcome(task_id: str, n: int, sample: int, record: AttemptRecord, resumed: bool) -> AttemptOutcome:
     return AttemptOutcome(
         task_id,
@@ -65,7 +71,7 @@ def new_outcome(task_id: str, n: int, sample: int, record: AttemptRecord, resume
         str(record.dir),
         resumed_from_checkpoint=resumed,
         sample=sample,
-        node={"hostname": socket.gethostname()},
+        node={"hostname": _hostname()},
     )
 
 
