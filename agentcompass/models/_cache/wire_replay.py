@@ -18,8 +18,7 @@ from typing import Any
 
 from agentcompass.errors import ContextLengthExceededError, ModelError, ReplayMismatchError
 
-from .key import first_difference, request_digest
-from .wire import wire_request
+from .key import first_difference, request_digest, wire_request
 
 _ERRORS = {"ContextLengthExceededError": ContextLengthExceededError}
 
