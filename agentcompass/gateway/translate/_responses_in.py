@@ -2,9 +2,10 @@
 
 Turns: ``{"role": "system", "text"}``, ``{"role": "user", "parts": [text | image]}``, ``{"role": "assistant",
 "parts": [text | tool | reasoning]}``, ``{"role": "tool", "id", "output": str | parts}``. A ``custom`` (free-form)
-tool is a function taking one string ``input``; its calls and outputs are tool calls like the others. Hosted tools
-are dropped with a warning; server state (``previous_response_id``, ``item_reference``, ``conversation``) and any
-other item, part or field are refused.
+tool is a function taking one string ``input``; its calls and outputs are tool calls like the others; the members of
+``namespace`` tools are flat tools (``_namespaces``). Hosted tools and ``client_metadata`` (the client's labels of
+its session) are dropped with a warning; server state (``previous_response_id``, ``item_reference``,
+``conversation``) and any other item, part or field are refused.
 """
 
 from __future__ import annotations

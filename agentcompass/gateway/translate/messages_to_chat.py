@@ -1,15 +1,19 @@
 """Anthropic Messages -> OpenAI Chat Completions (Claude Code on a vLLM / SGLang / OpenRouter endpoint).
 
-Request: ``system`` becomes the first message (one text block: a string, several: text parts); user text and
+Request: ``system`` becomes the first message (one text block: a string, several: text parts), ``role: "system"``
+entries of ``messages`` system messages in their place; user text and
 images become content parts (a base64 image a ``data:`` URL); ``tool_result`` blocks become ``tool`` messages
 placed before the rest of their user turn (text results as a string, with images as parts); assistant ``text``
 and ``tool_use`` blocks become ``content`` and ``tool_calls``; thinking from earlier turns is left out (a chat
 endpoint takes none back). Tools become function tools, ``tool_choice`` any/tool/none ``required`` / a named
 function / ``none``, ``disable_parallel_tool_use`` ``parallel_tool_calls: false``; ``max_tokens``,
-``temperature``, ``top_p``, ``top_k``, ``stop_sequences`` -> ``stop``; ``thinking.budget_tokens`` ->
-``reasoning_effort`` (<= 2048 low, <= 8192 medium, else high); ``metadata.user_id`` -> ``user``.
-``cache_control`` marks are prompt-cache hints and are not sent. Anthropic server tools (web search, web fetch,
-code execution) are dropped with a warning; any other field, block type or tool type is refused.
+``temperature``, ``top_p``, ``top_k``, ``stop_sequences`` -> ``stop``; ``output_config.effort`` (or, without
+it, ``thinking.budget_tokens``: <= 2048 low, <= 8192 medium, else high) -> ``reasoning_effort``,
+``output_config.format`` -> ``response_format``; ``metadata.user_id`` -> ``user``; ``defer_loading`` tools are sent
+once a ``tool_reference`` has loaded them; ``context_management``'s ``clear_thinking`` has nothing to clear (a
+warning). ``cache_control`` marks are prompt-cache hints and are not sent. Anthropic server tools (web search, web
+fetch, code execution) are dropped with a warning; any other field, block type or tool type is refused (see
+``_messages_in``).
 """
 
 from __future__ import annotations
