@@ -195,9 +195,15 @@ class AttemptCostLimitReached(AttemptLimitReached):
 
 
 class AgentError(AgentCompassError):
-    """The harness failed in a way that is not the model's or the environment's fault."""
+    """The harness failed in a way that is not the model's or the environment's fault. ``result``: what the agent
+    phase produced all the same (an AgentResult: its trajectory, usage, info), kept when the failure turns out to
+    follow a per-attempt limit (an agent program exiting non-zero after the gateway refused its call)."""
 
     error_class: ErrorClass = "agent"
+
+    def __init__(self, message: str = "", *, retryable: bool | None = None, result: Any = None) -> None:
+        super().__init__(message, retryable=retryable)
+        self.result = result
 
 
 class VerifierError(AgentCompassError):
@@ -229,7 +235,7 @@ class BudgetExhaustedError(AgentCompassError):
     ended ``stopped_budget`` (CLI exit 3); ``result`` holds the result, ``--reuse`` with a larger budget
     continues the run."""
 
-    def __init__(self, message: str, *, result: dict[str, object] | None = None) -> None:
+    def __init__(self, message: str, *, result: Any = None) -> None:
         self.result = result
         super().__init__(message)
 

@@ -27,7 +27,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass.interfaces import Environment
 
 __all__ = [
     "data_dir",
@@ -193,7 +196,9 @@ def require(
     return _require(module, extra, auto_install=auto_install, package=package, purpose=purpose)
 
 
-async def ensure_tools(env: Any, tools: Sequence[str], *, auto_install: bool, image_hint: str = "") -> list[str]:
+async def ensure_tools(
+    env: Environment, tools: Sequence[str], *, auto_install: bool, image_hint: str = ""
+) -> list[str]:
     """Make sure the commands ``tools`` exist inside environment ``env``; return the ones it installed.
 
     Missing tools are installed with the image's package manager (apt-get, apk, dnf, yum, microdnf; sudo -n

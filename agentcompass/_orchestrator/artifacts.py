@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import AgentCompassError, ConfigError
-from agentcompass.interfaces import READ_HEAD
+from agentcompass.interfaces import READ_HEAD, Environment
 from agentcompass.kit import write_json
 
 LIST_EXTRA = 1000  # files listed beyond max_files (the rest of a huge tree is only counted)
@@ -53,7 +53,7 @@ exit 0
 """
 
 
-async def prepare_artifacts(env: Any, items: list[dict[str, Any]]) -> None:
+async def prepare_artifacts(env: Environment, items: list[dict[str, Any]]) -> None:
     """Upload each ``{src: host path, dst: environment path}`` (files or directories) into ``env``."""
     for item in items:
         src = Path(os.path.expanduser(str(item["src"])))
@@ -63,11 +63,11 @@ async def prepare_artifacts(env: Any, items: list[dict[str, Any]]) -> None:
         await env.upload(src, dst)
 
 
-def _env_abs(env: Any, p: str) -> str:
+def _env_abs(env: Environment, p: str) -> str:
     return posixpath.normpath(p if p.startswith("/") else posixpath.join(env.workdir or "/", p))
 
 
-async def _list(env: Any, patterns: list[str], cap: int) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+async def _list(env: Environment, patterns: list[str], cap: int) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """Expand ``patterns`` inside the environment: (file entries in order, per-pattern errors)."""
     root = env.path("/").rstrip("/")
     mapped, errors = [], []
@@ -119,7 +119,7 @@ def _parse_listing(out: str, root: str, errors: list[dict[str, str]]) -> list[di
 
 
 async def save_artifacts(
-    env: Any, patterns: list[str], dest_dir: Path, *, max_files: int, max_file_bytes: int, max_total_bytes: int
+    env: Environment, patterns: list[str], dest_dir: Path, *, max_files: int, max_file_bytes: int, max_total_bytes: int
 ) -> dict[str, Any]:
     """Copy files matching ``patterns`` (environment paths or globs; relative ones from the workdir) out of
     ``env`` into ``dest_dir`` within the budgets; write and return the manifest."""
@@ -142,7 +142,7 @@ async def save_artifacts(
 
 
 async def _save_one(
-    env: Any, entry: dict[str, Any], dest_dir: Path, budget: dict[str, int], state: dict[str, int]
+    env: Environment, entry: dict[str, Any], dest_dir: Path, budget: dict[str, int], state: dict[str, int]
 ) -> dict[str, Any]:
     path, size = entry["path"], entry["size"]
     row: dict[str, Any] = {"path": path, "size": size, "bytes": 0, "status": "skipped", "reason": None}
@@ -176,7 +176,7 @@ async def _save_one(
     return row
 
 
-async def _copy_head(env: Any, path: str, n: int, target: Path) -> None:
+async def _copy_head(env: Environment, path: str, n: int, target: Path) -> None:
     """Save the first ``n`` bytes of environment file ``path``: through the environment's ``read_head`` when it
     has one (the local environment: confined to its workspace), else cut inside the environment and copied."""
     read_head = READ_HEAD.of(env)

@@ -26,6 +26,7 @@ from agentcompass.interfaces import (
     AgentResult,
     AttemptContext,
     AttemptStatus,
+    Benchmark,
     Environment,
     EnvSpec,
     ExitStatus,
@@ -222,16 +223,42 @@ class _Attempt:
         except AttemptLimitReached as exc:  # a limit (calls, tokens, cost), not an error: verified as usual
             self.rt.logger.info("%s: %s", self.task.id, exc)
             result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
+        except Exception as exc:
+            self._raise_fatal()  # an agent failing on a dead endpoint fails because of it
+            result = self._stopped_by_limit(exc)  # an agent program exiting after the gateway refused its call
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
-        if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
-            raise self.gateway.fatal
+        self._raise_fatal()
         refused = self.gateway.limit_hit if self.gateway is not None else None
         if refused is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # a gateway limit: not an error
             result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result
+
+    def _stopped_by_limit(self, exc: Exception) -> AgentResult:
+        """The agent phase's result when the harness failed after the gateway refused a call of the attempt at a
+        per-attempt limit (the limit stopped it: ``limits_exceeded``); any other failure is raised again."""
+        refused = self.gateway.limit_hit if self.gateway is not None else None
+        if refused is None or (isinstance(exc, AgentCompassError) and exc.stops_request):
+            raise exc
+        self.rt.logger.info(
+            "%s: the agent stopped after a call was refused at a limit (%s): %s", self.task.id, refused, one_line(exc)
+        )
+        partial = getattr(exc, "result", None)
+        info = {
+            **(partial.info if isinstance(partial, AgentResult) else {}),
+            "limit": refused,
+            "agent_error": one_line(exc),
+        }
+        if isinstance(partial, AgentResult):
+            return replace(partial, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
+        return AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
+
+    def _raise_fatal(self) -> None:
+        """The error the gateway met that stops the request (a dead endpoint), if it met one."""
+        if self.gateway is not None and self.gateway.fatal is not None:
+            raise self.gateway.fatal
 
     async def _agent_or_error(self, out: AttemptOutcome) -> AgentResult:
         """The agent phase. An error after which the benchmark's policy verifies is recorded and the attempt
@@ -329,13 +356,13 @@ def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     )
 
 
-def _grading_env_spec(benchmark: Any, task: Task) -> EnvSpec | None:
+def _grading_env_spec(benchmark: Benchmark, task: Task) -> EnvSpec | None:
     """The benchmark's fresh grading environment (optional capability; None: grade in the agent's)."""
     method = GRADING_ENV_SPEC.of(benchmark)
     return method(task) if method is not None else None
 
 
-def _grade_without_env(benchmark: Any, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
+def _grade_without_env(benchmark: Benchmark, task: Task, agent: AgentResult, ctx: AttemptContext) -> Grade | None:
     """The grade that needs no environment (optional capability; None: grade normally)."""
     method = GRADE_WITHOUT_ENV.of(benchmark)
     return method(task, agent, ctx) if method is not None else None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agentcompass.errors import ConfigError
+from agentcompass.interfaces import AttemptContext, Environment
 
 from .services import ServiceFactory
 
@@ -21,7 +22,7 @@ from .services import ServiceFactory
 class RecipeHooks(Protocol):
     """The enabled recipes of one request."""
 
-    async def run_hooks(self, phase: str, env: Any, ctx: Any) -> None:
+    async def run_hooks(self, phase: str, env: Environment, ctx: AttemptContext) -> None:
         """Run every recipe's hook of ``phase`` (after_open, before_agent, after_agent, before_verify)."""
         ...
 

@@ -26,6 +26,7 @@ from agentcompass.interfaces import (
     SET_CONCURRENCY_LIMIT,
     AttemptStatus,
     ComponentContext,
+    Harness,
     RunStatus,
     Task,
 )
@@ -57,7 +58,7 @@ def _version() -> str:
     return __version__
 
 
-def _harness_info(harness: Any) -> dict[str, Any]:
+def _harness_info(harness: Harness | None) -> dict[str, Any]:
     """``{"harness_info": ...}`` when the harness describes what it is made of (e.g. the prompts it uses)."""
     describe = HARNESS_DESCRIBE.of(harness)
     return {"harness_info": redact(describe())} if callable(describe) else {}

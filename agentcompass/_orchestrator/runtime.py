@@ -8,7 +8,7 @@ from typing import Any
 
 from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
-from agentcompass.interfaces import Benchmark, EnvironmentProvider, Harness, ModelClient
+from agentcompass.interfaces import AttemptContext, Benchmark, Environment, EnvironmentProvider, Harness, ModelClient
 
 from .pool import Pool
 from .progress import Progress
@@ -60,7 +60,7 @@ class RequestRuntime:
     def provider(self) -> EnvironmentProvider:
         return self.components.environment
 
-    async def hook(self, phase: str, env: Any, ctx: Any) -> None:
+    async def hook(self, phase: str, env: Environment, ctx: AttemptContext) -> None:
         """Run the enabled recipes' hooks of ``phase`` (after_open, before_agent, after_agent, before_verify)."""
         if self.recipes is not None:
             await self.recipes.run_hooks(phase, env, ctx)

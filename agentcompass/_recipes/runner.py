@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from agentcompass._config.recipes import PHASES
 from agentcompass._orchestrator.store import RECIPES_LOG
 from agentcompass.errors import ConfigError, SandboxError
+from agentcompass.interfaces import AttemptContext, Environment
 
 _SECRET_NAME = re.compile(r"(key|token|secret|password|passwd|credential|auth)", re.I)
 _MAX_LOGGED = 20_000
@@ -72,7 +73,7 @@ class RecipeRunner:
         """None when no recipe is enabled (the orchestrator then skips hooks entirely)."""
         return cls(recipes, logger=logger) if recipes else None
 
-    async def run_hooks(self, phase: str, env: Any, ctx: Any) -> None:
+    async def run_hooks(self, phase: str, env: Environment, ctx: AttemptContext) -> None:
         if phase not in PHASES:
             raise ValueError(f"unknown recipe phase {phase!r}; phases: {', '.join(PHASES)}")
         for rid, rec in self.recipes.items():
@@ -82,7 +83,7 @@ class RecipeRunner:
             for i, cmd in enumerate((rec.get("hooks") or {}).get(phase, [])):
                 await self._run(rid, rec, phase, i, cmd, env, ctx)
 
-    async def _upload(self, rid: str, rec: dict[str, Any], env: Any) -> None:
+    async def _upload(self, rid: str, rec: dict[str, Any], env: Environment) -> None:
         for src, dst in (rec.get("files") or {}).items():
             try:
                 await env.upload(Path(src), dst)
@@ -91,7 +92,7 @@ class RecipeRunner:
             except Exception as exc:
                 raise SandboxError(f"recipe {rid!r}: uploading {src} to {dst} failed: {exc}") from exc
 
-    async def _tools(self, rec: dict[str, Any], env: Any, ctx: Any) -> None:
+    async def _tools(self, rec: dict[str, Any], env: Environment, ctx: AttemptContext) -> None:
         tools = rec.get("tools") or []
         if tools:
             from agentcompass._deps import ensure_tools
@@ -103,7 +104,7 @@ class RecipeRunner:
                 image_hint=str((env.describe() or {}).get("image") or ""),
             )
 
-    def _variables(self, rid: str, phase: str, env: Any, ctx: Any) -> dict[str, str]:
+    def _variables(self, rid: str, phase: str, env: Environment, ctx: AttemptContext) -> dict[str, str]:
         root = env.path("/").rstrip("/")
         task = getattr(ctx, "task", None)
         return {
@@ -117,7 +118,9 @@ class RecipeRunner:
             "AGENTCOMPASS_LOGS_DIR": env.path("/logs"),
         }
 
-    async def _run(self, rid: str, rec: dict[str, Any], phase: str, i: int, cmd: str, env: Any, ctx: Any) -> None:
+    async def _run(
+        self, rid: str, rec: dict[str, Any], phase: str, i: int, cmd: str, env: Environment, ctx: AttemptContext
+    ) -> None:
         timeout = float(rec.get("hook_timeout_s") or 600.0)
         start = time.monotonic()
         res = await env.exec(cmd, timeout=timeout, cwd=env.workdir, env=self._variables(rid, phase, env, ctx))
@@ -129,7 +132,7 @@ class RecipeRunner:
             last = next((ln for ln in reversed(res.output.strip().splitlines()) if ln.strip()), "")
             raise ConfigError(f"{where} failed (exit {res.exit_code}): {_short(cmd)}: {_scrub(last)[:200]}")
 
-    def _log(self, ctx: Any, rid: str, phase: str, i: int, cmd: str, res: Any, secs: float) -> None:
+    def _log(self, ctx: AttemptContext, rid: str, phase: str, i: int, cmd: str, res: Any, secs: float) -> None:
         attempt_dir = getattr(ctx, "attempt_dir", None)
         if attempt_dir is None:
             return

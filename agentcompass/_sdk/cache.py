@@ -24,7 +24,8 @@ def cache_stats(data_dir: str | None = None) -> dict[str, Any]:
         return {"path": str(path), "entries": 0, "bytes": 0, "file_bytes": 0, "hits": 0, "models": {}}
     store = _store(data_dir)
     try:
-        return dict(store.stats().to_dict())
+        stats: dict[str, Any] = store.stats().to_dict()
+        return stats
     finally:
         store.close()
 

@@ -5,7 +5,8 @@ README's benchmark table made from the same rows (:func:`benchmarks_table`).
 The source of truth is ``conf/<kind>/<id>.yaml``: the first sentence of a file's leading comment is the
 component's description; a benchmark's data source is read from its fields (hub dataset and revision, task
 repository and commit, Harbor registry dataset, local path, or bundled). Task counts are those of the last
-load with default parameters, cached in ``<data_dir>/catalogue/task_counts.json``.
+load with default parameters, cached in ``<data_dir>/catalogue/task_counts.json``; bundled and generated
+benchmarks are counted by the listing itself.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 KINDS = {"benchmarks": "benchmark", "harnesses": "harness", "environments": "environment", "models": "model"}
 COUNTS_FILE = Path("catalogue") / "task_counts.json"
+_OFFLINE = ("bundled:", "generated in process")  # sources whose tasks are counted by a listing itself
 _SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)\.(?:\s|$)")
 
 
@@ -119,6 +121,8 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
         row: dict[str, Any] = {"id": ident, "title": title(text), "description": text, "source": source}
         if group == "benchmark":
             row["n_tasks"] = counts.get(ident)
+            if row["n_tasks"] is None and source.startswith(_OFFLINE):  # counted here: no download, no network
+                row["n_tasks"] = len(load_tasks(ident, data_dir=data_dir))
         rows.append(row)
     return rows
 

@@ -57,11 +57,12 @@ def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
         usage = line.get("usage") or {}
         for key in ("input", "output", "cached"):
             out[key] += int(usage.get(key) or 0)
-        out["cost_usd"] += float(usage.get("cost_usd") or 0.0)
+        cost = usage.get("cost_usd")
+        out["cost_usd"] = None if cost is None or out["cost_usd"] is None else out["cost_usd"] + float(cost)
         out["retries"] += int(line.get("retries") or 0)
         status = str(line.get("status"))
         out["by_status"][status] = out["by_status"].get(status, 0) + 1
-    out["cost_usd"] = round(out["cost_usd"], 8)
+    out["cost_usd"] = None if out["cost_usd"] is None else round(out["cost_usd"], 8)  # None: a price unknown
     return out
 
 

@@ -30,6 +30,7 @@ class CallRecorder:
         self.path = path
         self._secrets: set[str] = set()
         self._seq = 0
+        self._made = False  # the directory exists (made with the first line)
         self._lock = threading.Lock()
         for secret in secrets or []:
             self.add_secret(secret)
@@ -51,7 +52,9 @@ class CallRecorder:
                 text = text.replace(secret, REDACTED)
         data = (text + "\n").encode()
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._made:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._made = True
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
             try:
                 os.write(fd, data)

@@ -162,6 +162,9 @@ class Model:
         """Close the shared HTTP connections (a fork's ``aclose`` does nothing)."""
         if self._root:
             await self._shared.aclose()
+            raw = self._shared.__dict__.get("raw_pool")  # the gateway's plain HTTP pool (_upstream)
+            if raw is not None:
+                await raw.aclose()
 
     async def complete(
         self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **params: Any

@@ -56,7 +56,7 @@ def test_auto_install_into_a_throwaway_venv_and_the_run_proceeds(tmp_path):
     python = venv / "bin" / "python"
     env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONNOUSERSITE": "1"}
     res = subprocess.run(
-        [str(python), str(REPO / "tests" / "deps" / "venv_script.py")],
+        [str(python), str(Path(__file__).with_name("venv_script.py"))],
         cwd=REPO,
         env=env,
         capture_output=True,

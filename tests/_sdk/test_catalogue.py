@@ -30,7 +30,9 @@ def test_list_benchmarks_names_every_bundled_config(tmp_path):
     assert by_id["swebench_multilingual"]["source"] == "hub: SWE-bench/SWE-bench_Multilingual@846e647b9f33 (test)"
     assert by_id["demo"]["source"] == "bundled: agentcompass/benchmarks/demo_tasks"
     assert by_id["swebench_verified"]["description"] == "SWE-bench Verified (500 human-validated instances)."
-    assert all(r["description"] and r["n_tasks"] is None for r in rows)
+    n_demo = len([p for p in (ROOT / "agentcompass/benchmarks/demo_tasks").iterdir() if (p / "task.toml").is_file()])
+    assert (by_id["demo"]["n_tasks"], by_id["synthetic"]["n_tasks"]) == (n_demo, 10)  # counted by the listing
+    assert all(r["description"] and r["n_tasks"] is None for r in rows if r["id"] not in ("demo", "synthetic"))
 
 
 @pytest.mark.parametrize("kind", ["harnesses", "environments", "models"])

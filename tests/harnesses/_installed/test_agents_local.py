@@ -43,9 +43,10 @@ def test_agent_solves_the_demo_tasks_locally(agent: str, tmp_path: Path) -> None
     for task, row in rows.items():
         calls = support.gateway_calls(row["_dir"])
         assert calls and all(c["source"] == "gateway" for c in calls), task
-        n_ok = sum(1 for c in calls if c["status"] == "ok")
-        assert row["usage"]["input"] == n_ok * support.USAGE["input_tokens"], (task, row["usage"], len(calls))
-        assert row["usage"]["output"] == n_ok * support.USAGE["output_tokens"]
+        assert all(c["status"] == "ok" for c in calls), (task, [(c["status"], c["error"]) for c in calls])
+        n = len([c for c in calls if not c["request"].get("path")])  # count_tokens calls spend no tokens
+        assert row["usage"]["input"] == n * support.USAGE["input_tokens"], (task, row["usage"], len(calls))
+        assert row["usage"]["output"] == n * support.USAGE["output_tokens"]
         trajectory = Path(row["agent"]["trajectory_path"])
         assert trajectory.is_file() and '"source": "agent"' in trajectory.read_text()
     served = len([r for r in srv.requests if r.get("protocol")])
@@ -86,3 +87,25 @@ def test_an_agent_on_an_endpoint_of_another_protocol(agent: str, endpoint: str, 
         # its effort setting arrives as reasoning_effort, its system-role message as a system message after the user's
         assert {b.get("reasoning_effort") for b in asked} == {"high"}
         assert all([m["role"] for m in b["messages"]][:3] == ["system", "user", "system"] for b in asked)
+
+
+@pytest.mark.slow
+def test_an_agent_stopped_by_the_gateways_call_limit_ends_limits_exceeded(tmp_path: Path) -> None:
+    """Claude Code's second call is refused at execution.attempt_max_model_calls=1 (the 400 in its API's shape):
+    the program exits non-zero, and the attempt ends ``limits_exceeded`` naming the limit, not as an agent error;
+    it is verified as usual (the file written on the first call's tool call scores), its trajectory kept."""
+    with ScriptedModelServer(support.script("claude_code", root=tmp_path / "ws")) as srv:
+        result = support.run(
+            "claude_code", "local", srv, tmp_path, ["hello-file"], execution_params={"attempt_max_model_calls": 1}
+        )
+        served = len([r for r in srv.requests if r.get("protocol")])
+    (row,) = support.attempts(tmp_path).values()
+    assert result["metrics"]["n_errors"] == 0, row.get("error")
+    agent = row["agent"]
+    assert agent["exit_status"] == "limits_exceeded" and agent["limit_hit"] == "max_model_calls", agent
+    assert "exited with code" in agent["info"]["agent_error"]  # the program's own exit after the refusal
+    assert agent["info"]["exit_code"] != 0 and agent["trajectory_path"]
+    assert row["reward"] == 1.0  # verified: the first call's tool call wrote hello.txt
+    calls = support.gateway_calls(row["_dir"])
+    assert served == 1 and [c["status"] for c in calls][:2] == ["ok", "limit"]
+    assert row["usage"]["input"] == support.USAGE["input_tokens"]

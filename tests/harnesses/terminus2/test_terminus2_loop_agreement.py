@@ -136,6 +136,9 @@ class FakeProvider:
         self.opened.append(FakeEnv(OUTPUTS))
         return self.opened[-1]
 
+    async def aclose(self) -> None:
+        return None
+
 
 def harbor_run(replies: list[object]) -> tuple[list[list[dict]], dict]:
     source = Path(__file__).with_name("fake_tmux.py").read_text()
