@@ -22,14 +22,17 @@ from agentcompass.errors import ArgumentError as ArgumentError
 from agentcompass.errors import ConfigError as ConfigError
 from agentcompass.errors import DatasetError as DatasetError
 from agentcompass.errors import DependencyError as DependencyError
+from agentcompass.errors import EngineUnavailableError as EngineUnavailableError
 from agentcompass.errors import EvaluationFailedError as EvaluationFailedError
 from agentcompass.errors import ImageError as ImageError
 from agentcompass.errors import ModelEndpointDownError as ModelEndpointDownError
 from agentcompass.errors import ModelError as ModelError
 from agentcompass.errors import NotSupportedYetError as NotSupportedYetError
+from agentcompass.errors import OutOfMemoryError as OutOfMemoryError
 from agentcompass.errors import RunInUseError as RunInUseError
 from agentcompass.errors import RunTimeoutError as RunTimeoutError
 from agentcompass.errors import SandboxError as SandboxError
+from agentcompass.errors import StorageError as StorageError
 from agentcompass.errors import UnknownComponentError as UnknownComponentError
 from agentcompass.errors import VerifierError as VerifierError
 from agentcompass.interfaces import AttemptStatus as AttemptStatus
@@ -64,6 +67,9 @@ __all__ = [
     "DatasetError",
     "SandboxError",
     "ImageError",
+    "OutOfMemoryError",
+    "EngineUnavailableError",
+    "StorageError",
     "ModelError",
     "AgentError",
     "VerifierError",

@@ -11,9 +11,13 @@
     │   └── GatewayUnavailableError        a gateway endpoint asked for where there is none (no model)
     ├── DependencyError                    a missing optional extra or tool; names the install command
     ├── DatasetError                       a dataset file or task directory that cannot be read
+    ├── StorageError(OSError)              the disk holding the run or data_dir is full: the request stops
+    ├── RecordWriteError                   the run's record could not be written otherwise: the request stops
     ├── SandboxError                       environment failures (infra)
     │   ├── ImageError                     an image that can be neither pulled nor built
     │   ├── PathEscapeError                a path or archive member leaving its root
+    │   ├── OutOfMemoryError               the kernel killed a process at the environment's memory limit
+    │   ├── EngineUnavailableError         the engine behind the environment (a Docker daemon) does not answer
     │   ├── NodeLostError                  the cluster node (or worker process) running an attempt died
     │   └── GatewayUnreachableError        the model gateway cannot be reached from an environment
     ├── ModelError                         a model endpoint failure (model)
@@ -38,6 +42,8 @@ verifier writes counts; a benchmark picks one (``interfaces.error_policy``).
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -61,9 +67,16 @@ class AgentCompassError(Exception):
 
 
 class ConfigError(AgentCompassError):
-    """A configuration value, CLI argument or input file is invalid. Nothing ran."""
+    """A configuration value, CLI argument or input file is invalid. Nothing ran.
+
+    The message is one line: the first problem, and how many more there are. ``details`` holds every problem,
+    one line each (the CLI prints them with ``--log-level DEBUG``)."""
 
     error_class: ErrorClass = "config"
+
+    def __init__(self, message: str = "", *, retryable: bool | None = None, details: list[str] | None = None) -> None:
+        super().__init__(message, retryable=retryable)
+        self.details: list[str] = list(details or [])
 
 
 class UnknownComponentError(ConfigError):
@@ -100,6 +113,47 @@ class DatasetError(ConfigError):
     """A dataset file or task directory that cannot be read; names the path and the field."""
 
 
+class StorageError(AgentCompassError, OSError):
+    """A file of the run (under ``results_dir``) or of ``data_dir`` could not be written because its disk is
+    full (``ENOSPC``) or a quota is reached (``EDQUOT``). The request stops at once (no attempt could be
+    recorded); every file already written stays whole, and ``--reuse`` once space is freed runs the rest.
+    Also an OSError (with ``errno`` and ``filename``), so code catching OSError still does."""
+
+    error_class: ErrorClass = "infra"
+    stops_request = True
+
+    def __init__(self, path: str | os.PathLike[str], errno_: int = errno.ENOSPC, what: str = "cannot write") -> None:
+        self.path = str(path)
+        AgentCompassError.__init__(self, f"{what} {self.path}: {os.strerror(errno_)}")
+        self.errno, self.strerror, self.filename = errno_, os.strerror(errno_), self.path
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+FULL_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def storage_error(exc: BaseException, path: str | os.PathLike[str] | None = None) -> StorageError | None:
+    """The StorageError that ``exc`` is (an OSError of a full disk or quota), naming ``path`` (else the
+    error's own file name); None for any other error."""
+    if isinstance(exc, StorageError):
+        return exc
+    if not isinstance(exc, OSError) or exc.errno not in FULL_DISK_ERRNOS:
+        return None
+    return StorageError(path or exc.filename or "a file", exc.errno)
+
+
+class RecordWriteError(AgentCompassError):
+    """A file of the run's record (an attempt's directory, ``result.json`` or ``checkpoint.json``, a
+    ``results.jsonl`` line) could not be written for another reason than a full disk (that is a StorageError): a
+    read-only or vanished directory, a path taken by something else. ``stops_request``: no attempt starts after
+    it (its work could not be kept), and the request fails with this error's one line, which names the file."""
+
+    error_class: ErrorClass = "infra"
+    stops_request = True
+
+
 class SandboxError(AgentCompassError):
     """The environment failed (not the agent): open, exec transport, upload, close."""
 
@@ -111,6 +165,19 @@ class ImageError(SandboxError):
     """An image that can be neither pulled nor built. Not retried: it would fail again."""
 
     retryable = False
+
+
+class OutOfMemoryError(SandboxError):
+    """The kernel's OOM killer ended a process of the environment at its memory limit, and the attempt failed (or
+    scored below full) after it. Class ``infra`` as every environment failure, but not retried by default: the
+    task would run out of memory again (``retry_pattern_list: ["OutOfMemoryError"]`` retries it)."""
+
+    retryable = False
+
+
+class EngineUnavailableError(SandboxError):
+    """The engine that runs the environments (the Docker daemon) does not answer: stopped, restarting, its socket
+    gone. Names the engine. Retryable: a retry waits (a bounded time) for the engine to answer again."""
 
 
 class PathEscapeError(SandboxError):

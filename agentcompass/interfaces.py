@@ -760,6 +760,14 @@ NET_NAMESPACE: Capability[Callable[[], Awaitable[str | None]] | None] = Capabili
     "on this host (/proc/<pid>/ns/net), where the model gateway listens for it on 127.0.0.1 (reachable from it "
     "alone); None or absent: the gateway listens on host_address()",
 )
+OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
+    "environment",
+    "out_of_memory",
+    None,
+    "out_of_memory() -> str | None: what the kernel's OOM killer did in the environment so far ('the kernel "
+    "killed 1 process ... at its memory limit (64 MB)'), None when nothing; an attempt that fails or scores below "
+    "full after it ends in OutOfMemoryError; absent: not known",
+)
 CALL_RECORDER: Capability[Any] = Capability(
     "model",
     "recorder",
@@ -792,6 +800,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     READ_HEAD,
     HOST_ADDRESS,
     NET_NAMESPACE,
+    OUT_OF_MEMORY,
     CALL_RECORDER,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

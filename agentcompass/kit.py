@@ -6,7 +6,8 @@ else of the package (``docs/plugins.md``).
 - Files: :func:`write_atomic` (text or bytes) and :func:`write_json`: a temporary file in the same directory,
   then a rename, so a reader never sees a partial file and a crash leaves the old one; :func:`replacing` is
   the same for a file another program writes (``tar -cf``, a download); :func:`place` moves a downloaded
-  file or tree to its destination (a directory merges into an existing one).
+  file or tree to its destination (a directory merges into an existing one). A full disk (or quota) is a
+  :class:`~agentcompass.errors.StorageError` naming the file (:func:`writing` does the same for any write).
 - Processes: :func:`start_ticks` and :func:`process_alive` (a pid that still runs and is not a reused one).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
@@ -18,6 +19,8 @@ else of the package (``docs/plugins.md``).
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import re
@@ -44,9 +47,25 @@ __all__ = [
     "start_ticks",
     "write_atomic",
     "write_json",
+    "writing",
 ]
 
 # --------------------------------------------------------------------------- files
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[None]:
+    """Around a write of ``path``: an OSError of a full disk or quota (``ENOSPC``, ``EDQUOT``) becomes a
+    :class:`~agentcompass.errors.StorageError` naming ``path`` (the request stops; nothing half-written stays)."""
+    try:
+        yield
+    except OSError as exc:
+        from agentcompass.errors import storage_error
+
+        full = storage_error(exc, path)
+        if full is None or full is exc:
+            raise
+        raise full from exc
 
 
 @contextmanager
@@ -72,15 +91,42 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
     Parents are created. The file gets ``mode`` when given, else the mode a new file gets (0o666 less the
     umask). ``durable`` also fsyncs before the rename (survives a power loss; costs a blocking disk flush)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    with replacing(path) as tmp:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            if mode is not None:
-                os.fchmod(fh.fileno(), mode)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
+    with writing(path):
+        tmp, fd = _create_temp(folder or ".", name)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+                if mode is not None:
+                    os.fchmod(fh.fileno(), mode)
+                if durable:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+_temp_numbers = itertools.count()
+
+
+def _create_temp(folder: str, name: str) -> tuple[str, int]:
+    """A new temporary file next to ``folder/name`` (the folder created when missing): (its path, an fd open for
+    writing). Named by process and a counter (``.NAME.PID.N.tmp``); a name left by a process that died with the
+    same pid is passed over."""
+    for attempt in range(3):
+        suffix = next(_temp_numbers) if attempt < 2 else uuid.uuid4().hex[:8]
+        tmp = f"{folder}/.{name}.{os.getpid()}.{suffix}.tmp"
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileNotFoundError:
+            os.makedirs(folder, exist_ok=True)
+        except FileExistsError:
+            continue
+    return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
 
 
 def place(top: str | Path, dst: str | Path) -> None:

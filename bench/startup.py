@@ -4,10 +4,11 @@
 
 Every command runs ``--rounds`` times in a fresh interpreter (this one, ``sys.executable``), the commands taking
 turns in each round; printed: the median wall time, its ratio to the in-run baseline ``python -c pass`` and the
-time above it. Then, for each command, ``-X importtime`` readings (a third of the rounds, at least 3): the
-interpreter's own start-up (``site`` and the ``.pth`` files of the installation, which ``python -c pass`` pays
-too) and every first-level module imported after it (cumulative import time, median over the readings, largest
-first). Nothing is asserted: the figures depend on the machine.
+time above it, and the same of the minimum (on a loaded machine the least disturbed figure). Then, for each
+command, ``-X importtime`` readings (a third of the rounds, at least 3): the interpreter's own start-up (``site``
+and the ``.pth`` files of the installation, which ``python -c pass`` pays too) and every first-level module
+imported after it (cumulative import time, median over the readings, largest first). Nothing is asserted: the
+figures depend on the machine.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def walls(rounds: int) -> dict[str, float]:
             t0 = time.perf_counter()
             subprocess.run([sys.executable, *args], capture_output=True, check=True)
             times[name].append(time.perf_counter() - t0)
-    return {name: statistics.median(v) for name, v in times.items()}
+    return {name: (statistics.median(v), min(v)) for name, v in times.items()}
 
 
 def first_level(args: list[str]) -> tuple[float, dict[str, float]]:
@@ -82,10 +83,13 @@ def main() -> None:
     a = ap.parse_args()
     print(f"{sys.executable} ({sys.version.split()[0]}); load average {os.getloadavg()[0]:.2f}")
     figures = walls(a.rounds)
-    base = figures["python -c pass (baseline)"]
-    print(f"wall time, median of {a.rounds} fresh processes (the commands in turn)")
-    for name, t in figures.items():
-        print(f"  {name:28s} {t * 1000:7.1f} ms  {t / base:5.2f}x  {(t - base) * 1000:+7.1f} ms")
+    base, low = figures["python -c pass (baseline)"]
+    print(f"wall time of {a.rounds} fresh processes (the commands in turn): median, ratio, difference; minimum, ...")
+    for name, (t, m) in figures.items():
+        print(
+            f"  {name:28s} {t * 1000:7.1f} ms  {t / base:5.2f}x  {(t - base) * 1000:+7.1f} ms   "
+            f"min {m * 1000:6.1f} ms  {m / low:5.2f}x  {(m - low) * 1000:+6.1f} ms"
+        )
     for name, args in COMMANDS.items():
         if args != ["-c", "pass"]:
             breakdown(name, args, max(3, a.rounds // 3), a.top)

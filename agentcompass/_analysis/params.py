@@ -48,11 +48,11 @@ class AnalysisParams(BaseModel):
 def parse_params(raw: dict[str, Any] | None) -> AnalysisParams:
     from pydantic import ValidationError
 
-    from agentcompass._config.registry import validation_message
+    from agentcompass._config.registry import validation_error
 
     if raw is not None and not isinstance(raw, dict):
         raise ConfigError(f"analysis_params must be a dict (CLI: a JSON object), got {type(raw).__name__}")
     try:
         return AnalysisParams.model_validate(raw or {})
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, "analysis_params", sorted(AnalysisParams.model_fields))) from None
+        raise validation_error(exc, "analysis_params", sorted(AnalysisParams.model_fields)) from None

@@ -143,11 +143,14 @@ def _guarded(module: ModuleType, args: argparse.Namespace, parser: argparse.Argu
 
 def _report(exc: BaseException, code: int, debug: bool) -> int:
     from agentcompass import _sdk
+    from agentcompass.errors import ConfigError
 
     if debug:
         import traceback
 
         traceback.print_exception(exc, file=sys.stderr)
+        for line in exc.details if isinstance(exc, ConfigError) else ():  # every problem, when it names the first
+            print(f"agentcompass: problem: {_sdk.error_message(Exception(line))}", file=sys.stderr)
     print(f"agentcompass: error: {_sdk.error_message(exc)}", file=sys.stderr)
     return code
 

@@ -152,7 +152,7 @@ def available(recipe_dirs: Sequence[str | Path] = ()) -> dict[str, Path]:
 def load_file(rid: str, path: Path) -> Recipe:
     import yaml
 
-    from .registry import validation_message
+    from .registry import validation_error
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -171,7 +171,7 @@ def load_file(rid: str, path: Path) -> Recipe:
     except ValidationError as exc:
         loc = exc.errors()[0].get("loc", ())
         valid = list(PHASES) if loc[:1] == ("hooks",) and len(loc) > 1 else list(RecipeFile.model_fields)
-        raise ConfigError(validation_message(exc, f"recipe file {str(path)!r}", valid)) from None
+        raise validation_error(exc, f"recipe file {str(path)!r}", valid) from None
     files: dict[Path, str] = {}
     for src, dst in spec.files.items():
         host = Path(src).expanduser()

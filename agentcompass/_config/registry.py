@@ -101,9 +101,15 @@ def import_target(target: str) -> Any:
         raise ConfigError(f"_target_ {target!r} cannot be imported: {exc}") from exc
 
 
-def validation_message(exc: ValidationError, where: str, valid_keys: list[str] | None = None) -> str:
-    """One line from a pydantic error: the key, the value given and what is allowed."""
-    err = exc.errors()[0]
+MORE_HINT = "--log-level DEBUG lists them all"
+
+
+def more(n: int, noun: str = "problem") -> str:
+    """``" (and 2 more problems; --log-level DEBUG lists them all)"``, or "" for none."""
+    return f" (and {n} more {noun}{'s' if n != 1 else ''}; {MORE_HINT})" if n > 0 else ""
+
+
+def _one(err: Any, where: str, valid_keys: list[str] | None) -> str:
     key = ".".join(str(p) for p in err.get("loc", ())) or "(root)"
     if err.get("type") == "extra_forbidden":
         valid = f"; valid keys: {', '.join(valid_keys)}" if valid_keys else ""
@@ -114,7 +120,26 @@ def validation_message(exc: ValidationError, where: str, valid_keys: list[str] |
         shown = f"<a {type(value).__name__}, not shown>"  # a secret given in the wrong type is still a secret
     if len(shown) > 80:
         shown = shown[:77] + "..."
-    return f"{where}: {key}={shown}: {err.get('msg', 'invalid value')}"
+    return f"{where}: {key}={shown}: {' '.join(str(err.get('msg', 'invalid value')).split())}"
+
+
+def validation_lines(exc: ValidationError, where: str, valid_keys: list[str] | None = None) -> list[str]:
+    """Every problem of a pydantic error, one line each (only the first names the valid keys)."""
+    errors = exc.errors()
+    return [_one(err, where, valid_keys if i == 0 else None) for i, err in enumerate(errors)]
+
+
+def validation_message(exc: ValidationError, where: str, valid_keys: list[str] | None = None) -> str:
+    """One line from a pydantic error: the key, the value given and what is allowed; then how many more
+    problems there are (:func:`validation_error` keeps them all)."""
+    return _one(exc.errors()[0], where, valid_keys) + more(exc.error_count() - 1)
+
+
+def validation_error(
+    exc: ValidationError, where: str, valid_keys: list[str] | None = None, cls: type[ConfigError] = ConfigError
+) -> ConfigError:
+    """The ConfigError of a pydantic error: one line, every problem in ``details``."""
+    return cls(validation_message(exc, where, valid_keys), details=validation_lines(exc, where, valid_keys))
 
 
 def _keys_at(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
@@ -133,7 +158,7 @@ def validate(model: type[BaseModel], data: dict[str, Any], where: str) -> BaseMo
         return model.model_validate(data)
     except ValidationError as exc:
         keys = _keys_at(model, tuple(exc.errors()[0].get("loc", ())))
-        raise ConfigError(validation_message(exc, where, keys)) from None
+        raise validation_error(exc, where, keys) from None
 
 
 def validate_component(group: str, cfg: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agentcompass._config.compose import ResolvedRequest, with_runtime
-from agentcompass._config.registry import validation_message
+from agentcompass._config.registry import validation_error
 from agentcompass._orchestrator.store import safe_name
 from agentcompass.errors import ConfigError
 
@@ -44,7 +44,7 @@ def validate_spec(data: Any, where: str = "orchestration") -> OrchestrationSpec:
     try:
         return OrchestrationSpec.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(validation_message(exc, where, sorted(OrchestrationSpec.model_fields))) from None
+        raise validation_error(exc, where, sorted(OrchestrationSpec.model_fields)) from None
 
 
 def resolve_orchestration(

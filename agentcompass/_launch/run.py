@@ -31,6 +31,7 @@ from agentcompass.errors import (
     BudgetExhaustedError,
     EvaluationFailedError,
     RunTimeoutError,
+    StorageError,
     one_line,
 )
 from agentcompass.interfaces import RunStatus
@@ -166,6 +167,7 @@ class _Runner:
                     stops = isinstance(exc, AgentCompassError) and exc.stops_request
                     (run.logger.debug if stops else log.error)("request %s stopped: %s", run.name, one_line(exc))
                 result = await run.afinalize(status)
+                error = error or run.storage_error or run.write_error  # the record did not fit / failed
         except Exception as exc:  # the record itself could not be written
             log.error("request %s: its record could not be finalized: %s", run.name, one_line(exc))
             self._failed(index, run.name, exc)
@@ -177,6 +179,8 @@ class _Runner:
     def _record(self, index: int, run: RequestRun, result: RunResult, error: BaseException | None) -> None:
         final = result["metadata"]["status"]
         text = one_line(error) if error is not None else None
+        if isinstance(error, StorageError):
+            text = stopped_by_disk(error, run, result)
         if final == RunStatus.FAILED and error is None:
             text = f"EvaluationFailedError: every task ended in an error ({result['metrics']['n_errors']})"
         elif final in (RunStatus.TIMEOUT, RunStatus.CANCELLED) and error is None:
@@ -213,6 +217,16 @@ class _Runner:
         for index, run in self.runs:
             if index not in self.outcomes:  # still winding down after the wait: named, not waited for
                 self._done(index, RequestOutcome(run.name, status, error=f"the request did not close after {status}"))
+
+
+def stopped_by_disk(exc: StorageError, run: RequestRun, result: RunResult) -> str:
+    """One line for a request a full disk stopped: the file that did not fit, how much of the run is kept, and
+    how to go on."""
+    total = run.n_tasks * run.cfg.execution.n_attempts
+    return (
+        f"{exc}; the run stopped with {run.n_recorded} of {total} samples finished, kept in "
+        f"{result['paths']['run_dir']}; free space, then resume with --reuse {result['metadata']['run_id']}"
+    )
 
 
 def _uncancel() -> None:
@@ -272,6 +286,8 @@ def result_of(outcome: RequestOutcome, timeout_seconds: float | None) -> RunResu
     if outcome.status == RunStatus.STOPPED_BUDGET:
         raise BudgetExhaustedError(budget_message(result), result=result)
     if exc is not None:
+        if isinstance(exc, StorageError) and outcome.error:
+            raise EvaluationFailedError(outcome.error, result=result)
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             raise EvaluationFailedError(f"{one_line(exc)}; finished results are in {run_dir}", result=result)
         raise exc

@@ -11,10 +11,14 @@ from typing import Any
 from agentcompass.errors import (
     AfterError,
     AgentCompassError,
+    AgentError,
     AttemptLimitReached,
+    RecordWriteError,
+    StorageError,
     VerifierError,
     after_error,
     one_line,
+    storage_error,
 )
 from agentcompass.interfaces import (
     ENV_MOUNTS,
@@ -36,11 +40,12 @@ from agentcompass.interfaces import (
     error_policy,
 )
 
+from . import resources
 from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
-from .store import AttemptRecord
+from .store import AttemptRecord, record_write_error
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
@@ -58,6 +63,7 @@ class _Attempt:
         self.env: Environment | None = None
         self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
         self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
+        self.current_phase: str | None = None
         self.ctx = AttemptContext(
             task=self.task,
             attempt=n,
@@ -82,6 +88,7 @@ class _Attempt:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
 
     def _phase(self, name: str) -> None:
+        self.current_phase = name
         self.rt.progress.emit(PhaseChanged(self.rt.name, self.task.id, self.n, phase=name, sample=self.sample))
 
     async def _timed(self, name: str, coro: Any, timeout: float | None) -> Any:
@@ -105,8 +112,13 @@ class _Attempt:
                 rt.attempt_started(id(self), self.model.usage if self.model is not None else None)
                 start = time.monotonic()
                 out.queue_s = round(start - queued, 4)
-                # file-system work runs in worker threads: a slow disk must not stall every other attempt
-                await asyncio.to_thread(self.record.mkdir)
+                # file-system work runs in the store's writer thread: a slow disk must not stall every other
+                # attempt; the directory and the checkpoint are waited for, the others queued in order
+                try:
+                    await self._write(self._open_record)
+                except (RecordWriteError, StorageError):  # this attempt never ran: the request stops
+                    rt.attempt_ended(id(self), None)
+                    raise
                 rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
                 try:
                     try:
@@ -117,7 +129,7 @@ class _Attempt:
                         await self._close(out)
                 except Exception as exc:
                     self._fail(out, exc)
-                await asyncio.to_thread(self._finish, out, start)
+                self._finish(out, start)
         except asyncio.CancelledError:
             if start is not None:  # cancelled while running: recorded; while queued: never started
                 self._fail(out, asyncio.CancelledError("attempt cancelled"))
@@ -145,7 +157,7 @@ class _Attempt:
         out.agent = agent_to_dict(agent)
         out.usage = agent.usage.to_dict()
         if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
-            await asyncio.to_thread(self.record.write_checkpoint, out.agent)
+            await self._write(self.record.write_checkpoint, out.agent)  # on disk before verification starts
         if self.checkpoint is None and self.env is not None:
             await rt.hook("after_agent", self.env, self.ctx)
         graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
@@ -245,7 +257,7 @@ class _Attempt:
         self.rt.logger.info(
             "%s: the agent stopped after a call was refused at a limit (%s): %s", self.task.id, refused, one_line(exc)
         )
-        partial = getattr(exc, "result", None)
+        partial = exc.result if isinstance(exc, AgentError) else None
         info = {
             **(partial.info if isinstance(partial, AgentResult) else {}),
             "limit": refused,
@@ -265,10 +277,13 @@ class _Attempt:
         goes on to the verifier (``self.after_error``); any other error ends the attempt."""
         try:
             return await self._agent()
-        except Exception as exc:
+        except Exception as failure:
+            exc = resources.typed(failure, self.env, "agent")
             policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
             if not policy.verify or (isinstance(exc, AgentCompassError) and exc.stops_request):
-                raise
+                if exc is failure:
+                    raise
+                raise exc from failure
             self._fail(out, exc)
             self.after_error = policy
             usage = copy.copy(self.model.usage) if self.model is not None else Usage()
@@ -301,10 +316,17 @@ class _Attempt:
         if grade.reward is None:
             message = (grade.error or "the verifier produced no valid reward").removeprefix("VerifierError: ")
             self._fail(out, VerifierError(message))
+        elif grade.reward < 1:  # a task that ran out of memory fails for that reason, whatever it scored
+            oom = resources.oom_error(self.grading_env or self.env, None, f"the reward is {grade.reward:g}")
+            if oom is not None:
+                self._fail(out, oom)
 
     async def _close(self, out: AttemptOutcome) -> None:
         for env, phase in ((self.grading_env, "grading_close"), (self.env, "close")):
             if env is not None:
+                oom = resources.out_of_memory(env)
+                if oom is not None:  # recorded even when the attempt succeeded despite it
+                    out.environment = {**(out.environment or {}), "out_of_memory": oom}
                 await self._close_env(env, phase)
 
     async def _close_env(self, env: Environment, phase: str) -> None:
@@ -321,16 +343,35 @@ class _Attempt:
             self.phases[phase] = round(time.monotonic() - start, 4)
 
     def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
+        exc = storage_error(exc) or exc  # a full disk anywhere in the attempt stops the request
+        exc = resources.typed(exc, self.grading_env or self.env, self.current_phase)
         record_failure(out, exc, self.record, self.rt.logger)
         if isinstance(exc, AgentCompassError) and exc.stops_request:
             self.rt.stopped = exc
 
+    def _open_record(self) -> None:
+        """The attempt's directory, in the writer thread after every earlier write: none of them may have failed
+        (what this attempt did could not be kept either)."""
+        failed = self.rt.store.writer.failed
+        if failed is not None:
+            raise record_write_error(self.rt.store, failed)
+        self.record.mkdir()
+
+    async def _write(self, fn: Any, *args: Any) -> None:
+        """A write of the record, waited for; its failure is a RecordWriteError (the request stops)."""
+        try:
+            await self.rt.store.writer.now(fn, *args)
+        except OSError as exc:
+            raise record_write_error(self.rt.store, exc) from exc
+
     def _finish(self, out: AttemptOutcome, start: float) -> None:
+        """Complete the outcome and queue its ``result.json`` (written after the checkpoint, before the run's
+        line of this sample)."""
         out.duration_s = round(time.monotonic() - start, 4)
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
-        self.record.write_result(dict(vars(out)))
+        self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
         self.rt.attempt_ended(id(self), out.usage)
 
 
@@ -351,6 +392,8 @@ def _limit_calls(rt: RequestRuntime, model: Any) -> None:
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
     t = rt.config.execution.timeouts
+    if not t.agent and not t.verifier:
+        return task
     return replace(
         task, agent_timeout_s=t.agent or task.agent_timeout_s, verifier_timeout_s=t.verifier or task.verifier_timeout_s
     )

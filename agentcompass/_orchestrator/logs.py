@@ -82,10 +82,30 @@ def console_logging(level: str | None = None) -> Iterator[None]:
         yield
 
 
+class _RunLogHandler(logging.FileHandler):
+    """``run.log``: a write that fails (a full disk) stops the file log, quietly; the run reports the full disk
+    itself, and logging's own report would print a traceback per record on the console."""
+
+    failed = False
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        self.failed = True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not self.failed:
+            super().emit(record)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        except OSError:  # the last flush did not fit
+            self.failed = True
+
+
 @contextmanager
 def file_logging(path: Path, level: str, request: str) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(path, encoding="utf-8")
+    handler = _RunLogHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter(_FORMAT))
     handler.addFilter(_RequestFilter(request))
     with _attached(handler, level):

@@ -159,6 +159,31 @@ def _intervals(tasks: list[tuple[int, int, float, float, int, int]], resolved: b
     return {k: rounded(v) for k, v in out.items()}
 
 
+def error_class(row: dict[str, Any]) -> str | None:
+    """The error class a sample counts under (None: it completed)."""
+    return None if row["status"] == AttemptStatus.COMPLETED else row.get("error_class") or "agent"
+
+
+class ErrorCounts:
+    """``n_errors`` and ``errors_by_class`` of a set of rows, kept as rows are added or replaced (O(1) each), for
+    what is rewritten while a run goes on (``run.json``)."""
+
+    def __init__(self) -> None:
+        self.by_class: Counter[str] = Counter()
+
+    def replace(self, old: dict[str, Any] | None, new: dict[str, Any]) -> None:
+        if old is not None and (cls := error_class(old)) is not None:
+            self.by_class[cls] -= 1
+        if (cls := error_class(new)) is not None:
+            self.by_class[cls] += 1
+
+    def metrics(self) -> dict[str, Any]:
+        return {
+            "n_errors": sum(self.by_class.values()),
+            "errors_by_class": {c: self.by_class.get(c, 0) for c in ERROR_CLASSES},
+        }
+
+
 def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     rows = list(rows)
     groups = by_task(rows)
@@ -166,7 +191,7 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     completed = [r for r in rows if r["status"] == AttemptStatus.COMPLETED]
     errors = [r for r in rows if r["status"] != AttemptStatus.COMPLETED]
     valid = [r["reward"] for r in rows if reward_counts(r)]
-    by_class = Counter(r.get("error_class") or "agent" for r in errors)
+    by_class = Counter(error_class(r) for r in errors)
     n_tries = sum(r["attempts"] for r in rows)
     resolved_known = [r for r in rows if r.get("resolved") is not None]
     durations = [r["duration_s"] for r in rows]

@@ -4,13 +4,14 @@ recorded in it."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import socket
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass.errors import AgentCompassError, classify, one_line
+from agentcompass.errors import AgentCompassError, StorageError, classify, one_line
 from agentcompass.interfaces import AgentResult, AttemptStatus, Usage
 
 from .store import AttemptRecord
@@ -57,6 +58,11 @@ def agent_from_dict(data: dict[str, Any]) -> AgentResult:
     return res
 
 
+@functools.cache
+def _hostname() -> str:
+    return socket.gethostname()
+
+
 def new_outcome(task_id: str, n: int, sample: int, record: AttemptRecord, resumed: bool) -> AttemptOutcome:
     return AttemptOutcome(
         task_id,
@@ -65,7 +71,7 @@ def new_outcome(task_id: str, n: int, sample: int, record: AttemptRecord, resume
         str(record.dir),
         resumed_from_checkpoint=resumed,
         sample=sample,
-        node={"hostname": socket.gethostname()},
+        node={"hostname": _hostname()},
     )
 
 
@@ -77,6 +83,13 @@ def record_failure(out: AttemptOutcome, exc: BaseException, record: AttemptRecor
     out.error_class = classify(exc)
     out.retryable = isinstance(exc, AgentCompassError) and bool(exc.retryable)
     if not isinstance(exc, asyncio.CancelledError):
-        record.write_error("".join(traceback.format_exception(exc)))
         where = f"{out.task_id}" if out.sample == 1 else f"{out.task_id} sample {out.sample}"
-        logger.warning("%s attempt %d failed: %s", where, out.attempt, out.error)
+        # a full disk stops the request, which says so in one line: no warning per attempt
+        logger.log(
+            logging.DEBUG if isinstance(exc, StorageError) else logging.WARNING,
+            "%s attempt %d failed: %s",
+            where,
+            out.attempt,
+            out.error,
+        )
+        record.write_error("".join(traceback.format_exception(exc)))

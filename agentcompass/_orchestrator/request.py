@@ -15,7 +15,7 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass._config.registry import GROUPS, Components
-from agentcompass.errors import ConfigError
+from agentcompass.errors import AgentCompassError, ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
     MAX_CONCURRENT,
@@ -36,7 +36,7 @@ from .budget import Budget, cancel_on_budget, prior_spending, request_budget
 from .budget import check_config as check_budget_config
 from .hooks import Hooks
 from .logs import LOGGER, current_request
-from .metrics import compute_metrics, task_row
+from .metrics import ErrorCounts, compute_metrics, task_row
 from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .result import RunResult
@@ -45,7 +45,7 @@ from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
 from .services import Services
-from .store import RunStore, find_reusable, new_run_id, safe_name
+from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
 from .summary import build_summary
 
 # model keys that change how calls are answered, not what the request is: a reused run may change them
@@ -100,7 +100,10 @@ class RequestRun:
         self.name = name or self.run_name
         self.components: Components | None = None  # built by build()
         self.n_tasks = 0
-        self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row (via _keep)
+        self.error_counts = ErrorCounts()  # of self.rows, for the running run.json
+        self.write_error: AgentCompassError | None = None  # a queued write of the record failed (afinalize)
+        self.unwritten: set[tuple[str, int]] = set()  # rows whose results.jsonl line was not written
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
         self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
@@ -108,6 +111,7 @@ class RequestRun:
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
         self.extra_paths: dict[str, str] = {}
+        self.storage_error: StorageError | None = None  # the final record did not fit on the disk
         self.lock: RunLock | None = None  # held from the store's opening to aclose()
         self.progress_record = ThrottledRecord(self._running_record, self._write_record)
         self.services = Services(self.hooks.services, self.logger)
@@ -263,7 +267,7 @@ class RequestRun:
             for task in tasks:
                 row = finished.get((task.id, sample))
                 if row is not None and row["status"] == AttemptStatus.COMPLETED:
-                    self.rows[(task.id, sample)] = row
+                    self._keep((task.id, sample), row)
                     continue
                 attempts = store.attempts_of(task.id, sample) if resume else []
                 last = store.attempt(task.id, attempts[-1], sample) if attempts else None
@@ -317,6 +321,9 @@ class RequestRun:
                     job.cancel()
             if jobs:
                 await asyncio.wait(jobs, timeout=self.cfg.runtime.cleanup_grace_seconds or None)
+            for job in jobs:  # a cancelled attempt may end in an error of its own (a full disk): it is seen here
+                if job.done() and not job.cancelled() and job.exception() is not None:
+                    self.logger.debug("%s: after the stop: %s", self.name, one_line(job.exception()))
             raise
         finally:
             if watcher is not None:
@@ -355,9 +362,11 @@ class RequestRun:
             self.progress.emit(RetryScheduled(self.name, task.id, n, error=out.error or "", sample=sample))
             n += 1
         row = task_row(out, attempts, sample)
-        self.rows[(task.id, sample)] = row
-        await asyncio.to_thread(self.store.append_result, row)
+        self._keep((task.id, sample), row)
+        self.store.writer.later(self._append, (task.id, sample), row)  # after the attempt's result.json
         self.progress_record.changed()
+        if self.store.writer.failed is not None and rt.stopped is None:  # its work could not be kept: no more
+            rt.stopped = record_write_error(self.store, self.store.writer.failed)
         if rt.stopped is not None:  # e.g. a dead model endpoint: the request ends here
             raise rt.stopped
 
@@ -388,9 +397,31 @@ class RequestRun:
     def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
         self.store.write_run_record(self._run_record(status, metrics))
 
+    def _append(self, key: tuple[str, int], row: dict[str, Any]) -> None:
+        """A sample's results.jsonl line, in the store's writer thread after its attempts' files. None after a
+        failed write (the record is incomplete from there: such samples run again on reuse)."""
+        if self.store.writer.failed is not None:
+            self.unwritten.add(key)
+            return
+        try:
+            self.store.append_result(row)
+        except BaseException:
+            self.unwritten.add(key)
+            raise
+
+    @property
+    def n_recorded(self) -> int:
+        """The samples whose final row is on disk (what a reuse keeps)."""
+        return len(self.rows) - len(self.unwritten)
+
+    def _keep(self, key: tuple[str, int], row: dict[str, Any]) -> None:
+        self.error_counts.replace(self.rows.get(key), row)
+        self.rows[key] = row
+
     def _running_record(self) -> dict[str, Any]:
-        """run.json while the request runs (on the event loop; written by :class:`ThrottledRecord`)."""
-        return self._run_record(RunStatus.RUNNING, compute_metrics(self.rows.values()))
+        """run.json while the request runs (on the event loop; written by :class:`ThrottledRecord`): O(1), the
+        counts are kept as rows come."""
+        return self._run_record(RunStatus.RUNNING, self.error_counts.metrics())
 
     def _write_record(self, record: dict[str, Any]) -> None:
         self.store.write_run_record(record)
@@ -398,32 +429,52 @@ class RequestRun:
     def finalize(self, status: RunStatus) -> RunResult:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
-        rows = [self.rows[key] for key in sorted(self.rows)]
+        rows = [self.rows[key] for key in sorted(self.rows) if key not in self.unwritten]  # what is recorded
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
             status = RunStatus.FAILED
         if status == RunStatus.COMPLETED and self.rt is not None and any(b.reason for b in self.rt.budgets):
             status = RunStatus.STOPPED_BUDGET
+        try:
+            return self._write_final(rows, metrics, status)
+        except StorageError as exc:  # the disk is full: what is on it stays as it was; the caller reports it
+            self.storage_error = exc
+            self.logger.debug("%s: the final record could not be written: %s", self.name, exc)
+            status = RunStatus.FAILED
+            return self._result(rows, metrics, status)
+
+    def _write_final(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
         store = self.store
         store.rewrite_results(rows)
         try:
             self.extra_paths.update(self.rt.benchmark.finalize(store.run_dir, rows) or {})
+        except StorageError:
+            raise
         except Exception as exc:
             self.logger.error("benchmark report failed: %s", exc)
             status = RunStatus.FAILED
-        result: RunResult = {
-            "metadata": self._metadata(status),
-            "metrics": metrics,
-            "summary": build_summary(rows),
-            "paths": {**store.paths(self.cfg.runtime.log_file), **self.extra_paths},
-        }
+        result = self._result(rows, metrics, status)
         store.write_summary(result)
         self._write_run_record(status, metrics)
         return result
 
+    def _result(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
+        return {
+            "metadata": self._metadata(status),
+            "metrics": metrics,
+            "summary": build_summary(rows),
+            "paths": {**self.store.paths(self.cfg.runtime.log_file), **self.extra_paths},
+        }
+
     async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
         timeout or cancellation): ``analysis.json`` / ``analysis.md``, recorded in ``paths`` and summary.json."""
+        try:
+            await self.store.writer.flush()  # every attempt's files first
+        except Exception as exc:
+            self.write_error = record_write_error(self.store, exc)
+            self.logger.debug("request %s: %s", self.name, self.write_error)  # the request's outcome names it
+            status = RunStatus.FAILED
         result = self.finalize(status)
         ex = self.cfg.execution
         if ex.enable_analysis:

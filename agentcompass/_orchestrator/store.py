@@ -17,6 +17,7 @@ Every file is written atomically (temporary file + rename); ``results.jsonl`` gr
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -27,11 +28,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass.errors import ConfigError
-from agentcompass.kit import write_atomic
+from agentcompass.errors import AgentCompassError, ConfigError, RecordWriteError, one_line, storage_error
+from agentcompass.kit import write_atomic, writing
 from agentcompass.kit import write_json as _write_json
 
+from . import jsontext
 from .runlock import RunLock, acquire
+from .writer import Writer
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
 _ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
@@ -81,10 +84,14 @@ class AttemptRecord:
 
     def __init__(self, path: Path, n: int, sample: int = 1) -> None:
         self.dir, self.n, self.sample = Path(path), n, sample
-        self.artifacts_dir = self.dir / ARTIFACTS_DIR
+
+    @property
+    def artifacts_dir(self) -> Path:
+        return self.dir / ARTIFACTS_DIR
 
     def mkdir(self) -> None:
-        self.dir.mkdir(parents=True, exist_ok=True)
+        with writing(self.dir):
+            self.dir.mkdir(parents=True, exist_ok=True)
 
     def write_result(self, outcome: dict[str, Any]) -> None:
         write_json(self.dir / RESULT_FILE, outcome, compact=True)
@@ -105,10 +112,10 @@ class AttemptRecord:
         return read_json(path) if path.is_file() else None
 
     def write_error(self, traceback_text: str) -> None:
-        (self.dir / ERROR_FILE).write_text(traceback_text, encoding="utf-8")
+        write_atomic(self.dir / ERROR_FILE, traceback_text)
 
     def write_verifier_log(self, text: str) -> None:
-        (self.dir / VERIFIER_LOG).write_text(text, encoding="utf-8", errors="replace")
+        write_atomic(self.dir / VERIFIER_LOG, text.encode("utf-8", errors="replace"))
 
     def file(self, name: str) -> Path:
         """A file of this attempt by name (the orchestrator's own: ERROR_FILE, VERIFIER_LOG; or a plug-in's)."""
@@ -125,6 +132,8 @@ class RunStore:
         self.results_path = self.run_dir / RESULTS_FILE
         self.summary_path = self.run_dir / SUMMARY_FILE
         self._append_lock = threading.Lock()
+        self._fresh = False  # made by this process's create(): no attempt was recorded in the old layout
+        self.writer = Writer()  # the attempts' writes, in order, off the event loop
 
     @classmethod
     def at(cls, run_dir: str | Path) -> RunStore:
@@ -136,8 +145,10 @@ class RunStore:
         return store
 
     def create(self, *, exist_ok: bool = False) -> None:
-        if self.run_dir.exists() and not exist_ok:
+        existed = self.run_dir.exists()
+        if existed and not exist_ok:
             raise ConfigError(f"run directory {str(self.run_dir)!r} already exists; pick another run_id or use reuse")
+        self._fresh = not existed
         try:
             self.tasks_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -173,10 +184,12 @@ class RunStore:
         return read_json(path) if path.is_file() else {}
 
     def write_run_record(self, record: dict[str, Any]) -> None:
-        write_json(self.run_dir / RUN_FILE, record)
+        write_atomic(self.run_dir / RUN_FILE, jsontext.dumps(record, depth=2) + "\n")
 
     def write_summary(self, result: dict[str, Any]) -> None:
-        write_json(self.summary_path, result, durable=True)
+        """Sections, keys and per-task rows one per line (:mod:`.jsontext`: a large run's summary in milliseconds,
+        not seconds)."""
+        write_atomic(self.summary_path, jsontext.dumps(result, depth=3) + "\n", durable=True)
 
     def read_summary(self) -> dict[str, Any] | None:
         try:
@@ -209,12 +222,18 @@ class RunStore:
 
     # ------------------------------------------------------------------ results.jsonl
     def append_result(self, row: dict[str, Any]) -> None:
-        """One whole line per write on an O_APPEND descriptor: a crash never leaves a half-merged file."""
+        """One whole line per write on an O_APPEND descriptor: a crash never leaves a half-merged file, and a
+        write the disk cannot hold is taken back (a StorageError)."""
         line = (json.dumps(row, default=str) + "\n").encode("utf-8")
-        with self._append_lock:
+        with self._append_lock, writing(self.results_path):
             fd = os.open(self.results_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            size = os.fstat(fd).st_size
             try:
-                os.write(fd, line)
+                if os.write(fd, line) != len(line):  # a short write: the disk filled up under it
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            except OSError:
+                os.ftruncate(fd, size)  # never a torn line, which the next append would merge with its own
+                raise
             finally:
                 os.close(fd)
 
@@ -248,13 +267,15 @@ class RunStore:
         """``tasks/<task_id>/sample-<j>/``; sample 1 of a task recorded before samples existed is the task
         directory itself (its ``attempt-<n>/`` directories)."""
         folder = self.task_dir(task_id)
-        if sample == 1 and not (folder / "sample-1").is_dir() and any(_attempt_subdirs(folder)):
+        if sample == 1 and not self._fresh and not (folder / "sample-1").is_dir() and any(_attempt_subdirs(folder)):
             return folder
         return folder / f"sample-{sample}"
 
     def attempt(self, task_id: str, n: int, sample: int = 1) -> AttemptRecord:
         """The record of attempt ``n`` of sample ``sample`` of ``task_id`` (nothing is created until something
         is written)."""
+        if self._fresh:  # the new layout only: the path in one piece
+            return AttemptRecord(Path(f"{self.tasks_dir}/{safe_name(task_id)}/sample-{sample}/attempt-{n}"), n, sample)
         return AttemptRecord(self.sample_dir(task_id, sample) / f"attempt-{n}", n, sample)
 
     def attempt_dir(self, task_id: str, n: int, sample: int = 1) -> Path:
@@ -307,6 +328,16 @@ def unusable_dir(results_dir: Path, exc: OSError) -> str:
     else:
         why = exc.strerror.lower() if exc.strerror else type(exc).__name__
     return f"results_dir {str(where)!r} cannot hold run directories: {why}"
+
+
+def record_write_error(store: RunStore, exc: BaseException) -> AgentCompassError:
+    """The error a request fails with when a write of its record failed (it names the file): a StorageError for
+    a full disk, else a RecordWriteError."""
+    if isinstance(exc, RecordWriteError):
+        return exc
+    return storage_error(exc) or RecordWriteError(
+        f"the run's record under {str(store.run_dir)!r} could not be written: {one_line(exc)}"
+    )
 
 
 def attempt_number(attempt_dir: str | Path) -> int | None:

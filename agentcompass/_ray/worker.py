@@ -178,6 +178,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
                 rt.services = STATE.services(shared.get("worker_services") or (), rt)
                 checkpoint = agent_from_dict(p["checkpoint"]) if p["checkpoint"] else None
                 out = await run_attempt(rt, parts.task(p["task_id"]), p["n"], checkpoint, p["sample"])
+                await store.writer.flush()  # its files are on the staging disk before they are read
                 wait_removed = WAIT_REMOVED.of(parts.components.environment)
                 if wait_removed is not None:  # this worker's provider outlives the request: removals end here
                     await wait_removed()

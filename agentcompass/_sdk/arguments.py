@@ -1,5 +1,9 @@
 """Checking an SDK call's arguments: keyword-only, known keywords, values of the types the options table says.
 
+The types are checked strictly (pydantic's strict mode): ``task_concurrency="4"`` is an error, not 4, and so are
+``True`` for an int and ``1`` for a bool; an int is a float, and a list option takes any sequence but a string
+(a tuple too). Text is parsed only where text is the input: the CLI and the config files.
+
 Every problem is an :class:`~agentcompass.errors.ArgumentError` (a ConfigError, and a TypeError as Python's own
 error for a bad call would be) naming the entry point, the keyword, the value (never a secret's) and what is
 allowed, raised before anything is composed or run.
@@ -11,17 +15,30 @@ import functools
 import inspect
 import types
 import typing
+from collections.abc import Sequence
 from typing import Any
 
 from agentcompass._config import options
 from agentcompass.errors import ArgumentError
 
 
+def _sequences(annotation: Any) -> Any:
+    """``annotation`` with every ``list[X]`` read as ``Sequence[X]`` (strict mode would refuse a tuple)."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    sequence: Any = Sequence  # subscripted at run time
+    if origin is list:
+        return sequence[_sequences(args[0])] if args else sequence
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[tuple(_sequences(a) for a in args)]  # noqa: UP007 - built at run time from a tuple
+    return annotation
+
+
 @functools.cache
 def _adapter(name: str) -> Any:
+    """The validator of keyword ``name``'s value, from its row of the options table (used in strict mode)."""
     from pydantic import TypeAdapter
 
-    return TypeAdapter(options.by_name()[name].annotation)
+    return TypeAdapter(_sequences(options.by_name()[name].annotation))
 
 
 def _shown(name: str, value: Any) -> str:
@@ -38,6 +55,21 @@ def _expected(annotation: Any) -> str:
         return " | ".join(_expected(a) for a in typing.get_args(annotation))
     text = inspect.formatannotation(annotation)
     return text.replace("typing.", "").replace("pathlib.", "").replace("collections.abc.", "")
+
+
+def _where(loc: tuple[Any, ...], value: Any) -> str:
+    """``"at docker: "``: the part of a dict or list value an error points at (pydantic's union branch names
+    in ``loc`` are not parts of the value and are skipped)."""
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, (list, tuple)) and isinstance(part, int) and part < len(value):
+            value = value[part]
+        else:
+            continue
+        parts.append(str(part))
+    return f"at {'.'.join(parts)}: " if parts else ""
 
 
 def check_positional(name: str, args: tuple[Any, ...], allowed: int = 0) -> None:
@@ -71,9 +103,10 @@ def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, An
         from pydantic import ValidationError
 
         try:
-            _adapter(key).validate_python(value)
+            _adapter(key).validate_python(value, strict=True)
         except ValidationError as exc:
-            msg = exc.errors()[0].get("msg", "invalid value")
+            err = exc.errors()[0]
+            msg = _where(err.get("loc", ()), value) + err.get("msg", "invalid value")
             raise ArgumentError(
                 f"{name}(): {key}={_shown(key, value)}: {msg} (expected {_expected(rows[key].annotation)})"
             ) from None

@@ -10,10 +10,11 @@ This is NOT a security sandbox. Commands run as the current user with the host's
 (filtered) environment variables; only the file-transfer methods (``upload``, ``download``, ``read_file``,
 ``write_file``) are confined to the workspace. Use the ``docker`` environment for untrusted agents.
 
-Each command runs in its own process group; on timeout or cancellation the whole group gets SIGKILL.
-``close()`` also kills any process whose environment still carries this workspace's ``AGENTCOMPASS_ROOT``
-(daemons that left the group, such as a tmux server), then removes the workspace unless the spec says keep.
-A marker file ``<root_dir>/<workspace>.json`` records the run id so ``cleanup(run_id)`` can reap leftovers.
+Each command runs in a session of its own, forked by the environment's supervisor; on timeout or cancellation
+its whole group gets SIGKILL. ``close()`` ends every process the environment started, however it left the
+group (:mod:`._localcommands`: the supervisor is a child subreaper, in a cgroup of the environment's own where
+one can be made), then removes the workspace unless the spec says keep. A marker file
+``<root_dir>/<workspace>.json`` records the run id and the cgroup so ``cleanup(run_id)`` can reap leftovers.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentcompass.environments import _beneath as beneath
+from agentcompass.environments import _cgroup
 from agentcompass.environments import _localfs as fs
 from agentcompass.environments import _localprocs as procs
+from agentcompass.environments._localcommands import Processes
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
@@ -98,6 +101,11 @@ class LocalConfig(BaseModel):
             "Keep BASH_ENV / ENV in commands' environments (they would source the host's shell start-up files)."
         ),
     )
+    cgroup: bool = Field(
+        True,
+        description="Put each environment's processes in a cgroup v2 of their own where this process may make "
+        "one (else, and when false, its supervisor alone contains them).",
+    )
     background_grace_s: float = Field(
         1.0,
         ge=0,
@@ -139,11 +147,28 @@ class LocalProvider:
                 f"task {spec.task_id}: {spec.compose_file.name} defines a multi-container "
                 "environment, which only the docker environment runs (--env docker)"
             )
+        ws, cgroup = self._make_workspace(spec)
+        env = LocalEnvironment(ws, spec, self.config, on_close=self._closed, cgroup=cgroup)
+        _LIVE.add(ws)
+        self._open.add(env)
+        try:
+            env.processes.prestart()
+            await asyncio.to_thread(env.make_dirs)
+        except BaseException:
+            await env.close()
+            raise
+        log.debug("opened local workspace %s for %s", ws, spec.task_id)
+        return env
+
+    def _make_workspace(self, spec: EnvSpec) -> tuple[Path, Path | None]:
+        """A new workspace directory, its marker file, and its cgroup where one can be made."""
         run_id = spec.labels.get("agentcompass.run_id") or (self.ctx.run_id if self.ctx else "") or ""
+        cgroup = None
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             name = slug(spec.task_id, sep="_", limit=60, default="task")
             ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
+            cgroup = _cgroup.create(f"agentcompass-{ws.name}") if self.config.cgroup else None
             marker = {
                 "run_id": run_id,
                 "task_id": spec.task_id,
@@ -151,20 +176,14 @@ class LocalProvider:
                 "pid_start_ticks": start_ticks(os.getpid()),
                 "created": time.time(),
                 "kept": False,
+                "cgroup": str(cgroup) if cgroup else None,
             }
             write_json(ws.with_name(ws.name + ".json"), marker, indent=1)
         except OSError as exc:
+            if cgroup is not None:
+                _cgroup.kill_and_remove(cgroup)
             raise SandboxError(f"local environment: cannot create a workspace under {self.root}: {exc}") from exc
-        env = LocalEnvironment(ws, spec, self.config, on_close=self._closed)
-        _LIVE.add(ws)
-        self._open.add(env)
-        try:
-            await asyncio.to_thread(env.make_dirs)
-        except BaseException:
-            await env.close()
-            raise
-        log.debug("opened local workspace %s for %s", ws, spec.task_id)
-        return env
+        return ws, cgroup
 
     def _closed(self, env: LocalEnvironment) -> None:
         self._open.discard(env)
@@ -185,6 +204,8 @@ class LocalProvider:
             ws = marker.with_suffix("")
             if info.get("kept") or (run_id is not None and info.get("run_id") != run_id) or _owned(ws, info):
                 continue
+            if info.get("cgroup"):
+                await asyncio.to_thread(_cgroup.kill_and_remove, Path(info["cgroup"]))
             await asyncio.to_thread(procs.kill_workspace_processes, ws)
             await asyncio.to_thread(fs.remove_tree, ws)
             marker.unlink(missing_ok=True)
@@ -202,7 +223,9 @@ class LocalEnvironment:
 
     on_host = True  # interfaces.ON_HOST: commands run on this host
 
-    def __init__(self, root: Path, spec: EnvSpec, config: LocalConfig, on_close: Any = None) -> None:
+    def __init__(
+        self, root: Path, spec: EnvSpec, config: LocalConfig, on_close: Any = None, cgroup: Path | None = None
+    ) -> None:
         self.root = root
         self.spec = spec
         self.config = config
@@ -210,10 +233,9 @@ class LocalEnvironment:
         self.workdir = "/" + (spec.workdir or "/app").strip("/")
         self.keep = spec.keep
         self._on_close = on_close
-        self._pgids: set[int] = set()
-        self._drains: set[asyncio.Task] = set()
-        self._n_exec = 0
-        self._opened_ticks = procs.boot_ticks() - 2
+        self.processes = Processes(
+            root, output_limit=config.exec_output_limit, grace_s=config.background_grace_s, cgroup=cgroup
+        )
         self._closed = False
         self._warned_startup = False
         self._base_env = self._make_base_env()
@@ -290,7 +312,8 @@ class LocalEnvironment:
         cwd: str | None = None,
         env: dict[str, str] | None = None,
     ) -> ExecResult:
-        """Run ``cmd`` (a string runs under ``bash -c``) in its own process group."""
+        """Run ``cmd`` (a string runs under ``bash -c``) in its own session, through the environment's
+        supervisor (:mod:`._localcommands`)."""
         if self._closed:
             raise SandboxError(f"local environment {self.root} is closed")
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
@@ -302,64 +325,7 @@ class LocalEnvironment:
             full_env.update({str(k): str(v) for k, v in env.items()})
             full_env.update({k: v for k, v in self._base_env.items() if k.startswith("AGENTCOMPASS_")})
         self._drop_startup_hooks(full_env)
-        self._n_exec += 1
-        start = time.monotonic()
-        pipes = [os.pipe(), os.pipe()]
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=host_cwd,
-                env=full_env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=pipes[0][1],
-                stderr=pipes[1][1],
-                start_new_session=True,
-            )
-        except OSError as exc:
-            for r, w in pipes:
-                os.close(r)
-                os.close(w)
-            return ExecResult(exit_code=127, stderr=f"cannot run {argv[0]!r}: {exc}\n")
-        for _r, w in pipes:
-            os.close(w)
-        self._pgids.add(proc.pid)
-        return await self._collect(proc, [r for r, _w in pipes], timeout, start)
-
-    async def _collect(
-        self, proc: asyncio.subprocess.Process, fds: list[int], timeout: float | None, start: float
-    ) -> ExecResult:
-        limit = self.config.exec_output_limit
-        bufs = (procs.HeadTail(limit), procs.HeadTail(limit))
-        readers = [asyncio.ensure_future(b.drain_fd(fd)) for b, fd in zip(bufs, fds, strict=False)]
-        timed_out = False
-        try:
-            await asyncio.wait_for(proc.wait(), timeout)
-        except TimeoutError:
-            timed_out = True
-            procs.kill_group(proc.pid)
-            await proc.wait()
-        except BaseException:
-            procs.kill_group(proc.pid)
-            for r in readers:
-                r.cancel()
-            raise
-        if procs.group_is_empty(proc.pid):
-            self._pgids.discard(proc.pid)
-        grace = self.config.background_grace_s
-        _done, pending = await asyncio.wait(readers, timeout=grace) if grace > 0 else (set(), set(readers))
-        for task in pending:  # background children hold the pipes: keep draining, stop recording
-            self._drains.add(task)
-            task.add_done_callback(self._drains.discard)
-        for b in bufs:
-            b.frozen = True
-        return ExecResult(
-            exit_code=-1 if timed_out else (proc.returncode or 0),
-            stdout=bufs[0].text(),
-            stderr=bufs[1].text(),
-            timed_out=timed_out,
-            duration_s=time.monotonic() - start,
-            truncated=any(b.elided for b in bufs),
-        )
+        return await self.processes.run(argv, str(host_cwd), full_env, timeout)
 
     # ------------------------------------------------------------------ files
     async def upload(self, src: Path, dst: str) -> None:
@@ -405,12 +371,7 @@ class LocalEnvironment:
         if self._closed:
             return
         self._closed = True
-        for pgid in list(self._pgids):
-            procs.kill_group(pgid)
-        if self._n_exec:
-            await asyncio.to_thread(procs.kill_workspace_processes, self.root, self._opened_ticks)
-        for task in list(self._drains):
-            task.cancel()
+        await self.processes.close()
         marker = self.root.with_name(self.root.name + ".json")
         if self.keep:
             await asyncio.to_thread(fs.mark_kept, marker)

@@ -1,4 +1,5 @@
-"""A harness and a benchmark that fail on purpose, for the verify-after-error policy tests (``_target_``s)."""
+"""Harnesses and a benchmark that fail on purpose, for the verify-after-error policy tests and the record's write
+failures (``_target_``s)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agentcompass import errors
 from agentcompass.benchmarks.terminal_bench.benchmark import TerminalBenchBenchmark
+from agentcompass.harnesses.nop import NopHarness
 from agentcompass.interfaces import AgentResult
 
 
@@ -48,3 +50,12 @@ class FlakySetupBenchmark(TerminalBenchBenchmark):
     async def setup(self, task, env, ctx=None) -> None:
         FlakySetupBenchmark.calls += 1
         raise errors.SandboxError(f"setup broke (call {FlakySetupBenchmark.calls})")
+
+
+class UnwritableResultHarness(NopHarness):
+    """Does nothing, but first puts a non-empty directory where the attempt's ``result.json`` goes (the file can
+    then not be written: a stand-in for a full or read-only disk that root cannot simulate with permissions)."""
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        (ctx.attempt_dir / "result.json" / "in-the-way").mkdir(parents=True)
+        return await super().run(task, env, model, ctx)

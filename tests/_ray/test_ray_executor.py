@@ -18,6 +18,7 @@ from unittest.mock import ANY
 import pytest
 
 from agentcompass import RunTimeoutError, run_evaluation
+from agentcompass.errors import BudgetExhaustedError
 from agentcompass.testing.coin_harness import draw
 from agentcompass.testing.scripted_server import ScriptedModelServer
 from tests._ray.support import COIN, REPO, Nodes, coin, max_overlap, ray_cluster, results_of
@@ -132,6 +133,45 @@ def test_a_model_endpoint_limit_holds_across_nodes(cluster, tmp_path):
     assert {a["node"]["node_id"] for a in attempts} == set(cluster.ids)
     text = "\n".join(p.read_text(errors="replace") for p in tmp_path.rglob("*") if p.is_file())
     assert key not in text
+
+
+def test_a_request_cost_limit_stops_a_ray_run_and_counts_the_attempts_not_started(cluster, tmp_path):
+    """20 tasks at $0.01 an attempt with cost_limit_usd 0.05, one attempt at a time on the cluster: a worker's
+    spending counts once its attempt ends, so exactly 5 attempts run (on the workers), the 15 others never start
+    and are counted, the run ends stopped_budget; --reuse with a larger budget runs exactly the rest."""
+
+    def answer(request):  # the synthetic task's answer (reward 1), 1000 prompt tokens: $0.01 at $10 / Mtok
+        text = json.dumps(request.get("body", request))
+        return {"text": "answer-" + text.split("answer-")[1].split(".")[0], "usage": {"input_tokens": 1000}}
+
+    kw = dict(
+        benchmark="synthetic",
+        environment="memory",
+        model="cent-model",
+        benchmark_params={"n_tasks": 20},
+        model_api_protocol="openai-chat",
+        task_concurrency=1,
+        run_name="budget",
+        run_id="b",
+        overrides=["harness._target_=tests.helpers.ModelEchoHarness", "model.prices={input_per_mtok: 10}"],
+    )
+    with ScriptedModelServer(replies=answer) as srv:
+        with pytest.raises(BudgetExhaustedError) as caught:
+            _run(tmp_path, cluster, model_base_url=srv.base_url, cost_limit_usd=0.05, **kw)
+        stopped, n_stopped = caught.value.result, len(srv.requests)
+        run_dir = Path(stopped["paths"]["run_dir"])
+        started = sorted(run_dir.glob("tasks/*/sample-*/attempt-*"))
+        budget = stopped["metadata"]["budget"][0]
+        assert stopped["metadata"]["status"] == "stopped_budget"
+        assert json.loads((run_dir / "run.json").read_text())["status"] == "stopped_budget"
+        assert len(started) == 5 and n_stopped == 5 and stopped["metrics"]["n_samples"] == 5
+        assert (budget["spent_cost_usd"], budget["not_started"], budget["reached"]) == (0.05, 15, True)
+        nodes = [json.loads((a / "result.json").read_text())["node"] for a in started]
+        assert all(n["executor"] == "ray" and n["node_id"] in cluster.ids for n in nodes)
+        rest = _run(tmp_path, cluster, model_base_url=srv.base_url, cost_limit_usd=0.5, reuse=True, **kw)
+        assert len(srv.requests) == 20 and len(list(run_dir.glob("tasks/*/sample-*/attempt-*"))) == 20
+    assert rest["metadata"]["status"] == "completed" and rest["metrics"]["mean_reward"] == 1.0
+    assert rest["metadata"]["budget"][0]["spent_cost_usd"] == 0.2
 
 
 def test_agents_on_workers_call_their_worker_process_gateway(cluster, tmp_path):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -130,3 +132,86 @@ def test_cache_stats_prune_and_clear_from_the_command_line(tmp_path: Path, capsy
     assert "cleared 3 cache entries" in capsys.readouterr().out
     assert main(["cache", "stats", "--data-dir", str(data)]) == 0
     assert "entries 0" in capsys.readouterr().out
+
+
+ROUNDS, THREADS = 300, 4
+
+
+def _first_call(store: ResponseStore, i: int, barrier: threading.Barrier, failures: list[str]) -> None:
+    barrier.wait()
+    try:
+        if store.read_only:
+            store.get("k0")
+        else:
+            assert store.put(f"k{i}", {"text": str(i)}, model="m", protocol="p")
+            assert store.get(f"k{i}") == {"text": str(i)}
+    except Exception as exc:
+        failures.append(f"{store.path.parent.name} thread {i}: {type(exc).__name__}: {exc}")
+
+
+def test_many_threads_opening_a_new_database_at_once_never_fail(tmp_path: Path) -> None:
+    """Each round a new database and THREADS threads whose first call starts at the same moment: writers
+    through one shared store and their own stores, and a read-only store; none may see "database is locked"."""
+    failures: list[str] = []
+    for r in range(ROUNDS):
+        path = tmp_path / f"r{r}" / "c.sqlite3"
+        shared = ResponseStore(path)
+        stores = [shared, ResponseStore(path), shared, ResponseStore(path, read_only=True)][:THREADS]
+        barrier = threading.Barrier(THREADS)
+        threads = [threading.Thread(target=_first_call, args=(s, i, barrier, failures)) for i, s in enumerate(stores)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if failures:
+            break
+    assert failures == []
+    assert ResponseStore(tmp_path / "r0" / "c.sqlite3").stats().entries == THREADS - 1
+
+
+def test_a_new_database_another_program_is_writing_is_waited_for_not_failed(tmp_path: Path) -> None:
+    """The deterministic form of the race above: a new database file another connection holds a write
+    transaction on (SQLite answers the WAL switch "database is locked" at once, without its busy timeout)."""
+    path = tmp_path / "c.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE other (x)")
+    outcome: dict[str, object] = {}
+    started = threading.Event()
+
+    def read() -> None:
+        started.set()
+        try:
+            outcome["reply"] = ResponseStore(path).get("k")
+        except Exception as exc:
+            outcome["error"] = f"{type(exc).__name__}: {exc}"
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    started.wait()
+    time.sleep(1.0)  # the store meets the open write transaction
+    assert "error" not in outcome, outcome
+    other.execute("COMMIT")
+    other.close()
+    thread.join()
+    assert outcome == {"reply": None}
+    store = ResponseStore(path)
+    assert store.put("k", {"text": "x"}, model="m", protocol="p") and store.get("k") == {"text": "x"}
+    assert store._rw().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_read_only_store_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "c.sqlite3"
+    reader = ResponseStore(path, read_only=True, expire_after_s=3600)
+    assert reader.get("k") is None and not path.parent.exists()  # no database made
+    writer = ResponseStore(path)
+    writer.put("k", {"text": "x"}, model="m", protocol="p")
+    writer.put("old", {"text": "y"}, model="m", protocol="p")
+    writer._rw().execute("UPDATE responses SET created = created - 7200 WHERE key = 'old'")
+    version = writer._rw().execute("PRAGMA data_version").fetchone()[0]
+    assert reader.get("k") == {"text": "x"} and reader.get("old") is None  # expired: a miss, left in place
+    with pytest.raises(PermissionError, match="read-only"):
+        reader.put("k2", {"text": "z"}, model="m", protocol="p")
+    assert writer._rw().execute("PRAGMA data_version").fetchone()[0] == version  # nobody else wrote
+    stats = writer.stats()
+    assert (stats.entries, stats.hits) == (2, 0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import time
 
 import pytest
 
@@ -37,18 +36,19 @@ def test_refused_connections_open_the_circuit_for_every_fork(make_model):
     port = closed_port()
     model = make_model(f"http://127.0.0.1:{port}/v1", max_retries=8, backoff_base_s=0.05, fail_fast_after=3)
     forks = [model.fork() for _ in range(4)]
-    start = time.monotonic()
+    late = model.fork()
 
     async def go():
         out = await asyncio.gather(*(f.complete(USER) for f in forks), return_exceptions=True)
-        later = time.monotonic()
         with pytest.raises(ModelEndpointDownError):  # a call after the circuit opened: refused at once
-            await model.fork().complete(USER)
+            await late.complete(USER)
         await model.aclose()
-        return out, time.monotonic() - later
+        return out
 
-    out, after = asyncio.run(go())
-    assert time.monotonic() - start < 10 and after < 0.5
+    out = asyncio.run(go())
+    # only the failures before the circuit opened were retried (8 retries per fork without it: 32)
+    assert sum(f.usage.n_retries for f in forks) <= 2, [f.usage.n_retries for f in forks]
+    assert late.usage.n_retries == 0  # refused without a request, so without a retry
     assert all(isinstance(e, ModelEndpointDownError) for e in out), out
     message = str(out[0])
     assert f"model endpoint http://127.0.0.1:{port}/v1/chat/completions is unreachable" in message
@@ -59,11 +59,10 @@ def test_refused_connections_open_the_circuit_for_every_fork(make_model):
 def test_a_name_that_does_not_resolve_opens_it_too(make_model):
     # .invalid never resolves (RFC 6761): a DNS failure is a failure to connect
     model = make_model("http://agentcompass-test.invalid/v1", max_retries=8, backoff_base_s=0.05, fail_fast_after=2)
-    start = time.monotonic()
     (error,) = _complete(model)
     assert isinstance(error, ModelEndpointDownError), error
     assert "model endpoint http://agentcompass-test.invalid/v1/chat/completions is unreachable" in str(error)
-    assert time.monotonic() - start < 10
+    assert model.usage.n_retries == 1  # the second failed request opened it: not 8 retries
 
 
 def test_zero_turns_it_off(make_model):
@@ -95,9 +94,8 @@ def test_dropped_connections_are_an_endpoint_that_is_there(make_model):
     assert reply.text == "hi"
 
 
-def test_a_run_against_a_dead_endpoint_fails_within_15_s_with_one_line(tmp_path):
+def test_a_run_against_a_dead_endpoint_fails_at_once_with_one_line(tmp_path):
     port = closed_port()
-    start = time.monotonic()
     out = run_cli(
         "run",
         "synthetic",
@@ -119,14 +117,16 @@ def test_a_run_against_a_dead_endpoint_fails_within_15_s_with_one_line(tmp_path)
         "benchmark.n_tasks=20",
         timeout=120,
     )
-    elapsed = time.monotonic() - start
-    assert out.returncode == 1 and elapsed < 15, (out.returncode, elapsed, out.stderr)
+    assert out.returncode == 1, (out.returncode, out.stderr)
     errors = [line for line in out.stderr.splitlines() if line.startswith("agentcompass: error:")]
     assert len(errors) == 1, out.stderr
     assert f"model endpoint http://127.0.0.1:{port}/v1/chat/completions is unreachable" in errors[0]
     run_dir = tmp_path / "synthetic__nop__dead-model" / "dead"
     started = list(run_dir.glob("tasks/*/sample-1/attempt-*"))
     assert 1 <= len(started) <= 3, started  # no attempt was started once the circuit opened
+    calls = [json.loads(line) for a in started for line in (a / "model_calls.jsonl").read_text().splitlines()]
+    # the default fail_fast_after=3: 3 failed requests at most retried twice in all (not 20 tasks x max_retries)
+    assert 1 <= len(calls) <= 3 and sum(call["retries"] for call in calls) <= 2, calls
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["metadata"]["status"] == "failed"
     assert json.loads((run_dir / "run.json").read_text())["status"] == "failed"

@@ -80,6 +80,15 @@ class TaskProblem:
     def to_dict(self) -> dict[str, str]:
         return asdict(self)
 
+    def describe(self) -> str:
+        """One line: the path, the field (when the path does not already say it) and the message, whose own
+        copy of the path is left out."""
+        message = " ".join(self.message.split())
+        for prefix in (f"{self.field}: {self.path}: ", f"{self.path}: ", f"{self.field}: "):
+            message = message.removeprefix(prefix)
+        where = self.path if self.path.endswith(self.field) else f"{self.path}: {self.field}"
+        return f"{where}: {message}"
+
 
 @dataclass
 class LoadResult:
@@ -244,9 +253,7 @@ def _select(
         if sid in tasks:
             selected.append(tasks[sid])
         elif sid in problems:
-            p = problems[sid]
-            message = " ".join(p.message.split())
-            raise DatasetError(f"sample id {sid!r} is a malformed task: {p.path}: {p.field}: {message}")
+            raise DatasetError(f"sample id {sid!r} is a malformed task: {problems[sid].describe()}")
         else:
             valid = sorted(tasks)
             shown = ", ".join(valid[:8]) + (f", ... ({len(valid)} in all)" if len(valid) > 8 else "")
@@ -276,15 +283,17 @@ def load_tasks(
             continue
         loaded = load_task_dir(path)
         if isinstance(loaded, TaskProblem):
-            log.warning("malformed task %s: %s: %s", loaded.path, loaded.field, loaded.message)
+            log.debug("malformed task: %s", loaded.describe())
             problems[loaded.task_id] = loaded
         else:
             tasks[loaded.id] = loaded
     if problems and not tasks:
         first = next(iter(problems.values()))
+        n = len(problems)
+        what = "its task directory is not valid" if n == 1 else f"none of its {n} task directories is valid"
         raise DatasetError(
-            f"dataset_path {str(dataset_path)!r}: none of its {len(problems)} task directories is "
-            f"valid (first: {first.path}: {first.field}: {' '.join(first.message.split())})"
+            f"dataset_path {str(dataset_path)!r}: {what}: {first.describe()}{_more(n - 1)}",
+            details=[p.describe() for p in problems.values()],
         )
     selected = _select(tasks, problems, root, sample_ids)
     if limit is not None:
@@ -292,7 +301,21 @@ def load_tasks(
     reported = list(problems.values())
     if sample_ids is not None:
         reported = [p for p in reported if p.task_id in set(map(str, sample_ids))]
+    if reported:
+        log.warning(
+            "dataset_path %r: %d of %d task directories malformed, skipped: %s%s; all of them: "
+            "skipped_tasks.json in the run directory",
+            str(dataset_path),
+            len(reported),
+            len(reported) + len(tasks),
+            reported[0].describe(),
+            f" (and {len(reported) - 1} more)" if len(reported) > 1 else "",
+        )
     return LoadResult(tasks=selected, problems=reported)
+
+
+def _more(n: int) -> str:
+    return f" (and {n} more; --log-level DEBUG lists them all)" if n > 0 else ""
 
 
 def problems_as_dicts(problems: list[TaskProblem]) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentcompass.errors import DatasetError
+from agentcompass.errors import FULL_DISK_ERRNOS, DatasetError, StorageError, storage_error
 from agentcompass.kit import slug
 
 log = logging.getLogger("agentcompass.benchmarks.terminal_bench")
@@ -79,6 +79,9 @@ def _git(args: list[str], cwd: Path | None, timeout_s: float) -> str:
     except subprocess.TimeoutExpired:
         raise DatasetError(f"git {args[0]} took longer than {timeout_s:g}s") from None
     if res.returncode != 0:
+        full = next((code for code in FULL_DISK_ERRNOS if os.strerror(code) in res.stderr), None)
+        if full is not None:  # the checkout does not fit: the caller names where it was going
+            raise StorageError(cwd or Path.cwd(), full)
         lines = [ln for ln in res.stderr.strip().splitlines() if ln.strip()] or [f"exit {res.returncode}"]
         raise DatasetError(f"git {args[0]}: {lines[-1].strip()}")
     return res.stdout.strip()
@@ -166,6 +169,11 @@ def fetch_checkout(repo_url: str, revision: str, data_dir: Path, *, timeout_s: f
         marker = {"repo_url": repo_url, "revision": revision, "commit": commit}
         (tmp / MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
         return _install(tmp, target, Checkout(tmp, repo_url, revision, commit))
+    except OSError as exc:  # a StorageError of git's, or of the marker's write
+        full = storage_error(exc)
+        if full is None:
+            raise
+        raise StorageError(target, full.errno, what=f"cannot fetch {repo_url}@{revision} into") from None
     except DatasetError as exc:
         raise DatasetError(
             f"cannot fetch tasks from {repo_url} at revision {revision!r}: {exc}. Offline or no "

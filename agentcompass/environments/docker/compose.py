@@ -303,6 +303,8 @@ async def open_compose(provider: Any, spec: EnvSpec) -> ComposeEnvironment:
     info = await provider.run(provider.api.inspect_container, main["Id"])
     workdir = cfg.workdir or (info.get("Config") or {}).get("WorkingDir") or spec.workdir
     env = ComposeEnvironment(provider, main["Id"], project, main.get("Image", ""), workdir)
+    memory = (info.get("HostConfig") or {}).get("Memory") or 0
+    env.memory_mb = int(memory) // (1 << 20) or None  # what the kernel kills at (main's limit)
     provider.remember(env)
     log.debug("opened compose project %s for %s", name, spec.task_id)
     return env

@@ -96,6 +96,11 @@ class DockerConfig(BaseModel):
         "http://deb.debian.org/debian", description="Mirror debootstrap builds the fallback base image from."
     )
     open_timeout_s: float = Field(300.0, gt=0, description="Seconds allowed to create and start a container.")
+    engine_wait_s: float = Field(
+        120.0,
+        ge=0,
+        description="After the engine stopped answering, how long an open (a retry) waits for it to answer again.",
+    )
 
     @field_validator("memory")
     @classmethod

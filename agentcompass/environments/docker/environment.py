@@ -16,6 +16,7 @@ from agentcompass.environments.docker import reach, staging, tarsafe
 from agentcompass.environments.docker.delivery import StagedDelivery
 from agentcompass.environments.docker.execstream import (
     KILL_SCRIPT,
+    OOM_WORD,
     TOKEN_VAR,
     WRAPPER,
     ExitTrailer,
@@ -36,8 +37,15 @@ class _Run:
         self.exec_id, self.token, self.reader = exec_id, token, reader
         self.out, self.err = HeadTail(limit), HeadTail(limit)
         self.words: list[str] = []
-        self.trailer = ExitTrailer(self.err, token, self.words.append)
+        self.oom_kills: int | None = None  # the container's OOM-kill count when the command ended
+        self.trailer = ExitTrailer(self.err, token, self._word)
         self.timed_out = False
+
+    def _word(self, word: str) -> None:
+        if word.startswith(OOM_WORD) and word[len(OOM_WORD) :].isdigit():
+            self.oom_kills = int(word[len(OOM_WORD) :])
+        else:
+            self.words.append(word)
 
 
 class DockerEnvironment(StagedDelivery):
@@ -59,6 +67,8 @@ class DockerEnvironment(StagedDelivery):
         self.keep = keep
         self.output_limit = output_limit
         self._closed = False
+        self.memory_mb: int | None = None  # the container's memory limit (set by the provider)
+        self.oom_kills = 0  # processes the kernel killed at that limit so far (reported after each command)
         self._staged = staging.Staged()
         self._stdin_fusion = True  # archives ride on a command's stdin (off for other transports)
 
@@ -67,6 +77,14 @@ class DockerEnvironment(StagedDelivery):
 
     def describe(self) -> dict[str, Any]:
         return {"provider": "docker", "container_id": self.id, "container_name": self.name, "image": self.image}
+
+    def out_of_memory(self) -> str | None:
+        """interfaces.OUT_OF_MEMORY: the processes the kernel killed at the container's memory limit so far."""
+        n = self.oom_kills
+        if not n:
+            return None
+        limit = f"its memory limit ({self.memory_mb} MB)" if self.memory_mb else "the memory it could get (no limit)"
+        return f"the kernel killed {n} process{'es' if n != 1 else ''} of container {self.name} at {limit}"
 
     def __repr__(self) -> str:
         return f"DockerEnvironment({self.name}, {self.id[:12]})"
@@ -112,13 +130,19 @@ class DockerEnvironment(StagedDelivery):
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
         start = time.monotonic()
         run = None
-        async with self._staged.lock:
-            archives, commands = self._staged.take()
-            if archives or commands:
-                run = await self._start_staged(argv, cwd, env, archives, commands, timeout)
-        if run is None:
-            run = await self._start(argv, cwd, env)
-        return await self._finish(run, timeout, start)
+        try:
+            async with self._staged.lock:
+                archives, commands = self._staged.take()
+                if archives or commands:
+                    run = await self._start_staged(argv, cwd, env, archives, commands, timeout)
+            if run is None:
+                run = await self._start(argv, cwd, env)
+            return await self._finish(run, timeout, start)
+        except SandboxError as exc:  # a stream cut off, no report: because the engine went away?
+            down = await self.provider.engine_down(exc)
+            if down is None or down is exc:
+                raise
+            raise down from exc
 
     async def _start(
         self, argv: list[str], cwd: str | None, env: dict[str, str] | None, prefix: str = "", stdin: bool = False
@@ -140,6 +164,8 @@ class DockerEnvironment(StagedDelivery):
             left = None if timeout is None else max(0.0, timeout - (time.monotonic() - start))
             timed_out = await self._collect(run.reader, run.token, left, run.out, run.trailer)
         run.trailer.close()
+        if run.oom_kills is not None:
+            self.oom_kills = max(self.oom_kills, run.oom_kills)
         if timed_out:
             code = -1
         else:  # in-band from the wrapper; the engine is asked only when the wrapper did not report

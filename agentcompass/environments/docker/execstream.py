@@ -8,7 +8,8 @@ every such process itself (that also catches children that left the group with `
 
 The exit code travels in-band: the wrapper waits for the command and then writes a report
 ``\\x01ac:<token>:<code>\\x02`` to stderr, which :class:`ExitTrailer` takes out of the stream (no
-``exec_inspect`` round trip per command). When no report arrives (the wrapper itself was killed), the caller
+``exec_inspect`` round trip per command); before it, ``oom<N>`` when the kernel has killed N processes of the
+container at its memory limit so far. When no report arrives (the wrapper itself was killed), the caller
 asks the engine.
 """
 
@@ -29,10 +30,20 @@ TOKEN_VAR = "AGENTCOMPASS_EXEC"
 _REPORT = re.compile(rb"-?[0-9]{1,12}|[a-z][a-z0-9]{0,15}")
 _REPORT_START = re.compile(rb"-?[0-9]{0,12}|([a-z][a-z0-9]{0,15})?")
 
+# the container's count of processes the kernel killed at its memory limit (cgroup v2, then v1), reported as the
+# word "oom<N>" when not 0: shell built-ins only, so it costs no process
+OOM_REPORT = (
+    "for ac_f in /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control; do "
+    '[ -r "$ac_f" ] || continue; while read -r ac_k ac_v; do [ "$ac_k" = oom_kill ] && [ "$ac_v" != 0 ] && '
+    f'printf \'\\001ac:%s:oom%s\\002\' "${TOKEN_VAR}" "$ac_v" >&2; done < "$ac_f"; break; done; '
+)
+OOM_WORD = "oom"
+
 WRAPPER = (
     'ac_rc=0; cd -- "$1" 2>/dev/null || { echo "cwd $1 does not exist" >&2; ac_rc=126; }; shift; '
     'if [ "$ac_rc" = 0 ]; then "$@"; ac_rc=$?; fi; '
-    f'printf \'\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "$ac_rc" >&2; exit "$ac_rc"'
+    + OOM_REPORT
+    + f'printf \'\\001ac:%s:%d\\002\' "${TOKEN_VAR}" "$ac_rc" >&2; exit "$ac_rc"'
 )
 
 KILL_SCRIPT = r"""

@@ -21,9 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from agentcompass.environments.docker.config import DEFAULT_BUILD_TIMEOUT_S, DockerConfig
+from agentcompass.environments.docker.engine import EngineWatch, engine_name
 from agentcompass.environments.docker.environment import DockerEnvironment
 from agentcompass.environments.docker.images import BaseFallback, ImageManager
-from agentcompass.errors import SandboxError
+from agentcompass.errors import EngineUnavailableError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec
 from agentcompass.kit import slug
 
@@ -40,6 +41,14 @@ def _start_time(pid: int) -> str:
             return fh.read().rsplit(b")", 1)[1].split()[19].decode()
     except (OSError, IndexError):
         return ""
+
+
+def _call_name(fn: Any) -> str:
+    """``exec_inspect``: the name of an SDK call, for messages."""
+    try:
+        return str(fn.__name__).strip("_")
+    except AttributeError:
+        return "a call"
 
 
 def owner_label() -> str:
@@ -79,6 +88,8 @@ class DockerProvider:
         self._owner = owner_label()
         self._compose_locks: dict[str, asyncio.Lock] = {}
         self._removals: dict[str, asyncio.Future[None]] = {}
+        self.engine = EngineWatch()
+        self.engine_name = engine_name()
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -94,8 +105,22 @@ class DockerProvider:
         return self._client.api
 
     async def run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a blocking call in the provider's thread pool."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+        """Run a blocking call in the provider's thread pool; an engine that does not answer is an
+        EngineUnavailableError naming it (:mod:`.engine`)."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, **kwargs))
+        except Exception as exc:
+            down = self.engine.error(exc, self.engine_name, _call_name(fn))
+            if down is None or down is exc:
+                raise
+            raise down from exc
+
+    async def ping(self) -> None:
+        await self.run((await self.connect()).ping)
+
+    async def engine_down(self, exc: BaseException) -> EngineUnavailableError | None:
+        """When an environment failed (``exc``), whether it is because the engine went away (a ping says)."""
+        return await self.engine.down(exc, self.ping)
 
     async def connect(self) -> Any:
         """The low-level Docker API client (created on first use)."""
@@ -167,6 +192,7 @@ class DockerProvider:
         """Create and start a container for ``spec`` from the image it resolves to; only when the engine has no such
         image is it resolved first (pulled or built). A spec with a compose file starts a compose project instead
         (:mod:`.compose`)."""
+        await self.engine.answers(self.ping, self.engine_name, self.config.engine_wait_s, self.remove_container)
         await self.connect()
         if spec.compose_file is not None:
             from agentcompass.environments.docker.compose import open_compose
@@ -186,6 +212,7 @@ class DockerProvider:
         env = DockerEnvironment(
             self, cid, params["name"], image, params["working_dir"], spec.keep, cfg.exec_output_limit
         )
+        env.memory_mb = cfg.memory_mb or spec.memory_mb
         self._open[cid] = env
         log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
         return env
@@ -287,6 +314,9 @@ class DockerProvider:
 
         try:
             await self.run(self.api.remove_container, cid, v=True, force=True)
+        except EngineUnavailableError:
+            self.engine.unremoved.add(cid)  # removed when the engine answers again (at the latest in aclose)
+            return False
         except docker.errors.NotFound:
             return False
         except docker.errors.APIError as exc:
@@ -359,6 +389,7 @@ class DockerProvider:
         for env in list(self._open.values()):
             await env.close()
         await self.wait_removed()
+        await self.engine.settle(self.ping, self.engine_name, self.config.engine_wait_s, self.remove_container)
         if self._client is not None:
             client, self._client, self._images = self._client, None, None
             await self.run(client.close)

@@ -143,7 +143,9 @@ def _validate(model: Any, data: dict[str, Any], where: str) -> None:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err.get("loc", ())) or "?"
         valid = ", ".join(sorted(model.model_fields))
+        n = exc.error_count() - 1
+        more = f" (and {n} more problem{'s' if n != 1 else ''})" if n else ""
         raise ConfigError(
             f"harness mini_swe_agent: {where}.{key}: {err.get('msg')} "
-            f"(input {err.get('input')!r:.60}); valid keys: {valid}"
+            f"(input {err.get('input')!r:.60}); valid keys: {valid}{more}"
         ) from None

@@ -95,6 +95,7 @@ class CallPlan:
                 db_path(data_dir),
                 expire_after_s=config.cache_expire_after_s(),
                 max_bytes=int(config.cache_max_mb * 2**20) if config.cache_max_mb else None,
+                read_only=config.cache == "read_only",
             )
         if config.replay and config.cache != "off":
             raise ConfigError(

@@ -1,5 +1,6 @@
 """Faults around a real agent program: SIGTERM and kill -9 of agentcompass during the agent phase (nothing left
-after ``agentcompass cleanup``, ``--reuse`` completes the run), a task that denies the internet (one clear line),
+after ``agentcompass cleanup``; locally the agent's processes end with their owner already; ``--reuse`` completes
+the run), a task that denies the internet (one clear line),
 a missing build without the flag (one line, exit 2)."""
 
 from __future__ import annotations
@@ -126,10 +127,11 @@ def test_kill_during_the_agent_phase_locally_leaves_no_process_after_cleanup(tmp
         wait_for(lambda: processes_with(f"AGENTCOMPASS_ROOT={ws}"), 60, "the agent's processes")
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=60)
-        assert processes_with(f"AGENTCOMPASS_ROOT={ws}"), "kill -9 leaves the agent running until cleanup"
+        # the environment's supervisor sees its owner die and ends the agent's processes itself (no cleanup needed
+        # for them); cleanup then removes the workspace
+        wait_for(lambda: not processes_with(f"AGENTCOMPASS_ROOT={ws}"), 60, "no process of the workspace")
         cleaned = run_cli("cleanup", "--run-id", run_id, "--env", "local")
         assert cleaned.returncode == 0, cleaned.stderr
-        wait_for(lambda: not processes_with(f"AGENTCOMPASS_ROOT={ws}"), 30, "no process of the workspace")
         assert not ws.exists()
         _reuse_completes(srv, switch, tmp_path, "local", run_id)
 

@@ -1,0 +1,100 @@
+"""``_orchestrator.writer.Writer``: queued writes run in the order they were asked for, off the event loop;
+``now`` waits for its own (and so every earlier) write and returns its result or raises its error; ``flush``
+waits for everything and raises the first error of a write nobody waited for, once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from agentcompass import EvaluationFailedError, run_evaluation
+from agentcompass._orchestrator.writer import Writer
+
+PARTS = "tests._orchestrator.policy_parts"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_order_results_and_errors():
+    async def go() -> None:
+        writer, done, loop_thread = Writer(), [], threading.get_ident()
+
+        def write(i: int) -> int:
+            assert threading.get_ident() != loop_thread  # never on the event loop
+            done.append(i)
+            return i * 10
+
+        for i in range(200):
+            writer.later(write, i)
+        assert await writer.now(write, 200) == 2000
+        assert done == list(range(201))  # now() came after every earlier write
+
+        def broken() -> None:
+            raise OSError("disk full")
+
+        with pytest.raises(OSError, match="disk full"):
+            await writer.now(broken)  # a waited-for write raises to its waiter...
+        await writer.flush()  # ...and not again
+        writer.later(broken)
+        writer.later(write, 201)
+        with pytest.raises(OSError, match="disk full"):
+            await writer.flush()  # the unwaited one at the next flush, after the rest ran
+        assert done[-1] == 201
+        await writer.flush()  # once
+
+    asyncio.run(go())
+
+
+def test_a_failed_write_stops_the_request_and_fails_it_naming_the_file(tmp_path):
+    """Through a real run (CLI and SDK): the first attempt's result.json cannot be written; no agent runs after the
+    failure is known (task concurrency 1: the second attempt's directory waits behind that write and is refused),
+    the run ends ``failed`` with one line naming the file, and the record stays consistent."""
+    args = [
+        "synthetic",
+        "nop",
+        "none",
+        f"harness._target_={PARTS}.UnwritableResultHarness",
+        "--env",
+        "memory",
+        "benchmark.n_tasks=5",
+        "--task-concurrency",
+        "1",
+        "--progress",
+        "none",
+        "--results-dir",
+        str(tmp_path / "results"),
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "agentcompass", "run", *args], capture_output=True, text=True, cwd=REPO, timeout=300
+    )
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "RecordWriteError" in proc.stderr and "result.json" in proc.stderr, proc.stderr
+    [run_dir] = (tmp_path / "results").glob("*/*")
+    ran = [p.parent.parent.parent.name for p in (run_dir / "tasks").glob("*/*/*/checkpoint.json")]
+    assert ran == ["syn-0"]  # no agent ran after the failure: the next attempt stopped before its directory
+    for other in (run_dir / "tasks").glob("*/*/*/result.json"):  # at most one, cancelled when the request stopped
+        if other.is_file():
+            assert json.loads(other.read_text())["error"] == "CancelledError: attempt cancelled"
+    # the record stays consistent: no results line for a sample whose result.json is missing (reuse runs it again)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["metadata"]["status"] == "failed" and summary["summary"]["tasks"] == []
+    assert not (run_dir / "results.jsonl").exists() or not (run_dir / "results.jsonl").read_text().strip()
+
+    with pytest.raises(EvaluationFailedError, match=r"RecordWriteError: .*result\.json") as caught:
+        run_evaluation(
+            benchmark="synthetic",
+            harness="nop",
+            model="none",
+            environment="memory",
+            overrides=[f"harness._target_={PARTS}.UnwritableResultHarness"],
+            benchmark_params={"n_tasks": 3},
+            task_concurrency=1,
+            progress="none",
+            results_dir=str(tmp_path / "sdk"),
+        )
+    assert caught.value.result["metadata"]["status"] == "failed"
