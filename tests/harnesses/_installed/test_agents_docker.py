@@ -56,6 +56,21 @@ def test_agent_solves_the_demo_tasks_in_docker(agent: str, tmp_path: Path) -> No
         assert (Path(row["_dir"]) / "agent" / info["native_log"].rsplit("/", 1)[-1]).is_file()
 
 
+@pytest.mark.parametrize(("agent", "endpoint"), [("claude_code", "openai-chat"), ("codex", "anthropic-messages")])
+def test_an_agent_on_an_endpoint_of_another_protocol_in_docker(agent: str, endpoint: str, tmp_path: Path) -> None:
+    """Through the gateway's translation, in docker: Claude Code on an OpenAI Chat endpoint, Codex on an Anthropic
+    Messages one, both demo tasks solved; the endpoint sees only its protocol, every call is ok."""
+    with _bridge_server(agent) as srv:
+        result = support.run(agent, "docker", srv, tmp_path, ["hello-file", "fix-python-script"], protocol=endpoint)
+    rows = support.attempts(tmp_path)
+    assert result["metrics"]["n_errors"] == 0, {k: v.get("error") for k, v in rows.items()}
+    assert {k: v["reward"] for k, v in rows.items()} == {"hello-file": 1.0, "fix-python-script": 1.0}
+    assert {r["protocol"] for r in srv.requests if r.get("protocol")} == {endpoint}
+    for task, row in rows.items():
+        calls = support.gateway_calls(row["_dir"])
+        assert calls and all(c["status"] == "ok" and c["upstream_protocol"] == endpoint for c in calls), task
+
+
 def _container_text(cid: str) -> str:
     """Everything of the container a secret could hide in: its config (env), every process's environment and
     the contents of its whole file system (read from inside; /proc, /sys and the read-only agents cache excluded)."""
