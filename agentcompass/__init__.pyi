@@ -126,6 +126,8 @@ def run_evaluation(
     token_limit: int | None = None,
     budget_policy: Literal["finish", "cancel"] | None = None,
     attempt_cost_limit_usd: float | None = None,
+    attempt_max_model_calls: int | None = None,
+    attempt_max_tokens_total: int | None = None,
     run_name: str | None = None,
     run_id: str | None = None,
 ) -> RunResult: ...
@@ -174,6 +176,8 @@ async def async_run_evaluation(
     token_limit: int | None = None,
     budget_policy: Literal["finish", "cancel"] | None = None,
     attempt_cost_limit_usd: float | None = None,
+    attempt_max_model_calls: int | None = None,
+    attempt_max_tokens_total: int | None = None,
     run_name: str | None = None,
     run_id: str | None = None,
 ) -> RunResult: ...

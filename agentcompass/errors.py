@@ -25,7 +25,8 @@
     │   ├── ModelEndpointDownError         every call to an endpoint failed to connect: the request stops
     │   ├── TranslationError               a gateway request that cannot be put in the endpoint's protocol
     │   └── ReplayMismatchError            --replay: a call differs from the recorded one (names it and the field)
-    ├── AttemptCostLimitReached            the attempt's calls reached attempt_cost_limit_usd (a limit: verified)
+    ├── AttemptLimitReached                a per-attempt limit of model calls / tokens reached (a limit: verified)
+    │   └── AttemptCostLimitReached        the attempt's calls reached attempt_cost_limit_usd
     ├── AgentError                         the harness crashed (agent)
     ├── VerifierError                      grading could not produce a valid reward (verifier)
     ├── EvaluationFailedError              a run finished, but attempts ended in errors / the run failed
@@ -243,15 +244,33 @@ class ReplayMismatchError(ModelError):
     error_class: ErrorClass = "agent"
 
 
-class AttemptCostLimitReached(AgentCompassError):
-    """The attempt's model calls reached ``execution.attempt_cost_limit_usd``. A limit, not an error: the agent
-    phase ends (``limit_hit: cost_limit``) and the attempt is verified as usual."""
+class AttemptLimitReached(AgentCompassError):
+    """The attempt's model calls reached a per-attempt limit (``execution.attempt_max_model_calls``,
+    ``attempt_max_tokens_total``, ``attempt_cost_limit_usd``): the call is refused. A limit, not an error: the
+    agent phase ends with ``limit_hit`` = :attr:`limit` and the attempt is verified as usual."""
+
+    def __init__(self, message: str, limit: str) -> None:
+        super().__init__(message, retryable=False)
+        self.limit = limit
+
+
+class AttemptCostLimitReached(AttemptLimitReached):
+    """The attempt's model calls reached ``execution.attempt_cost_limit_usd`` (``limit_hit: cost_limit``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "cost_limit")
 
 
 class AgentError(AgentCompassError):
-    """The harness failed in a way that is not the model's or the environment's fault."""
+    """The harness failed in a way that is not the model's or the environment's fault. ``result``: what the agent
+    phase produced all the same (an AgentResult: its trajectory, usage, info), kept when the failure turns out to
+    follow a per-attempt limit (an agent program exiting non-zero after the gateway refused its call)."""
 
     error_class: ErrorClass = "agent"
+
+    def __init__(self, message: str = "", *, retryable: bool | None = None, result: Any = None) -> None:
+        super().__init__(message, retryable=retryable)
+        self.result = result
 
 
 class VerifierError(AgentCompassError):

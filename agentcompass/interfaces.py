@@ -677,6 +677,14 @@ SET_CONCURRENCY_LIMIT: Capability[Callable[[int | None], None] | None] = Capabil
     "set_concurrency_limit(n): at most n requests in flight, applied from provider_limits[<model provider>]; "
     "absent: such a limit is reported as not applicable",
 )
+SET_ATTEMPT_LIMITS: Capability[Callable[[int | None, int | None], None] | None] = Capability(
+    "model",
+    "set_attempt_limits",
+    None,
+    "set_attempt_limits(max_model_calls, max_tokens_total): this client's calls are refused with "
+    "AttemptLimitReached once it made that many calls or spent that many tokens (execution.attempt_max_model_calls "
+    "/ attempt_max_tokens_total); absent: those settings are a ConfigError",
+)
 SET_ATTEMPT_COST_LIMIT: Capability[Callable[[float | None], None] | None] = Capability(
     "model",
     "set_attempt_cost_limit",
@@ -744,6 +752,14 @@ HOST_ADDRESS: Capability[Callable[[], Awaitable[str]] | None] = Capability(
     "network's gateway; local: 127.0.0.1), where the model gateway listens for it; absent: the gateway cannot be "
     "reached from it (GatewayUnreachableError)",
 )
+NET_NAMESPACE: Capability[Callable[[], Awaitable[str | None]] | None] = Capability(
+    "environment",
+    "net_namespace",
+    None,
+    "async net_namespace() -> str | None: for an environment without internet, the path of its network namespace "
+    "on this host (/proc/<pid>/ns/net), where the model gateway listens for it on 127.0.0.1 (reachable from it "
+    "alone); None or absent: the gateway listens on host_address()",
+)
 OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
     "environment",
     "out_of_memory",
@@ -773,6 +789,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     ENV_MOUNTS,
     CONTEXT_LIMIT,
     SET_CONCURRENCY_LIMIT,
+    SET_ATTEMPT_LIMITS,
     SET_ATTEMPT_COST_LIMIT,
     PRICE_INFO,
     MAX_CONCURRENT,
@@ -782,6 +799,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     PREPARE,
     READ_HEAD,
     HOST_ADDRESS,
+    NET_NAMESPACE,
     OUT_OF_MEMORY,
     CALL_RECORDER,
 )

@@ -161,3 +161,45 @@ class GatewayEchoHarness:
             raise RuntimeError(f"gateway client failed: {res.output[-2000:]}")
         info = {"base": ep.base_url, "pid": os.getpid()}  # pid: the process whose gateway served it
         return AgentResult(submission=res.stdout.strip(), n_turns=1, usage=model.usage, info=info)
+
+
+class LoopConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    n_calls: int = 3
+    way: str = "gateway"  # gateway: HTTP calls from this host through ctx.gateway; complete: model.complete
+
+
+class LoopHarness:
+    """Asks the model ``n_calls`` times (through the gateway as an agent CLI would, stopping at the first API
+    error, or with ``complete``) and submits the last reply; ``info`` holds the statuses the agent saw."""
+
+    requires_model: ClassVar[bool] = True
+    config_class = LoopConfig
+
+    def __init__(self, config: LoopConfig, ctx) -> None:
+        self.config = config
+
+    async def run(self, task, env, model, ctx) -> AgentResult:
+        text, seen = "", []
+        messages = [{"role": "user", "content": task.instruction}]
+        if self.config.way == "complete":
+            for _ in range(self.config.n_calls):
+                text = (await model.complete(messages)).text
+            return AgentResult(submission=text.strip(), n_turns=self.config.n_calls, usage=model.usage)
+        import httpx
+
+        ep = await ctx.gateway(None)
+        async with httpx.AsyncClient(timeout=120) as client:
+            for _ in range(self.config.n_calls):
+                resp = await client.post(
+                    ep.openai_base_url + "/chat/completions",
+                    json={"model": "any", "messages": messages},
+                    headers={"Authorization": f"Bearer {ep.token}"},
+                )
+                seen.append(resp.status_code)
+                if resp.status_code != 200:
+                    seen.append(resp.json()["error"]["message"])
+                    break
+                text = resp.json()["choices"][0]["message"]["content"]
+        return AgentResult(submission=text.strip(), n_turns=len(seen), usage=model.usage, info={"seen": seen})

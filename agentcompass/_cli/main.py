@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("agentcompass._cli.analyze", "write analysis.json / analysis.md for an existing run directory"),
     "view": ("agentcompass._cli.view", "browse runs, tasks and trajectories in a local web page (read-only)"),
     "report": ("agentcompass._cli.report", "write a run's Run and Attempt views as one self-contained HTML file"),
+    "gateway": ("agentcompass._cli.gateway", "serve the model gateway in the foreground for any client (one model)"),
     "cache": ("agentcompass._cli.cache", "the model-response cache: stats, prune, clear (docs/cache.md)"),
     "list": ("agentcompass._cli.list", "list benchmarks | harnesses | environments | models, or a benchmark's tasks"),
     "audit": ("agentcompass._cli.audit", "run oracle N times and nop once on every task; report broken tasks"),

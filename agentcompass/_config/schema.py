@@ -341,6 +341,20 @@ class ExecutionConfig(_Strict):
         gt=0,
         description="per attempt: its agent phase ends (limit_hit cost_limit, still verified) once its calls cost this",
     )
+    attempt_max_model_calls: int | None = option(
+        None,
+        metavar="N",
+        ge=1,
+        description="per attempt: model calls past this many are refused; the agent phase ends "
+        "(limit_hit max_model_calls, still verified)",
+    )
+    attempt_max_tokens_total: int | None = option(
+        None,
+        metavar="N",
+        ge=1,
+        description="per attempt: the same once its calls spent this many input + output tokens "
+        "(limit_hit max_tokens_total)",
+    )
 
     @field_validator("retry_pattern_list")
     @classmethod

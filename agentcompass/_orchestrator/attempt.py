@@ -11,7 +11,8 @@ from typing import Any
 from agentcompass.errors import (
     AfterError,
     AgentCompassError,
-    AttemptCostLimitReached,
+    AgentError,
+    AttemptLimitReached,
     RecordWriteError,
     StorageError,
     VerifierError,
@@ -25,6 +26,7 @@ from agentcompass.interfaces import (
     GRADING_ENV_SPEC,
     NEEDS_ENVIRONMENT,
     SET_ATTEMPT_COST_LIMIT,
+    SET_ATTEMPT_LIMITS,
     AgentResult,
     AttemptContext,
     AttemptStatus,
@@ -75,6 +77,7 @@ class _Attempt:
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
         _limit_cost(rt, self.model)
+        _limit_calls(rt, self.model)
         self.gateway: AttemptGateway | None = attempt_gateway(
             rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
         )
@@ -229,21 +232,45 @@ class _Attempt:
             if not cm.expired():
                 raise
             result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
-        except AttemptCostLimitReached as exc:  # a limit, not an error: verified as usual
+        except AttemptLimitReached as exc:  # a limit (calls, tokens, cost), not an error: verified as usual
             self.rt.logger.info("%s: %s", self.task.id, exc)
-            result = AgentResult(
-                exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit="cost_limit", info={"limit": str(exc)}
-            )
+            result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
+        except Exception as exc:
+            self._raise_fatal()  # an agent failing on a dead endpoint fails because of it
+            result = self._stopped_by_limit(exc)  # an agent program exiting after the gateway refused its call
         finally:
             self.phases["agent"] = round(time.monotonic() - start, 4)
-        if self.gateway is not None and self.gateway.fatal is not None:  # the agent met a dead endpoint
-            raise self.gateway.fatal
+        self._raise_fatal()
         refused = self.gateway.limit_hit if self.gateway is not None else None
         if refused is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # a gateway limit: not an error
             result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
         return result
+
+    def _stopped_by_limit(self, exc: Exception) -> AgentResult:
+        """The agent phase's result when the harness failed after the gateway refused a call of the attempt at a
+        per-attempt limit (the limit stopped it: ``limits_exceeded``); any other failure is raised again."""
+        refused = self.gateway.limit_hit if self.gateway is not None else None
+        if refused is None or (isinstance(exc, AgentCompassError) and exc.stops_request):
+            raise exc
+        self.rt.logger.info(
+            "%s: the agent stopped after a call was refused at a limit (%s): %s", self.task.id, refused, one_line(exc)
+        )
+        partial = exc.result if isinstance(exc, AgentError) else None
+        info = {
+            **(partial.info if isinstance(partial, AgentResult) else {}),
+            "limit": refused,
+            "agent_error": one_line(exc),
+        }
+        if isinstance(partial, AgentResult):
+            return replace(partial, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
+        return AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
+
+    def _raise_fatal(self) -> None:
+        """The error the gateway met that stops the request (a dead endpoint), if it met one."""
+        if self.gateway is not None and self.gateway.fatal is not None:
+            raise self.gateway.fatal
 
     async def _agent_or_error(self, out: AttemptOutcome) -> AgentResult:
         """The agent phase. An error after which the benchmark's policy verifies is recorded and the attempt
@@ -353,6 +380,14 @@ def _limit_cost(rt: RequestRuntime, model: Any) -> None:
     limit = rt.config.execution.attempt_cost_limit_usd
     if limit is not None and model is not None:
         SET_ATTEMPT_COST_LIMIT.of(model)(limit)
+
+
+def _limit_calls(rt: RequestRuntime, model: Any) -> None:
+    """``execution.attempt_max_model_calls`` / ``attempt_max_tokens_total`` on the attempt's model client
+    (checked when the request was prepared)."""
+    ex = rt.config.execution
+    if model is not None and (ex.attempt_max_model_calls is not None or ex.attempt_max_tokens_total is not None):
+        SET_ATTEMPT_LIMITS.of(model)(ex.attempt_max_model_calls, ex.attempt_max_tokens_total)
 
 
 def _with_overrides(task: Task, rt: RequestRuntime) -> Task:

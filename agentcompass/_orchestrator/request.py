@@ -22,6 +22,7 @@ from agentcompass.interfaces import (
     PRICE_INFO,
     REQUIRES_MODEL,
     RESUMABLE_FROM_SUBMISSION,
+    SET_ATTEMPT_LIMITS,
     SET_CONCURRENCY_LIMIT,
     AttemptStatus,
     ComponentContext,
@@ -192,6 +193,15 @@ class RequestRun:
     def _check_model(self, components: Components) -> None:
         if REQUIRES_MODEL.of(components.harness) and components.model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
+        ex, model = self.cfg.execution, components.model
+        limits = {"attempt_max_model_calls": ex.attempt_max_model_calls}
+        limits["attempt_max_tokens_total"] = ex.attempt_max_tokens_total
+        for key, value in limits.items():
+            if value is not None and model is not None and SET_ATTEMPT_LIMITS.of(model) is None:
+                raise ConfigError(
+                    f"execution.{key}={value}: the model client {type(model).__name__} cannot enforce it "
+                    "(no set_attempt_limits)"
+                )
 
     def _plan_budgets(self, tasks: list[Task]) -> None:
         """The request's budget (what reused runs spent counts) and the orchestration's, for the attempts."""

@@ -7,7 +7,7 @@
   :func:`compare_runs` / :func:`format_comparison` (``agentcompass compare``),
   :func:`build_base_image` (``agentcompass images build-base``), :func:`prebuild_images` (``agentcompass images
   prebuild``: every task image on every node), :func:`serve_view` / :func:`write_report`
-  (``agentcompass view`` / ``report``);
+  (``agentcompass view`` / ``report``), :func:`serve_gateway` (``agentcompass gateway``);
 - text for people: :func:`format_result`, :func:`format_orchestration`, :func:`error_message`.
 
 Keywords come from one table derived from the config schema (:mod:`agentcompass._config.options`). Names are
@@ -44,6 +44,7 @@ _EXPORTS = {
     "check_analysis_params": "hooks",
     "default_hooks": "hooks",
     "serve_view": "viewing",
+    "serve_gateway": "gateway",
     "write_report": "viewing",
     "prebuild_images": "prebuild",
     "format_prebuild": "prebuild",

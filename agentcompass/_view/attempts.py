@@ -1,5 +1,6 @@
 """What the Attempt page shows: result.json, the trajectory file (fetched on its own, when opened), the
-verifier log, the submitted patch, the error with its traceback, the artifacts manifest, phases and usage.
+verifier log, the submitted patch, the error with its traceback, the artifacts manifest, phases, usage and the
+model calls (``model_calls.jsonl``, :mod:`.calls`).
 
 Attempt directories are discovered by walking ``tasks/<task>/``: ``sample-<j>/attempt-<n>/`` and, in runs
 written before samples existed, ``attempt-<n>/``. The sample is shown only for a task with several samples.
@@ -20,6 +21,7 @@ from agentcompass._orchestrator.store import (
 )
 from agentcompass.errors import ConfigError
 
+from .calls import calls_summary
 from .discover import RunRef
 from .files import inside, list_files, read_json, read_text, stamp
 
@@ -160,6 +162,7 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
         "verifier_log": verifier,
         "patch": _patch(folder, agent, files),
         "trajectory": _trajectory(ref, folder, agent, files),
+        "model_calls": calls_summary(folder),
         "files": files,
         "artifacts": read_json(folder / ARTIFACTS_DIR / MANIFEST),
         "siblings": siblings,

@@ -20,6 +20,7 @@ SCRIPTS = (
     "traj.js",
     "view_runs.js",
     "view_run.js",
+    "view_calls.js",
     "view_attempt.js",
     "view_compare.js",
     "app.js",

@@ -31,6 +31,7 @@ LOG_CHARS = 12_000
 PATCH_CHARS = 48_000
 TRACEBACK_CHARS = 12_000
 ANALYSIS_CHARS = 256 * 1024
+CALL_ROWS = 60  # model calls listed per attempt (the run directory has them all)
 
 
 def _run_ref(run_dir: str | Path) -> RunRef:
@@ -59,6 +60,9 @@ def attempt_payload(ref: RunRef, rel: str, budget: int) -> dict[str, Any]:
     if isinstance(manifest, dict) and isinstance(manifest.get("files"), list):
         manifest["files"] = manifest["files"][:200]
     detail["files"] = detail["files"][:200]
+    calls = detail.get("model_calls")
+    if calls and len(calls["rows"]) > CALL_ROWS:
+        calls["rows"], calls["truncated"] = calls["rows"][:CALL_ROWS], True
     traj = detail.get("trajectory")
     if traj:
         data = read_json(ref.path / traj["path"])

@@ -1,7 +1,8 @@
 """``agentcompass view``: a read-only HTTP server over run directories (standard library only).
 
 Routes (all GET): ``/`` the page; ``/api/runs``; ``/api/run?run=K``; ``/api/tasks?run=K``;
-``/api/task?run=K&dir=tasks/<t>``; ``/api/attempt?run=K&path=P``; ``/api/file?run=K&path=P`` (a file of the run,
+``/api/task?run=K&dir=tasks/<t>``; ``/api/attempt?run=K&path=P``; ``/api/call?run=K&path=P&index=I`` (one line of
+the attempt's model_calls.jsonl); ``/api/file?run=K&path=P`` (a file of the run,
 always as text/plain or application/json); ``/api/compare?a=K&b=K``; ``/api/stamp?run=K[&path=P]`` (change
 markers the page polls). Nothing is written; no environment value is ever sent.
 """
@@ -22,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 from agentcompass.errors import ConfigError
 
 from . import attempts, compare, page, runs
+from .calls import call_detail
 from .discover import RunIndex, RunRef
 from .files import inside
 
@@ -51,6 +53,7 @@ class ViewApp:
             "/api/tasks": self._tasks,
             "/api/task": self._task,
             "/api/attempt": self._attempt,
+            "/api/call": self._call,
             "/api/compare": lambda q: compare.compare(self._ref(q, "a"), self._ref(q, "b")),
             "/api/stamp": self._stamp,
         }
@@ -82,6 +85,9 @@ class ViewApp:
 
     def _attempt(self, q: dict[str, str]) -> Any:
         return attempts.attempt_detail(self._ref(q, "run"), q.get("path", ""))
+
+    def _call(self, q: dict[str, str]) -> Any:
+        return call_detail(attempts.attempt_dir(self._ref(q, "run"), q.get("path", "")), q.get("index", ""))
 
     def _stamp(self, q: dict[str, str]) -> Any:
         if not q.get("run"):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
 
 from aiohttp import web
 
-from agentcompass.errors import AttemptCostLimitReached, ModelEndpointDownError, ModelError
+from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, ModelError, ReplayMismatchError
 from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
 
 from . import routes, translate
@@ -26,6 +27,12 @@ def presented_token(request: web.Request) -> str | None:
 def _error(protocol: str, status: int, message: str, code: str | None = None) -> web.Response:
     body = json.dumps(routes.error_body(protocol, status, message, code))
     return web.Response(status=status, text=body, content_type="application/json")
+
+
+class _Stream(web.StreamResponse):
+    """A streamed answer whose headers go out with its first chunk (one write less per call)."""
+
+    _send_headers_immediately = False
 
 
 class Handlers:
@@ -56,16 +63,17 @@ class Handlers:
         route = routes.POST_ROUTES.get(path) if request.method == "POST" else None
         if route is None:
             return _error(protocol, 404, f"the gateway has no route {request.method} {request.path}")
+        raw = await request.read()
         try:
-            body = await request.json()
+            body = json.loads(raw)
         except ValueError:
             return _error(protocol, 400, "the request body is not JSON")
         if not isinstance(body, dict):
             return _error(protocol, 400, "the request body is not a JSON object")
-        return await self._forward(request, session, route, body)
+        return await self._forward(request, session, route, body, raw)
 
     async def _forward(
-        self, request: web.Request, session: Any, route: tuple[str, str], body: dict[str, Any]
+        self, request: web.Request, session: Any, route: tuple[str, str], body: dict[str, Any], raw: bytes
     ) -> web.StreamResponse:
         protocol, suffix = route
         headers = {k: request.headers[k] for k in FORWARDED_HEADERS if k in request.headers}
@@ -74,30 +82,57 @@ class Handlers:
             return translate.translation(protocol, upstream, agent_body)
 
         model = session.model_map.get(str(body.get("model"))) if session.model_map else None
-        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers, translation, model)
+        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers, translation, model, raw)
         try:
             answer = await session.model.forward(forward)
-        except AttemptCostLimitReached as exc:  # execution.attempt_cost_limit_usd: the agent is refused from now on
-            session.limit_hit = "cost_limit"
-            return _error(protocol, 400, str(exc))
+        except AttemptLimitReached as exc:  # refused from now on; the attempt records which limit stopped it
+            session.limit_hit = session.limit_hit or exc.limit
+            return _error(protocol, 400, str(exc), "limit_reached")
         except ModelError as exc:
             status = exc.status if exc.status and 400 <= exc.status < 600 else 502
             if isinstance(exc, ModelEndpointDownError):
                 session.fatal, status = exc, 503
+            elif isinstance(exc, ReplayMismatchError):  # --replay: not the recorded run's request; ends the attempt
+                session.fatal, status = session.fatal or exc, 400
             return _error(protocol, status, str(exc))
         error: BaseException | None = None
         try:
             if not answer.stream:
                 data = b"".join([chunk async for chunk in answer.chunks()])
                 return web.Response(body=data, content_type="application/json")
-            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+            response = _Stream(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
             await response.prepare(request)
-            async for chunk in answer.chunks():
-                await response.write(chunk)
-            await response.write_eof()
+            error = await _stream_to(response, answer)
             return response
         except BaseException as exc:
             error = exc
             raise
         finally:
             await answer.aclose(error)
+
+
+class AgentDisconnected(ConnectionError):
+    """The agent closed its connection before the whole streamed answer reached it (recorded as the call's
+    error; the tokens the endpoint reported are counted all the same: they were spent)."""
+
+
+async def _stream_to(response: web.StreamResponse, answer: Any) -> AgentDisconnected | None:
+    """Write ``answer``'s stream to the agent; None when every byte of it was written (an agent that closes its
+    connection after the last event, before the end of the HTTP body, as Codex does, has had the whole answer)."""
+    sent, delivered = 0, False
+    try:
+        async with contextlib.aclosing(answer.chunks()) as chunks:
+            async for chunk in chunks:
+                if answer.finished:  # the last bytes: sent with the end of the response, in one write
+                    await response.write_eof(chunk)
+                    return None
+                await response.write(chunk)
+                sent += len(chunk)
+        delivered = True  # the answer has ended and all of it was written: only the end of the body is left
+        await response.write_eof()
+    except ConnectionError:
+        if delivered:
+            return None
+        LOG.debug("the agent closed its connection %d bytes into the streamed answer", sent)
+        return AgentDisconnected(f"the agent closed its connection {sent} bytes into the streamed answer")
+    return None

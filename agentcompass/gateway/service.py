@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcompass.errors import GatewayUnreachableError
-from agentcompass.interfaces import CALL_RECORDER, HOST_ADDRESS, GatewayEndpoint
+from agentcompass.interfaces import CALL_RECORDER, HOST_ADDRESS, NET_NAMESPACE, GatewayEndpoint
 
 LOOPBACK = "127.0.0.1"
 
@@ -31,6 +31,7 @@ class Session:
     fatal: BaseException | None = None
     limit_hit: str | None = None  # the gateway limit that refused a call (max_model_calls, ...)
     model_map: dict[str, str] = field(default_factory=dict)  # agent's model name -> model id sent (gateway.model_map)
+    inside: dict[str, tuple[Any, int]] = field(default_factory=dict)  # namespace path -> (its site, port)
 
 
 class Gateway:
@@ -83,24 +84,61 @@ class Gateway:
         return session
 
     def close_session(self, session: Session) -> None:
-        """The token stops working (401) from now on."""
+        """The token stops working (401) from now on; listeners inside its environments' namespaces stop."""
         session.closed = True
         self.sessions.pop(session.token, None)
+        for site, _ in session.inside.values():
+            asyncio.ensure_future(site.stop())
+        session.inside.clear()
 
     async def endpoint(self, session: Session, env: Any = None) -> GatewayEndpoint:
-        """The endpoint of ``session`` as reached from inside ``env`` (None: from this host)."""
-        host = LOOPBACK
-        if env is not None:
-            address = HOST_ADDRESS.of(env)
-            if address is None:
-                raise GatewayUnreachableError(
-                    f"environment {type(env).__name__} {env.id!s} cannot reach the model gateway: it "
-                    "has no host_address (docs/gateway.md, Reachability)"
-                )
-            host = await address()
-        port = await self.listen_on(host)
+        """The endpoint of ``session`` as reached from inside ``env`` (None: from this host): inside the
+        environment's network namespace when it has no internet, else on the address it reaches this host at."""
         model = session.model
+        denied: OSError | None = None
+        if env is not None:
+            inside, denied = await self._inside(session, env)
+            if inside is not None:
+                return GatewayEndpoint(f"http://{LOOPBACK}:{inside}", session.token, model.model_id, model.protocol)
+        host = LOOPBACK if env is None else await self._host_of(env, denied)
+        port = await self.listen_on(host)
         return GatewayEndpoint(f"http://{host}:{port}", session.token, model.model_id, model.protocol)
+
+    async def _inside(self, session: Session, env: Any) -> tuple[int | None, OSError | None]:
+        """The port of a listener in ``env``'s network namespace (made once per session and namespace); None when
+        the environment has a network to this host, or (with the error) when the namespace cannot be entered
+        (that needs root): the host address is tried then."""
+        netns = NET_NAMESPACE.of(env)
+        path = await netns() if netns is not None else None
+        if path is None:
+            return None, None
+        if path not in session.inside:
+            from aiohttp import web
+
+            from .netns import listen_in
+
+            try:
+                sock = await listen_in(path)
+            except OSError as exc:
+                return None, exc
+            site = web.SockSite(self._runner, sock)
+            await site.start()
+            session.inside[path] = (site, sock.getsockname()[1])
+            self.log.debug("model gateway listening inside %s on port %d", path, session.inside[path][1])
+        return session.inside[path][1], None
+
+    async def _host_of(self, env: Any, denied: OSError | None) -> str:
+        address = HOST_ADDRESS.of(env)
+        why = f"; entering its network namespace failed ({denied}: needs root or CAP_SYS_ADMIN)" if denied else ""
+        if address is None:
+            raise GatewayUnreachableError(
+                f"environment {type(env).__name__} {env.id!s} cannot reach the model gateway: it "
+                f"has no host_address{why} (docs/gateway.md, Reachability)"
+            )
+        try:
+            return await address()
+        except GatewayUnreachableError as exc:
+            raise GatewayUnreachableError(f"{exc}{why}") from None
 
     async def aclose(self) -> None:
         """Stop every listener and refuse every token. Idempotent."""

@@ -15,8 +15,11 @@ from collections.abc import Callable, Iterator
 
 from agentcompass.errors import ModelEndpointDownError
 
-# transport errors raised before any byte reached the server (httpx's names, under the SDKs' APIConnectionError)
-_CONNECT_FAILURES = frozenset({"ConnectError", "ConnectTimeout"})
+# transport errors raised before any byte reached the server (httpx's names, under the SDKs' APIConnectionError;
+# aiohttp's, from the gateway's plain requests)
+_CONNECT_FAILURES = frozenset(
+    {"ConnectError", "ConnectTimeout", "ClientConnectorError", "ClientConnectorDNSError", "ConnectionTimeoutError"}
+)
 
 
 def connect_failure(exc: BaseException) -> str | None:

@@ -1,4 +1,4 @@
-"""Turning SDK and transport exceptions into agentcompass model errors.
+"""Turning SDK and transport exceptions (the SDKs' httpx, the gateway's aiohttp) into agentcompass model errors.
 
 Every message names the protocol, the endpoint (base URL + path, no query string) and the HTTP status;
 the API key is scrubbed from it, and the SDK exception is not chained (its request carries the key).
@@ -28,6 +28,21 @@ _UNSUPPORTED = re.compile(
     r"unknown (endpoint|route|url|path)|invalid url",
     re.IGNORECASE,
 )
+
+
+class UpstreamStatus(Exception):
+    """An error status answered to a plain (non-SDK) request (``_upstream``); classified like an SDK's."""
+
+    def __init__(self, status: int, headers: Any, body: Any) -> None:
+        self.status_code, self.body = status, body
+        self.response = _Response(headers)
+        self.message = provider_message(body)
+        super().__init__(f"HTTP {status}: {self.message}"[:300])
+
+
+@dataclass
+class _Response:
+    headers: Any
 
 
 class EndpointUnsupportedError(ModelError):
@@ -72,7 +87,7 @@ def _mro_names(exc: BaseException) -> set[str]:
 def describe(exc: BaseException) -> Failure | None:
     """Classify ``exc``; None when it is not a transport or API failure (then it propagates as is)."""
     names = _mro_names(exc)
-    if "APIStatusError" in names:
+    if names & {"APIStatusError", "UpstreamStatus"}:
         return _status_failure(exc)
     if "APITimeoutError" in names:
         return Failure("timeout", True)
@@ -80,7 +95,9 @@ def describe(exc: BaseException) -> Failure | None:
         return Failure("connection error", True, message=_cause_text(exc))
     if "TimeoutException" in names:  # the transport's own, raised while a streamed body is read
         return Failure("timeout", True)
-    if names & {"TransportError", "StreamError"}:
+    if isinstance(exc, TimeoutError) or "ServerTimeoutError" in names:  # aiohttp's connect / read timeouts
+        return Failure("timeout", True)
+    if names & {"TransportError", "StreamError", "ClientConnectionError", "ClientPayloadError"}:
         return Failure("connection error", True, message=f"{type(exc).__name__}: {exc}"[:200])
     if isinstance(exc, json.JSONDecodeError) or names & {"APIResponseValidationError", "ValidationError"}:
         return Failure("malformed response", True, message=str(exc).splitlines()[0][:200] if str(exc) else "")

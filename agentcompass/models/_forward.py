@@ -6,6 +6,9 @@ before the first byte goes back: a non-streamed reply is read whole inside the r
 its first chunk. A stream that fails later ends with a well-formed error event of the protocol. An endpoint that
 answers a streamed request with a plain JSON body (it does not stream) is served by a stream synthesized from it;
 a chat stream always asks the endpoint for its usage chunk (counted) and passes it on only when the agent asked.
+The request goes out on the client's plain HTTP pool (:mod:`._upstream`, no SDK); a stream in the agent's own
+protocol is passed on byte for byte as it arrives (only a usage chunk the agent did not ask for is cut out) and
+assembled once it has ended, off the agent's path.
 
 When the endpoint does not speak the agent's API, the request carries a translation (``translate``, given by the
 gateway: ``agentcompass.gateway.translate``): the translated body goes upstream, and the reply (a body, a stream
@@ -16,16 +19,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass.errors import ModelError
-from agentcompass.interfaces import Usage
+from agentcompass.errors import AttemptLimitReached, ModelError
 
-from . import _record, _streams, _usage, _wire
+from . import _forward_plan, _forward_record, _streams, _upstream
 from ._cache import wire as _wire_cache
+from ._cache.wire_replay import replay_request
 from ._retry import call_with_retries
 
 FORWARDED_HEADERS = ("anthropic-version", "anthropic-beta", "openai-beta")
@@ -45,10 +49,10 @@ class ForwardRequest:
     # ``stream()``), None when there is none for that protocol
     translate: Any = None
     model: str | None = None  # the model id to send (``gateway.model_map``); None: the client's
+    raw: bytes | None = None  # the body as received: sent unchanged when nothing in it changes
 
 
-def _frame(event: str | None, data: str) -> bytes:
-    return (f"event: {event}\ndata: {data}\n\n" if event else f"data: {data}\n\n").encode()
+_USAGE_ONLY = re.compile(rb'"choices"\s*:\s*\[\s*\]')
 
 
 class Forwarded:
@@ -67,28 +71,50 @@ class Forwarded:
         self.raw: bytes | None = None  # a non-streamed reply as received
         self.retries, self.http_status, self.ttft = 0, None, None
         self.upstream_sse = False
+        self.stream_error: dict[str, Any] | None = None  # an error the stream itself carried (or its early end)
+        self._error: BaseException | None = None
         self._stack = contextlib.AsyncExitStack()
-        self._it: AsyncIterator[bytes] | None = None
+        self._resp: Any = None
         self._first = b""
+        self._parts: list[bytes] = []  # a passed-through stream as received (assembled at the end)
+        self._rest = b""
+        self._data: bytes | None = None
         self._closed = False
+        self.finished = False  # the bytes :meth:`chunks` just gave are the answer's last
         rec = model._recorder
-        self._rec = rec.begin() if rec is not None else (0, time.monotonic(), "")
+        self.began = rec.begin() if rec is not None else (0, time.monotonic(), "")
         self.pending: Any = None  # the response cache's entry of this call (None: no cache)
         self.hit = False
+        self.replayed = False  # answered from a recorded run (--replay)
 
     def from_cache(self, body: dict[str, Any]) -> None:
         """Answer from the response cache: the stored body, no HTTP request."""
         self.body, self.raw, self.hit = body, json.dumps(body).encode(), True
 
     @property
+    def cache_mark(self) -> str:
+        """How the call is marked in model_calls.jsonl: replay, hit, miss or off."""
+        return "replay" if self.replayed else "hit" if self.hit else "off" if self.pending is None else "miss"
+
+    @property
     def content_type(self) -> str:
         return "text/event-stream" if self.stream else "application/json"
 
-    def _upstream_body(self) -> dict[str, Any]:
+    def upstream_body(self) -> dict[str, Any]:
         body = dict(self.agent_body if self.translation is None else self.translation.request)
         if self.stream and self.protocol == "openai-chat":
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
         return body
+
+    def _unchanged(self) -> bytes | None:
+        """The agent's own bytes, when the body sent is exactly the agent's: its API, its model name already the
+        one sent, and nothing to add (a chat stream's usage chunk the agent asked for itself)."""
+        req = self.req
+        if req.raw is None or self.translation is not None or req.body.get("model") != self.model_id:
+            return None
+        if self.stream and self.protocol == "openai-chat" and not self.include_usage:
+            return None
+        return req.raw
 
     def on_retry(self) -> None:
         self.retries += 1
@@ -100,30 +126,30 @@ class Forwarded:
         await self._stack.aclose()
         self._stack = contextlib.AsyncExitStack()
         model, route = self.model, self.route
-        module = route.module
-        timeout = model.config.request_timeout_s
-        client = model._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
+        pool = _upstream.pool_of(model._shared, model.config.request_timeout_s)
+        if self._data is None:
+            self._data = (
+                self._unchanged()
+                or json.dumps(self.upstream_body(), ensure_ascii=False, separators=(",", ":")).encode()
+            )
+        url = route.base + route.module.PATH + self.req.suffix
+        head = _upstream.headers(route.family, route.key, self.req.headers, pool.user_agent)
         try:
-            with model._watch(self.protocol, module):
+            with model._watch(self.protocol, route.module):
                 await self._stack.enter_async_context(_as_async(model._shared.slot()))
-                answer = await client.post(
-                    module.PATH + self.req.suffix,
-                    cast_to=_response_type(),
-                    body=self._upstream_body(),
-                    stream=True,
-                    options={"headers": dict(self.req.headers), "params": dict(self.req.query)},
-                )
-                # the anthropic SDK wraps a streamed raw response in its AsyncStream: the response is inside
-                resp = answer if hasattr(answer, "aiter_bytes") else answer.response
-                self._stack.push_async_callback(resp.aclose)
-                self.http_status = resp.status_code
-                self.upstream_sse = "text/event-stream" in resp.headers.get("content-type", "")
-                self._it = resp.aiter_bytes()
+                resp = self._resp = await _upstream.send(pool, url, self._data, head, self.req.query)
+                self._stack.callback(resp.release)
+                self.http_status = resp.status
+                self.upstream_sse = "text/event-stream" in resp.headers.get("Content-Type", "")
                 if self.stream and self.upstream_sse:
-                    self._first = await anext(self._it, b"")
+                    self._first = await resp.content.readany()
                 else:
-                    self.raw = b"".join([chunk async for chunk in self._it])
-                    self.body = _assembled(self.protocol, self.raw) if self.upstream_sse else json.loads(self.raw)
+                    self.raw = await resp.read()
+                    self.body = (
+                        _forward_plan.assembled(self.protocol, self.raw)[0]
+                        if self.upstream_sse
+                        else json.loads(self.raw)
+                    )
         except BaseException:
             await self._stack.aclose()
             raise
@@ -141,71 +167,72 @@ class Forwarded:
         return json.dumps(body, ensure_ascii=False).encode()
 
     async def chunks(self) -> AsyncIterator[bytes]:
-        t0 = self._rec[1]
+        t0 = self.began[1]
         if not (self.stream and self.upstream_sse):
             data = self._whole()
-            self.ttft = time.monotonic() - t0
+            self.ttft, self.finished = time.monotonic() - t0, True
             yield data
             return
-        asm, parser = _streams.assembler(self.protocol), _streams.SSEParser()
-        turn = self.translation.stream() if self.translation is not None else None
+        relay = self._passed if self.translation is None else self._translated()
+        whole = self.translation is None and (self.include_usage or self.protocol != "openai-chat")
         try:
             chunk = self._first
             while True:
-                events = parser.feed(chunk) if chunk else parser.close()
-                out = self._relay(events, asm) if turn is None else self._translated(events, asm, turn)
-                if not chunk and turn is not None:
-                    tail, ended = turn.finish()
-                    out += b"".join(_streams.encode(e, d) for e, d in tail)
-                    if not ended:
-                        self._stream_error = {"message": "the endpoint's stream ended before its last event"}
+                out = relay(chunk)
+                self.finished = whole and bool(chunk) and self._resp.content.at_eof()  # as received, to its end
                 if out:
                     if self.ttft is None:
                         self.ttft = time.monotonic() - t0
                     yield out
                 if not chunk:
                     break
-                chunk = await anext(self._it, b"")
+                chunk = await self._resp.content.readany()
         except Exception as exc:
             self._error = exc
             message = f"upstream stream failed: {exc}"
+            turn = getattr(relay, "turn", None)
             events = (
                 turn.fail(502, message) if turn is not None else [_streams.error_event(self.protocol, 502, message)]
             )
             yield b"".join(_streams.encode(e, d) for e, d in events)
-        finally:
-            self.body = asm.body()
-            self._stream_error = asm.error or getattr(self, "_stream_error", None)
 
-    def _translated(self, events: list[tuple[str | None, str]], asm: Any, turn: Any) -> bytes:
-        out = []
-        for event, text in events:
-            try:
-                data = text if text == "[DONE]" else json.loads(text)
-            except ValueError:
-                data = None
-            asm.feed(event, data)
-            out += turn.feed(event, data)
-        return b"".join(_streams.encode(e, d) for e, d in out)
+    def _passed(self, chunk: bytes) -> bytes:
+        """The agent's bytes for one chunk of a stream in its own protocol: the chunk as received, or (a chat
+        stream whose usage chunk the agent did not ask for) its complete events but that one."""
+        self._parts.append(chunk)
+        if self.include_usage or self.protocol != "openai-chat":
+            return chunk
+        buf = self._rest + chunk
+        if not chunk:
+            self._rest = b""
+            return buf
+        events = buf.replace(b"\r\n", b"\n").split(b"\n\n")
+        self._rest = events.pop()
+        return b"".join(e + b"\n\n" for e in events if not (_USAGE_ONLY.search(e) and b'"usage"' in e))
 
-    def _relay(self, events: list[tuple[str | None, str]], asm: Any) -> bytes:
-        out = []
-        for event, text in events:
-            try:
-                data = text if text == "[DONE]" else json.loads(text)
-            except ValueError:
-                data = None
-            asm.feed(event, data)
-            if (
-                not self.include_usage
-                and self.protocol == "openai-chat"
-                and isinstance(data, dict)
-                and not data.get("choices")
-                and data.get("usage")
-            ):
-                continue  # the usage chunk the gateway asked for on its own behalf
-            out.append(_frame(event, text))
-        return b"".join(out)
+    def _translated(self) -> Any:
+        """The relay of a translated stream: the endpoint's events in, the agent's out (assembled on the way)."""
+        asm, parser, turn = _streams.assembler(self.protocol), _streams.SSEParser(), self.translation.stream()
+
+        def relay(chunk: bytes) -> bytes:
+            out = []
+            for event, text in parser.feed(chunk) if chunk else parser.close():
+                try:
+                    data = text if text == "[DONE]" else json.loads(text)
+                except ValueError:
+                    data = None
+                asm.feed(event, data)
+                out += turn.feed(event, data)
+            self.body, self.stream_error = asm.body(), asm.error
+            if not chunk:
+                tail, ended = turn.finish()
+                out += tail
+                if not ended and self.stream_error is None:
+                    self.stream_error = {"message": "the endpoint's stream ended before its last event"}
+            return b"".join(_streams.encode(e, d) for e, d in out)
+
+        relay.turn = turn  # type: ignore[attr-defined]
+        return relay
 
     async def aclose(self, error: BaseException | None = None) -> None:
         """Record the call and count its usage (once); release the connection and the provider slot."""
@@ -216,95 +243,27 @@ class Forwarded:
         try:
             await self._stack.aclose()
         finally:
-            self._account(error)
-        whole = error is None and getattr(self, "_stream_error", None) is None and self.body is not None
+            if self._parts:  # a passed-through stream: assembled now that the agent has it all
+                self.body, self.stream_error = _forward_plan.assembled(self.protocol, b"".join(self._parts))
+            _forward_record.account(self, error)
+        whole = error is None and self.stream_error is None and self.body is not None
         if self.pending is not None and not self.hit and whole:
             await _wire_cache.keep(self.model._calls, self.pending, _wire_cache.reply_of(self.protocol, self.body))
-
-    def _account(self, error: BaseException | None) -> None:
-        model, body = self.model, self.body
-        usage = Usage()
-        if body is not None and not self.req.suffix:
-            usage = _usage.call_usage(*_wire.tokens(self.protocol, body), model._shared.price.prices)
-            if self.hit:  # no tokens and no cost were spent: a hit, and what it saved
-                usage = Usage(cache_hits=1, cost_saved_usd=usage.cost_usd)
-            model.usage.add(usage)
-            model._shared.total.add(usage)
-        stream_error = getattr(self, "_stream_error", None)
-        failed = error is not None or stream_error is not None or (self.stream and self.upstream_sse and body is None)
-        rec = model._recorder
-        if rec is None:
-            return
-        text, finish, calls = _wire.summary(self.protocol, body)
-        response = None
-        if body is not None:
-            response = {"text": text, "finish_reason": finish, "tool_calls": calls, "usage": _record.usage_dict(usage)}
-            response["raw"] = body
-        problem = _record.error_entry(error) if error is not None else stream_error
-        rec.write(
-            _record.line(
-                *self._rec,
-                source="gateway",
-                agent_protocol=self.req.protocol,
-                upstream_protocol=self.protocol,
-                model=self.model_id,
-                endpoint=self.route.endpoint + self.req.suffix,
-                stream={"agent": self.stream, "upstream": self.upstream_sse},
-                request={
-                    "protocol": self.req.protocol,
-                    "model": self.model_id,
-                    "path": self.req.suffix,
-                    "body": self.agent_body,
-                },
-                **({"upstream_request": self._upstream_body()} if self.translation is not None else {}),
-                warnings=self.warnings,
-                response=response,
-                status="error" if failed else "ok",
-                http_status=self.http_status,
-                error=problem,
-                usage=usage,
-                retries=self.retries,
-                ttft_s=None if self.ttft is None else round(self.ttft, 6),
-                cache="hit" if self.hit else "off" if self.pending is None else "miss",
-                key=None if self.pending is None else self.pending.key,
-            )
-        )
-
-
-def _translated(model: Any, req: ForwardRequest) -> tuple[str, Any]:
-    """The endpoint protocol to send ``req`` in and its translation (None: the agent's own protocol)."""
-    shared = model._shared
-    if req.protocol in shared.candidates:
-        return req.protocol, None
-    order = ([shared.chosen] if shared.chosen in shared.candidates else []) + list(shared.candidates)
-    if req.translate is not None and not req.suffix:
-        body = {**req.body, "model": req.model or model.model_id}
-        for protocol in dict.fromkeys(order):
-            translation = req.translate(protocol, body)
-            if translation is not None:
-                return protocol, translation
-    what = "this route" if req.suffix else f"a request in {req.protocol}"
-    raise ModelError(
-        f"the endpoint of model {model.model_id!r} speaks {', '.join(shared.candidates)}; {what} has no translation "
-        "to those protocols",
-        status=400,
-    )
 
 
 async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
     retries) when no answer can be had; the caller turns them into the agent's API error."""
-    model._calls.check_limit(model.usage)  # execution.attempt_cost_limit_usd, for agents behind the gateway too
-    if model._shared.plan.replay is not None:
-        raise ModelError(
-            "--replay answers the calls a harness makes itself (complete); an agent calling through the model "
-            "gateway is not replayed",
-            status=501,
-        )
     try:
-        protocol, translation = _translated(model, req)
+        if not req.suffix:
+            model._calls.check_limit(model.usage)  # execution.attempt_cost_limit_usd
+            model._limits.admit(model.usage)  # execution.attempt_max_model_calls / attempt_max_tokens_total
+        protocol, translation = _forward_plan.upstream_of(model, req)
+    except AttemptLimitReached as exc:
+        _forward_record.refused(model, req, exc, "limit")
+        raise
     except ModelError as exc:
-        _refused(model, req, exc)
+        _forward_record.refused(model, req, exc)
         raise
     if translation is not None:
         warned = model.__dict__.setdefault("_warned", set())
@@ -315,6 +274,9 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     call = Forwarded(model, req, protocol, translation)
     if model._recorder is not None:
         model._recorder.add_secret(call.route.key)
+    if model._calls.wire_recorded is not None:  # --replay: from the recorded run, never from the endpoint
+        await _replayed(call)
+        return call
     if not req.suffix and translation is None:  # the response cache (not count_tokens, not translated calls)
         request = _wire_cache.wire_request(req.protocol, call.route.endpoint, call.model_id, call.agent_body)
         call.pending, stored = await _wire_cache.lookup(model._calls, request)
@@ -337,48 +299,18 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     return call
 
 
-def _refused(model: Any, req: ForwardRequest, exc: ModelError) -> None:
-    """The record line of a call refused before anything was sent (no translation for it)."""
-    rec = model._recorder
-    if rec is None:
-        return
-    model_id = req.model or model.model_id
-    rec.write(
-        _record.line(
-            *rec.begin(),
-            source="gateway",
-            agent_protocol=req.protocol,
-            upstream_protocol=None,
-            model=model_id,
-            endpoint=None,
-            stream={"agent": bool(req.body.get("stream")), "upstream": False},
-            request={
-                "protocol": req.protocol,
-                "model": model_id,
-                "path": req.suffix,
-                "body": {**req.body, "model": model_id},
-            },
-            response=None,
-            status="error",
-            http_status=None,
-            error=_record.error_entry(exc),
-            usage=Usage(),
-            retries=0,
-        )
+async def _replayed(call: Forwarded) -> None:
+    """Answer ``call`` with the recorded reply of the same request (its failure, or no such request, is raised
+    after the call's record line is written)."""
+    req, call.replayed = call.req, True
+    request = replay_request(
+        req.protocol, call.protocol, call.route.endpoint, req.suffix, call.model_id, call.agent_body
     )
-
-
-def _assembled(protocol: str, raw: bytes) -> dict[str, Any] | None:
-    asm, parser = _streams.assembler(protocol), _streams.SSEParser()
-    for event, text in parser.feed(raw) + parser.close():
-        asm.feed(event, text if text == "[DONE]" else json.loads(text))
-    return asm.body()
-
-
-def _response_type() -> Any:
-    import httpx
-
-    return httpx.Response
+    try:
+        call.from_cache(call.model._calls.wire_recorded.answer(request))
+    except ModelError as exc:
+        await call.aclose(exc)
+        raise
 
 
 @contextlib.asynccontextmanager

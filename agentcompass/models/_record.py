@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agentcompass.errors import AttemptLimitReached
 from agentcompass.interfaces import ModelResponse, Usage
 
 REDACTED = "<redacted>"
@@ -29,6 +30,7 @@ class CallRecorder:
         self.path = path
         self._secrets: set[str] = set()
         self._seq = 0
+        self._made = False  # the directory exists (made with the first line)
         self._lock = threading.Lock()
         for secret in secrets or []:
             self.add_secret(secret)
@@ -50,7 +52,9 @@ class CallRecorder:
                 text = text.replace(secret, REDACTED)
         data = (text + "\n").encode()
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self._made:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._made = True
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
             try:
                 os.write(fd, data)
@@ -166,7 +170,7 @@ def complete_line(
         endpoint=endpoint,
         request=request,
         response=response_entry(response) if response is not None else None,
-        status="ok" if error is None else "error",
+        status="ok" if error is None else "limit" if isinstance(error, AttemptLimitReached) else "error",
         usage=usage if usage is not None else response.usage if response is not None else Usage(),
         retries=retries,
         http_status=None if cache in ("hit", "replay") else 200 if error is None else getattr(error, "status", None),

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from agentcompass.errors import ConfigError, ModelError
+from agentcompass.errors import AttemptLimitReached, ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
 from . import _prices, _record
@@ -33,6 +33,7 @@ from ._auto import (
 from ._cache.calls import CallPlan, hit_usage
 from ._circuit import Circuit
 from ._errors import EndpointUnsupportedError
+from ._limits import AttemptLimits
 from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
 from ._shared import Shared
@@ -91,6 +92,7 @@ class Model:
         )
         self._keys: dict[str, SecretStr] = {}
         self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
+        self._limits = AttemptLimits()  # set_attempt_limits (execution.attempt_max_model_calls / _tokens_total)
         if _shared is None and self._shared.plan.replay is None:  # a missing key for a public API fails now
             self._api_key(FAMILY[candidates[0]])
 
@@ -141,6 +143,11 @@ class Model:
 
         return await forward(self, request)
 
+    def set_attempt_limits(self, max_model_calls: int | None, max_tokens_total: int | None) -> None:
+        """Refuse this client's calls (:class:`~agentcompass.errors.AttemptLimitReached`) once it made
+        ``max_model_calls`` calls or spent ``max_tokens_total`` tokens (see :mod:`._limits`)."""
+        self._limits.max_model_calls, self._limits.max_tokens_total = max_model_calls, max_tokens_total
+
     def set_attempt_cost_limit(self, usd: float | None) -> None:
         """Stop this client's calls once they cost ``usd`` (those answered from the cache at their price)."""
         self._calls.cost_limit = usd
@@ -155,6 +162,9 @@ class Model:
         """Close the shared HTTP connections (a fork's ``aclose`` does nothing)."""
         if self._root:
             await self._shared.aclose()
+            raw = self._shared.__dict__.get("raw_pool")  # the gateway's plain HTTP pool (_upstream)
+            if raw is not None:
+                await raw.aclose()
 
     async def complete(
         self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **params: Any
@@ -167,7 +177,7 @@ class Model:
             tools = merged.pop("tools")
         elif "tools" in merged:
             merged = {k: v for k, v in merged.items() if k != "tools"}
-        self._calls.check_limit(self.usage)
+        self._admit(messages, merged, tools)
         if self._shared.chosen is None and not self._calls.calls_endpoint:
             self._shared.chosen = self._calls.recorded_protocol(self._shared.candidates)
         order = [self._shared.chosen] if self._shared.chosen else list(self._shared.candidates)
@@ -189,6 +199,18 @@ class Model:
         raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ internals
+    def _admit(self, messages: list[dict[str, Any]], params: dict[str, Any], tools: Any) -> None:
+        """The per-attempt limits (:mod:`._limits`, and the cost limit); a refused call is recorded (``status:
+        limit``)."""
+        try:
+            self._calls.check_limit(self.usage)  # execution.attempt_cost_limit_usd
+            self._limits.admit(self.usage)
+        except AttemptLimitReached as exc:
+            if self._recorder is not None:
+                route = self._route(self.protocol)
+                self._record(self._recorder.begin(), route, self.protocol, messages, params, tools, None, 0, exc)
+            raise
+
     def _none_supported(self, order: list[str], refused: list[str], last: ModelError) -> ModelError:
         if len(refused) == 1:
             return last

@@ -126,6 +126,28 @@ def _model_params(env: Env):
     return env.model(model_params={"temperature": 0.25}), check
 
 
+LOOP = {"_target_": "tests.helpers.LoopHarness", "way": "complete", "n_calls": 3}
+
+
+def _limited(env: Env, hit: str, sent: int) -> Check:
+    def check(o: Outcome) -> None:
+        agent = o.attempt("syn-0")["agent"]
+        assert agent["exit_status"] == "limits_exceeded" and agent["limit_hit"] == hit, agent
+        assert len(env.server.requests) == sent
+
+    return check
+
+
+@case("attempt_max_model_calls")
+def _attempt_max_model_calls(env: Env):  # the third of three calls is refused
+    return env.model(harness_params=LOOP, attempt_max_model_calls=2), _limited(env, "max_model_calls", 2)
+
+
+@case("attempt_max_tokens_total")
+def _attempt_max_tokens_total(env: Env):  # the first call spends more than one token: the second is refused
+    return env.model(harness_params=LOOP, attempt_max_tokens_total=1), _limited(env, "max_tokens_total", 1)
+
+
 @case("environment")
 def _environment(env: Env):  # the default environment is local
     return env.base(), lambda o: o.attempt("syn-0")["environment"]["provider"] == "memory" or _fail(o)

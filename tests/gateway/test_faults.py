@@ -110,3 +110,82 @@ def test_bad_requests_get_the_apis_error_shape(tmp_path: Path) -> None:
                 assert server.n_requests == 0
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("agent", ["anthropic-messages", "openai-responses"])
+def test_faults_before_the_first_byte_of_a_translated_call_are_retried(tmp_path: Path, agent: str) -> None:
+    """Claude Code and Codex on a chat endpoint: 429, 500, a dropped connection and a malformed body before the
+    first byte are retried; the agent's SDK sees one clean streamed answer."""
+    from tests.gateway.agents import AGENTS
+
+    faults = [{"at": 1, "kind": "429", "retry_after": 0.01}, {"at": 2, "kind": "500"}, {"at": 3, "kind": "drop"}]
+    faults.append({"at": 4, "kind": "malformed"})
+
+    async def main() -> None:
+        with ScriptedModelServer(["the translated answer"], faults=faults) as server:
+            async with rig(server, "openai-chat", tmp_path, **FAST) as r:
+                client = AGENTS[agent](r.base_url, r.token)
+                got = await client.call(stream=True)
+                await client.aclose()
+                text = (
+                    got["content"][0]["text"]
+                    if agent == "anthropic-messages"
+                    else got["output"][0]["content"][0]["text"]
+                )
+                assert text == "the translated answer"
+                assert server.n_requests == 5 and r.model.usage.n_retries == 4 and r.model.usage.n_calls == 1
+                (line,) = r.calls()
+                assert line["retries"] == 4 and line["status"] == "ok" and line["upstream_protocol"] == "openai-chat"
+
+    asyncio.run(main())
+
+
+def test_an_endpoint_slower_than_the_request_timeout_is_retried(tmp_path: Path) -> None:
+    """``request_timeout_s`` bounds the wait for the endpoint's answer on the gateway's own HTTP pool too."""
+
+    async def main() -> None:
+        replies = [{"text": "too late", "delay_s": 3.0}, "in time"]
+        with ScriptedModelServer(replies) as server:
+            async with rig(server, "openai-chat", tmp_path, request_timeout_s=1.0, **FAST) as r:
+                async with httpx.AsyncClient(timeout=60) as c:
+                    body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+                    resp = await c.post(r.base_url + "/v1/chat/completions", json=body, headers={"x-api-key": r.token})
+                assert resp.status_code == 200 and "in time" in resp.text and "too late" not in resp.text
+                (line,) = r.calls()
+                assert line["retries"] == 1 and line["status"] == "ok"
+
+    asyncio.run(main())
+
+
+def test_a_run_whose_endpoint_is_down_stops_within_seconds(tmp_path: Path) -> None:
+    """Agents calling the gateway of a run whose endpoint is down: the fail-fast circuit stops the request (no
+    attempt starts after it), as it does for harnesses calling ``complete``."""
+    import json
+
+    from agentcompass import run_evaluation
+    from agentcompass.errors import EvaluationFailedError
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = s.getsockname()[1]
+    t0 = time.monotonic()
+    with pytest.raises(EvaluationFailedError, match="is unreachable"):
+        run_evaluation(
+            benchmark="synthetic",
+            harness="nop",
+            environment="local",
+            model="gw-model",
+            overrides=["harness._target_=tests.helpers.GatewayEchoHarness", "model.backoff_base_s=0.01"],
+            benchmark_params={"n_tasks": 12},
+            model_base_url=f"http://127.0.0.1:{dead}/v1",
+            model_api_key="sk-dead-endpoint-1234",
+            model_api_protocol="openai-chat",
+            environment_params={"root_dir": str(tmp_path / "ws")},
+            results_dir=str(tmp_path / "results"),
+            task_concurrency=2,
+            progress="none",
+        )
+    assert time.monotonic() - t0 < 120
+    results = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("result.json")]
+    assert 1 <= len(results) < 12  # the request stopped: not every task was started
+    assert any(r["error_type"] == "ModelEndpointDownError" for r in results)

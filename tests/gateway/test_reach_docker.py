@@ -73,3 +73,45 @@ def test_container_calls_the_gateway_and_never_sees_the_key(tmp_path: Path) -> N
                     await provider.aclose()
 
     asyncio.run(main())
+
+
+def test_two_concurrent_docker_attempts_are_each_charged_their_own_calls(tmp_path: Path) -> None:
+    """Two attempts in two containers at once, their agents calling the gateway: each attempt's usage is exactly
+    what the endpoint counted for its calls (told apart by the instruction they sent), and no byte of the key is
+    in the results."""
+    from agentcompass import run_evaluation
+
+    seen: dict[str, int] = {}
+
+    def answer(request):
+        prompt = request["body"]["messages"][0]["content"]
+        n = 100 + len(prompt) % 37
+        seen[prompt] = seen.get(prompt, 0) + n
+        return {"text": f"tokens {n}", "usage": {"input_tokens": n, "output_tokens": 3}, "delay_s": 1.0}
+
+    key = "sk-DOCKER-two-attempts-4321"
+    with ScriptedModelServer(replies=answer) as srv:
+        result = run_evaluation(
+            benchmark="demo",
+            harness="nop",
+            environment="docker",
+            model="gw-model",
+            overrides=["harness._target_=tests.helpers.GatewayEchoHarness"],
+            benchmark_params={"sample_ids": ["hello-file", "count-words"]},
+            environment_params={"labels": TEST_LABELS},
+            model_base_url=srv.base_url,
+            model_api_key=key,
+            model_api_protocol="openai-chat",
+            results_dir=str(tmp_path / "results"),
+            task_concurrency=2,
+            progress="none",
+        )
+        peak = srv.max_concurrency
+    assert result["metrics"]["n_errors"] == 0 and peak == 2  # the two calls were in flight together
+    attempts = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("result.json")]
+    charged = sorted(a["usage"]["input"] for a in attempts)
+    assert charged == sorted(seen.values()) and len(set(charged)) == 2  # each its own, none swapped or summed
+    for a in attempts:
+        assert a["agent"]["submission"] == f"tokens {a['usage']['input']}"  # the answer to its own call
+    text = "".join(p.read_text(errors="replace") for p in (tmp_path / "results").rglob("*") if p.is_file())
+    assert key not in text and "acgw-" not in text

@@ -70,6 +70,10 @@
       AC.mark("trajFetched");
       try { return JSON.parse(text); } catch (e) { return text; }
     },
+    call: async function (key, path, row) {
+      if (!report) return api("call", {run: key, path: path, index: row.index});
+      return {...row, note: "the report holds each call's summary; the whole call is in model_calls.jsonl"};
+    },
     fileUrl: (key, path) => (report ? null
       : "/api/file?" + new URLSearchParams({run: key, path: path}).toString()),
     compare: async (a, b) => (report ? reportCompare(a, b) : api("compare", {a: a, b: b})),

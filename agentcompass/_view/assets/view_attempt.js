@@ -1,4 +1,5 @@
-/* agentcompass viewer: the Attempt page (trajectory, verifier log, patch, error, artifacts, phases, usage). */
+/* agentcompass viewer: the Attempt page (trajectory, verifier log, patch, error, model calls, artifacts, phases,
+   usage). */
 "use strict";
 (function (AC) {
   const h = AC.h, f = AC.fmt;
@@ -111,6 +112,7 @@
     if ((att.agent || {}).submission) main.appendChild(AC.section("Submission", "submission", AC.longText(att.agent.submission, "text")));
     const trajBox = h("div");
     if (att.trajectory) main.appendChild(AC.section("Trajectory", "trajectory", trajBox));
+    if (att.model_calls) main.appendChild(AC.section("Model calls (" + att.model_calls.totals.calls + ")", "calls", AC.modelCalls(key, att)));
     if (att.artifacts) main.appendChild(AC.section("Artifacts", "artifacts", artifacts(key, att), false));
     if (att.grade && (att.grade.details || att.grade.error)) main.appendChild(AC.section("Grade details", "grade", AC.jsonTree(att.grade, undefined, true), false));
     main.appendChild(AC.section("Files", "files", fileList(key, att), false));

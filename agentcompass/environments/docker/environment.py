@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from agentcompass.environments.docker import staging, tarsafe
+from agentcompass.environments.docker import reach, staging, tarsafe
 from agentcompass.environments.docker.delivery import StagedDelivery
 from agentcompass.environments.docker.execstream import (
     KILL_SCRIPT,
@@ -99,8 +99,14 @@ class DockerEnvironment(StagedDelivery):
                 return str(net["Gateway"])
         raise GatewayUnreachableError(
             f"docker environment {self.name} has no network with a gateway to this host "
-            f"(networks: {sorted(networks) or 'none'}); a task without network cannot reach the model gateway yet"
+            f"(networks: {sorted(networks) or 'none'}), and its network namespace cannot be entered from here "
+            "(docs/gateway.md, Reachability)"
         )
+
+    async def net_namespace(self) -> str | None:
+        """interfaces.NET_NAMESPACE: for a container without internet, its network namespace (see :mod:`.reach`)."""
+        self._check_open()
+        return await reach.offline_namespace(self._run, self.api, self.id)
 
     def _check_open(self) -> None:
         if self._closed:

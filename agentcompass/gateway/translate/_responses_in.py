@@ -2,23 +2,24 @@
 
 Turns: ``{"role": "system", "text"}``, ``{"role": "user", "parts": [text | image]}``, ``{"role": "assistant",
 "parts": [text | tool | reasoning]}``, ``{"role": "tool", "id", "output": str | parts}``. A ``custom`` (free-form)
-tool is a function taking one string ``input``; its calls and outputs are tool calls like the others. Hosted tools
-are dropped with a warning; server state (``previous_response_id``, ``item_reference``, ``conversation``) and any
-other item, part or field are refused.
+tool is a function taking one string ``input``; its calls and outputs are tool calls like the others; the members of
+``namespace`` tools are flat tools (``_namespaces``). Hosted tools and ``client_metadata`` (the client's labels of
+its session) are dropped with a warning; server state (``previous_response_id``, ``item_reference``,
+``conversation``) and any other item, part or field are refused.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import _common
+from . import _common, _namespaces
 from ._common import Refuser
 from ._write_responses import unseal
 
 KNOWN = frozenset(
     {"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "max_output_tokens", "stream"}
     | {"temperature", "top_p", "reasoning", "text", "store", "include", "prompt_cache_key", "metadata", "user"}
-    | {"safety_identifier", "service_tier", "truncation", "background", "stream_options"}
+    | {"safety_identifier", "service_tier", "truncation", "background", "stream_options", "client_metadata"}
 )
 INCLUDE_OK = {"reasoning.encrypted_content"}
 
@@ -57,14 +58,12 @@ def _item(item: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
         if role not in ("user", "assistant"):
             raise refuse(f"input message role {role!r}")
         return {"role": role, "parts": _parts(item.get("content"), refuse, f"{role} message")}
-    if kind == "function_call":
-        tool = {"type": "tool", "id": item.get("call_id"), "name": item.get("name"), "arguments": item.get("arguments")}
-        return {"role": "assistant", "parts": [tool]}
-    if kind == "custom_tool_call":
-        args = _common.dumps({"input": item.get("input") or ""})
+    if kind in ("function_call", "custom_tool_call"):
+        name = _namespaces.flat(item.get("namespace"), item.get("name"))
+        args = item.get("arguments") if kind == "function_call" else _common.dumps({"input": item.get("input") or ""})
         return {
             "role": "assistant",
-            "parts": [{"type": "tool", "id": item.get("call_id"), "name": item.get("name"), "arguments": args}],
+            "parts": [{"type": "tool", "id": item.get("call_id"), "name": name, "arguments": args}],
         }
     if kind in ("function_call_output", "custom_tool_call_output"):
         return {"role": "tool", "id": item.get("call_id"), "output": _output(item.get("output"), refuse)}
@@ -92,9 +91,14 @@ def conversation(agent: dict[str, Any], refuse: Refuser) -> list[dict[str, Any]]
 
 
 def tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
-    """``[{name, description, parameters, strict?}]`` of the function and custom tools."""
+    """``[{name, description, parameters, strict?}]`` of the function and custom tools (those of namespace tools
+    under their flat names)."""
     out = []
-    for tool in agent.get("tools") or []:
+    top = {t.get("name") for t in agent.get("tools") or [] if isinstance(t, dict) and t.get("type") != "namespace"}
+    clash = sorted(top & set(_namespaces.members(agent)))
+    if clash:
+        raise refuse(f"namespace tool names {clash} are also the names of other tools")
+    for tool in _namespaces.tools(agent):
         kind = tool.get("type")
         if _common.hosted_responses_tool(tool):
             warnings.append(_common.dropped(tool))
@@ -127,8 +131,13 @@ def tool_choice(agent: dict[str, Any], refuse: Refuser) -> str | None:
     raise refuse(f"tool_choice {choice!r}")
 
 
-def check(agent: dict[str, Any], refuse: Refuser) -> None:
+def check(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> None:
     refuse.unknown_keys(agent, KNOWN)
+    if agent.get("client_metadata"):
+        warnings.append(
+            f"client_metadata not sent: the client's own labels of its session, with no counterpart on "
+            f"{refuse.upstream} and no effect on the reply (gateway translation)"
+        )
     include = set(agent.get("include") or []) - INCLUDE_OK
     if include:
         raise refuse(f"include {sorted(include)}")

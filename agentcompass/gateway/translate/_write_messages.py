@@ -1,5 +1,7 @@
 """The neutral reply as an Anthropic Messages reply: a ``message`` body, or its stream (``message_start`` ...
-``message_stop``)."""
+``message_stop``). With ``thinking.display: omitted`` in the request, thinking blocks come without their text (as
+Anthropic returns them); a request with ``context_management`` gets the reply's ``context_management`` (no edit
+applied: the translations refuse every edit that would act)."""
 
 from __future__ import annotations
 
@@ -29,11 +31,16 @@ def _stop(reply: r.Reply) -> str:
     return reply.stop
 
 
-def content(block: r.Block) -> dict[str, Any]:
+def omitted(request: dict[str, Any]) -> bool:
+    """Whether the agent asked for thinking blocks without their text."""
+    return (request.get("thinking") or {}).get("display") == "omitted"
+
+
+def content(block: r.Block, hide_thinking: bool = False) -> dict[str, Any]:
     if block.kind == "text":
         return {"type": "text", "text": block.text}
     if block.kind == "thinking":
-        return {"type": "thinking", "thinking": block.text, "signature": block.signature}
+        return {"type": "thinking", "thinking": "" if hide_thinking else block.text, "signature": block.signature}
     if block.kind == "redacted_thinking":
         return {"type": "redacted_thinking", "data": block.signature}
     return {
@@ -54,13 +61,18 @@ def _id(reply: r.Reply) -> str:
     return reply.id if reply.id.startswith("msg") else "msg_" + reply.id
 
 
+def _context(request: dict[str, Any]) -> dict[str, Any]:
+    return {"context_management": {"applied_edits": []}} if request.get("context_management") is not None else {}
+
+
 def body(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
     return {
         **_head(reply, str(request.get("model") or reply.model)),
-        "content": [content(b) for b in reply.blocks],
+        "content": [content(b, omitted(request)) for b in reply.blocks],
         "stop_reason": _stop(reply),
         "stop_sequence": reply.stop_sequence,
         "usage": usage(reply.usage),
+        **_context(request),
     }
 
 
@@ -89,7 +101,7 @@ class StreamWriter(Writer):
     def on_delta(self, block: r.Block, text: str) -> None:
         if block.kind == "text":
             self._delta({"type": "text_delta", "text": text})
-        elif block.kind == "thinking":
+        elif block.kind == "thinking" and not omitted(self.request):
             self._delta({"type": "thinking_delta", "thinking": text})
         elif block.kind == "tool":
             self._delta({"type": "input_json_delta", "partial_json": text})
@@ -102,7 +114,8 @@ class StreamWriter(Writer):
 
     def on_end(self) -> None:
         delta = {"stop_reason": _stop(self.reply), "stop_sequence": self.reply.stop_sequence}
-        self.emit("message_delta", {"type": "message_delta", "delta": delta, "usage": usage(self.reply.usage)})
+        last = {"type": "message_delta", "delta": delta, "usage": usage(self.reply.usage), **_context(self.request)}
+        self.emit("message_delta", last)
         self.emit("message_stop", {"type": "message_stop"})
 
     def on_fail(self, status: int, message: str) -> None:

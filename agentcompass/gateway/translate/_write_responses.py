@@ -15,7 +15,7 @@ from typing import Any
 
 from agentcompass.models._streams import responses as wire
 
-from . import _common
+from . import _common, _namespaces
 from . import _reply as r
 from ._writer import Writer
 
@@ -50,7 +50,8 @@ def usage(t: r.Tokens) -> dict[str, Any]:
 
 
 def custom_tools(request: dict[str, Any]) -> set[str]:
-    return {t.get("name") for t in request.get("tools") or [] if isinstance(t, dict) and t.get("type") == "custom"}
+    """The (flat) names of the request's custom tools."""
+    return {t.get("name") for t in _namespaces.tools(request) if isinstance(t, dict) and t.get("type") == "custom"}
 
 
 class Items:
@@ -58,7 +59,15 @@ class Items:
 
     def __init__(self, request: dict[str, Any]) -> None:
         self.custom = custom_tools(request)
+        self.spaced = _namespaces.members(request)
         self.ids: dict[int, str] = {}
+
+    def name(self, block: r.Block) -> dict[str, Any]:
+        """A call's ``name`` (and ``namespace``, for a tool of a namespace tool)."""
+        if block.name in self.spaced:
+            namespace, tool = self.spaced[block.name]
+            return {"name": tool.get("name"), "namespace": namespace}
+        return {"name": block.name}
 
     def item_id(self, block: r.Block, prefix: str) -> str:
         return self.ids.setdefault(id(block), r.new_id(prefix))
@@ -81,9 +90,9 @@ class Items:
         if block.name in self.custom:
             out = {"id": self.item_id(block, "ctc_"), "type": "custom_tool_call", "status": status}
             text = str(_common.arguments(block.text).get("input", block.text)) if done else ""
-            return {**out, "call_id": call_id, "name": block.name, "input": text}
+            return {**out, "call_id": call_id, **self.name(block), "input": text}
         out = {"id": self.item_id(block, "fc_"), "type": "function_call", "status": status, "call_id": call_id}
-        return {**out, "name": block.name, "arguments": block.text if done else ""}
+        return {**out, **self.name(block), "arguments": block.text if done else ""}
 
 
 def _status(reply: r.Reply) -> tuple[str, dict[str, Any] | None]:
@@ -182,7 +191,7 @@ class StreamWriter(Writer):
             self.add("response.custom_tool_call_input.delta", **ids, delta=item["input"])
             self.add("response.custom_tool_call_input.done", **ids, input=item["input"])
         elif block.kind == "tool":
-            self.add("response.function_call_arguments.done", **ids, name=block.name, arguments=block.text)
+            self.add("response.function_call_arguments.done", **ids, name=item["name"], arguments=block.text)
         self.add("response.output_item.done", output_index=ids["output_index"], item=item)
 
     def on_end(self) -> None:

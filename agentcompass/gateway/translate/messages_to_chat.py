@@ -1,28 +1,32 @@
 """Anthropic Messages -> OpenAI Chat Completions (Claude Code on a vLLM / SGLang / OpenRouter endpoint).
 
-Request: ``system`` becomes the first message (one text block: a string, several: text parts); user text and
+Request: ``system`` becomes the first message (one text block: a string, several: text parts), ``role: "system"``
+entries of ``messages`` system messages in their place; user text and
 images become content parts (a base64 image a ``data:`` URL); ``tool_result`` blocks become ``tool`` messages
 placed before the rest of their user turn (text results as a string, with images as parts); assistant ``text``
 and ``tool_use`` blocks become ``content`` and ``tool_calls``; thinking from earlier turns is left out (a chat
 endpoint takes none back). Tools become function tools, ``tool_choice`` any/tool/none ``required`` / a named
 function / ``none``, ``disable_parallel_tool_use`` ``parallel_tool_calls: false``; ``max_tokens``,
-``temperature``, ``top_p``, ``top_k``, ``stop_sequences`` -> ``stop``; ``thinking.budget_tokens`` ->
-``reasoning_effort`` (<= 2048 low, <= 8192 medium, else high); ``metadata.user_id`` -> ``user``.
-``cache_control`` marks are prompt-cache hints and are not sent. Anthropic server tools (web search, web fetch,
-code execution) are dropped with a warning; any other field, block type or tool type is refused.
+``temperature``, ``top_p``, ``top_k``, ``stop_sequences`` -> ``stop``; ``output_config.effort`` (or, without
+it, ``thinking.budget_tokens``: <= 2048 low, <= 8192 medium, else high) -> ``reasoning_effort``,
+``output_config.format`` -> ``response_format``; ``metadata.user_id`` -> ``user``; ``defer_loading`` tools are sent
+once a ``tool_reference`` has loaded them; ``context_management``'s ``clear_thinking`` has nothing to clear (a
+warning). ``cache_control`` marks are prompt-cache hints and are not sent. Anthropic server tools (web search, web
+fetch, code execution) are dropped with a warning; any other field, block type or tool type is refused (see
+``_messages_in``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import _common, _read_chat, _write_messages
+from . import _common, _messages_in, _read_chat, _write_messages
 from ._common import Refuser
 
 AGENT, UPSTREAM = "anthropic-messages", "openai-chat"
 KNOWN = frozenset(
     {"model", "messages", "system", "max_tokens", "temperature", "top_p", "top_k", "stop_sequences", "stream"}
-    | {"tools", "tool_choice", "thinking", "metadata"}
+    | {"tools", "tool_choice", "thinking", "metadata", "output_config", "context_management"}
 )
 read, writer, body = _read_chat, _write_messages.StreamWriter, _write_messages.body
 
@@ -47,6 +51,8 @@ def _parts(blocks: list[dict[str, Any]], refuse: Refuser, what: str) -> list[dic
             out.append({"type": "text", "text": block.get("text") or ""})
         elif kind == "image":
             out.append(_image(block, refuse))
+        elif kind == "tool_reference" and what == "tool_result":
+            continue  # the tool it loads is in the request's tools
         else:
             raise refuse(f"{what}: content block type {kind!r}")
     return out
@@ -107,17 +113,22 @@ def _system(system: Any, refuse: Refuser) -> list[dict[str, Any]]:
     return [{"role": "system", "content": parts[0]["text"] if len(parts) == 1 else parts}]
 
 
-def _tools(tools: list[dict[str, Any]], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
+def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
     out = []
-    for tool in tools:
+    loaded = _messages_in.loaded_tools(agent.get("messages") or [])
+    for tool in agent.get("tools") or []:
         if _common.hosted_anthropic_tool(tool):
             warnings.append(_common.dropped(tool))
             continue
         if tool.get("type") not in (None, "custom"):
             raise refuse(f"tool type {tool.get('type')!r} (tool {tool.get('name')!r})")
+        if not _messages_in.visible(tool, loaded, refuse):
+            continue
         fn = {"name": tool.get("name"), "parameters": tool.get("input_schema") or {"type": "object"}}
         if tool.get("description"):
             fn["description"] = tool["description"]
+        if tool.get("strict") is not None:
+            fn["strict"] = bool(tool["strict"])
         out.append({"type": "function", "function": fn})
     return out
 
@@ -135,27 +146,22 @@ def _tool_choice(choice: dict[str, Any], refuse: Refuser) -> Any:
     raise refuse(f"tool_choice type {kind!r}")
 
 
-def _effort(thinking: dict[str, Any], refuse: Refuser) -> str | None:
-    kind = thinking.get("type")
-    if kind in ("disabled", None):
-        return None
-    if kind != "enabled":
-        raise refuse(f"thinking type {kind!r}")
-    budget = int(thinking.get("budget_tokens") or 0)
-    return "low" if budget <= 2048 else "medium" if budget <= 8192 else "high"
-
-
 def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     """The chat request for a Messages request (see the module doc)."""
     refuse = Refuser(AGENT, UPSTREAM)
     refuse.unknown_keys(agent, KNOWN)
     messages = _system(agent.get("system"), refuse)
-    for i, message in enumerate(agent.get("messages") or []):
+    turns = agent.get("messages") or []
+    for i, message in enumerate(turns):
         role = message.get("role")
         if role == "user":
             messages += _user(message.get("content") or "", refuse)
         elif role == "assistant":
             messages.append(_assistant(message.get("content") or "", refuse))
+        elif role == "system":
+            text = _messages_in.system_message(turns, i, refuse)
+            if text is not None:
+                messages.append({"role": "system", "content": text})
         else:
             raise refuse(f"messages[{i}].role {role!r}")
     out: dict[str, Any] = {"model": agent.get("model"), "messages": messages}
@@ -164,7 +170,7 @@ def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
             out[key] = agent[key]
     if agent.get("stop_sequences"):
         out["stop"] = list(agent["stop_sequences"])
-    tools = _tools(agent.get("tools") or [], refuse, warnings)
+    tools = _tools(agent, refuse, warnings)
     if tools:
         out["tools"] = tools
     choice = agent.get("tool_choice")
@@ -172,9 +178,13 @@ def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
         out["tool_choice"] = _tool_choice(choice, refuse)
         if choice.get("disable_parallel_tool_use"):
             out["parallel_tool_calls"] = False
-    effort = _effort(agent.get("thinking") or {}, refuse)
+    effort = _messages_in.effort(agent, refuse, warnings)
     if effort:
         out["reasoning_effort"] = effort
+    fmt = _messages_in.response_format(agent, refuse)
+    if fmt:
+        out["response_format"] = fmt
+    _messages_in.context_edits(agent, UPSTREAM, refuse, warnings)
     meta = agent.get("metadata") or {}
     refuse.unknown_keys(meta, {"user_id"}, "metadata.")
     if meta.get("user_id"):

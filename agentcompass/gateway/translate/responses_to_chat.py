@@ -77,7 +77,7 @@ def _messages(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     refuse = Refuser(AGENT, UPSTREAM)
-    _responses_in.check(agent, refuse)
+    _responses_in.check(agent, refuse, warnings)
     refuse.unknown_keys(agent.get("text") or {}, {"format", "verbosity"}, "text.")
     out: dict[str, Any] = {
         "model": agent.get("model"),

@@ -89,7 +89,7 @@ def _tool_choice(choice: str | None, parallel: Any) -> dict[str, Any] | None:
 
 def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     refuse = Refuser(AGENT, UPSTREAM)
-    _responses_in.check(agent, refuse)
+    _responses_in.check(agent, refuse, warnings)
     refuse.unknown_keys(agent.get("text") or {}, {"format"}, "text.")
     system, turns = _turns(_responses_in.conversation(agent, refuse))
     out: dict[str, Any] = {"model": agent.get("model"), "messages": turns}

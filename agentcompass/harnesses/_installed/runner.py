@@ -194,7 +194,8 @@ class InstalledAgent:
             return AgentResult("agent_timeout", None, n_turns, usage, path, "agent_timeout", info=info)
         if result.exit_code != 0:
             tail = next((ln for ln in reversed(result.output.strip().splitlines()) if ln.strip()), "")
-            raise AgentError(f"{self.AGENT_NAME} exited with code {result.exit_code}: {tail[:300]}")
+            partial = AgentResult("error", None, n_turns, usage, path, info=info)  # kept if a limit stopped it
+            raise AgentError(f"{self.AGENT_NAME} exited with code {result.exit_code}: {tail[:300]}", result=partial)
         return AgentResult("completed", None, n_turns, usage, path, info=info)
 
     def _safe(self, fn: Any, *args: Any) -> Any:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -70,8 +69,10 @@ class Assembler:
     def feed(self, event: str | None, data: Any) -> None:
         kind = data.get("type") if isinstance(data, dict) else None
         if kind == "message_start":
-            self.message = copy.deepcopy(data.get("message") or {})
-            self.message.setdefault("content", [])
+            message = data.get("message") or {}  # copied where the stream's later events change it
+            self.message = {**message, "content": list(message.get("content") or [])}
+            if isinstance(message.get("usage"), dict):
+                self.message["usage"] = dict(message["usage"])
         elif kind == "error":
             self.error = data
         elif self.message is None:
@@ -80,7 +81,10 @@ class Assembler:
             blocks = self.message["content"]
             while len(blocks) <= data.get("index", len(blocks)):
                 blocks.append({})
-            blocks[data["index"]] = copy.deepcopy(data.get("content_block") or {})
+            block = dict(data.get("content_block") or {})
+            if isinstance(block.get("citations"), list):
+                block["citations"] = list(block["citations"])
+            blocks[data["index"]] = block
         elif kind == "content_block_delta":
             self._delta(data.get("index", 0), data.get("delta") or {})
         elif kind == "content_block_stop":

@@ -5,7 +5,6 @@ every event has a ``sequence_number``."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 _END = {"completed": "response.completed", "incomplete": "response.incomplete", "failed": "response.failed"}
@@ -100,13 +99,13 @@ class Assembler:
     def feed(self, event: str | None, data: Any) -> None:
         kind = data.get("type") if isinstance(data, dict) else None
         if kind in ("response.created", "response.in_progress", "response.queued"):
-            self.response = copy.deepcopy(data.get("response") or {})
+            self.response = data.get("response") or {}  # never changed here: kept as sent
         elif kind in ("response.completed", "response.incomplete", "response.failed"):
-            self.response, self.done = copy.deepcopy(data.get("response") or {}), True
+            self.response, self.done = data.get("response") or {}, True
             if kind == "response.failed":
                 self.error = (self.response or {}).get("error") or {"message": "response.failed"}
         elif kind == "response.output_item.done":
-            self.items[data.get("output_index", len(self.items))] = copy.deepcopy(data.get("item") or {})
+            self.items[data.get("output_index", len(self.items))] = data.get("item") or {}
         elif kind == "error":
             self.error = data
 

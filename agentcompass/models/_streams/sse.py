@@ -21,40 +21,36 @@ class SSEParser:
 
     def __init__(self) -> None:
         self._buf = b""
+        self._cr = False  # the last chunk ended in \r: a \n opening the next one belongs to that line end
         self._event: str | None = None
         self._data: list[str] = []
 
     def feed(self, chunk: bytes) -> list[tuple[str | None, str]]:
-        self._buf += chunk
+        if self._cr and chunk[:1] == b"\n":
+            chunk = chunk[1:]
+        self._cr = False
+        buf = self._buf + chunk
+        if b"\r" in buf:
+            self._cr = buf.endswith(b"\r")
+            buf = buf.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        lines = buf.split(b"\n")
+        self._buf = lines.pop()  # the line not ended yet
         out: list[tuple[str | None, str]] = []
-        while True:
-            cut = _line_end(self._buf)
-            if cut is None:
-                return out
-            end, width = cut
-            line, self._buf = self._buf[:end].decode("utf-8", "replace"), self._buf[end + width :]
-            if not line:
+        for raw in lines:
+            if not raw:
                 if self._data or self._event:
                     out.append((self._event, "\n".join(self._data)))
                 self._event, self._data = None, []
                 continue
-            name, _, value = line.partition(":")
+            name, _, value = raw.decode("utf-8", "replace").partition(":")
             value = value[1:] if value.startswith(" ") else value
             if name == "event":
                 self._event = value
             elif name == "data":
                 self._data.append(value)
+        return out
 
     def close(self) -> list[tuple[str | None, str]]:
         """The last event when the stream ended without its blank line."""
         out = self.feed(b"\n\n") if self._buf.strip() or self._data else []
         return out
-
-
-def _line_end(buf: bytes) -> tuple[int, int] | None:
-    n, r = buf.find(b"\n"), buf.find(b"\r")
-    if r != -1 and (n == -1 or r < n):
-        if r + 1 == len(buf):
-            return None  # a lone \r at the end: wait for a possible \n
-        return (r, 2) if buf[r + 1 : r + 2] == b"\n" else (r, 1)
-    return None if n == -1 else (n, 1)

@@ -27,6 +27,7 @@ REPLY_KEYS = {
     "tool_calls",
     "drop_after_events",
     "event_delay_s",
+    "end_delay_s",
 }
 TOOL_CALL_KEYS = {"id", "name", "arguments"}
 FAULT_KEYS = {"kind", "at", "every", "retry_after", "retry_after_ms", "delay_s", "path"}

@@ -88,9 +88,11 @@ class _Handler(BaseHTTPRequestHandler):
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + data)
 
-    def send_events(self, events: list[bytes], drop_after: int | None = None, delay_s: float = 0.0) -> None:
+    def send_events(
+        self, events: list[bytes], drop_after: int | None = None, delay_s: float = 0.0, end_delay_s: float = 0.0
+    ) -> None:
         """A 200 ``text/event-stream`` reply, one HTTP chunk per event (``drop_after``: cut the connection after
-        that many events, without the terminating chunk)."""
+        that many events, without the terminating chunk; ``end_delay_s``: the pause before the terminating chunk)."""
         head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
         self.wfile.write((head + "Cache-Control: no-cache\r\n\r\n").encode("latin-1"))
         for i, event in enumerate(events):
@@ -101,6 +103,8 @@ class _Handler(BaseHTTPRequestHandler):
             if delay_s and i:
                 time.sleep(delay_s)
             self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+        if end_delay_s:
+            time.sleep(end_delay_s)
         self.wfile.write(b"0\r\n\r\n")
 
     def drop(self) -> None:
@@ -122,7 +126,8 @@ class ScriptedModelServer:
     ``fault_rate`` inject 429/5xx, ``drop``, ``slow`` and ``malformed`` replies without consuming the
     script. A request with ``stream: true`` gets the protocol's SSE stream (one HTTP chunk per event; chat adds the
     usage chunk under ``stream_options.include_usage``); a reply's ``drop_after_events`` cuts the connection after
-    that many events and ``event_delay_s`` spaces them; ``streaming=False`` answers every request unstreamed (an
+    that many events, ``event_delay_s`` spaces them and ``end_delay_s`` holds the terminating chunk back after the
+    last event (an endpoint slow to end its stream); ``streaming=False`` answers every request unstreamed (an
     endpoint that does not stream). ``unsupported_paths`` answers 404 (a list) or the given status (a mapping) on
     those paths.
     ``api_key``: when set, requests with another key get 401 (checked after fault injection: faults
@@ -305,7 +310,10 @@ class ScriptedModelServer:
                 include = bool((body.get("stream_options") or {}).get("include_usage"))
                 events = synthesize(shapes.PROTOCOL_OF_PATH[path], payload, include_usage=include)
                 frames = [encode(name, data) for name, data in events]
-                handler.send_events(frames, reply.get("drop_after_events"), float(reply.get("event_delay_s", 0.0)))
+                spacing = float(reply.get("event_delay_s", 0.0))
+                handler.send_events(
+                    frames, reply.get("drop_after_events"), spacing, float(reply.get("end_delay_s", 0.0))
+                )
                 return
             handler.send_json(status, payload, headers)
 

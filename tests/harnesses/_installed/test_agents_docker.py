@@ -48,11 +48,27 @@ def test_agent_solves_the_demo_tasks_in_docker(agent: str, tmp_path: Path) -> No
     assert {k: v["reward"] for k, v in rows.items()} == {"hello-file": 1.0, "fix-python-script": 1.0}
     for task, row in rows.items():
         calls = support.gateway_calls(row["_dir"])
-        n_ok = sum(1 for c in calls if c["status"] == "ok")
-        assert n_ok and row["usage"]["input"] == n_ok * support.USAGE["input_tokens"], (task, row["usage"])
+        assert calls and all(c["status"] == "ok" for c in calls), (task, [(c["status"], c["error"]) for c in calls])
+        answered = [c for c in calls if not c["request"].get("path")]  # count_tokens calls spend no tokens
+        assert row["usage"]["input"] == len(answered) * support.USAGE["input_tokens"], (task, row["usage"])
         info = row["agent"]["info"]
         assert info["platform"]["libc"] == "glibc" and info["exit_code"] == 0
         assert (Path(row["_dir"]) / "agent" / info["native_log"].rsplit("/", 1)[-1]).is_file()
+
+
+@pytest.mark.parametrize(("agent", "endpoint"), [("claude_code", "openai-chat"), ("codex", "anthropic-messages")])
+def test_an_agent_on_an_endpoint_of_another_protocol_in_docker(agent: str, endpoint: str, tmp_path: Path) -> None:
+    """Through the gateway's translation, in docker: Claude Code on an OpenAI Chat endpoint, Codex on an Anthropic
+    Messages one, both demo tasks solved; the endpoint sees only its protocol, every call is ok."""
+    with _bridge_server(agent) as srv:
+        result = support.run(agent, "docker", srv, tmp_path, ["hello-file", "fix-python-script"], protocol=endpoint)
+    rows = support.attempts(tmp_path)
+    assert result["metrics"]["n_errors"] == 0, {k: v.get("error") for k, v in rows.items()}
+    assert {k: v["reward"] for k, v in rows.items()} == {"hello-file": 1.0, "fix-python-script": 1.0}
+    assert {r["protocol"] for r in srv.requests if r.get("protocol")} == {endpoint}
+    for task, row in rows.items():
+        calls = support.gateway_calls(row["_dir"])
+        assert calls and all(c["status"] == "ok" and c["upstream_protocol"] == endpoint for c in calls), task
 
 
 def _container_text(cid: str) -> str:
