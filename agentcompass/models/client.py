@@ -269,7 +269,7 @@ class Model:
                 self._record(began, route, *args, cache=how, key=pending.key, usage=spent)
             return answered
         module, timeout = route.module, self.config.request_timeout_s
-        client = self._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
+        client = self._shared.client(module.make_client, lambda: module.make_client(route.base, route.key, timeout))
         retries = 0
 
         def on_retry() -> None:
