@@ -11,6 +11,7 @@ import pytest
 
 from agentcompass.errors import ConfigError
 from agentcompass.models import protocols
+from agentcompass.testing.conformance.model import ModelClientSuite
 from agentcompass.testing.scripted_server import ScriptedModelServer
 
 PLUGIN = Path(__file__).resolve().parent.parent / "data" / "protocol_plugin"
@@ -20,6 +21,10 @@ USER = [{"role": "user", "content": "list the files"}]
 
 @pytest.fixture
 def plain_chat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    yield from _installed(tmp_path, monkeypatch)
+
+
+def _installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The plug-in's module on sys.path with a distribution declaring its entry point (as ``pip install`` would
     leave it)."""
     protocols.refresh()
@@ -80,3 +85,13 @@ def test_an_unknown_protocol_lists_the_plugin_ones(plain_chat, make_model) -> No
 def test_without_the_plugin_the_name_is_unknown(make_model) -> None:
     with pytest.raises(ConfigError, match=r"'plain-chat' is not a protocol; allowed: one of anthropic-messages, "):
         make_model("http://127.0.0.1:9/v1", api_protocol="plain-chat")
+
+
+class TestPlainChat(ModelClientSuite):
+    """The protocol plug-in passes the model client conformance suite unchanged."""
+
+    PROTOCOL = "plain-chat"
+
+    @pytest.fixture(autouse=True)
+    def _plugin(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        yield from _installed(tmp_path, monkeypatch)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.errors import ModelError, ModelRetryableError
 from agentcompass.interfaces import ModelResponse, ToolCall, Usage
+from agentcompass.models._errors import UpstreamStatus
 
 PROTOCOL = "plain-chat"
 PATH = "/chat/completions"
@@ -31,10 +31,11 @@ def make_client(base_url: str, api_key: str, timeout: float) -> Any:
     return Client(base_url=base_url + "/", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout)
 
 
-def _cost(n_in: int, n_out: int, prices: Any) -> float | None:
+def _cost(n_in: int, n_out: int, cached: int, prices: Any) -> float | None:
     if prices is None:
         return None
-    return (n_in * prices.input_per_mtok + n_out * prices.output_per_mtok) / 1e6
+    cached_price = prices.input_per_mtok if prices.cached_input_per_mtok is None else prices.cached_input_per_mtok
+    return ((n_in - cached) * prices.input_per_mtok + cached * cached_price + n_out * prices.output_per_mtok) / 1e6
 
 
 async def call(
@@ -49,14 +50,16 @@ async def call(
     if tools:
         body["tools"] = tools
     resp = await client.post(PATH.lstrip("/"), json=body)
-    if resp.status_code >= 400:
-        kind = ModelRetryableError if resp.status_code >= 500 or resp.status_code == 429 else ModelError
-        raise kind(f"plain-chat: HTTP {resp.status_code}", status=resp.status_code)
+    if resp.status_code >= 400:  # classified by the model layer: retried, context length, unsupported endpoint
+        raise UpstreamStatus(resp.status_code, resp.headers, resp.json())
     reply = resp.json()
     choice = reply["choices"][0]
     message = choice["message"]
-    n_in, n_out = reply["usage"]["prompt_tokens"], reply["usage"]["completion_tokens"]
-    usage = Usage(input_tokens=n_in, output_tokens=n_out, cost_usd=_cost(n_in, n_out, prices), n_calls=1)
+    tokens = reply.get("usage") or {}
+    n_in, n_out = tokens.get("prompt_tokens", 0), tokens.get("completion_tokens", 0)
+    cached = (tokens.get("prompt_tokens_details") or {}).get("cached_tokens") or 0
+    cost = _cost(n_in, n_out, cached, prices)
+    usage = Usage(input_tokens=n_in, output_tokens=n_out, cached_tokens=cached, cost_usd=cost, n_calls=1)
     calls = [
         ToolCall(id=c["id"], name=c["function"]["name"], arguments=c["function"]["arguments"])
         for c in message.get("tool_calls") or []
