@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import web
 
-from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, ModelError
+from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, ModelError, ReplayMismatchError
 from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
 
 from . import routes, translate
@@ -92,6 +92,8 @@ class Handlers:
             status = exc.status if exc.status and 400 <= exc.status < 600 else 502
             if isinstance(exc, ModelEndpointDownError):
                 session.fatal, status = exc, 503
+            elif isinstance(exc, ReplayMismatchError):  # --replay: not the recorded run's request; ends the attempt
+                session.fatal, status = session.fatal or exc, 400
             return _error(protocol, status, str(exc))
         error: BaseException | None = None
         try:

@@ -29,6 +29,7 @@ from agentcompass.errors import AttemptLimitReached, ModelError
 
 from . import _forward_plan, _forward_record, _streams, _upstream
 from ._cache import wire as _wire_cache
+from ._cache.wire_replay import replay_request
 from ._retry import call_with_retries
 from .protocols import wire
 
@@ -86,10 +87,16 @@ class Forwarded:
         self.began = rec.begin() if rec is not None else (0, time.monotonic(), "")
         self.pending: Any = None  # the response cache's entry of this call (None: no cache)
         self.hit = False
+        self.replayed = False  # answered from a recorded run (--replay)
 
     def from_cache(self, body: dict[str, Any]) -> None:
         """Answer from the response cache: the stored body, no HTTP request."""
         self.body, self.raw, self.hit = body, json.dumps(body).encode(), True
+
+    @property
+    def cache_mark(self) -> str:
+        """How the call is marked in model_calls.jsonl: replay, hit, miss or off."""
+        return "replay" if self.replayed else "hit" if self.hit else "off" if self.pending is None else "miss"
 
     @property
     def content_type(self) -> str:
@@ -249,12 +256,6 @@ class Forwarded:
 async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     """Send ``req`` to the model's endpoint (see the module doc). Raises the client's typed ModelErrors (after its
     retries) when no answer can be had; the caller turns them into the agent's API error."""
-    if model._shared.plan.replay is not None:
-        raise ModelError(
-            "--replay answers the calls a harness makes itself (complete); an agent calling through the model "
-            "gateway is not replayed",
-            status=501,
-        )
     try:
         if not req.suffix:
             model._calls.check_limit(model.usage)  # execution.attempt_cost_limit_usd
@@ -275,6 +276,9 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     call = Forwarded(model, req, protocol, translation)
     if model._recorder is not None:
         model._recorder.add_secret(call.route.key)
+    if model._calls.wire_recorded is not None:  # --replay: from the recorded run, never from the endpoint
+        await _replayed(call)
+        return call
     if not req.suffix and translation is None:  # the response cache (not count_tokens, not translated calls)
         request = _wire_cache.wire_request(req.protocol, call.route.endpoint, call.model_id, call.agent_body)
         call.pending, stored = await _wire_cache.lookup(model._calls, request)
@@ -295,6 +299,20 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
         await call.aclose(exc)
         raise
     return call
+
+
+async def _replayed(call: Forwarded) -> None:
+    """Answer ``call`` with the recorded reply of the same request (its failure, or no such request, is raised
+    after the call's record line is written)."""
+    req, call.replayed = call.req, True
+    request = replay_request(
+        req.protocol, call.protocol, call.route.endpoint, req.suffix, call.model_id, call.agent_body
+    )
+    try:
+        call.from_cache(call.model._calls.wire_recorded.answer(request))
+    except ModelError as exc:
+        await call.aclose(exc)
+        raise
 
 
 @contextlib.asynccontextmanager

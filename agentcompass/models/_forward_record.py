@@ -50,7 +50,7 @@ def account(call: Any, error: BaseException | None) -> None:
             usage=usage,
             retries=call.retries,
             ttft_s=None if call.ttft is None else round(call.ttft, 6),
-            cache="hit" if call.hit else "off" if call.pending is None else "miss",
+            cache=call.cache_mark,
             key=None if call.pending is None else call.pending.key,
         )
     )

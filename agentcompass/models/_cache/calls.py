@@ -118,6 +118,7 @@ class AttemptCalls:
         self.cost_limit: float | None = None  # execution.attempt_cost_limit_usd
         self._seen: collections.Counter[str] = collections.Counter()
         self.recorded = plan.replay.calls_of(task_id, sample) if plan.replay is not None else None
+        self.wire_recorded = plan.replay.wire_calls_of(task_id, sample) if plan.replay is not None else None
 
     @property
     def state(self) -> str:

@@ -41,6 +41,16 @@ def canonical_request(
     }
 
 
+WIRE_DELIVERY_KEYS = frozenset({"stream", "stream_options"})
+
+
+def wire_request(protocol: str, endpoint: str, model_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The canonical form of a gateway call (an agent's body in its API's wire form, the request's model id in
+    it): the body without the keys that only change delivery."""
+    kept = {k: v for k, v in sorted(body.items()) if k not in WIRE_DELIVERY_KEYS}
+    return {"protocol": protocol, "endpoint": endpoint, "model": model_id, "body": _plain(kept)}
+
+
 def _plain(value: Any) -> Any:
     """``value`` as JSON types (tuples become lists; objects that are not JSON become their ``str``)."""
     return json.loads(dumps(value))

@@ -6,8 +6,8 @@ recorded call n of the same task and sample, once its request is checked against
 canonical request differs (messages, tools, params, model, protocol, endpoint), or a call beyond the recorded
 ones, stops the attempt with a :class:`~agentcompass.errors.ReplayMismatchError` naming the call and the first
 field that differs. A recorded call that failed fails again, with the recorded error's type where it is one the
-harness may handle (the context length), else as a model error. Only the client's own calls (``complete``) are
-replayed; calls an agent made through the gateway are not (the run says so at the first one).
+harness may handle (the context length), else as a model error. Calls an agent made through the model gateway
+are replayed by their request (:mod:`.wire_replay`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 from agentcompass.errors import ConfigError, ContextLengthExceededError, ModelError, ReplayMismatchError
 
 from .key import canonical_request, first_difference
+from .wire_replay import WireReplay, wire_entry
 
 CALLS_FILE = "model_calls.jsonl"
 _ERRORS = {"ContextLengthExceededError": ContextLengthExceededError}
@@ -50,16 +51,19 @@ def _entry(line: dict[str, Any]) -> dict[str, Any] | None:
     return {"seq": line.get("seq", 0), "request": request, "response": line.get("response"), "error": line.get("error")}
 
 
-def read_calls(path: Path) -> list[dict[str, Any]]:
-    """The recorded client calls of one attempt, in call order."""
-    calls = []
+def read_calls(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The recorded calls of one attempt, in call order: the client's own, and the gateway's."""
+    calls, wire = [], []
     with open(path, encoding="utf-8") as fh:
         for text in fh:
             if text.strip():
-                entry = _entry(json.loads(text))
+                line = json.loads(text)
+                entry = _entry(line)
                 if entry is not None:
                     calls.append(entry)
-    return sorted(calls, key=lambda e: e["seq"])
+                elif (gateway := wire_entry(line)) is not None:
+                    wire.append(gateway)
+    return sorted(calls, key=lambda e: e["seq"]), sorted(wire, key=lambda e: e["seq"])
 
 
 class Recording:
@@ -67,7 +71,7 @@ class Recording:
 
     def __init__(self, run_dir: Path, attempts: dict[tuple[str, int], Path]) -> None:
         self.run_dir, self.attempts = run_dir, attempts
-        self._calls: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self._calls: dict[tuple[str, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -83,14 +87,22 @@ class Recording:
                 attempts[(str(row["task_id"]), int(row.get("sample") or 1))] = _attempt_dir(root, row["attempt_dir"])
         return cls(root, attempts)
 
-    def calls_of(self, task_id: str | None, sample: int) -> list[dict[str, Any]]:
+    def _read(self, task_id: str | None, sample: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         key = (str(task_id), sample)
         with self._lock:
             if key not in self._calls:
                 where = self.attempts.get(key)
                 path = where / CALLS_FILE if where is not None else None
-                self._calls[key] = read_calls(path) if path is not None and path.is_file() else []
+                self._calls[key] = read_calls(path) if path is not None and path.is_file() else ([], [])
             return self._calls[key]
+
+    def calls_of(self, task_id: str | None, sample: int) -> list[dict[str, Any]]:
+        """The recorded client calls of (task, sample), in order."""
+        return self._read(task_id, sample)[0]
+
+    def wire_calls_of(self, task_id: str | None, sample: int) -> WireReplay:
+        """The recorded gateway calls of (task, sample), for one replayed attempt."""
+        return WireReplay(f"{self.run_dir}: task {task_id} sample {sample}", self._read(task_id, sample)[1])
 
     def answer(
         self, calls: list[dict[str, Any]], seq: int, request: dict[str, Any], task_id: str | None, sample: int

@@ -13,14 +13,9 @@ import asyncio
 from typing import Any
 
 from .calls import AttemptCalls, Pending
-from .key import _plain
+from .key import WIRE_DELIVERY_KEYS, wire_request
 
-WIRE_DELIVERY_KEYS = frozenset({"stream", "stream_options"})
-
-
-def wire_request(protocol: str, endpoint: str, model_id: str, body: dict[str, Any]) -> dict[str, Any]:
-    kept = {k: v for k, v in sorted(body.items()) if k not in WIRE_DELIVERY_KEYS}
-    return {"protocol": protocol, "endpoint": endpoint, "model": model_id, "body": _plain(kept)}
+__all__ = ["WIRE_DELIVERY_KEYS", "keep", "lookup", "reply_of", "wire_request"]
 
 
 async def lookup(calls: AttemptCalls, request: dict[str, Any]) -> tuple[Pending | None, dict[str, Any] | None]:
