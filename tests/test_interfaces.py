@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-import typing
 from pathlib import Path
 
 import pytest
@@ -178,7 +177,7 @@ def _suite_classes() -> list[type]:
 def test_every_bundled_implementation_and_protocol_runs_its_conformance_suite():
     """Covered: a Test* subclass of its kind's suite names a conf id with its _target_ (ENVIRONMENT, BENCHMARK,
     HARNESS), or the protocol (PROTOCOL)."""
-    from agentcompass.models.config import ProtocolName
+    from agentcompass.models import protocols as registry
 
     targets = _targets()
     named = {"environment": "ENVIRONMENT", "benchmark": "BENCHMARK", "harness": "HARNESS"}
@@ -194,5 +193,5 @@ def test_every_bundled_implementation_and_protocol_runs_its_conformance_suite():
     for group in named:
         missing = sorted(set(targets[group].values()) - covered[group])
         assert not missing, f"{group} implementations without a conformance test class: {missing}"
-    missing = sorted(set(typing.get_args(ProtocolName)) - protocols)
+    missing = sorted(set(registry.names()) - protocols)
     assert not missing, f"model protocols without a conformance test class: {missing}"

@@ -1,7 +1,7 @@
-"""Model clients: ``client.Model`` (built from ``conf/model/*.yaml``) over three protocols.
+"""Model clients: ``client.Model`` (built from ``conf/model/*.yaml``) over the protocols of ``protocols``.
 
-- ``openai_chat`` / ``openai_responses`` / ``anthropic_messages``: one module per API, on the official SDKs
-  (their own retries off);
+- ``protocols``: the registry; ``protocols/openai_chat`` / ``openai_responses`` / ``anthropic_messages``: one
+  module per API, on the official SDKs (their own retries off); plug-ins add modules by entry point;
 - ``_auto``: the rule behind ``api_protocol: auto`` and the default base URLs;
 - ``_retry`` / ``_errors``: backoff with jitter and Retry-After, bounded by count and time; typed errors;
 - ``_usage``: token counts and cost; ``_params``: checking and translating ``params``.

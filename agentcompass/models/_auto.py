@@ -1,15 +1,15 @@
-"""The rule behind ``api_protocol: auto`` (and the default base URLs per protocol).
+"""The rule behind ``api_protocol: auto`` (and the default base URLs per protocol family).
 
 ``auto`` becomes an ordered list of protocols, tried like an explicit list (the next one is used only
 when the endpoint answers that it does not support the API: 404 / 405 / 501 / "unsupported endpoint"):
+the first protocol whose module's ``auto(base_url, model_id)`` hook claims the endpoint (bundled ones first, see
+:mod:`.protocols`), then ``openai-chat`` (the API every OpenAI-compatible server speaks: vLLM, SGLang, llama.cpp,
+Ollama, LiteLLM, OpenRouter...). The bundled hooks:
 
-1. the base URL's host contains ``anthropic``, or the model id starts with ``claude``
-   -> ``[anthropic-messages, openai-chat]``;
-2. the base URL is OpenAI's own (host ``api.openai.com``; no base URL means ``OPENAI_BASE_URL`` or it)
-   and the model id is a reasoning / Responses-first model (``o1``, ``o3``, ``o4-mini``..., ``gpt-5*``,
-   ``codex*``, ``computer-use*``) -> ``[openai-responses, openai-chat]``;
-3. anything else -> ``[openai-chat]`` (the API every OpenAI-compatible server speaks: vLLM, SGLang,
-   llama.cpp, Ollama, LiteLLM, OpenRouter...).
+1. anthropic-messages: the base URL's host contains ``anthropic``, or the model id starts with ``claude``;
+2. openai-responses: the base URL is OpenAI's own (host ``api.openai.com``; no base URL means ``OPENAI_BASE_URL``
+   or it) and the model id is a reasoning / Responses-first model (``o1``, ``o3``, ``o4-mini``..., ``gpt-5*``,
+   ``codex*``, ``computer-use*``).
 
 An explicit ``api_protocol`` always wins over this rule.
 """
@@ -17,14 +17,12 @@ An explicit ``api_protocol`` always wins over this rule.
 from __future__ import annotations
 
 import os
-import re
 from urllib.parse import urlsplit
 
 DEFAULT_BASE_URL = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
 KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
-FAMILY = {"openai-chat": "openai", "openai-responses": "openai", "anthropic-messages": "anthropic"}
-_RESPONSES_MODEL = re.compile(r"^(o\d+(-|$)|gpt-5|codex|computer-use)", re.IGNORECASE)
+FALLBACK = "openai-chat"
 
 
 def host_of(url: str | None) -> str:
@@ -37,18 +35,21 @@ def host_of(url: str | None) -> str:
 
 def auto_protocols(base_url: str | None, model_id: str) -> list[str]:
     """The protocols ``auto`` tries for this base URL and model id, in order (see the module doc)."""
-    host = host_of(base_url)
-    name = model_id.strip().lower()
-    if "anthropic" in host or name.startswith("claude"):
-        return ["anthropic-messages", "openai-chat"]
-    if host_of(base_url_for("openai-chat", base_url)) == "api.openai.com" and _RESPONSES_MODEL.match(name):
-        return ["openai-responses", "openai-chat"]
-    return ["openai-chat"]
+    from .protocols import auto_first
+
+    first = auto_first(base_url, model_id)
+    return [first, FALLBACK] if first is not None and first != FALLBACK else [FALLBACK]
 
 
 def base_url_for(protocol: str, base_url: str | None) -> str:
     """The base URL the SDK of ``protocol`` is given (environment default; '/v1' dropped for Anthropic)."""
-    family = FAMILY[protocol]
+    from .protocols import family
+
+    return family_base_url(family(protocol), base_url)
+
+
+def family_base_url(family: str, base_url: str | None) -> str:
+    """The base URL of a protocol family (``openai`` / ``anthropic``; see :func:`base_url_for`)."""
     url = (base_url or os.environ.get(BASE_URL_ENV[family]) or DEFAULT_BASE_URL[family]).rstrip("/")
     if family == "anthropic" and url.endswith("/v1"):
         url = url[: -len("/v1")]

@@ -31,6 +31,7 @@ from . import _forward_plan, _forward_record, _streams, _upstream
 from ._cache import wire as _wire_cache
 from ._cache.wire_replay import replay_request
 from ._retry import call_with_retries
+from .protocols import wire
 
 FORWARDED_HEADERS = ("anthropic-version", "anthropic-beta", "openai-beta")
 
@@ -62,6 +63,7 @@ class Forwarded:
     def __init__(self, model: Any, req: ForwardRequest, protocol: str, translation: Any = None) -> None:
         self.model, self.req, self.protocol, self.translation = model, req, protocol, translation
         self.route = model._route(protocol)
+        self.chat_wire = wire(protocol) == "openai-chat"  # a chat stream: its usage chunk is asked for
         self.model_id = req.model or model.model_id
         self.agent_body = {**req.body, "model": self.model_id}
         self.warnings: list[str] = list(translation.warnings) if translation is not None else []
@@ -102,7 +104,7 @@ class Forwarded:
 
     def upstream_body(self) -> dict[str, Any]:
         body = dict(self.agent_body if self.translation is None else self.translation.request)
-        if self.stream and self.protocol == "openai-chat":
+        if self.stream and self.chat_wire:
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
         return body
 
@@ -112,7 +114,7 @@ class Forwarded:
         req = self.req
         if req.raw is None or self.translation is not None or req.body.get("model") != self.model_id:
             return None
-        if self.stream and self.protocol == "openai-chat" and not self.include_usage:
+        if self.stream and self.chat_wire and not self.include_usage:
             return None
         return req.raw
 
@@ -174,7 +176,7 @@ class Forwarded:
             yield data
             return
         relay = self._passed if self.translation is None else self._translated()
-        whole = self.translation is None and (self.include_usage or self.protocol != "openai-chat")
+        whole = self.translation is None and (self.include_usage or not self.chat_wire)
         try:
             chunk = self._first
             while True:
@@ -200,7 +202,7 @@ class Forwarded:
         """The agent's bytes for one chunk of a stream in its own protocol: the chunk as received, or (a chat
         stream whose usage chunk the agent did not ask for) its complete events but that one."""
         self._parts.append(chunk)
-        if self.include_usage or self.protocol != "openai-chat":
+        if self.include_usage or not self.chat_wire:
             return chunk
         buf = self._rest + chunk
         if not chunk:

@@ -79,15 +79,6 @@ def check_params(params: dict[str, Any], where: str) -> dict[str, Any]:
     return params
 
 
-_RENAMES: dict[str, dict[str, str]] = {
-    "openai-chat": {"stop_sequences": "stop", "max_output_tokens": "max_tokens"},
-    "openai-responses": {"max_tokens": "max_output_tokens", "max_completion_tokens": "max_output_tokens"},
-    "anthropic-messages": {
-        "max_completion_tokens": "max_tokens",
-        "max_output_tokens": "max_tokens",
-        "stop": "stop_sequences",
-    },
-}
 _SDK_KEYS: dict[str, frozenset[str]] = {}
 
 
@@ -98,18 +89,25 @@ def sdk_keys(protocol: str, method: Callable[..., Any]) -> frozenset[str]:
     return _SDK_KEYS[protocol]
 
 
-def for_protocol(protocol: str, params: dict[str, Any], accepted: frozenset[str]) -> dict[str, Any]:
-    """Keyword arguments for the SDK method of ``protocol``: renamed, unknown keys under ``extra_body``."""
-    renames = _RENAMES.get(protocol, {})
+def for_protocol(
+    protocol: str, params: dict[str, Any], accepted: frozenset[str], renames: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Keyword arguments for the SDK method of ``protocol``: renamed (the protocol module's ``RENAMES``; a dotted
+    target nests the value in the mapping of that name), unknown keys under ``extra_body``."""
+    if renames is None:
+        from .protocols import renames as renames_of
+
+        renames = renames_of(protocol)
     out: dict[str, Any] = {}
     extra: dict[str, Any] = dict(params.get("extra_body") or {})
     for key, value in params.items():
         if value is None or key == "extra_body":
             continue
         key = renames.get(key, key)
-        if protocol == "openai-responses" and key == "reasoning_effort":
-            key, value = "reasoning", {**(params.get("reasoning") or {}), "effort": value}
-        if protocol == "anthropic-messages" and key == "stop_sequences" and isinstance(value, str):
+        if "." in key:
+            key, inner = key.split(".", 1)
+            value = {**(params.get(key) or {}), inner: value}
+        if key == "stop_sequences" and isinstance(value, str):
             value = [value]
         if key in accepted:
             out[key] = value

@@ -32,7 +32,7 @@ class Shared:
         self.candidates, self.chosen, self.limit = candidates, None, limit
         self.total = Usage()
         self.routes: dict[str, Any] = {}  # protocol -> client._Route
-        self._clients: dict[str, tuple[Any, list[Any]]] = {}
+        self._clients: dict[Any, tuple[Any, list[Any]]] = {}
         self._turn = itertools.count()
         self._sem: asyncio.Semaphore | None = None
         self._sem_loop: Any = None
@@ -41,8 +41,9 @@ class Shared:
     def shards(self) -> int:
         return max(1, min(16, -(-(self.limit or 32) // CONNECTIONS_PER_SHARD)))
 
-    def client(self, family: str, factory: Any) -> Any:
-        """An SDK client of ``family`` for the running event loop (made on first use), in turn."""
+    def client(self, family: Any, factory: Any) -> Any:
+        """A client made by ``factory`` for the running event loop (made on first use), in turn; ``family`` keys the
+        clients (a protocol module's ``make_client``: the protocols sharing one share the clients)."""
         loop = asyncio.get_running_loop()
         held = self._clients.get(family)
         if held is None or held[0] is not loop:

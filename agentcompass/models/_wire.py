@@ -8,10 +8,21 @@ from typing import Any
 
 from . import _usage
 
+_BUNDLED = ("openai-chat", "openai-responses", "anthropic-messages")
 _ANTHROPIC_STOP = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
 
 
+def _format(protocol: str) -> tuple[str, Any]:
+    """The bundled wire format of ``protocol`` and its module (which has the hooks of a format of its own)."""
+    from .protocols import module, wire
+
+    return wire(protocol), module(protocol)
+
+
 def tokens(protocol: str, body: dict[str, Any] | None) -> tuple[int, int, int]:
+    protocol, mod = _format(protocol)
+    if protocol not in _BUNDLED:
+        return tuple(mod.tokens(body))  # type: ignore[return-value]
     usage = (body or {}).get("usage")
     if not isinstance(usage, dict):
         return 0, 0, 0
@@ -24,6 +35,9 @@ def tokens(protocol: str, body: dict[str, Any] | None) -> tuple[int, int, int]:
 
 def summary(protocol: str, body: dict[str, Any] | None) -> tuple[str, str, list[dict[str, str]]]:
     """``(text, normalized finish reason, [{id, name, arguments}])`` of a reply body."""
+    protocol, mod = _format(protocol)
+    if protocol not in _BUNDLED:
+        return mod.summary(body)  # type: ignore[no-any-return]
     body = body or {}
     if protocol == "openai-chat":
         choice = (body.get("choices") or [{}])[0]

@@ -8,7 +8,6 @@ per-attempt cost limit); prices come from ``prices`` or the price table (:mod:`.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 from dataclasses import dataclass
@@ -19,15 +18,15 @@ from pydantic import SecretStr
 from agentcompass.errors import AttemptLimitReached, ConfigError, ModelError
 from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 
-from . import _prices, _record
+from . import _prices, _record, protocols
 from ._auto import (
     DEFAULT_BASE_URL,
-    FAMILY,
     KEY_ENV,
     auto_protocols,
     base_url_for,
     default_provider,
     display_url,
+    family_base_url,
     host_of,
 )
 from ._cache.calls import CallPlan, hit_usage
@@ -38,12 +37,6 @@ from ._params import check_params
 from ._retry import RetryPolicy, call_with_retries
 from ._shared import Shared
 from .config import ModelConfig
-
-_MODULES = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic-messages": "anthropic_messages",
-}
 
 
 @dataclass(frozen=True)
@@ -61,7 +54,8 @@ class _Route:
 
 
 class Model:
-    """A model endpoint spoken to over openai-chat, openai-responses or anthropic-messages."""
+    """A model endpoint spoken to over one of the protocols of :mod:`.protocols` (openai-chat, openai-responses,
+    anthropic-messages, or a plug-in's)."""
 
     config_class = ModelConfig
 
@@ -94,7 +88,7 @@ class Model:
         self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
         self._limits = AttemptLimits()  # set_attempt_limits (execution.attempt_max_model_calls / _tokens_total)
         if _shared is None and self._shared.plan.replay is None:  # a missing key for a public API fails now
-            self._api_key(FAMILY[candidates[0]])
+            self._api_key(protocols.family(candidates[0]))
 
     # ------------------------------------------------------------------ public surface
     @property
@@ -228,9 +222,7 @@ class Model:
                 SecretStr(os.environ[KEY_ENV[family]]) if os.environ.get(KEY_ENV[family]) else None
             )
             if key is None:
-                base = base_url_for(
-                    f"{family}-chat" if family == "openai" else "anthropic-messages", self.config.base_url
-                )
+                base = family_base_url(family, self.config.base_url)
                 if host_of(base) == host_of(DEFAULT_BASE_URL[family]):
                     raise ConfigError(
                         f"model {self.model_id!r}: no API key for {host_of(base)}: set "
@@ -244,9 +236,9 @@ class Model:
         """Module, key, base URL and endpoint of ``protocol`` (resolved once for a client and its forks)."""
         route = self._shared.routes.get(protocol)
         if route is None:
-            module = importlib.import_module(f"{__package__}.{_MODULES[protocol]}")
-            key, base = self._api_key(FAMILY[protocol]), base_url_for(protocol, self.config.base_url)
-            route = _Route(module, FAMILY[protocol], key, base, display_url(base + module.PATH))
+            module, family = protocols.module(protocol), protocols.family(protocol)
+            key, base = self._api_key(family), base_url_for(protocol, self.config.base_url)
+            route = _Route(module, family, key, base, display_url(base + module.PATH))
             self._shared.routes[protocol] = route
         return route
 
@@ -277,7 +269,7 @@ class Model:
                 self._record(began, route, *args, cache=how, key=pending.key, usage=spent)
             return answered
         module, timeout = route.module, self.config.request_timeout_s
-        client = self._shared.client(route.family, lambda: module.make_client(route.base, route.key, timeout))
+        client = self._shared.client(module.make_client, lambda: module.make_client(route.base, route.key, timeout))
         retries = 0
 
         def on_retry() -> None:

@@ -7,10 +7,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from . import protocols
 from ._params import check_params
-
-ProtocolName = Literal["openai-chat", "openai-responses", "anthropic-messages"]
-PROTOCOLS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic-messages")
 
 
 class Prices(BaseModel):
@@ -61,7 +59,7 @@ class ModelConfig(BaseModel):
         description="API key. Default: OPENAI_API_KEY (openai-*) or ANTHROPIC_API_KEY "
         "(anthropic-messages); 'EMPTY' for other hosts when the variable is unset.",
     )
-    api_protocol: ProtocolName | Literal["auto"] | list[ProtocolName] = Field(
+    api_protocol: str | list[str] = Field(
         "auto",
         description="openai-chat | openai-responses | anthropic-messages | auto | a list tried in "
         "order (the next is used only when the endpoint does not support one).",
@@ -154,10 +152,15 @@ class ModelConfig(BaseModel):
     @field_validator("api_protocol", mode="before")
     @classmethod
     def _one_or_list(cls, value: Any) -> Any:
+        allowed = f"allowed: one of {', '.join(protocols.names())}, auto, or a list of them"
         if isinstance(value, (list, tuple)) and not value:
-            raise ValueError(f"an empty list; allowed: one of {', '.join(PROTOCOLS)}, auto, or a list of them")
+            raise ValueError(f"an empty list; {allowed}")
         if isinstance(value, tuple) or (hasattr(value, "__iter__") and not isinstance(value, (str, list, dict))):
-            return list(value)
+            value = list(value)
+        known = (*protocols.names(), "auto")
+        for name in value if isinstance(value, list) else [value]:
+            if not isinstance(name, str) or name not in known or (name == "auto" and isinstance(value, list)):
+                raise ValueError(f"{name!r} is not a protocol; {allowed}")
         return value
 
     def protocol_list(self) -> list[str] | None:

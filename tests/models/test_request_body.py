@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agentcompass.models import _params, _tools
-from agentcompass.models.anthropic_messages import DEFAULT_MAX_TOKENS
+from agentcompass.models.protocols.anthropic_messages import DEFAULT_MAX_TOKENS
 from agentcompass.testing.scripted_server import ScriptedModelServer
 
 BASH = {
@@ -101,10 +101,10 @@ async def _typed(
 
 def _client(protocol: str, base_url: str, key: str) -> Any:
     if protocol.startswith("anthropic"):
-        from agentcompass.models.anthropic_messages import make_client
+        from agentcompass.models.protocols.anthropic_messages import make_client
 
         return make_client(base_url.removesuffix("/v1"), key, 600.0)
-    from agentcompass.models.openai_chat import make_client
+    from agentcompass.models.protocols.openai_chat import make_client
 
     return make_client(base_url, key, 600.0)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models.anthropic_messages import DEFAULT_MAX_TOKENS
+from agentcompass.models.protocols.anthropic_messages import DEFAULT_MAX_TOKENS
 
 from . import _common, _read_messages, _responses_in, _write_responses
 from ._common import Refuser

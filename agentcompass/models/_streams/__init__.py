@@ -4,9 +4,10 @@
   endpoint that does not stream, a replayed call, the scripted server);
 - :class:`Assembler` (via :func:`assembler`): the non-streamed body a stream amounts to (usage, the call record).
 
-One module per protocol (``chat``, ``messages``, ``responses``), each with ``synthesize(body, **opts)`` ->
-``list[(event name or None, data dict or "[DONE]")]`` and ``Assembler`` (``feed(event, data)``, ``body()``);
-``sse`` encodes and parses the wire form.
+One module per bundled wire format (``chat``, ``messages``, ``responses``), each with ``synthesize(body, **opts)``
+-> ``list[(event name or None, data dict or "[DONE]")]`` and ``Assembler`` (``feed(event, data)``, ``body()``); a
+protocol speaking one of them under another name uses it, one with a format of its own gives these hooks in its
+module (see :mod:`..protocols`). ``sse`` encodes and parses the wire form.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ __all__ = ["SSEParser", "assembler", "encode", "error_event", "synthesize"]
 
 
 def _module(protocol: str) -> Any:
-    return importlib.import_module(f"{__package__}.{_MODULES[protocol]}")
+    """The stream module of ``protocol``'s wire format (a protocol with a format of its own: its module)."""
+    from ..protocols import module, wire
+
+    fmt = wire(protocol)
+    return importlib.import_module(f"{__package__}.{_MODULES[fmt]}") if fmt in _MODULES else module(protocol)
 
 
 def synthesize(protocol: str, body: dict[str, Any], **opts: Any) -> list[tuple[str | None, Any]]:

@@ -186,7 +186,7 @@ def test_a_failing_query_is_tried_three_times(terminus_local):
 
 
 def test_cancellation_mid_turn_leaves_a_valid_trajectory(terminus_local):
-    importlib.import_module("agentcompass.models.openai_chat")  # import the SDK now, not in the timed window
+    importlib.import_module("agentcompass.models.protocols.openai_chat")  # import the SDK now, not in the timed window
     replies = [reply("echo first\n"), {"text": reply("echo late\n"), "delay_s": 30}]
     out = terminus_local(replies, timeout=8, grade=False)
     assert isinstance(out.error, TimeoutError)

@@ -8,16 +8,31 @@ results as ``function_call`` / ``function_call_output`` items, see ``_tools``). 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentcompass.interfaces import ModelResponse
+from agentcompass.models import _auto, _params, _tools, _usage
+from agentcompass.models.config import Prices
 
-from . import _params, _tools, _usage
-from .config import Prices
 from .openai_chat import make_client  # noqa: F401 - the same SDK client serves both OpenAI protocols
 
 PROTOCOL = "openai-responses"
 PATH = "/responses"
+FAMILY = "openai"
+RENAMES = {
+    "max_tokens": "max_output_tokens",
+    "max_completion_tokens": "max_output_tokens",
+    "reasoning_effort": "reasoning.effort",
+}
+_RESPONSES_MODEL = re.compile(r"^(o\d+(-|$)|gpt-5|codex|computer-use)", re.IGNORECASE)
+
+
+def auto(base_url: str | None, model_id: str) -> bool:
+    """OpenAI's own API (``api.openai.com``, also when no base URL is given) and a reasoning / Responses-first
+    model (``o1``, ``o3``, ``o4-mini``..., ``gpt-5*``, ``codex*``, ``computer-use*``)."""
+    on_openai = _auto.host_of(_auto.base_url_for(PROTOCOL, base_url)) == "api.openai.com"
+    return on_openai and bool(_RESPONSES_MODEL.match(model_id.strip().lower()))
 
 
 def normalize_finish(response: Any) -> str:
@@ -42,7 +57,7 @@ async def call(
     tools: list[dict[str, Any]] | None = None,
 ) -> ModelResponse:
     create = client.responses.create
-    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
+    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create), RENAMES)
     system, items = _tools.responses_input(messages)
     if system and "instructions" not in kwargs:
         kwargs["instructions"] = system

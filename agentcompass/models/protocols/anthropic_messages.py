@@ -13,14 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 from agentcompass.interfaces import ModelResponse
-
-from . import _params, _tools, _usage
-from .config import Prices
+from agentcompass.models import _auto, _params, _tools, _usage
+from agentcompass.models.config import Prices
 
 PROTOCOL = "anthropic-messages"
 PATH = "/v1/messages"
+FAMILY = "anthropic"
+RENAMES = {"max_completion_tokens": "max_tokens", "max_output_tokens": "max_tokens", "stop": "stop_sequences"}
 DEFAULT_MAX_TOKENS = 8192
 _STOP = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
+
+
+def auto(base_url: str | None, model_id: str) -> bool:
+    """The base URL's host contains ``anthropic``, or the model id starts with ``claude``."""
+    return "anthropic" in _auto.host_of(base_url) or model_id.strip().lower().startswith("claude")
 
 
 def make_client(base_url: str, api_key: str, timeout: float) -> Any:
@@ -45,7 +51,7 @@ async def call(
     create = client.messages.create
     params = dict(params)
     choice = _tools.anthropic_tool_choice(params.pop("tool_choice", None), params.pop("parallel_tool_calls", None))
-    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
+    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create), RENAMES)
     kwargs.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
     system, msgs = _tools.anthropic_messages(messages)
     if system and "system" not in kwargs:

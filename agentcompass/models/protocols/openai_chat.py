@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from agentcompass.interfaces import ModelResponse
-
-from . import _params, _tools, _usage
-from .config import Prices
+from agentcompass.models import _params, _tools, _usage
+from agentcompass.models.config import Prices
 
 PROTOCOL = "openai-chat"
 PATH = "/chat/completions"
+FAMILY = "openai"
+RENAMES = {"stop_sequences": "stop", "max_output_tokens": "max_tokens"}
 
 
 def make_client(base_url: str, api_key: str, timeout: float) -> Any:
@@ -35,7 +36,7 @@ async def call(
     """Messages and tools are already in this protocol's form; keys whose value is None are not sent. They go in
     ``extra_body`` (see ``_params.untyped``); ``messages=[]`` is the typed placeholder they replace."""
     create = client.chat.completions.create
-    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create))
+    kwargs = _params.for_protocol(PROTOCOL, params, _params.sdk_keys(PROTOCOL, create), RENAMES)
     kwargs.pop("tools", None)
     kwargs = _params.untyped(kwargs, {"messages": _tools.chat_messages(messages), "tools": tools or None})
     completion = await create(model=model_id, messages=[], **kwargs)
