@@ -169,7 +169,7 @@ class RayExecutor:
                 start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
                 out.queue_s = round(start - queued, 4)
                 files = await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
-                await asyncio.to_thread(self._finish, record, out, start, files)
+                self._finish(record, out, start, files, rt.store.writer)
         except asyncio.CancelledError:
             if start is not None:  # cancelled while running: recorded; while queued: never started
                 record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
@@ -257,8 +257,9 @@ class RayExecutor:
     async def _consume(
         self, rt: RequestRuntime, stream: Any, record: AttemptRecord, out: AttemptOutcome
     ) -> tuple[dict[str, Any] | None, list[tuple[str, bytes, bool]]]:
-        """Handle the stream's batches as they come; ``(the result, the files of the last batch)``."""
-        result: dict[str, Any] | None = None
+        """Handle the stream's batches as they come; ``(the result, the files of the last batch)``. The result is
+        the stream's last item: once it is here the attempt's slot is free (its environments are closed, its
+        files are here), without waiting for Ray to report the end of the task."""
         files: list[tuple[str, bytes, bool]] = []
         async for ref in stream:
             if files:
@@ -275,8 +276,8 @@ class RayExecutor:
                 elif kind == "file":
                     files.append(item[1:])
                 elif kind == "result":
-                    result = item[1]
-        return result, files
+                    return item[1], files
+        return None, files
 
     async def _cancel(self, stream: Any, key: str, grace_s: float, gated: bool) -> None:
         """Cancel the remote task and wait for the end of its stream: a task that had not started never starts,
@@ -327,16 +328,29 @@ class RayExecutor:
         out.phases = {**out.phases, "remote": result["duration_s"]}
 
     def _finish(
-        self, record: AttemptRecord, out: AttemptOutcome, start: float, files: Sequence[tuple[str, bytes, bool]] = ()
+        self,
+        record: AttemptRecord,
+        out: AttemptOutcome,
+        start: float,
+        files: Sequence[tuple[str, bytes, bool]] = (),
+        writer: Any = None,
     ) -> None:
-        """Write the last files, then ``result.json`` (phase ``dispatch``: the time in the slot that the attempt
-        did not spend running on its node)."""
-        _write_files(record.dir, files)
+        """Complete the outcome (phase ``dispatch``: the time in the slot that the attempt did not spend running
+        on its node), then write the last files and ``result.json``: queued to the run's ``writer`` when given (as
+        a local attempt queues its ``result.json``: after its earlier writes, before the run's line of this
+        sample; a file outside the attempt directory is refused here first), else at once."""
         remote = out.phases.pop("remote", None)
+        now = time.monotonic()
         if remote is not None:
-            out.phases["dispatch"] = round(max(0.0, time.monotonic() - start - remote), 4)
-        out.duration_s = round(time.monotonic() - start, 4)
-        record.write_result(dict(vars(out)))
+            out.phases["dispatch"] = round(max(0.0, now - start - remote), 4)
+        out.duration_s = round(now - start, 4)
+        if writer is None:
+            _write_files(record.dir, files)
+            record.write_result(dict(vars(out)))
+            return
+        for rel, _data, _append in files:
+            _target(record.dir, rel)
+        writer.later(_write_last, record, files, dict(vars(out)))
 
     # ------------------------------------------------------------------ every node
     async def cleanup(self, rt: RequestRuntime) -> int:
@@ -383,11 +397,22 @@ def _write_files(folder: Path, files: Sequence[tuple[str, bytes, bool]]) -> None
         _write_file(folder, rel, data, append)
 
 
-def _write_file(folder: Path, rel: str, data: bytes, append: bool) -> None:
-    """Write a streamed file into the attempt directory (a path leaving it is refused)."""
+def _write_last(record: AttemptRecord, files: Sequence[tuple[str, bytes, bool]], outcome: dict[str, Any]) -> None:
+    _write_files(record.dir, files)
+    record.write_result(outcome)
+
+
+def _target(folder: Path, rel: str) -> Path:
+    """Where a streamed file goes in the attempt directory (a path leaving it is refused)."""
     target = (folder / rel).resolve()
     if Path(rel).is_absolute() or not target.is_relative_to(folder.resolve()):
         raise PathEscapeError(f"a worker sent a file outside the attempt directory: {rel!r}")
+    return target
+
+
+def _write_file(folder: Path, rel: str, data: bytes, append: bool) -> None:
+    """Write a streamed file into the attempt directory (a path leaving it is refused)."""
+    target = _target(folder, rel)
     if append:
         with open(target, "ab") as fh:
             fh.write(data)

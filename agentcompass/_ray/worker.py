@@ -10,9 +10,13 @@ The attempt writes into a private staging directory; the driver receives:
 
 - ``("event", {...})``: phase changes, re-emitted as progress events;
 - ``("log", level, logger name, message)``: log records, written to the driver's console and run.log;
-- ``("file", relative path, bytes, append)``: the attempt's files (``checkpoint.json`` as soon as it is written, the
-  rest when the attempt ends: trajectories, logs, error.txt, artifacts/ already cut to their budgets);
+- ``("file", relative path, bytes, append)``: the attempt's files (``checkpoint.json`` within ``BATCH_S`` of its
+  writing, the rest when the attempt ends: trajectories, logs, error.txt, artifacts/ already cut to their budgets);
 - ``("result", {...})``: the outcome, last.
+
+Items travel in batches (what arrives within ``BATCH_S`` of a batch's first item, up to about ``CHUNK`` bytes; the
+attempt's end closes its batch at once), so an attempt of a few phases costs the driver two or three objects: its
+first phases, then (checkpoint, last phases, files, result) together.
 
 The slot of the pool is the driver's; with cluster-wide limits, environment opens and model calls ask the
 driver's services actor for their turn (``env_open_qps``, ``provider_limits``); without them the attempt makes no
@@ -30,6 +34,7 @@ import os
 import queue
 import shutil
 import socket
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -44,15 +49,16 @@ from .parts import worker_runtime
 from .state import STATE
 
 CHUNK = 8 * 2**20
+INLINE_READ = 256 * 2**10  # the attempt's files read on the loop up to this many bytes in all
 BATCH_S = 0.1  # items arriving within this window travel together
 _DONE = object()
 
 
 def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
     """The Ray task: yield the attempt's events, log lines and files in batches (what arrives within
-    ``BATCH_S``, up to about CHUNK bytes; each yield is one object to transfer; ``checkpoint.json`` goes at
-    once), the last one ending with ``("result", ...)``."""
-    events: queue.Queue = queue.Queue()
+    ``BATCH_S`` of the batch's first item, up to about CHUNK bytes; each yield is one object to transfer), the
+    last one ending with ``("result", ...)``."""
+    events: queue.SimpleQueue = queue.SimpleQueue()
     fut: concurrent.futures.Future | None = None
     try:
         fut = asyncio.run_coroutine_threadsafe(_attempt(payload, events), STATE.loop())
@@ -63,13 +69,13 @@ def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
                 batch = [events.get(timeout=1.0)]
             except queue.Empty:
                 continue
-            size, until = 0, time.monotonic() + BATCH_S
-            while batch[-1] is not _DONE and size < CHUNK and not _urgent(batch[-1]):
+            size, until = _size(batch[0]), time.monotonic() + BATCH_S
+            while batch[-1] is not _DONE and size < CHUNK:
                 try:
                     batch.append(events.get(timeout=max(0.0, until - time.monotonic())))
                 except queue.Empty:
                     break
-                size += len(batch[-1][2]) if _is_file(batch[-1]) else 0
+                size += _size(batch[-1])
             done = batch[-1] is _DONE
             batch = [item for item in batch if item is not _DONE]
             if done:
@@ -82,18 +88,15 @@ def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
         raise
 
 
-def _is_file(item: Any) -> bool:
-    return isinstance(item, tuple) and item[0] == "file"
-
-
-def _urgent(item: Any) -> bool:
-    return _is_file(item) and item[1] == "checkpoint.json"
+def _size(item: Any) -> int:
+    """The bytes a queued item adds to its batch (a file's data; the rest counts as nothing)."""
+    return len(item[2]) if isinstance(item, tuple) and item[0] == "file" else 0
 
 
 class _Events:
     """The attempt's progress: phase changes go to the driver (the slot and start event are the driver's)."""
 
-    def __init__(self, events: queue.Queue) -> None:
+    def __init__(self, events: queue.SimpleQueue) -> None:
         self.events = events
 
     def emit(self, event: Any) -> None:
@@ -102,7 +105,7 @@ class _Events:
 
 
 class _Forward(logging.Handler):
-    def __init__(self, events: queue.Queue, level: int) -> None:
+    def __init__(self, events: queue.SimpleQueue, level: int) -> None:
         super().__init__(level)
         self.events = events
 
@@ -114,7 +117,7 @@ class _Forward(logging.Handler):
 
 
 @contextlib.contextmanager
-def _forwarded_logs(events: queue.Queue, level: str) -> Iterator[None]:
+def _forwarded_logs(events: queue.SimpleQueue, level: str) -> Iterator[None]:
     """The package's log records go to the driver only (not to this worker's stderr, which Ray would echo)."""
     logger = logging.getLogger("agentcompass")
     handler = _Forward(events, min(logging.getLevelName(level), logging.INFO))
@@ -131,20 +134,25 @@ def _forwarded_logs(events: queue.Queue, level: str) -> Iterator[None]:
 
 
 class _StagingStore(RunStore):
-    """The run directory of one attempt on this node; ``checkpoint.json`` is streamed as soon as written."""
+    """The run directory of one attempt on this node; ``checkpoint.json`` is streamed as soon as written (and not
+    sent again with the attempt's other files when it has not changed since). Its writes go through this worker
+    process's writer (:meth:`~.state.WorkerState.writer`: one thread for every attempt the process runs)."""
 
-    def __init__(self, root: Path, run_name: str, run_id: str, events: queue.Queue) -> None:
+    def __init__(self, root: Path, run_name: str, run_id: str, events: queue.SimpleQueue) -> None:
         super().__init__(root, run_name, run_id)
         self.events = events
+        self.writer = STATE.writer(type(self.writer))
+        self.streamed: dict[str, bytes] = {}
 
     def attempt(self, task_id: str, n: int, sample: int = 1) -> AttemptRecord:
         record = super().attempt(task_id, n, sample)
-        events = self.events
+        events, streamed = self.events, self.streamed
 
         class Streaming(AttemptRecord):
             def write_checkpoint(self, agent: dict[str, Any]) -> None:
                 super().write_checkpoint(agent)
-                events.put(("file", "checkpoint.json", (self.dir / "checkpoint.json").read_bytes(), False))
+                streamed["checkpoint.json"] = data = (self.dir / "checkpoint.json").read_bytes()
+                events.put(("file", "checkpoint.json", data, False))
 
         return Streaming(record.dir, record.n, record.sample)
 
@@ -164,7 +172,7 @@ def node_info() -> dict[str, Any]:
     }
 
 
-async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
+async def _attempt(p: dict[str, Any], events: queue.SimpleQueue) -> dict[str, Any]:
     from agentcompass._orchestrator.attempt import agent_from_dict, run_attempt
 
     staging = Path(tempfile.mkdtemp(prefix="agentcompass-attempt-"))
@@ -184,7 +192,7 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
                     await wait_removed()
             out.node = node_info()
             record = store.attempt(p["task_id"], p["n"], p["sample"])
-            for item in await asyncio.to_thread(lambda: list(_files(record.dir))):
+            for item in await _read_files(record.dir, store.streamed):
                 events.put(item)
             return {
                 "outcome": dict(vars(out)),
@@ -195,13 +203,35 @@ async def _attempt(p: dict[str, Any], events: queue.Queue) -> dict[str, Any]:
         asyncio.get_running_loop().run_in_executor(None, shutil.rmtree, staging, True)
 
 
-def _files(folder: Path) -> Iterator[tuple[str, str, bytes, bool]]:
-    """Every file of the attempt directory but result.json (the driver writes its own), in chunks:
-    ``("file", relative path, bytes, append)``."""
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = path.relative_to(folder).as_posix()
-        if rel == "result.json" or path.is_symlink():
+async def _read_files(folder: Path, streamed: dict[str, bytes]) -> list[tuple[str, str, bytes, bool]]:
+    """The attempt's files (:func:`_files`), read on the loop when they are small (a few KB: the usual case, where
+    a thread's round trip would cost more than the reads), else in a thread."""
+    found = _listing(folder)
+    if sum(size for _, _, size in found) <= INLINE_READ:
+        return list(_files(found, streamed))
+    return await asyncio.to_thread(lambda: list(_files(found, streamed)))
+
+
+def _listing(folder: Path) -> list[tuple[str, str, int]]:
+    """``(path, relative path, size)`` of every regular file under ``folder`` (symlinks left out), sorted."""
+    out: list[tuple[str, str, int]] = []
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode):
+                out.append((path, os.path.relpath(path, folder).replace(os.sep, "/"), st.st_size))
+    return sorted(out, key=lambda f: f[1])
+
+
+def _files(found: list[tuple[str, str, int]], streamed: dict[str, bytes]) -> Iterator[tuple[str, str, bytes, bool]]:
+    """Every file found but result.json (the driver writes its own) and a streamed file unchanged since, in
+    chunks: ``("file", relative path, bytes, append)``."""
+    for path, rel, _size in found:
+        if rel == "result.json":
             continue
-        data = path.read_bytes()
+        data = Path(path).read_bytes()
+        if streamed.get(rel) == data:
+            continue
         for start in range(0, max(len(data), 1), CHUNK):
             yield ("file", rel, data[start : start + CHUNK], start > 0)
