@@ -229,12 +229,14 @@ def _compose_layers(inp: ComposeInput, files: list[dict[str, Any]], overlays: li
 
 
 def _enabled_recipes(data: dict[str, Any]) -> list[Any]:
-    from . import recipes
-
     ids = (data.get("execution") or {}).get("enabled_recipes") or []
     dirs = (data.get("runtime") or {}).get("recipe_dirs") or []
     if isinstance(ids, str) or isinstance(dirs, str):
         raise ConfigError(f"execution.enabled_recipes and runtime.recipe_dirs must be lists (got {ids!r} and {dirs!r})")
+    if not ids and not dirs:  # nothing to load or check
+        return []
+    from . import recipes
+
     return recipes.load([str(i) for i in ids], [str(d) for d in dirs])
 
 
