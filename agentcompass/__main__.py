@@ -1,3 +1,3 @@
-from agentcompass._cli.main import main
+from agentcompass._cli.main import entry
 
-raise SystemExit(main())
+entry()

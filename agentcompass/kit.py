@@ -60,12 +60,8 @@ def writing(path: str | Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        from agentcompass.errors import storage_error
-
-        full = storage_error(exc, path)
-        if full is None or full is exc:
-            raise
-        raise full from exc
+        _raise_full(exc, path)
+        raise
 
 
 @contextmanager
@@ -93,21 +89,43 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
     raw = data.encode("utf-8") if isinstance(data, str) else data
     target = os.fspath(path)
     folder, name = os.path.split(target)
-    with writing(path):
+    try:
         tmp, fd = _create_temp(folder or ".", name)
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(raw)
+            try:
+                _write_all(fd, raw)
                 if mode is not None:
-                    os.fchmod(fh.fileno(), mode)
+                    os.fchmod(fd, mode)
                 if durable:
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
             os.replace(tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+    except OSError as exc:
+        _raise_full(exc, path)
+        raise
+
+
+def _write_all(fd: int, raw: bytes) -> None:
+    """``raw`` to ``fd`` whole (a write may take less than all of it)."""
+    done = os.write(fd, raw)
+    if done < len(raw):
+        view = memoryview(raw)[done:]
+        while view:
+            view = view[os.write(fd, view) :]
+
+
+def _raise_full(exc: OSError, path: str | Path) -> None:
+    """Raise the StorageError that ``exc`` is (a full disk or quota), naming ``path``; return for any other."""
+    from agentcompass.errors import storage_error
+
+    full = storage_error(exc, path)
+    if full is not None and full is not exc:
+        raise full from exc
 
 
 _temp_numbers = itertools.count()

@@ -144,16 +144,22 @@ def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], override
 
     Hydra composes a request in about 80 ms of CPU, most of it rebuilding its own ``hydra`` node; the same
     inputs compose to the same unresolved config, so the result is kept (by inputs and the config tree's
-    state) and only resolved per call: requests sharing their components cost Hydra once.
+    state), in this process and on disk for the next ones (:mod:`.compose_cache`), and only resolved per call:
+    requests sharing their components cost Hydra once.
     """
-    from omegaconf import OmegaConf
+    from . import compose_cache
 
-    key = json.dumps([_conf_stamp(), sorted(chosen.items()), files, list(overrides)], sort_keys=True, default=str)
+    stamp = [_conf_stamp(), compose_cache.code_stamp()]
+    key = json.dumps([stamp, sorted(chosen.items()), files, list(overrides)], sort_keys=True, default=str)
     with _HYDRA_LOCK:
         entry = _CACHE.get(key)
         if entry is None:
-            unresolved = _hydra_unresolved(chosen, files, overrides)
-            entry = _CACHE[key] = (unresolved, "${" in json.dumps(unresolved, default=str))
+            entry = compose_cache.get(key)
+            if entry is None:
+                unresolved = _hydra_unresolved(chosen, files, overrides)
+                entry = (unresolved, "${" in json.dumps(unresolved, default=str))
+                compose_cache.put(key, *entry)
+            _CACHE[key] = entry
             while len(_CACHE) > _CACHE_SIZE:
                 _CACHE.popitem(last=False)
         else:
@@ -161,6 +167,8 @@ def _hydra_compose(chosen: dict[str, str], files: list[dict[str, Any]], override
     unresolved, interpolates = entry
     if not interpolates:
         return copy.deepcopy(unresolved)
+    from omegaconf import OmegaConf
+
     try:
         return OmegaConf.to_container(OmegaConf.create(copy.deepcopy(unresolved)), resolve=True)  # type: ignore[return-value]
     except Exception as exc:  # an interpolation that does not resolve
@@ -221,12 +229,14 @@ def _compose_layers(inp: ComposeInput, files: list[dict[str, Any]], overlays: li
 
 
 def _enabled_recipes(data: dict[str, Any]) -> list[Any]:
-    from . import recipes
-
     ids = (data.get("execution") or {}).get("enabled_recipes") or []
     dirs = (data.get("runtime") or {}).get("recipe_dirs") or []
     if isinstance(ids, str) or isinstance(dirs, str):
         raise ConfigError(f"execution.enabled_recipes and runtime.recipe_dirs must be lists (got {ids!r} and {dirs!r})")
+    if not ids and not dirs:  # nothing to load or check
+        return []
+    from . import recipes
+
     return recipes.load([str(i) for i in ids], [str(d) for d in dirs])
 
 

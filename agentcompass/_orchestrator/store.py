@@ -68,10 +68,19 @@ def safe_name(text: str) -> str:
     return _UNSAFE.sub("_", text.replace("/", "__")) or "_"
 
 
-def write_json(path: Path, obj: Any, *, durable: bool = False, compact: bool = False) -> None:
+def write_json(path: str | Path, obj: Any, *, durable: bool = False, compact: bool = False) -> None:
     """:func:`agentcompass.kit.write_json` (atomic). ``durable`` is for run-level files only: a blocking fsync per
     attempt would stall the event loop."""
     _write_json(path, obj, indent=None if compact else 2, default=str, durable=durable)
+
+
+def _mkdir(path: str) -> None:
+    """``path`` made, or already a directory."""
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
 
 
 def read_json(path: Path) -> Any:
@@ -84,17 +93,29 @@ class AttemptRecord:
 
     def __init__(self, path: Path, n: int, sample: int = 1) -> None:
         self.dir, self.n, self.sample = Path(path), n, sample
+        self._dir = os.fspath(self.dir)
 
     @property
     def artifacts_dir(self) -> Path:
         return self.dir / ARTIFACTS_DIR
 
     def mkdir(self) -> None:
+        """The directory, and the sample's and the task's above it when missing, made top down (a new task's
+        first attempt: three mkdir calls)."""
         with writing(self.dir):
-            self.dir.mkdir(parents=True, exist_ok=True)
+            try:
+                os.mkdir(self._dir)
+            except FileNotFoundError:
+                sample = os.path.dirname(self._dir)
+                os.makedirs(os.path.dirname(sample), exist_ok=True)
+                _mkdir(sample)
+                _mkdir(self._dir)
+            except FileExistsError:
+                if not os.path.isdir(self._dir):
+                    raise
 
     def write_result(self, outcome: dict[str, Any]) -> None:
-        write_json(self.dir / RESULT_FILE, outcome, compact=True)
+        write_json(f"{self._dir}/{RESULT_FILE}", outcome, compact=True)
 
     def read_result(self) -> dict[str, Any] | None:
         """The attempt's result.json, or None when it is missing or unreadable (a torn or partial attempt)."""
@@ -105,7 +126,7 @@ class AttemptRecord:
         return data if isinstance(data, dict) else None
 
     def write_checkpoint(self, agent: dict[str, Any]) -> None:
-        write_json(self.dir / CHECKPOINT_FILE, agent, compact=True)
+        write_json(f"{self._dir}/{CHECKPOINT_FILE}", agent, compact=True)
 
     def read_checkpoint(self) -> dict[str, Any] | None:
         path = self.dir / CHECKPOINT_FILE

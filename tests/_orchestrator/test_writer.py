@@ -1,6 +1,6 @@
-"""``_orchestrator.writer.Writer``: queued writes run in the order they were asked for, off the event loop;
-``now`` waits for its own (and so every earlier) write and returns its result or raises its error; ``flush``
-waits for everything and raises the first error of a write nobody waited for, once."""
+"""``_orchestrator.writer.Writer``: writes run in the order they were asked for, inline while they are fast and in
+the writer thread after a slow one; ``now`` waits for its own (and so every earlier) write and returns its result
+or raises its error; ``flush`` waits for everything and raises the first error of a write nobody waited for, once."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,13 @@ PARTS = "tests._orchestrator.policy_parts"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_order_results_and_errors():
+@pytest.mark.parametrize("threaded", [True, False])
+def test_order_results_and_errors(threaded):
     async def go() -> None:
-        writer, done, loop_thread = Writer(), [], threading.get_ident()
+        writer, done, loop_thread = Writer(slow_s=0 if threaded else 60), [], threading.get_ident()
 
         def write(i: int) -> int:
-            assert threading.get_ident() != loop_thread  # never on the event loop
+            assert (threading.get_ident() != loop_thread) is threaded  # in the thread, or inline
             done.append(i)
             return i * 10
 
@@ -46,6 +48,31 @@ def test_order_results_and_errors():
             await writer.flush()  # the unwaited one at the next flush, after the rest ran
         assert done[-1] == 201
         await writer.flush()  # once
+
+    asyncio.run(go())
+
+
+def test_a_slow_write_sends_the_later_ones_to_the_thread():
+    """Inline while writes are fast; one slower than ``slow_s`` moves every later write to the thread, in order,
+    also a write asked for while earlier ones still wait there."""
+
+    async def go() -> None:
+        writer, where, loop_thread = Writer(slow_s=0.05), [], threading.get_ident()
+
+        def write(i: int, pause: float = 0.0) -> int:
+            time.sleep(pause)
+            where.append((i, threading.get_ident() == loop_thread))
+            return i
+
+        assert await writer.now(write, 0) == 0
+        writer.later(write, 1, 0.1)  # slow: the last one inline
+        assert writer.threaded
+        for i in range(2, 50):
+            writer.later(write, i, 0.001)
+        assert await writer.now(write, 50) == 50
+        await writer.flush()
+        assert [i for i, _ in where] == list(range(51))
+        assert [inline for _, inline in where] == [True, True] + [False] * 49
 
     asyncio.run(go())
 
