@@ -8,7 +8,6 @@
   store by the first attempt of that request that runs here; and the components built from them on this node
   (:class:`~.parts.Parts`: benchmark with its tasks loaded here, harness, model, environment provider).
 
-- **Its writer** (:meth:`WorkerState.writer`): the file writes of every attempt's staging store, in one thread.
 - **Its services**, two kinds:
 
   - process-wide (:meth:`WorkerState.services`): made by the first attempt that needs each from the factories the
@@ -88,15 +87,6 @@ class WorkerState:
         self._requests: OrderedDict[str, asyncio.Future[RequestState]] = OrderedDict()
         self._sweeper: asyncio.TimerHandle | None = None
         self._services: dict[Any, Any] = {}  # factory -> its service in this worker process
-        self._writer: Any = None
-
-    def writer(self, make: Callable[[], Any]) -> Any:
-        """The writer of the attempts' staging stores in this process (``make()`` the first time, and again
-        after a write failed: an attempt never inherits another's failure). One thread serves every attempt
-        the process runs, instead of a thread started for each."""
-        if self._writer is None or getattr(self._writer, "failed", None) is not None:
-            self._writer = make()
-        return self._writer
 
     def services(self, factories: Sequence[Any], rt: Any) -> dict[str, Any]:
         """``{name: service}`` of this process for the attempt whose runtime is ``rt``: each factory's service,

@@ -135,13 +135,11 @@ def _forwarded_logs(events: queue.SimpleQueue, level: str) -> Iterator[None]:
 
 class _StagingStore(RunStore):
     """The run directory of one attempt on this node; ``checkpoint.json`` is streamed as soon as written (and not
-    sent again with the attempt's other files when it has not changed since). Its writes go through this worker
-    process's writer (:meth:`~.state.WorkerState.writer`: one thread for every attempt the process runs)."""
+    sent again with the attempt's other files when it has not changed since)."""
 
     def __init__(self, root: Path, run_name: str, run_id: str, events: queue.SimpleQueue) -> None:
         super().__init__(root, run_name, run_id)
         self.events = events
-        self.writer = STATE.writer(type(self.writer))
         self.streamed: dict[str, bytes] = {}
 
     def attempt(self, task_id: str, n: int, sample: int = 1) -> AttemptRecord:

@@ -1,6 +1,5 @@
 """What a Ray worker sends back (``agentcompass._ray.worker``), without Ray: the attempt's files (result.json, symlinks
-and a streamed checkpoint unchanged since left out, large files in chunks), and one writer per worker process,
-replaced once a write failed."""
+and a streamed checkpoint unchanged since left out, large files in chunks), read on the loop or in a thread alike."""
 
 from __future__ import annotations
 
@@ -8,11 +7,7 @@ import asyncio
 import os
 from pathlib import Path
 
-import pytest
-
-from agentcompass._orchestrator.writer import Writer
 from agentcompass._ray import worker
-from agentcompass._ray.state import WorkerState
 
 
 def _attempt_dir(tmp_path: Path) -> Path:
@@ -52,19 +47,3 @@ def test_the_files_sent_at_the_end_of_an_attempt(tmp_path, monkeypatch):
     inline = asyncio.run(worker._read_files(folder, {}))
     monkeypatch.setattr(worker, "INLINE_READ", 0)  # read in a thread: the same items
     assert asyncio.run(worker._read_files(folder, {})) == inline == sent
-
-
-def test_one_writer_per_worker_process_until_a_write_fails(tmp_path):
-    state = WorkerState(fetch=lambda ref: ref)
-    first = state.writer(Writer)
-    assert state.writer(Writer) is first
-
-    def fail() -> None:
-        raise OSError("disk full")
-
-    first.later(fail)
-    with pytest.raises(OSError):
-        first.flush_sync(10)
-    again = state.writer(Writer)
-    assert again is not first and again.failed is None  # an attempt never inherits another's failure
-    assert state.writer(Writer) is again
