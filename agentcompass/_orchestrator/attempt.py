@@ -43,6 +43,7 @@ from agentcompass.interfaces import (
 from . import resources
 from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
+from .pool import due_since
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
 from .store import AttemptRecord, record_write_error
@@ -103,7 +104,7 @@ class _Attempt:
     async def run(self) -> AttemptOutcome:
         """The attempt exists from the moment it holds its slot: its directory is made then, ``duration_s``
         counts from then, and the wait before it is ``queue_s`` (a cancelled wait leaves nothing on disk)."""
-        rt, queued, start = self.rt, time.monotonic(), None
+        rt, queued, start = self.rt, due_since(), None
         out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
         try:
             async with rt.pool.slot(rt.slot_providers):

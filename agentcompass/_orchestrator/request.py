@@ -37,7 +37,7 @@ from .budget import check_config as check_budget_config
 from .hooks import Hooks
 from .logs import LOGGER, current_request
 from .metrics import ErrorCounts, compute_metrics, task_row
-from .pool import Pool
+from .pool import Pool, set_due
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .result import RunResult
 from .retry import should_retry
@@ -303,7 +303,7 @@ class RequestRun:
             removed = await cleanup
             if removed:
                 self.logger.info("removed %d environments left behind by run %s", removed, self.store.run_id)
-        jobs = [asyncio.ensure_future(self._run_sample(t, j, n, cp)) for t, j, n, cp in self.pending]
+        jobs = self._feeders()
         watcher = None
         if self.rt.budgets and self.cfg.execution.budget_policy == "cancel":
             watcher = asyncio.ensure_future(cancel_on_budget(self.rt.budgets, jobs, self.logger))
@@ -329,12 +329,36 @@ class RequestRun:
             if watcher is not None:
                 watcher.cancel()
 
-    async def _run_sample(self, task: Task, sample: int, n: int, checkpoint: Any) -> None:
-        """One sample of a task: attempt ``n``, then its retries (each a new attempt of the same sample)."""
+    def _feeders(self) -> list[asyncio.Future[None]]:
+        """The request's samples, in order, at most the pool's size of them under way at once (waiting for a slot
+        or running): each feeder takes the next pending sample when its last one is done. A task per pending
+        sample would hold a whole attempt's state from the start, for every sample (about 8 KB each: 0.9 GB and
+        long garbage-collection pauses at 100k tasks)."""
+        pending, due = iter(self.pending), time.monotonic()
+
+        async def feed() -> None:
+            for task, sample, n, checkpoint in pending:
+                try:
+                    await self._run_sample(task, sample, n, checkpoint, due)
+                except asyncio.CancelledError:
+                    current = asyncio.current_task()
+                    if current is None or current.cancelling():  # this feeder is cancelled: it stops
+                        raise
+                    # the sample was refused at its slot (the request is stopping, a budget is spent): so are the
+                    # next ones, each counted by the budget as one that never started
+
+        width = min(self.pool.size, len(self.pending))
+        return [asyncio.ensure_future(feed()) for _ in range(width)]
+
+    async def _run_sample(self, task: Task, sample: int, n: int, checkpoint: Any, due: float) -> None:
+        """One sample of a task, due since ``due``: attempt ``n``, then its retries (each a new attempt of the same
+        sample, due when it is decided)."""
         rt, ex = self.rt, self.cfg.execution
         attempts: list[AttemptOutcome] = []
         while True:
+            set_due(due)
             out = await run_attempt(rt, task, n, checkpoint, sample)
+            due = time.monotonic()
             attempts.append(out)
             checkpoint = None
             retry = (

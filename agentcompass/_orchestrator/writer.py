@@ -3,8 +3,9 @@
 An attempt writes its directory, its checkpoint, its ``result.json`` and its ``results.jsonl`` line. What matters
 is that they happen, in order (the checkpoint before the result, the result before the run's line), and that a
 slow disk does not stall every other attempt. :class:`Writer` runs them inline while the disk answers fast: a
-write that takes longer than ``slow_s`` (5 ms) moves that one's successors, and every write after them, to one
-thread of their own for the rest of the run (a slow disk stalls the event loop once, for one write). Handing every
+write that waits longer than ``slow_s`` (20 ms, off the CPU: the disk's time, not a garbage collection's) moves
+every later write to one thread of their own for the rest of the run (a slow disk stalls the event loop once, for
+one write). Handing every
 write to a thread instead costs more than the write itself on a local disk (a wake-up of the thread, of the loop
 when it is done, and both contending for the interpreter): 1,000 trivial attempts took 1.6 s that way against 1.0 s
 inline.
@@ -27,7 +28,7 @@ from typing import Any
 
 log = logging.getLogger("agentcompass")
 IDLE_S = 1.0
-SLOW_S = 0.005  # an inline write slower than this sends the later ones to the thread
+SLOW_S = 0.02  # an inline write that waits longer than this (off the CPU) sends the later ones to the thread
 
 
 class Writer:
@@ -101,14 +102,16 @@ class Writer:
         return not self.threaded and self._pending == 0
 
     def _timed(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        start = time.perf_counter()
+        """``fn(*args)`` here; slow means waiting, not computing: a garbage collection or a large JSON encoding
+        during the write is CPU time of this thread and does not count."""
+        start, cpu = time.perf_counter(), time.thread_time()
         try:
             return fn(*args)
         finally:
-            took = time.perf_counter() - start
-            if took > self._slow_s and not self.threaded:
+            waited = (time.perf_counter() - start) - (time.thread_time() - cpu)
+            if waited > self._slow_s and not self.threaded:
                 self.threaded = True
-                log.debug("a write of the run's files took %.0f ms: the later ones go to a thread", took * 1000)
+                log.debug("a write of the run's files waited %.0f ms: the later ones go to a thread", waited * 1000)
 
     def _note(self, exc: BaseException) -> None:
         if self._first_error is None:

@@ -31,7 +31,7 @@ from agentcompass import errors
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope, require
 from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
-from agentcompass._orchestrator.pool import Pool
+from agentcompass._orchestrator.pool import Pool, due_since
 from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass._orchestrator.store import AttemptRecord, write_atomic
@@ -161,7 +161,7 @@ class RayExecutor:
         record = rt.store.attempt(task.id, n, sample)
         out = new_outcome(task.id, n, sample, record, checkpoint is not None)
         key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{uuid.uuid4().hex[:8]}"
-        queued, start = time.monotonic(), None
+        queued, start = due_since(), None
         try:
             async with rt.pool.slot(rt.slot_providers):
                 if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts

@@ -77,6 +77,24 @@ def test_a_slow_write_sends_the_later_ones_to_the_thread():
     asyncio.run(go())
 
 
+def test_a_write_busy_computing_is_not_a_slow_disk():
+    """Slow means waiting off the CPU (the disk): a write that computes for long (a garbage collection, a large
+    encoding) stays inline."""
+
+    async def go() -> None:
+        writer = Writer(slow_s=0.05)
+
+        def busy() -> None:
+            end = time.thread_time() + 0.2
+            while time.thread_time() < end:
+                pass
+
+        await writer.now(busy)
+        assert not writer.threaded
+
+    asyncio.run(go())
+
+
 def test_a_failed_write_stops_the_request_and_fails_it_naming_the_file(tmp_path):
     """Through a real run (CLI and SDK): the first attempt's result.json cannot be written; no agent runs after the
     failure is known (task concurrency 1: the second attempt's directory waits behind that write and is refused),
