@@ -47,6 +47,7 @@ from .pool import due_since
 from .progress import AttemptStarted, PhaseChanged
 from .runtime import RequestRuntime
 from .store import AttemptRecord, record_write_error
+from .writer import work_s
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
@@ -373,6 +374,7 @@ class _Attempt:
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
         self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
+        self.rt.store.writer.attempt_took(work_s(out))
         self.rt.attempt_ended(id(self), out.usage)
 
 

@@ -35,6 +35,7 @@ from agentcompass._orchestrator.pool import Pool, due_since
 from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass._orchestrator.store import AttemptRecord, write_atomic
+from agentcompass._orchestrator.writer import work_s
 from agentcompass.errors import ConfigError, NodeLostError, PathEscapeError, SandboxError
 from agentcompass.interfaces import AgentResult, Task
 
@@ -351,6 +352,7 @@ class RayExecutor:
         for rel, _data, _append in files:
             _target(record.dir, rel)
         writer.later(_write_last, record, files, dict(vars(out)))
+        writer.attempt_took(work_s(out))
 
     # ------------------------------------------------------------------ every node
     async def cleanup(self, rt: RequestRuntime) -> int:

@@ -95,6 +95,22 @@ def test_a_write_busy_computing_is_not_a_slow_disk():
     asyncio.run(go())
 
 
+def test_writes_go_to_the_thread_once_attempts_work_longer():
+    """Inline while the run's attempts are short; after 32 whose agent and verifier phases take 20 ms on average,
+    the thread (its hand-off is then a small part of an attempt); trivial attempts keep them inline."""
+
+    async def go(work: float) -> bool:
+        writer, loop_thread, where = Writer(), threading.get_ident(), []
+        for _ in range(40):
+            writer.attempt_took(work)
+            await writer.now(lambda: where.append(threading.get_ident() == loop_thread))
+        await writer.flush()
+        return writer.threaded and where[:31] == [True] * 31 and not any(where[32:])
+
+    assert asyncio.run(go(0.02)) is True
+    assert asyncio.run(go(0.0001)) is False
+
+
 def test_a_failed_write_stops_the_request_and_fails_it_naming_the_file(tmp_path):
     """Through a real run (CLI and SDK): the first attempt's result.json cannot be written; no agent runs after the
     failure is known (task concurrency 1: the second attempt's directory waits behind that write and is refused),
