@@ -374,7 +374,7 @@ class _Attempt:
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
         self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
-        self.rt.store.writer.attempt_took(work_s(out))
+        self.rt.store.writer.attempt_took(work_s(out.phases))
         self.rt.attempt_ended(id(self), out.usage)
 
 

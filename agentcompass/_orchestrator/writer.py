@@ -186,10 +186,9 @@ class Writer:
                     self._idle.set()
 
 
-def work_s(outcome: Any) -> float:
-    """An attempt's own work for :meth:`Writer.attempt_took`: its agent and verifier phases (its other phases and
-    its duration also hold the time the event loop gave the other attempts)."""
-    phases = getattr(outcome, "phases", None) or {}
+def work_s(phases: dict[str, float]) -> float:
+    """An attempt's own work for :meth:`Writer.attempt_took`, from its ``phases``: its agent and verifier phases (its
+    other phases and its duration also hold the time the event loop gave the other attempts)."""
     return float(phases.get("agent") or 0.0) + float(phases.get("verify") or 0.0)
 
 

@@ -352,7 +352,7 @@ class RayExecutor:
         for rel, _data, _append in files:
             _target(record.dir, rel)
         writer.later(_write_last, record, files, dict(vars(out)))
-        writer.attempt_took(work_s(out))
+        writer.attempt_took(work_s(out.phases))
 
     # ------------------------------------------------------------------ every node
     async def cleanup(self, rt: RequestRuntime) -> int:
