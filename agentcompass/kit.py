@@ -60,8 +60,12 @@ def writing(path: str | Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        _raise_full(exc, path)
-        raise
+        from agentcompass.errors import storage_error
+
+        full = storage_error(exc, path)
+        if full is None or full is exc:
+            raise
+        raise full from exc
 
 
 @contextmanager
@@ -89,7 +93,7 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
     raw = data.encode("utf-8") if isinstance(data, str) else data
     target = os.fspath(path)
     folder, name = os.path.split(target)
-    try:
+    with writing(path):
         tmp, fd = _create_temp(folder or ".", name)
         try:
             try:
@@ -105,9 +109,6 @@ def write_atomic(path: str | Path, data: str | bytes, *, mode: int | None = None
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-    except OSError as exc:
-        _raise_full(exc, path)
-        raise
 
 
 def _write_all(fd: int, raw: bytes) -> None:
@@ -117,15 +118,6 @@ def _write_all(fd: int, raw: bytes) -> None:
         view = memoryview(raw)[done:]
         while view:
             view = view[os.write(fd, view) :]
-
-
-def _raise_full(exc: OSError, path: str | Path) -> None:
-    """Raise the StorageError that ``exc`` is (a full disk or quota), naming ``path``; return for any other."""
-    from agentcompass.errors import storage_error
-
-    full = storage_error(exc, path)
-    if full is not None and full is not exc:
-        raise full from exc
 
 
 _temp_numbers = itertools.count()

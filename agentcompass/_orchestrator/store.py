@@ -104,15 +104,12 @@ class AttemptRecord:
         first attempt: three mkdir calls)."""
         with writing(self.dir):
             try:
-                os.mkdir(self._dir)
+                _mkdir(self._dir)
             except FileNotFoundError:
                 sample = os.path.dirname(self._dir)
                 os.makedirs(os.path.dirname(sample), exist_ok=True)
                 _mkdir(sample)
                 _mkdir(self._dir)
-            except FileExistsError:
-                if not os.path.isdir(self._dir):
-                    raise
 
     def write_result(self, outcome: dict[str, Any]) -> None:
         write_json(f"{self._dir}/{RESULT_FILE}", outcome, compact=True)

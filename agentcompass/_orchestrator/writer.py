@@ -83,11 +83,10 @@ class Writer:
 
     def attempt_took(self, seconds: float) -> None:
         """An attempt of the run ended, its own work (:func:`work_s`) ``seconds`` long. Writes stay inline only
-        while attempts are short: then a
-        hand-off to the thread and back would be a large part of each, and the attempts would wait for it. Once
-        attempts last longer (on average over 32), the later writes go to the thread, where their system calls
-        run beside the event loop's work instead of in it (4 requests of 250 attempts of 50 ms on a pool of 32:
-        pool utilisation 0.98 so, 0.84-0.86 inline)."""
+        while attempts are short: then a hand-off to the thread and back would be a large part of each, and the
+        attempts would wait for it. Once attempts last longer (on average over 32), the later writes go to the
+        thread, where their system calls run beside the event loop's work instead of in it (4 requests of 250
+        attempts of 50 ms on a pool of 32: pool utilisation 0.97-0.98 so, 0.84-0.88 inline)."""
         self._attempts += 1
         self._attempt_s += seconds
         if not self.threaded and self._attempts >= MEAN_OVER and self._attempt_s / self._attempts > SHORT_ATTEMPT_S:
