@@ -6,7 +6,7 @@
 Both executors run the same request (synthetic benchmark, a harness that sleeps ``--sleep`` seconds, the memory
 environment) with the same pool (``--concurrency``). For each node count in ``--nodes`` a cluster
 (``ray.cluster_utils.Cluster``: a head node and ``nodes - 1`` worker nodes sharing ``--cpus`` CPUs) is started;
-a first Ray run warms its worker processes (printed as "cold"), then the local and the Ray executor take turns,
+the floor runs (below), a first Ray run warms its worker processes (printed as "cold"), then the local and the Ray executor take turns,
 ``--repeats`` runs each, so that the load of the machine weighs on both alike. Printed per node count: the
 median wall time of each executor, the ideal ``attempts x sleep / concurrency``, and where Ray's extra time goes:
 
@@ -14,7 +14,13 @@ median wall time of each executor, the ideal ``attempts x sleep / concurrency``,
   its own run: scheduling, transfers, the stream), the figure to keep near zero;
 - per run: what is left of the extra wall time once the dispatch phases are taken out (their mean x attempts /
   pool: connecting, the first build of the components in each worker process, the last attempts' tail);
-- both as one figure: the extra wall time times the pool over the attempts.
+- both as one figure: the extra wall time times the pool over the attempts;
+- the driver's CPU per attempt (its process time over the run: Ray's threads in it included) of each executor.
+
+The in-run floor is plain Ray on the same cluster: the same number of streaming tasks of the same length with the
+same pool and resources, each streaming two small objects as a short attempt does (its first phases, then its
+result), with nothing of agentcompass. It runs as a job of its own (a child process), so that its first run
+starts its worker processes as a new ``agentcompass run`` does: that first run is its cold figure.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,11 +40,12 @@ HERE, REPO = Path(__file__).resolve().parent, Path(__file__).resolve().parents[1
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 
-def one_run(n: int, sleep: float, conc: int, ray: dict | None) -> tuple[float, list[float]]:
+def one_run(n: int, sleep: float, conc: int, ray: dict | None) -> tuple[float, list[float], float]:
+    """``(wall time, every attempt's dispatch phase, the driver's CPU seconds per attempt)``."""
     from agentcompass import run_evaluation
 
     execution = {"executor": "ray", "ray": ray} if ray else {}
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     result = run_evaluation(
         benchmark="synthetic",
         harness="oracle",
@@ -51,13 +59,59 @@ def one_run(n: int, sleep: float, conc: int, ray: dict | None) -> tuple[float, l
         overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", f"+harness.sleep_s={sleep}"],
         execution_params=execution,
     )
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, (time.process_time() - c0) / n
     assert result["metrics"]["n_samples"] == n and result["metrics"]["n_errors"] == 0, result["metrics"]
     dispatch = [
         json.loads(p.read_text())["phases"].get("dispatch", 0.0)
         for p in Path(result["paths"]["tasks"]).rglob("result.json")
     ]
-    return wall, dispatch
+    return wall, dispatch, cpu
+
+
+def _plain_task(sleep: float, item: dict):  # a short attempt's stream: its first phases, then its result
+    yield [("event", {"phase": "agent"})]
+    time.sleep(sleep)
+    yield [("event", {"phase": "verify"}), ("result", item)]
+
+
+def plain(a: argparse.Namespace) -> None:
+    """The floor (a job of its own, in a child process): print ``{"cold": run, "runs": [run, ...]}``, each run
+    ``[wall, median extra, mean extra, driver CPU per attempt]``."""
+    import asyncio
+
+    import ray
+
+    ray.init(address=a.plain, logging_level="WARNING")
+    fn = ray.remote(_plain_task).options(num_returns="streaming", num_cpus=1, max_retries=0)
+
+    async def run() -> list[float]:
+        sem, extra = asyncio.Semaphore(a.concurrency), []
+
+        async def one(i: int) -> None:
+            async with sem:
+                t = time.monotonic()
+                async for ref in fn.remote(a.sleep, {"task_id": f"task-{i}", "n": 1, "sample": 1}):
+                    if ray.get(ref)[-1][0] == "result":
+                        break
+                extra.append(time.monotonic() - t - a.sleep)
+
+        c0, t0 = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(one(i) for i in range(a.attempts)))
+        wall, cpu = time.perf_counter() - t0, (time.process_time() - c0) / a.attempts
+        return [wall, statistics.median(extra), statistics.mean(extra), cpu]
+
+    async def main() -> dict:
+        return {"cold": await run(), "runs": [await run() for _ in range(a.repeats)]}
+
+    print(json.dumps(asyncio.run(main())))
+    ray.shutdown()
+
+
+def floor(address: str, a: argparse.Namespace) -> dict:
+    args = ["--plain", address, "--attempts", str(a.attempts), "--sleep", str(a.sleep)]
+    args += ["--concurrency", str(a.concurrency), "--repeats", str(a.repeats)]
+    out = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def on_cluster(nodes: int, a: argparse.Namespace) -> dict:
@@ -74,18 +128,22 @@ def on_cluster(nodes: int, a: argparse.Namespace) -> dict:
     started = time.perf_counter() - t0
     address = {"address": cluster.address}
     try:
+        base = floor(cluster.address, a)  # first: Ray stops idle worker processes beyond the CPUs of the node
         cold = one_run(a.attempts, a.sleep, a.concurrency, address)[0]
-        local, remote, dispatch = [], [], []
+        local, remote, dispatch, cpu = [], [], [], {"local": [], "ray": []}
         for _ in range(a.repeats):
-            local.append(one_run(a.attempts, a.sleep, a.concurrency, None)[0])
-            wall, d = one_run(a.attempts, a.sleep, a.concurrency, address)
+            wall, _d, c = one_run(a.attempts, a.sleep, a.concurrency, None)
+            local.append(wall)
+            cpu["local"].append(c)
+            wall, d, c = one_run(a.attempts, a.sleep, a.concurrency, address)
             remote.append(wall)
+            cpu["ray"].append(c)
             dispatch.append((statistics.median(d), statistics.mean(d)))
     finally:
         ray.shutdown()
         cluster.shutdown()
     return {"nodes": nodes, "per_node": per_node, "started": started, "cold": cold, "local": local,
-            "remote": remote, "dispatch": dispatch}  # fmt: skip
+            "remote": remote, "dispatch": dispatch, "cpu": cpu, "floor": base}  # fmt: skip
 
 
 def report(r: dict, a: argparse.Namespace) -> None:
@@ -105,13 +163,23 @@ def report(r: dict, a: argparse.Namespace) -> None:
         f"  per attempt (dispatch phase) median {d * 1000:6.1f} ms, mean {mean * 1000:6.1f} ms   runs (median/mean): "
         f"{', '.join(f'{x * 1000:.1f}/{y * 1000:.1f}' for x, y in r['dispatch'])}"
     )
+    fl = r["floor"]
+    fm, fmean, fcpu = (statistics.median(x[i] for x in fl["runs"]) for i in (1, 2, 3))
+    print(
+        f"  plain Ray floor: per attempt median {fm * 1000:6.1f} ms, mean {fmean * 1000:6.1f} ms   runs (median/mean):"
+        f" {', '.join(f'{x[1] * 1000:.1f}/{x[2] * 1000:.1f}' for x in fl['runs'])};"
+        f" wall {runs(x[0] for x in fl['runs'])}; cold {fl['cold'][0]:.2f}"
+    )
     print(
         f"  per run (extra wall time less the mean dispatch phases) {rw - lw - a.attempts * mean / a.concurrency:.2f} s"
     )
     print(
         f"  both as one figure: (ray - local) x pool / attempts  {(rw - lw) * a.concurrency / a.attempts * 1000:7.1f}"
-        f" ms per attempt (cold run: {(r['cold'] - lw) * a.concurrency / a.attempts * 1000:.1f} ms)"
+        f" ms per attempt (cold run: {(r['cold'] - lw) * a.concurrency / a.attempts * 1000:.1f} ms; plain Ray's"
+        f" {(fl['cold'][0] - ideal) * a.concurrency / a.attempts * 1000:.1f} ms over the ideal)"
     )
+    lc, rc = (statistics.median(r["cpu"][k]) * 1000 for k in ("local", "ray"))
+    print(f"  driver CPU per attempt: local {lc:.2f} ms, ray {rc:.2f} ms, plain Ray {fcpu * 1000:.2f} ms")
 
 
 def main() -> None:
@@ -123,7 +191,10 @@ def main() -> None:
     ap.add_argument("--nodes", default="1,2", help="node counts to measure, comma-separated")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--repo", default=str(REPO), help="the checkout whose agentcompass runs (default: this one)")
+    ap.add_argument("--plain", metavar="ADDRESS", help=argparse.SUPPRESS)  # the floor's child process
     a = ap.parse_args()
+    if a.plain:
+        return plain(a)
     os.environ["PYTHONPATH"] = os.pathsep.join([a.repo, *filter(None, [os.environ.get("PYTHONPATH")])])
     sys.path.insert(0, a.repo)
     import agentcompass

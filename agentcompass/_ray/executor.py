@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import itertools
 import logging
 import os
 import time
@@ -63,6 +64,7 @@ class RayExecutor:
         self._shared: dict[str, tuple[list[Any], dict[str, Any]]] = {}
         self._freed: collections.deque[str] = collections.deque(maxlen=4096)  # nodes where attempts ended
         self._affinity: Any = None  # NodeAffinitySchedulingStrategy, once Ray is imported
+        self._ids = itertools.count(1)  # attempt keys: unique within this executor (run ids make them unique)
 
     # ------------------------------------------------------------------ connection
     async def start(self) -> None:
@@ -161,7 +163,7 @@ class RayExecutor:
     ) -> AttemptOutcome:
         record = rt.store.attempt(task.id, n, sample)
         out = new_outcome(task.id, n, sample, record, checkpoint is not None)
-        key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{uuid.uuid4().hex[:8]}"
+        key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{next(self._ids)}"
         queued, start = due_since(), None
         try:
             async with rt.pool.slot(rt.slot_providers):
@@ -404,12 +406,14 @@ def _write_last(record: AttemptRecord, files: Sequence[tuple[str, bytes, bool]],
     record.write_result(outcome)
 
 
-def _target(folder: Path, rel: str) -> Path:
-    """Where a streamed file goes in the attempt directory (a path leaving it is refused)."""
-    target = (folder / rel).resolve()
-    if Path(rel).is_absolute() or not target.is_relative_to(folder.resolve()):
+def _target(folder: Path, rel: str) -> str:
+    """Where a streamed file goes in the attempt directory: a relative path without ``..`` (a path leaving the
+    directory is refused). The check is on the path's text: the attempt directory holds only what this driver
+    wrote there (directories and regular files, no links), so the text says where the file lands."""
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or os.path.isabs(rel) or "\0" in rel or ".." in parts or "" in parts:
         raise PathEscapeError(f"a worker sent a file outside the attempt directory: {rel!r}")
-    return target
+    return f"{folder}/{rel}"
 
 
 def _write_file(folder: Path, rel: str, data: bytes, append: bool) -> None:
