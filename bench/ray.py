@@ -6,9 +6,10 @@
 Both executors run the same request (synthetic benchmark, a harness that sleeps ``--sleep`` seconds, the memory
 environment) with the same pool (``--concurrency``). For each node count in ``--nodes`` a cluster
 (``ray.cluster_utils.Cluster``: a head node and ``nodes - 1`` worker nodes sharing ``--cpus`` CPUs) is started;
-the floor runs (below), a first Ray run warms its worker processes (printed as "cold"), then the local and the Ray executor take turns,
-``--repeats`` runs each, so that the load of the machine weighs on both alike. Printed per node count: the
-median wall time of each executor, the ideal ``attempts x sleep / concurrency``, and where Ray's extra time goes:
+the floor runs (below), a first Ray run warms its worker processes (printed as "cold"), then the local and the Ray
+executor take turns, ``--repeats`` runs each, so that the load of the machine weighs on both alike. Printed per
+node count: the median wall time of each executor, the ideal ``attempts x sleep / concurrency``, and where Ray's
+extra time goes:
 
 - per attempt: the median and mean of the attempts' ``dispatch`` phase (the time an attempt held its slot outside
   its own run: scheduling, transfers, the stream), the figure to keep near zero;
