@@ -411,7 +411,7 @@ def _target(folder: Path, rel: str) -> str:
     directory is refused). The check is on the path's text: the attempt directory holds only what this driver
     wrote there (directories and regular files, no links), so the text says where the file lands."""
     parts = rel.split("/")
-    if not rel or rel.startswith("/") or os.path.isabs(rel) or "\0" in rel or ".." in parts or "" in parts:
+    if ".." in parts or "" in parts or "\0" in rel or os.path.isabs(rel):  # "" in parts: empty, "/x", "a//b"
         raise PathEscapeError(f"a worker sent a file outside the attempt directory: {rel!r}")
     return f"{folder}/{rel}"
 
