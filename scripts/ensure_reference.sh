@@ -19,7 +19,11 @@ REFERENCES=(
     "harbor|3.12|harbor==0.26.0"
     "swebench4|3.11|swebench==4.1.0"
     "terminal-bench|3.12|terminal-bench==0.2.18"
+    "tau2|3.12|tau2-bench-a2c0247.tar.gz"    # tau2 1.0.1 from the snapshot in shared/data (not on PyPI)
 )
+
+# Test data that cannot be downloaded here (shared/data beside the repository, or $AGENTCOMPASS_SHARED_DATA)
+SHARED_DATA="${AGENTCOMPASS_SHARED_DATA:-$(cd "$(dirname "$0")/.." && pwd)/../shared/data}"
 
 find_python() {  # find_python 3.12 -> an interpreter of that version
     local want="$1" p
@@ -43,9 +47,17 @@ ensure_one() {  # ensure_one NAME PYVER REQS
     rm -rf "$dir"
     mkdir -p "$REF_DIR"
     "$py" -m venv "$dir" || die "could not create the venv $dir"
-    # shellcheck disable=SC2086
-    "$dir/bin/python" -m pip install -q --disable-pip-version-check $reqs \
-        || die "pip install $reqs into $dir failed"
+    if [[ "$reqs" == *.tar.gz ]]; then   # a source snapshot of shared/data: unpacked beside the venv, installed
+        [ -f "$SHARED_DATA/$reqs" ] || die "reference '$name' needs $SHARED_DATA/$reqs (test data in shared/data)"
+        mkdir -p "$dir/src"
+        tar -xzf "$SHARED_DATA/$reqs" -C "$dir/src" || die "could not unpack $SHARED_DATA/$reqs"
+        "$dir/bin/python" -m pip install -q --disable-pip-version-check "$dir/src/${reqs%.tar.gz}" \
+            || die "pip install of $reqs into $dir failed"
+    else
+        # shellcheck disable=SC2086
+        "$dir/bin/python" -m pip install -q --disable-pip-version-check $reqs \
+            || die "pip install $reqs into $dir failed"
+    fi
     echo "$reqs" > "$marker"
 }
 
