@@ -105,6 +105,11 @@ class GatewayUnavailableError(ConfigError):
     no model (``model=none``), or the attempt runs where no gateway can be started."""
 
 
+class ModelRoleUnavailableError(ConfigError):
+    """A benchmark or harness asked for a model role (``ctx.model_role(name)``, e.g. ``user`` or ``judge``) that the
+    request does not configure and the benchmark gives no default for (``model_roles``)."""
+
+
 class DependencyError(ConfigError):
     """A missing optional Python extra or a tool missing inside an environment."""
 

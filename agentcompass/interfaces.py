@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from agentcompass.errors import NEVER_VERIFY_AFTER_ERROR, ErrorPolicy, GatewayUnavailableError
+from agentcompass.errors import (
+    NEVER_VERIFY_AFTER_ERROR,
+    ErrorPolicy,
+    GatewayUnavailableError,
+    ModelRoleUnavailableError,
+)
 
 # --------------------------------------------------------------------------- statuses
 # str-valued: the values are what the files on disk hold, and ``status == "completed"`` keeps working.
@@ -419,6 +424,7 @@ class AgentResult:
     limit_hit: str | None = None  # step_limit | cost_limit | wall_time | max_turns | agent_timeout
     n_format_errors: int = 0
     info: dict[str, Any] = field(default_factory=dict)
+    transcript: Any = None  # a tool-use conversation's agentcompass.conversation.Transcript (what grading reads)
 
 
 @dataclass
@@ -462,6 +468,10 @@ class GatewayEndpoint:
         return f"GatewayEndpoint({self.base_url}, model={self.model!r}, token=<redacted>)"
 
 
+def _no_model_role(role: str) -> ModelClient:
+    raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt: the request configures none (model_roles)")
+
+
 async def _no_gateway(env: Any = None) -> GatewayEndpoint:
     raise GatewayUnavailableError(
         "no model gateway for this attempt: the request has no model (model=none), or the harness runs where the "
@@ -487,6 +497,11 @@ class AttemptContext:
     auto_install_dependencies: bool = False
     sample: int = 1  # which independent sample of the task (1..n_attempts) this attempt is
     gateway: Callable[[Environment | None], Awaitable[GatewayEndpoint]] = _no_gateway
+    # model_role(name): this attempt's client of a named model role ("user", "judge", ...): its calls go through
+    # the model layer like the main model's (retries, limits, cache, replay, budgets, model_calls.jsonl with the
+    # role, usage per role). Raises ModelRoleUnavailableError when the request configures no such role.
+    model_role: Callable[[str], ModelClient] = _no_model_role
+    conversation: Any = None  # a tool-use benchmark's agentcompass.conversation.Conversation for this attempt
 
 
 @runtime_checkable

@@ -11,16 +11,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PLUGIN_KINDS = ("benchmarks", "harnesses", "models", "environments")
-PLUGIN_MAY_IMPORT = ("agentcompass.interfaces", "agentcompass.errors", "agentcompass.kit")
+PLUGIN_MAY_IMPORT = (
+    "agentcompass.interfaces",
+    "agentcompass.conversation",
+    "agentcompass.errors",
+    "agentcompass.kit",
+)
 
 # package -> the agentcompass modules it may import (besides its own package); a prefix covers its submodules.
 # Every package (and top-level module) of agentcompass has a row, plug-in kinds excepted (PLUGIN_MAY_IMPORT).
-_CORE = ("agentcompass.interfaces", "agentcompass.errors", "agentcompass.kit")
+_CORE = ("agentcompass.interfaces", "agentcompass.conversation", "agentcompass.errors", "agentcompass.kit")
 LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass": (),  # the root package re-exports lazily, by name: no import
     "agentcompass.__main__": ("agentcompass._cli",),
     "agentcompass.errors": (),
     "agentcompass.interfaces": ("agentcompass.errors",),
+    "agentcompass.conversation": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._deps": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._config": _CORE,
