@@ -7,8 +7,8 @@ harness that converses owns only the agent: it reads :attr:`Conversation.tools` 
 :attr:`Conversation.system_prompt`, generates the agent's messages and hands each to :meth:`Conversation.send`,
 which answers with what the agent sees next (the tools' results, or the user's reply) until
 :attr:`Conversation.done`. The conversation records everything in its :class:`Transcript`, which becomes
-:attr:`AgentResult.transcript <agentcompass.interfaces.AgentResult>`, is written as ``transcript.json`` in the
-attempt directory, and is what the benchmark grades. Any harness that declares :data:`CONVERSES` runs any benchmark
+:attr:`AgentResult.transcript <agentcompass.interfaces.AgentResult>` (``agent.transcript`` in the attempt's
+``result.json``) and is what the benchmark grades. Any harness that declares :data:`CONVERSES` runs any benchmark
 that declares :data:`CONVERSATION`, so harness x benchmark composition holds for tool use as it does for coding.
 
 Plug-ins may import this module (as :mod:`agentcompass.interfaces`, :mod:`agentcompass.errors` and
@@ -26,8 +26,6 @@ from agentcompass.interfaces import Capability, Usage
 
 if TYPE_CHECKING:
     from agentcompass.interfaces import AttemptContext, Environment, Task
-
-TRANSCRIPT_FILE = "transcript.json"
 
 
 class Termination(enum.StrEnum):
@@ -182,4 +180,13 @@ CONVERSES: Capability[bool] = Capability(
     False,
     "True: the harness drives ctx.conversation (tool-use benchmarks); its AgentResult carries the transcript",
     (bool,),
+)
+
+MODEL_ROLES: Capability[dict[str, Any] | None] = Capability(
+    "benchmark",
+    "model_roles",
+    None,
+    "{role: model settings}: the model roles the benchmark asks for (ctx.model_role) and each one's default as its "
+    "reference has it (e.g. the user simulator's model); model_roles of the request override them",
+    (dict,),
 )

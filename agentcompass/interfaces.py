@@ -410,6 +410,7 @@ class Solution:
     env: dict[str, str] = field(default_factory=dict)
     submission: str | None = None
     info: dict[str, Any] = field(default_factory=dict)  # facts about it (e.g. a prediction's model name)
+    messages: list[dict[str, Any]] = field(default_factory=list)  # a conversation's agent messages, in order
 
 
 @dataclass
@@ -469,7 +470,7 @@ class GatewayEndpoint:
 
 
 def _no_model_role(role: str) -> ModelClient:
-    raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt: the request configures none (model_roles)")
+    raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt: the request configures none")
 
 
 async def _no_gateway(env: Any = None) -> GatewayEndpoint:

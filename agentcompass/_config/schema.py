@@ -423,6 +423,12 @@ class RequestConfig(_Strict):
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)
     output: OutputConfig = Field(default_factory=OutputConfig)
     gateway: GatewayConfig = Field(default_factory=GatewayConfig)
+    model_roles: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="a benchmark's or harness's other models by role (user, judge...): each the fields of a model "
+        "section (id, base_url, api_key, api_protocol, params...), over the benchmark's default for the role and "
+        "the main model's endpoint",
+    )
     recipes: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -477,6 +483,12 @@ class RequestInputs(_Strict):
     )
     model_params: Json | None = option(
         key="model.params", metavar="JSON", description="passed through to the API (temperature, max_tokens...)"
+    )
+    model_roles: Json | None = option(
+        key="model_roles",
+        metavar="JSON",
+        description='other models by role, e.g. {"user": {"id": "gpt-4.1"}, "judge": {...}}: each a model '
+        "section over the benchmark's default for the role and the main model's endpoint (docs/models.md)",
     )
     model_cache: Literal["off", "read_write", "read_only"] | None = option(
         key="model.cache", metavar="MODE", description="response cache: off, read_write or read_only"

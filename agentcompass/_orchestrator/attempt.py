@@ -8,6 +8,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from agentcompass.conversation import CONVERSATION
 from agentcompass.errors import (
     AfterError,
     AgentCompassError,
@@ -45,6 +46,7 @@ from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .pool import due_since
 from .progress import AttemptStarted, PhaseChanged
+from .roles import AttemptRoles
 from .runtime import RequestRuntime
 from .store import AttemptRecord, record_write_error
 from .writer import work_s
@@ -78,6 +80,8 @@ class _Attempt:
             sample=sample,
         )
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
+        self.roles = AttemptRoles(rt.roles, self.ctx)
+        self.ctx.model_role = self.roles
         _limit_cost(rt, self.model)
         _limit_calls(rt, self.model)
         self.gateway: AttemptGateway | None = attempt_gateway(
@@ -229,6 +233,7 @@ class _Attempt:
         start = time.monotonic()
         try:
             async with asyncio.timeout(self.task.agent_timeout_s) as cm:
+                await self._converse()
                 result = await self.rt.harness.run(self.task, self.env, self.model, self.ctx)
         except TimeoutError:
             if not cm.expired():
@@ -248,7 +253,15 @@ class _Attempt:
             result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
         if self.model is not None:
             result.usage = copy.copy(self.model.usage)
+        if self.ctx.conversation is not None and result.transcript is None:
+            result.transcript = self.ctx.conversation.transcript
         return result
+
+    async def _converse(self) -> None:
+        """A tool-use benchmark's conversation for this attempt (``ctx.conversation``), made before the agent runs."""
+        make = CONVERSATION.of(self.rt.benchmark)
+        if make is not None and self.ctx.conversation is None:
+            self.ctx.conversation = await make(self.task, self.env, self.ctx)
 
     def _stopped_by_limit(self, exc: Exception) -> AgentResult:
         """The agent phase's result when the harness failed after the gateway refused a call of the attempt at a
@@ -373,6 +386,7 @@ class _Attempt:
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
+        out.usage_by_role = self.roles.usage()
         self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
         self.rt.store.writer.attempt_took(work_s(out.phases))
         self.rt.attempt_ended(id(self), out.usage)

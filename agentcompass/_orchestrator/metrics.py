@@ -20,6 +20,7 @@ from agentcompass.interfaces import AttemptStatus
 
 from .costs import row_costs, run_costs
 from .outcome import AttemptOutcome
+from .roles import sum_role_usage
 
 
 def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int = 1) -> dict[str, Any]:
@@ -40,6 +41,7 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int 
         "queue_s": final.queue_s,  # its wait for the slot (not in duration_s nor its percentiles)
         "tokens": {k: usage.get(k, 0) for k in ("input", "output", "cached")},
         **row_costs(attempts),
+        **({"usage_by_role": final.usage_by_role} if final.usage_by_role else {}),
         "exit_status": agent.get("exit_status"),
         "limit_hit": agent.get("limit_hit"),
         "n_turns": agent.get("n_turns", 0),
@@ -47,6 +49,13 @@ def task_row(final: AttemptOutcome, attempts: list[AttemptOutcome], sample: int 
         "attempt_outcomes": [[a.status, a.reward if a.reward_valid else None] for a in attempts],
         "attempt_dir": final.attempt_dir,
     }
+
+
+def _role_usage(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """``usage_by_role``: the model roles' tokens, calls and cost over the samples' final attempts (absent when no
+    role was used)."""
+    roles = sum_role_usage(rows)
+    return {"usage_by_role": roles} if roles else {}
 
 
 def percentile(values: list[float], q: float, digits: int = 4) -> float:
@@ -213,6 +222,7 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "pass_rate": round(sum(1 for v in valid if v >= 1) / n_samples, 6) if n_samples else 0.0,
         "tokens": tokens,
         **run_costs(rows),
+        **_role_usage(rows),
         "duration_s": {
             "p50": percentile(durations, 0.5),
             "p90": percentile(durations, 0.9),

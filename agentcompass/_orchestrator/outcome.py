@@ -11,6 +11,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentcompass.conversation import Transcript
 from agentcompass.errors import AgentCompassError, StorageError, classify, one_line
 from agentcompass.interfaces import AgentResult, AttemptStatus, Usage
 
@@ -34,6 +35,7 @@ class AttemptOutcome:
     queue_s: float = 0.0  # the wait for the slot before that
     phases: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)
+    usage_by_role: dict[str, Any] = field(default_factory=dict)  # the model roles' usage (user, judge...)
     agent: dict[str, Any] = field(default_factory=dict)
     grade: dict[str, Any] = field(default_factory=dict)
     environment: dict[str, Any] = field(default_factory=dict)
@@ -47,6 +49,10 @@ class AttemptOutcome:
 def agent_to_dict(res: AgentResult) -> dict[str, Any]:
     out = dict(vars(res))
     out["usage"] = res.usage.to_dict()
+    if res.transcript is None:
+        out.pop("transcript", None)  # coding agents: result.json as before
+    elif isinstance(res.transcript, Transcript):
+        out["transcript"] = res.transcript.to_dict()
     return out
 
 
@@ -55,6 +61,8 @@ def agent_from_dict(data: dict[str, Any]) -> AgentResult:
     usage = data.pop("usage", {}) or {}
     res = AgentResult(**{k: v for k, v in data.items() if k in AgentResult.__dataclass_fields__})
     res.usage = Usage.from_dict(usage)
+    if isinstance(res.transcript, dict):
+        res.transcript = Transcript.from_dict(res.transcript)
     return res
 
 

@@ -15,6 +15,7 @@ from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.paths import data_dir
 from agentcompass._config.redact import redact, register_config_secrets, register_secret
 from agentcompass._config.registry import GROUPS, Components
+from agentcompass.conversation import CONVERSATION, CONVERSES, MODEL_ROLES
 from agentcompass.errors import AgentCompassError, ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
     HARNESS_DESCRIBE,
@@ -41,6 +42,7 @@ from .pool import Pool, set_due
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .result import RunResult
 from .retry import should_retry
+from .roles import ModelRoles
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
@@ -108,6 +110,7 @@ class RequestRun:
         self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
         self.rt: RequestRuntime | None = None
+        self.roles: ModelRoles | None = None
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
         self.extra_paths: dict[str, str] = {}
@@ -145,6 +148,7 @@ class RequestRun:
             slot_providers=[self.components.environment.name],
             recipes=recipes,
             executor=self.executor,
+            roles=self.roles,
         )
         self._apply_limits()
         self._plan_budgets(tasks)
@@ -178,6 +182,10 @@ class RequestRun:
             components = registry.build_components(data, ctx)
             self._check_model(components)
             model = components.model
+            for role in self.cfg.model_roles.values():
+                register_secret(role.get("api_key") if isinstance(role, dict) else None)
+            defaults = MODEL_ROLES.of(components.benchmark)
+            self.roles = ModelRoles(data["model"], self.cfg.model_roles, defaults, ctx)
             check_budget_config(self.cfg.execution, model, PRICE_INFO.of(model), self.budgets)
             self.components = components
             return components.benchmark.load()
@@ -191,6 +199,11 @@ class RequestRun:
         return output.run_id or new_run_id()
 
     def _check_model(self, components: Components) -> None:
+        if CONVERSATION.of(components.benchmark) is not None and not CONVERSES.of(components.harness):
+            raise ConfigError(
+                f"benchmark {self.resolved.choices['benchmark']!r} is a tool-use conversation; harness "
+                f"{self.resolved.choices['harness']!r} cannot converse (harnesses that can: tool_agent, oracle, nop)"
+            )
         if REQUIRES_MODEL.of(components.harness) and components.model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
         ex, model = self.cfg.execution, components.model
@@ -546,7 +559,7 @@ class RequestRun:
         self.release()
         if self.rt is None:
             return
-        for part in (self.rt.model, self.rt.provider):
+        for part in (self.rt.model, self.rt.roles, self.rt.provider):
             if part is not None:
                 try:
                     await part.aclose()

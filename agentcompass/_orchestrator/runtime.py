@@ -31,6 +31,7 @@ class RequestRuntime:
     stopped: BaseException | None = None  # an error that stops the request: no attempt starts after it
     services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
     budgets: list[Any] = field(default_factory=list)  # the request's Budget and the orchestration's (budget.py)
+    roles: Any = None  # the request's model roles (roles.ModelRoles): ctx.model_role's clients
 
     def admits(self) -> bool:
         """May an attempt that holds its slot start? (False: the request is stopping, or a budget is spent.)"""

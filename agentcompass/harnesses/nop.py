@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from agentcompass.conversation import Termination
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
 
 
@@ -16,10 +17,17 @@ class NopConfig(BaseModel):
 class NopHarness:
     id = "nop"
     requires_model: ClassVar[bool] = False
+    converses: ClassVar[bool] = True  # on a tool-use benchmark: hears the opening, then stops at once
     config_class = NopConfig
 
     def __init__(self, config: NopConfig, ctx: ComponentContext) -> None:
         self.config = config
 
     async def run(self, task: Task, env: Environment, model: ModelClient | None, ctx: AttemptContext) -> AgentResult:
+        conversation = ctx.conversation
+        if conversation is not None:
+            await conversation.start()
+            if not conversation.done:
+                conversation.stop(Termination.AGENT_STOP)
+            return AgentResult(exit_status="completed", n_turns=0, transcript=conversation.transcript)
         return AgentResult(exit_status="completed", submission="", n_turns=0)

@@ -10,8 +10,17 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from agentcompass.conversation import Conversation, Message, Termination
 from agentcompass.errors import AgentError, DatasetError
-from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
+from agentcompass.interfaces import (
+    AgentResult,
+    AttemptContext,
+    ComponentContext,
+    Environment,
+    ModelClient,
+    Solution,
+    Task,
+)
 
 
 class OracleConfig(BaseModel):
@@ -25,6 +34,7 @@ class OracleHarness:
 
     id = "oracle"
     requires_model: ClassVar[bool] = False
+    converses: ClassVar[bool] = True  # a tool-use benchmark's reference messages, sent in order
     config_class = OracleConfig
 
     def __init__(self, config: OracleConfig, ctx: ComponentContext) -> None:
@@ -35,6 +45,8 @@ class OracleHarness:
             solution = ctx.benchmark.reference_solution(task)
         except DatasetError as exc:
             raise AgentError(f"oracle: {exc}") from exc
+        if ctx.conversation is not None:
+            return await _converse(ctx.conversation, solution)
         for dst, src in solution.files.items():
             await env.upload(src, dst)
         info: dict = {}
@@ -45,3 +57,17 @@ class OracleHarness:
             if result.exit_code != 0 and self.config.fail_on_error:
                 raise AgentError(f"reference solution exited {result.exit_code}")
         return AgentResult(exit_status="completed", submission=solution.submission, n_turns=1, info=info)
+
+
+async def _converse(conversation: Conversation, solution: Solution) -> AgentResult:
+    """Send the solution's agent messages in order (a tool-use benchmark), then end the conversation."""
+    await conversation.start()
+    sent = 0
+    for data in solution.messages:
+        if conversation.done:
+            break
+        await conversation.send(Message.from_dict({"role": "assistant", **data}))
+        sent += 1
+    if not conversation.done:
+        conversation.stop(Termination.AGENT_STOP)
+    return AgentResult(exit_status="completed", n_turns=sent, transcript=conversation.transcript)

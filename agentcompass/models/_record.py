@@ -32,6 +32,7 @@ class CallRecorder:
         self._seq = 0
         self._made = False  # the directory exists (made with the first line)
         self._lock = threading.Lock()
+        self.tags: dict[str, Any] = {}  # fields every line carries (a model role's client: {"role": name})
         for secret in secrets or []:
             self.add_secret(secret)
 
@@ -46,7 +47,7 @@ class CallRecorder:
             return self._seq, time.monotonic(), datetime.now(UTC).isoformat(timespec="milliseconds")
 
     def write(self, line: dict[str, Any]) -> None:
-        text = json.dumps({"v": VERSION, **line}, ensure_ascii=False, default=str, separators=(",", ":"))
+        text = json.dumps({"v": VERSION, **self.tags, **line}, ensure_ascii=False, default=str, separators=(",", ":"))
         for secret in sorted(self._secrets, key=len, reverse=True):
             if secret in text:
                 text = text.replace(secret, REDACTED)

@@ -1,0 +1,124 @@
+"""Model roles: a request's other models (the simulated user, a judge...), asked for by name through the attempt
+context (``ctx.model_role("user")``).
+
+A role's settings are, from weakest to strongest: the main model's endpoint (``base_url``, ``api_key``,
+``api_protocol``, limits, cache, replay; not its ``id`` nor its ``params``), the benchmark's default for the role
+(:data:`agentcompass.conversation.MODEL_ROLES`: what its reference uses), then ``model_roles.<role>`` of the request.
+Each role is one client per request, built on first use (a run that never asks for a role never needs its key), forked
+per attempt like the main model: its calls go through the same model layer (retries, provider limits, fail-fast,
+cache, replay) and are recorded in the attempt's ``model_calls.jsonl`` with ``"role": <name>``; its usage is kept per
+role.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from agentcompass.errors import ConfigError, ModelRoleUnavailableError
+from agentcompass.interfaces import ComponentContext, ModelClient, Usage
+
+DEFAULT_TARGET = "agentcompass.models.client.Model"
+_ENDPOINT_KEYS = ("id", "params", "prices", "context_limit")  # what a role never takes from the main model
+
+
+def role_config(role: str, main: dict[str, Any], default: dict[str, Any] | None, given: dict[str, Any] | None) -> dict:
+    """The composed model section of ``role`` (see the module's docstring); ConfigError when it has no model id."""
+    cfg: dict[str, Any] = {"_target_": DEFAULT_TARGET}
+    if main.get("_target_"):
+        cfg.update({k: v for k, v in main.items() if k not in _ENDPOINT_KEYS})
+    for layer in (default or {}, given or {}):
+        for key, value in layer.items():
+            if key == "params" and isinstance(value, dict):
+                cfg["params"] = {**(cfg.get("params") or {}), **value}
+            else:
+                cfg[key] = value
+    if not cfg.get("id"):
+        cfg["id"] = main.get("id") if main.get("_target_") else None
+    if not cfg.get("id") or cfg["id"] == "none":
+        raise ModelRoleUnavailableError(
+            f"model role {role!r} has no model: set model_roles.{role}.id (CLI: --model-roles "
+            f'\'{{"{role}": {{"id": "<model>"}}}}\')'
+        )
+    return cfg
+
+
+class ModelRoles:
+    """The request's role clients, built on first use and shared by its attempts."""
+
+    def __init__(
+        self,
+        main: dict[str, Any],
+        given: dict[str, dict[str, Any]],
+        defaults: dict[str, Any] | None,
+        ctx: ComponentContext,
+    ) -> None:
+        self._main, self._given, self._defaults, self._ctx = main, dict(given), dict(defaults or {}), ctx
+        self._clients: dict[str, ModelClient] = {}
+        self._lock = threading.Lock()
+        for role, section in self._given.items():
+            if not isinstance(section, dict):
+                raise ConfigError(f"model_roles.{role}: {section!r} is not a mapping of model settings")
+
+    @property
+    def names(self) -> list[str]:
+        """Every role the request or the benchmark names."""
+        return sorted({*self._given, *self._defaults})
+
+    def client(self, role: str) -> ModelClient:
+        """The request-wide client of ``role`` (built now if it is the first use)."""
+        with self._lock:
+            if role not in self._clients:
+                from agentcompass._config import registry
+
+                cfg = role_config(role, self._main, self._defaults.get(role), self._given.get(role))
+                client = registry.build("model", cfg, self._ctx)
+                if client is None:
+                    raise ModelRoleUnavailableError(f"model role {role!r}: its model section builds no client")
+                self._clients[role] = client
+            return self._clients[role]
+
+    def describe(self) -> dict[str, Any]:
+        """What run.json records of each role built so far (never a key)."""
+        return {r: _describe(c) for r, c in sorted(self._clients.items())}
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
+
+
+class AttemptRoles:
+    """One attempt's forks of the role clients (``ctx.model_role``), each recording its calls with its role."""
+
+    def __init__(self, roles: ModelRoles | None, attempt: Any) -> None:
+        self._roles, self._attempt = roles, attempt
+        self.forks: dict[str, ModelClient] = {}
+
+    def __call__(self, role: str) -> ModelClient:
+        if role not in self.forks:
+            if self._roles is None:
+                raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt")
+            fork = self._roles.client(role).fork(self._attempt)
+            recorder = getattr(fork, "recorder", None)
+            if recorder is not None and hasattr(recorder, "tags"):
+                recorder.tags = {"role": role}
+            self.forks[role] = fork
+        return self.forks[role]
+
+    def usage(self) -> dict[str, dict[str, Any]]:
+        """Usage per role of this attempt (the roles it used)."""
+        return {role: fork.usage.to_dict() for role, fork in sorted(self.forks.items())}
+
+
+def sum_role_usage(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Usage per role over results rows (each row's ``usage_by_role``)."""
+    totals: dict[str, Usage] = {}
+    for row in rows:
+        for role, usage in (row.get("usage_by_role") or {}).items():
+            totals.setdefault(role, Usage()).add(Usage.from_dict(usage))
+    return {role: usage.to_dict() for role, usage in sorted(totals.items())}
+
+
+def _describe(client: ModelClient) -> dict[str, Any]:
+    describe = getattr(client, "describe", None)
+    return describe() if callable(describe) else {"id": client.model_id, "provider": client.provider}
