@@ -24,6 +24,11 @@ _ENDPOINT_KEYS = ("id", "params", "prices", "context_limit")  # what a role neve
 
 def role_config(role: str, main: dict[str, Any], default: dict[str, Any] | None, given: dict[str, Any] | None) -> dict:
     """The composed model section of ``role`` (see the module's docstring); ConfigError when it has no model id."""
+    if not main.get("_target_") and not given:
+        raise ModelRoleUnavailableError(
+            f"model role {role!r} is not configured and the request has no model whose endpoint it could use: set "
+            f'model_roles.{role} (CLI: --model-roles \'{{"{role}": {{"id": "<model>", "base_url": ...}}}}\')'
+        )
     cfg: dict[str, Any] = {"_target_": DEFAULT_TARGET}
     if main.get("_target_"):
         cfg.update({k: v for k, v in main.items() if k not in _ENDPOINT_KEYS})

@@ -64,8 +64,8 @@ def repo_name(repo_url: str) -> str:
     return slug(tail, sep="_", default="repository")
 
 
-def checkout_dir(data_dir: Path, repo_url: str, revision: str) -> Path:
-    return Path(data_dir) / "terminal_bench" / f"{repo_name(repo_url)}@{slug(revision, sep='_', default='')}"
+def checkout_dir(data_dir: Path, repo_url: str, revision: str, folder: str = "terminal_bench") -> Path:
+    return Path(data_dir) / folder / f"{repo_name(repo_url)}@{slug(revision, sep='_', default='')}"
 
 
 def _git(args: list[str], cwd: Path | None, timeout_s: float) -> str:
@@ -154,9 +154,11 @@ def _install(tmp: Path, target: Path, checkout: Checkout) -> Checkout:
     return checkout
 
 
-def fetch_checkout(repo_url: str, revision: str, data_dir: Path, *, timeout_s: float = 1800.0) -> Checkout:
-    """The checkout of ``repo_url`` at ``revision`` under ``data_dir`` (reused when already there)."""
-    target = checkout_dir(data_dir, repo_url, revision)
+def fetch_checkout(
+    repo_url: str, revision: str, data_dir: Path, *, timeout_s: float = 1800.0, folder: str = "terminal_bench"
+) -> Checkout:
+    """The checkout of ``repo_url`` at ``revision`` under ``data_dir/folder`` (reused when already there)."""
+    target = checkout_dir(data_dir, repo_url, revision, folder)
     existing = _reusable(target, repo_url, revision, timeout_s)
     if existing is not None:
         log.info("using cached checkout %s (commit %s)", target, existing.commit[:12])
