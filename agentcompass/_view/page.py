@@ -21,6 +21,7 @@ SCRIPTS = (
     "view_runs.js",
     "view_run.js",
     "view_calls.js",
+    "view_conversation.js",
     "view_attempt.js",
     "view_compare.js",
     "app.js",

@@ -110,6 +110,11 @@
     if (att.patch) main.appendChild(AC.section("Patch (" + att.patch.source + ")", "patch", AC.renderDiff(att.patch.text)));
     if (att.verifier_log) main.appendChild(AC.section("Verifier log", "verifier", logBox(key, {...att.verifier_log, path: path + "/verifier.log"})));
     if ((att.agent || {}).submission) main.appendChild(AC.section("Submission", "submission", AC.longText(att.agent.submission, "text")));
+    if (att.transcript) main.appendChild(AC.section("Conversation", "conversation", AC.renderConversation(att.transcript)));
+    const info = ((att.grade || {}).details || {}).reward_info;
+    if (info) main.appendChild(AC.section("Grade", "grade-breakdown", AC.renderGradeBreakdown(info)));
+    const roles = AC.roleUsage(att.usage_by_role);
+    if (roles) main.appendChild(AC.section("Usage per model role", "role-usage", roles));
     const trajBox = h("div");
     if (att.trajectory) main.appendChild(AC.section("Trajectory", "trajectory", trajBox));
     if (att.model_calls) main.appendChild(AC.section("Model calls (" + att.model_calls.totals.calls + ")", "calls", AC.modelCalls(key, att)));

@@ -107,6 +107,8 @@
         ["errors", f.int(m.n_errors) + (m.n_errors ? " (" + Object.keys(by).filter((k) => by[k]).map((k) => k + " " + by[k]).join(", ") + ")" : "")],
         ["tokens", "in " + f.tokens((m.tokens || {}).input) + " · out " + f.tokens((m.tokens || {}).output) + " · cached " + f.tokens((m.tokens || {}).cached)],
         ["cost", f.cost(m.cost_usd)],
+        ["model roles", Object.entries(m.usage_by_role || {}).map(([r, u]) => r + ": " + f.int(u.calls) + " calls, in " +
+          f.tokens(u.input) + " · out " + f.tokens(u.output) + ", " + f.cost(u.cost_usd)).join("; ") || null],
         ["cache hits", m.cache_hits ? f.int(m.cache_hits) + " (saved " + f.cost(m.cost_saved_usd) + ")" : null],
         ["task duration", "p50 " + f.dur(dur.p50) + " · p90 " + f.dur(dur.p90) + " · max " + f.dur(dur.max)]]));
   }
