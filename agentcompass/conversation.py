@@ -18,14 +18,21 @@ Plug-ins may import this module (as :mod:`agentcompass.interfaces`, :mod:`agentc
 from __future__ import annotations
 
 import enum
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from agentcompass.interfaces import Capability, Usage
+from agentcompass.interfaces import CONVERSATION, CONVERSES, MODEL_ROLES, Usage
 
-if TYPE_CHECKING:
-    from agentcompass.interfaces import AttemptContext, Environment, Task
+__all__ = [
+    "CONVERSATION",
+    "CONVERSES",
+    "MODEL_ROLES",
+    "Conversation",
+    "Message",
+    "Termination",
+    "ToolUse",
+    "Transcript",
+]
 
 
 class Termination(enum.StrEnum):
@@ -162,31 +169,3 @@ class Conversation(Protocol):
     def stop(self, reason: str) -> None:
         """The harness ends the conversation (a :class:`Termination` value, e.g. its own step limit)."""
         ...
-
-
-CONVERSATION: Capability[Callable[[Task, Environment | None, AttemptContext], Awaitable[Conversation]] | None] = (
-    Capability(
-        "benchmark",
-        "conversation",
-        None,
-        "async conversation(task, env, ctx) -> Conversation: the benchmark drives a tool-use conversation with the "
-        "agent (its tools, a simulated or scripted user); only harnesses that converse run it, and grade() reads "
-        "agent.transcript; absent: the benchmark is not a tool-use benchmark",
-    )
-)
-CONVERSES: Capability[bool] = Capability(
-    "harness",
-    "converses",
-    False,
-    "True: the harness drives ctx.conversation (tool-use benchmarks); its AgentResult carries the transcript",
-    (bool,),
-)
-
-MODEL_ROLES: Capability[dict[str, Any] | None] = Capability(
-    "benchmark",
-    "model_roles",
-    None,
-    "{role: model settings}: the model roles the benchmark asks for (ctx.model_role) and each one's default as its "
-    "reference has it (e.g. the user simulator's model); model_roles of the request override them",
-    (dict,),
-)

@@ -793,6 +793,32 @@ CALL_RECORDER: Capability[Any] = Capability(
     (object,),
 )
 
+CONVERSATION: Capability[Callable[[Task, Environment | None, AttemptContext], Awaitable[Any]] | None] = Capability(
+    "benchmark",
+    "conversation",
+    None,
+    "async conversation(task, env, ctx) -> Conversation: the benchmark drives a tool-use conversation with the "
+    "agent (its tools, a simulated or scripted user); only harnesses that converse run it, and grade() reads "
+    "agent.transcript; absent: the benchmark is not a tool-use benchmark",
+)
+CONVERSES: Capability[bool] = Capability(
+    "harness",
+    "converses",
+    False,
+    "True: the harness drives ctx.conversation (tool-use benchmarks); its AgentResult carries the transcript",
+    (bool,),
+)
+
+MODEL_ROLES: Capability[dict[str, Any] | None] = Capability(
+    "benchmark",
+    "model_roles",
+    None,
+    "{role: model settings}: the model roles the benchmark asks for (ctx.model_role) and each one's default as its "
+    "reference has it (e.g. the user simulator's model); model_roles of the request override them",
+    (dict,),
+)
+
+
 CAPABILITIES: tuple[Capability[Any], ...] = (
     RESUMABLE_FROM_SUBMISSION,
     ERROR_POLICY,
@@ -818,5 +844,8 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     NET_NAMESPACE,
     OUT_OF_MEMORY,
     CALL_RECORDER,
+    CONVERSATION,
+    CONVERSES,
+    MODEL_ROLES,
 )
 """Every optional capability, in the order of ``docs/plugins.md``."""

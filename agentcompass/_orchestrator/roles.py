@@ -13,6 +13,8 @@ role.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import ConfigError, ModelRoleUnavailableError
@@ -83,13 +85,20 @@ class ModelRoles:
                 self._clients[role] = client
             return self._clients[role]
 
-    def describe(self) -> dict[str, Any]:
-        """What run.json records of each role built so far (never a key)."""
-        return {r: _describe(c) for r, c in sorted(self._clients.items())}
-
     async def aclose(self) -> None:
         for client in self._clients.values():
             await client.aclose()
+
+
+@dataclass(frozen=True)
+class RoleAttempt:
+    """What a role's client forks from: the attempt's task, sample and directory (its calls are recorded there and
+    keyed by them in the cache and in a replay) and the role's name (each recorded call carries it)."""
+
+    task: Any
+    sample: int
+    attempt_dir: Path
+    role: str
 
 
 class AttemptRoles:
@@ -103,11 +112,10 @@ class AttemptRoles:
         if role not in self.forks:
             if self._roles is None:
                 raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt")
-            fork = self._roles.client(role).fork(self._attempt)
-            recorder = getattr(fork, "recorder", None)
-            if recorder is not None and hasattr(recorder, "tags"):
-                recorder.tags = {"role": role}
-            self.forks[role] = fork
+            attempt = self._attempt
+            self.forks[role] = self._roles.client(role).fork(
+                RoleAttempt(attempt.task, attempt.sample, attempt.attempt_dir, role)
+            )
         return self.forks[role]
 
     def usage(self) -> dict[str, dict[str, Any]]:
@@ -122,8 +130,3 @@ def sum_role_usage(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for role, usage in (row.get("usage_by_role") or {}).items():
             totals.setdefault(role, Usage()).add(Usage.from_dict(usage))
     return {role: usage.to_dict() for role, usage in sorted(totals.items())}
-
-
-def _describe(client: ModelClient) -> dict[str, Any]:
-    describe = getattr(client, "describe", None)
-    return describe() if callable(describe) else {"id": client.model_id, "provider": client.provider}

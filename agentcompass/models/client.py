@@ -120,6 +120,9 @@ class Model:
         attempt_dir = getattr(attempt, "attempt_dir", None)
         if attempt_dir is not None:
             child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME)
+            role = getattr(attempt, "role", None)  # a model role's fork: each line names the role
+            if role:
+                child._recorder.tags = {"role": str(role)}
         if attempt is not None:  # an AttemptContext (or any object with its task and sample)
             task_id = getattr(getattr(attempt, "task", None), "id", None)
             child._calls = self._shared.plan.for_attempt(task_id, int(getattr(attempt, "sample", 1) or 1))
