@@ -42,6 +42,7 @@ from agentcompass.interfaces import (
 )
 
 from . import resources
+from .budget import with_roles
 from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .pool import due_since
@@ -389,7 +390,7 @@ class _Attempt:
         out.usage_by_role = self.roles.usage()
         self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
         self.rt.store.writer.attempt_took(work_s(out.phases))
-        self.rt.attempt_ended(id(self), out.usage)
+        self.rt.attempt_ended(id(self), with_roles(out.usage, out.usage_by_role))
 
 
 def _limit_cost(rt: RequestRuntime, model: Any) -> None:

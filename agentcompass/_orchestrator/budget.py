@@ -126,14 +126,23 @@ class Budget:
         }
 
 
+def with_roles(usage: dict[str, Any] | None, by_role: dict[str, Any] | None) -> dict[str, Any]:
+    """An attempt's whole spending: its model's usage plus its model roles' (a user simulator, a judge)."""
+    total = Usage.from_dict(usage)
+    for part in (by_role or {}).values():
+        total.add(Usage.from_dict(part))
+    return total.to_dict()
+
+
 def prior_spending(store: Any, task_ids: list[str]) -> dict[str, Any]:
-    """What the earlier runs of a reused run spent: the ``usage`` in the result.json of every attempt."""
+    """What the earlier runs of a reused run spent: ``usage`` and ``usage_by_role`` in every attempt's result.json."""
     cost: float | None = 0.0
     tokens = 0
     for task_id in task_ids:
         for sample in store.samples_of(task_id):
             for record in store.attempt_records(task_id, sample):
-                usage = Usage.from_dict((record.read_result() or {}).get("usage"))
+                result = record.read_result() or {}
+                usage = Usage.from_dict(with_roles(result.get("usage"), result.get("usage_by_role")))
                 cost, tokens = add_cost(cost, usage.cost_usd), tokens + usage.total_tokens
     return {"cost_usd": cost, "tokens": tokens}
 
