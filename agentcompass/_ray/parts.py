@@ -24,9 +24,10 @@ from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
 from agentcompass._orchestrator.logs import LOGGER
+from agentcompass._orchestrator.roles import ModelRoles
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
-from agentcompass.interfaces import ComponentContext, Task
+from agentcompass.interfaces import MODEL_ROLES, ComponentContext, Task
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Parts:
     config: RequestConfig
     components: Components
     tasks: dict[str, Task]
+    roles: Any = None  # the request's model roles on this node (ModelRoles), built on first use
 
     @property
     def provider(self) -> Any:
@@ -73,7 +75,10 @@ def build_parts(shared: dict[str, Any]) -> Parts:
     with auto_install_scope(config.runtime.auto_install_dependencies):
         components = registry.build_components(data, ctx)
         tasks = {t.id: t for t in components.benchmark.load()}
-    return Parts(config, components, tasks)
+    for role in config.model_roles.values():
+        register_secret(role.get("api_key") if isinstance(role, dict) else None)
+    roles = ModelRoles(data["model"], config.model_roles, MODEL_ROLES.of(components.benchmark), ctx)
+    return Parts(config, components, tasks, roles)
 
 
 class WorkerPool:
@@ -152,4 +157,5 @@ def worker_runtime(shared: dict[str, Any], key: str, parts: Parts, store: Any, p
         logging.getLogger("agentcompass.run"),
         slot_providers=[],
         recipes=shared.get("recipes"),
+        roles=parts.roles,
     )
