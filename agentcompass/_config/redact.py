@@ -27,6 +27,11 @@ _KEY_FORMATS = re.compile(
     r"github_pat_[A-Za-z0-9_]{16,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{8,}|"
     r"hf_[A-Za-z0-9]{16,}|glpat-[A-Za-z0-9_-]{16,})\b"
 )
+# header names that carry a credential: a value under such a name is a credential wherever else it appears
+_CREDENTIAL_HEADER = re.compile(r"authorization|cookie|key|token|secret|auth|passw|credential|session|signature", re.I)
+# the parts of a credential value worth hiding on their own: "Bearer <token>", "name=<value>; name2=<value2>"
+_VALUE_PARTS = re.compile(r"[\s;,]+")
+_MIN_PART = 8
 _known: set[str] = set()
 _lock = threading.Lock()
 
@@ -37,6 +42,83 @@ def register_secret(value: Any) -> None:
     if isinstance(text, str) and len(text) >= 4:
         with _lock:
             _known.add(text)
+
+
+def credential_parts(value: str) -> list[str]:
+    """``value`` and, for a composite header value, its parts that are secrets on their own: the token of
+    ``Bearer <token>``, the values of ``a=<v1>; b=<v2>`` (parts shorter than 8 characters are left out)."""
+    parts = [value]
+    for piece in _VALUE_PARTS.split(value):
+        piece = piece.split("=", 1)[1] if "=" in piece else piece
+        if len(piece) >= _MIN_PART and piece != value:
+            parts.append(piece)
+    return parts
+
+
+def known_secrets() -> list[str]:
+    """Every registered secret value, longest first."""
+    with _lock:
+        return sorted(_known, key=len, reverse=True)
+
+
+def scrub_known(text: str, marker: str = REDACTED, extra: list[str] | None = None) -> str:
+    """``text`` with every registered secret (and every value of ``extra``) replaced by ``marker``; only
+    values, no pattern (cheap enough for every line a run writes)."""
+    values = known_secrets() if not extra else sorted({*known_secrets(), *extra}, key=len, reverse=True)
+    for secret in values:
+        if secret in text:
+            text = text.replace(secret, marker)
+    return text
+
+
+def credential_name(key: Any, in_headers: bool = False) -> bool:
+    """True when ``key`` names a credential: a secret-looking name (:func:`secret_name`), or inside a headers
+    mapping a header whose name carries one (authorization, cookie, *key*, *token*, *secret*, *auth*, ...)."""
+    if not isinstance(key, str):
+        return False
+    return bool(_SECRET_KEY.search(key)) or (in_headers and bool(_CREDENTIAL_HEADER.search(key)))
+
+
+def credential_values(obj: Any, _in_headers: bool = False) -> set[str]:
+    """The credential values of a config tree: the strings under credential names (:func:`credential_name`,
+    with the parts of composite header values), secret objects' values and the passwords of URLs."""
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if hasattr(value, "get_secret_value"):
+                value = value.get_secret_value()
+            if credential_name(key, _in_headers) and isinstance(value, str):
+                found.update(credential_parts(value))
+            else:
+                found |= credential_values(value, isinstance(key, str) and bool(_HEADER_KEY.search(key)))
+    elif isinstance(obj, (list, tuple)):
+        for value in obj:
+            found |= credential_values(value)
+    elif isinstance(obj, str) and "@" in obj:
+        found.update((m.group(3) or "")[1:] for m in _URL_USERINFO.finditer(obj))
+    return {v for v in found if len(v) >= 4}
+
+
+def mask(obj: Any, marker: str = REDACTED, _in_headers: bool = False) -> Any:
+    """A copy of a request's parameters with credentials replaced by ``marker``, by position only (no registered
+    value, no pattern: the same input always gives the same output): the values of credential names, every
+    header value but harmless ones (Content-Type...), and the user info of URLs."""
+    if isinstance(obj, dict):
+        out = {}
+        for key, value in obj.items():
+            hidden = secret_name(key, _in_headers) or credential_name(key, _in_headers)
+            if hidden and value not in (None, "", {}, []) and not isinstance(value, (dict, bool, int, float)):
+                out[key] = marker
+            else:
+                out[key] = mask(value, marker, isinstance(key, str) and bool(_HEADER_KEY.search(key)))
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [mask(v, marker) for v in obj]
+    if isinstance(obj, str) and "@" in obj:
+        return _URL_USERINFO.sub(lambda m: f"{m['scheme']}{marker}@", obj)
+    if hasattr(obj, "get_secret_value"):
+        return marker
+    return obj
 
 
 def scrub(text: str) -> str:
@@ -85,8 +167,12 @@ def register_config_secrets(obj: Any, _in_headers: bool = False) -> None:
     messages written later (which see the raw values) are scrubbed of them too."""
     if isinstance(obj, dict):
         for key, value in obj.items():
-            if (secret_name(key, _in_headers) and isinstance(value, str)) or hasattr(value, "get_secret_value"):
-                register_secret(value)  # strings only: a number or a flag is no secret to scrub everywhere
+            secret = hasattr(value, "get_secret_value")
+            if secret:
+                value = value.get_secret_value()
+            if (secret or secret_name(key, _in_headers)) and isinstance(value, str):
+                for part in credential_parts(value):  # strings only: a number or a flag is no secret
+                    register_secret(part)
             else:
                 register_config_secrets(value, isinstance(key, str) and bool(_HEADER_KEY.search(key)))
     elif isinstance(obj, (list, tuple)):

@@ -119,7 +119,8 @@ class Model:
         child = Model(self.config, self._ctx, _shared=self._shared)
         attempt_dir = getattr(attempt, "attempt_dir", None)
         if attempt_dir is not None:
-            child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME)
+            secrets = self._shared.plan.credentials.values()
+            child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME, secrets)
         if attempt is not None:  # an AttemptContext (or any object with its task and sample)
             task_id = getattr(getattr(attempt, "task", None), "id", None)
             child._calls = self._shared.plan.for_attempt(task_id, int(getattr(attempt, "sample", 1) or 1))
@@ -230,6 +231,7 @@ class Model:
                     )
                 key = SecretStr("EMPTY")
             self._keys[family] = key
+            self._shared.plan.credentials.add(key.get_secret_value())  # also a key read from the environment
         return self._keys[family].get_secret_value()
 
     def _route(self, protocol: str) -> _Route:
