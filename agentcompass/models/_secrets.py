@@ -16,7 +16,7 @@ import json
 import threading
 from typing import Any
 
-from agentcompass._config.redact import credential_values, mask, register_secret, scrub_known
+from agentcompass.redaction import credential_values, mask, register_secret, scrub_known
 
 MARK = "<redacted>"
 _MIN_LEN = 6  # shorter values (and the placeholder key "EMPTY") are not hidden by value: too many false hits
