@@ -14,7 +14,7 @@ import pytest
 
 from agentcompass.interfaces import ComponentContext
 from tests.benchmarks.swebench import fixture
-from tests.benchmarks.swebench.conftest import make_bench
+from tests.benchmarks.swebench.conftest import derived_images, make_bench
 from tests.environments.docker_support import TEST_LABELS, remove_session_containers
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
@@ -42,10 +42,7 @@ def future_repo(tmp_path, docker_ready):
     git(repo, "stash", "-q")
     tag = fixture.build_image(repo, f"{fixture.IMAGE_REPO}:{uuid.uuid4().hex[:12]}")
     yield row, later, tag
-    repos = {f"agentcompass/swebench/{row['instance_id'].lower()}", tag}
-    refs = subprocess.run(["docker", "images", "--format", "{{.Repository}}:{{.Tag}}"], capture_output=True, text=True)
-    built = [r for r in refs.stdout.split() if r.rpartition(":")[0] in repos or r == tag]
-    subprocess.run(["docker", "rmi", "-f", *built], capture_output=True, check=False)
+    subprocess.run(["docker", "rmi", "-f", *derived_images(tag), tag], capture_output=True, check=False)
 
 
 def _probe(tmp_path: Path, row: dict, image: str, later: str, history: str) -> str:
