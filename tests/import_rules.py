@@ -16,15 +16,23 @@ PLUGIN_MAY_IMPORT = (
     "agentcompass.conversation",
     "agentcompass.errors",
     "agentcompass.kit",
+    "agentcompass.redaction",
 )
 
 # package -> the agentcompass modules it may import (besides its own package); a prefix covers its submodules.
 # Every package (and top-level module) of agentcompass has a row, plug-in kinds excepted (PLUGIN_MAY_IMPORT).
-_CORE = ("agentcompass.interfaces", "agentcompass.conversation", "agentcompass.errors", "agentcompass.kit")
+_CORE = (
+    "agentcompass.interfaces",
+    "agentcompass.conversation",
+    "agentcompass.errors",
+    "agentcompass.kit",
+    "agentcompass.redaction",
+)
 LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass": (),  # the root package re-exports lazily, by name: no import
     "agentcompass.__main__": ("agentcompass._cli",),
     "agentcompass.errors": (),
+    "agentcompass.redaction": (),  # the registry of secret values and what a secret is: nothing of the package
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.conversation": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._deps": ("agentcompass.interfaces", "agentcompass.errors"),

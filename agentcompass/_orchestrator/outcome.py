@@ -11,6 +11,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentcompass._config.redact import scrub
 from agentcompass.conversation import Transcript
 from agentcompass.errors import AgentCompassError, StorageError, classify, one_line
 from agentcompass.interfaces import AgentResult, AttemptStatus, Usage
@@ -87,7 +88,7 @@ def record_failure(out: AttemptOutcome, exc: BaseException, record: AttemptRecor
     """Mark ``out`` failed with ``exc`` (type, one line, class, retryable) and keep its traceback in error.txt."""
     out.status, out.reward_valid = AttemptStatus.ERROR, False
     out.error_type = type(exc).__name__
-    out.error = one_line(exc)
+    out.error = scrub(one_line(exc))  # an endpoint may quote a credential back: none reaches result.json
     out.error_class = classify(exc)
     out.retryable = isinstance(exc, AgentCompassError) and bool(exc.retryable)
     if not isinstance(exc, asyncio.CancelledError):
@@ -100,4 +101,4 @@ def record_failure(out: AttemptOutcome, exc: BaseException, record: AttemptRecor
             out.attempt,
             out.error,
         )
-        record.write_error("".join(traceback.format_exception(exc)))
+        record.write_error(scrub("".join(traceback.format_exception(exc))))

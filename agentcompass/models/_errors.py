@@ -77,7 +77,11 @@ class Failure:
 
 
 def scrub(text: str, secret: str | None) -> str:
-    return text.replace(secret, "<redacted>") if secret and len(secret) >= 4 else text
+    """``text`` without ``secret`` (the call's key) nor any secret the run registered (the client's credentials:
+    an endpoint may quote a request's headers back in its error)."""
+    from agentcompass.redaction import scrub_known
+
+    return scrub_known(text, "<redacted>", [secret] if secret and len(secret) >= 4 else None)
 
 
 def _mro_names(exc: BaseException) -> set[str]:

@@ -1,8 +1,10 @@
 """``model_calls.jsonl``: one JSON line per model call of an attempt, written by the attempt's client.
 
-The line format is documented in ``docs/gateway.md`` ("The call record"). Secrets the recorder knows (the API keys
-of the client, the gateway tokens of the attempt) are replaced by ``<redacted>`` in the serialized line before it is
-written. Lines are appended with one ``write`` each (``O_APPEND``), so a crash leaves whole lines.
+The line format is documented in ``docs/gateway.md`` ("The call record"). No credential is written
+(:mod:`._secrets`): the request's ``params`` are masked by position (credential-named values, header values, URL
+user info), then every credential the recorder knows (the client's API key and credential parameters, the gateway
+tokens of the attempt) and every secret the run registered is replaced by ``<redacted>`` in the serialized line.
+Lines are appended with one ``write`` each (``O_APPEND``), so a crash leaves whole lines.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from typing import Any
 from agentcompass.errors import AttemptLimitReached
 from agentcompass.interfaces import ModelResponse, Usage
 
-REDACTED = "<redacted>"
+from ._secrets import MARK, Credentials, request_params
+
+REDACTED = MARK
 FILE_NAME = "model_calls.jsonl"
 VERSION = 1
 
@@ -28,17 +32,14 @@ class CallRecorder:
 
     def __init__(self, path: Path, secrets: list[str] | None = None) -> None:
         self.path = path
-        self._secrets: set[str] = set()
+        self._secrets = Credentials(set(secrets or ()))
         self._seq = 0
         self._made = False  # the directory exists (made with the first line)
         self._lock = threading.Lock()
         self.tags: dict[str, Any] = {}  # fields every line carries (a model role's client: {"role": name})
-        for secret in secrets or []:
-            self.add_secret(secret)
 
     def add_secret(self, value: str | None) -> None:
-        if value and len(value) >= 6 and value != "EMPTY":
-            self._secrets.add(value)
+        self._secrets.add(value)
 
     def begin(self) -> tuple[int, float, str]:
         """A new call: its ``seq``, monotonic start and ISO start time."""
@@ -47,10 +48,11 @@ class CallRecorder:
             return self._seq, time.monotonic(), datetime.now(UTC).isoformat(timespec="milliseconds")
 
     def write(self, line: dict[str, Any]) -> None:
+        request = line.get("request")
+        if isinstance(request, dict) and isinstance(request.get("params"), dict):
+            line = {**line, "request": {**request, "params": request_params(request["params"])}}
         text = json.dumps({"v": VERSION, **self.tags, **line}, ensure_ascii=False, default=str, separators=(",", ":"))
-        for secret in sorted(self._secrets, key=len, reverse=True):
-            if secret in text:
-                text = text.replace(secret, REDACTED)
+        text = self._secrets.scrub(text)
         data = (text + "\n").encode()
         with self._lock:
             if not self._made:

@@ -119,7 +119,8 @@ class Model:
         child = Model(self.config, self._ctx, _shared=self._shared)
         attempt_dir = getattr(attempt, "attempt_dir", None)
         if attempt_dir is not None:
-            child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME)
+            secrets = self._shared.plan.credentials.values()
+            child._recorder = _record.CallRecorder(attempt_dir / _record.FILE_NAME, secrets)
             role = getattr(attempt, "role", None)  # a model role's fork: each line names the role
             if role:
                 child._recorder.tags = {"role": str(role)}
@@ -233,6 +234,7 @@ class Model:
                     )
                 key = SecretStr("EMPTY")
             self._keys[family] = key
+            self._shared.plan.credentials.add(key.get_secret_value())  # also a key read from the environment
         return self._keys[family].get_secret_value()
 
     def _route(self, protocol: str) -> _Route:

@@ -17,7 +17,7 @@ from agentcompass.interfaces import (
     Task,
 )
 
-from . import dataset, reports, runner
+from . import dataset, history, reports, runner
 from .config import RepoSpecConfig, SWEBenchConfig
 from .log_parsers import PARSER_REGISTRY
 from .predictions import load_predictions
@@ -126,7 +126,9 @@ class SWEBenchBenchmark:
         return [self._task(r) for r in selected]
 
     def env_spec(self, task: Task) -> EnvSpec:
-        return EnvSpec(
+        """The instance image; with ``history: base_only`` (on an environment with images) an image built FROM it
+        with nothing after the base commit (:mod:`.history`)."""
+        spec = EnvSpec(
             task_id=task.id,
             benchmark=self.id,
             image=task.image,
@@ -134,6 +136,11 @@ class SWEBenchBenchmark:
             cpus=task.cpus,
             memory_mb=task.memory_mb,
         )
+        if self.config.history == "base_only" and self.ctx.environment_id not in HOST_ENVIRONMENTS and task.image:
+            spec.dockerfile_dir = history.context(Path(self.ctx.data_dir))
+            spec.build_args = history.build_args(task.image, task.workdir, str(task.data["base_commit"]))
+            spec.image = None  # built from the context (the instance image is its FROM)
+        return spec
 
     def grading_env_spec(self, task: Task) -> EnvSpec | None:
         """``grade_in: fresh``: a new environment from the instance image (FreshGrading capability)."""

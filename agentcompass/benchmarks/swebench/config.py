@@ -79,6 +79,14 @@ class SWEBenchConfig(BaseModel):
             "agent (not official): grade in the agent's environment after resetting its repository."
         ),
     )
+    history: Literal["base_only", "full"] = Field(
+        "base_only",
+        description=(
+            "base_only (hardening): the agent's image is built from the instance image with nothing of the "
+            "repository after the base commit (no tags, remotes, other refs, reflog, stash or unreachable objects; "
+            "checked when the image is built); full: the instance image as published. docs/swebench.md"
+        ),
+    )
     predictions_path: str | None = Field(
         None,
         description=(

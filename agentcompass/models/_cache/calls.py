@@ -20,6 +20,7 @@ from agentcompass.errors import AttemptCostLimitReached, ConfigError
 from agentcompass.interfaces import ModelResponse, ToolCall, Usage, add_cost
 
 from .. import _usage
+from .._secrets import Credentials
 from ..config import Prices
 from .key import cache_key, canonical_request, request_digest
 from .store import ResponseStore
@@ -79,8 +80,10 @@ class CallPlan:
         store: ResponseStore | None,
         prices: Prices | None,
         replay: Any = None,
+        credentials: Credentials | None = None,
     ) -> None:
         self.mode, self.store, self.prices, self.replay = mode, store, prices, replay
+        self.credentials = credentials or Credentials()  # kept out of stored replies (see .._secrets)
 
     @classmethod
     def from_config(cls, config: Any, data_dir: Path | None, prices: Prices | None) -> CallPlan:
@@ -103,7 +106,7 @@ class CallPlan:
                 "endpoint, so it neither reads nor fills the cache; set one of them"
             )
         replay = Recording.open(config.replay) if config.replay else None
-        return cls(config.cache, store, prices, replay)
+        return cls(config.cache, store, prices, replay, Credentials.of_config(config))
 
     def for_attempt(self, task_id: str | None, sample: int) -> AttemptCalls:
         return AttemptCalls(self, task_id, sample)
@@ -175,7 +178,7 @@ class AttemptCalls:
     async def keep(self, pending: Pending, response: ModelResponse) -> None:
         """Store the endpoint's reply (``read_write``)."""
         if self.plan.store is not None and self.plan.mode == "read_write":
-            request, reply = pending.request, to_reply(response)
+            request, reply = pending.request, self.plan.credentials.scrub_json(to_reply(response))
             put = self.plan.store.put
             await asyncio.to_thread(put, pending.key, reply, model=request["model"], protocol=request["protocol"])
 

@@ -7,6 +7,13 @@ the sample index (so the ``-k`` samples of a task stay independent) and the occu
 same request is made within one attempt (an agent asking twice gets two answers, as from the endpoint).
 
 Parameters that change how a reply is delivered, not what it says, are left out: :data:`DELIVERY_PARAMS`.
+
+No credential is part of a key: the API key and the headers never are, and a credential among the remaining
+parameters (``api_key`` or a ``*token*`` / ``*secret*`` name in the body, user info in a URL) enters only as the
+marker ``<redacted>`` (:func:`agentcompass.models._secrets.request_params`). A credential selects who pays for
+an answer, not what the answer is: two requests that differ only in their keys share an entry, while the presence
+of a credential parameter, the endpoint (host, port, path), the model and every other parameter still separate
+entries. The same masking applies to the recorded requests, so replay compares like with like.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import Any
+
+from .._secrets import request_params
 
 KEY_VERSION = 1
 DELIVERY_PARAMS = frozenset(
@@ -30,14 +39,14 @@ def canonical_request(
     params: dict[str, Any],
 ) -> dict[str, Any]:
     """The request as compared by the cache and by replay (JSON-ready; no secret can be in it: the key and
-    headers are not part of it, and the endpoint is shown without user info)."""
+    headers are not part of it, credential parameters are masked, and the endpoint is shown without user info)."""
     return {
         "protocol": protocol,
         "endpoint": endpoint,
         "model": model_id,
         "messages": _plain(messages),
         "tools": _plain(tools or []),
-        "params": _plain({k: v for k, v in sorted(params.items()) if k not in DELIVERY_PARAMS}),
+        "params": _plain(request_params({k: v for k, v in sorted(params.items()) if k not in DELIVERY_PARAMS})),
     }
 
 

@@ -42,5 +42,5 @@ async def keep(calls: AttemptCalls, pending: Pending, reply: dict[str, Any]) -> 
     """Store the endpoint's reply (``read_write``)."""
     store = calls.plan.store
     if store is not None and calls.plan.mode == "read_write":
-        request = pending.request
+        request, reply = pending.request, calls.plan.credentials.scrub_json(reply)
         await asyncio.to_thread(store.put, pending.key, reply, model=request["model"], protocol=request["protocol"])

@@ -132,6 +132,9 @@ class ScriptedModelServer:
     those paths.
     ``api_key``: when set, requests with another key get 401 (checked after fault injection: faults
     model the network in front of the API). ``latency_s`` is added to every request. A context manager.
+    ``requests`` holds each request with its credential headers shown as ``<redacted>``; ``keep_headers=True``
+    also keeps every request's headers as received, in memory only, in ``raw_headers`` (a test that checks the
+    endpoint got each credential).
     """
 
     def __init__(
@@ -150,6 +153,7 @@ class ScriptedModelServer:
         api_key: str | None = None,
         record: bool = True,
         streaming: bool = True,
+        keep_headers: bool = False,
     ) -> None:
         self._script = Script(replies, default_reply)
         self._faults = FaultPlan(faults, fault_rate, fault_kinds, seed)
@@ -158,6 +162,8 @@ class ScriptedModelServer:
         self.unsupported_paths = dict.fromkeys(paths, 404) if isinstance(paths, list) else dict(paths)
         self._api_key, self._record, self.streaming = api_key, record, streaming
         self.requests: list[dict[str, Any]] = []
+        self.keep_headers = keep_headers
+        self.raw_headers: list[dict[str, str]] = []  # with keep_headers: every request's headers as received
         self.n_requests = self.n_faults_injected = self.max_concurrency = self._in_flight = 0
         self.faults_by_kind: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -241,6 +247,8 @@ class ScriptedModelServer:
             }
             if self._record:
                 self.requests.append(request)
+            if self.keep_headers:
+                self.raw_headers.append({k.lower(): v for k, v in handler.headers.items()})
         try:
             self._answer(handler, path, body, fault, request)
         finally:

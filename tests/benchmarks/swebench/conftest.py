@@ -107,4 +107,22 @@ def docker_ready() -> None:
 def calc_image(docker_ready, calc) -> str:
     tag = fixture.build_image(calc.repo, f"{fixture.IMAGE_REPO}:{uuid.uuid4().hex[:12]}")  # unique per session
     yield tag
-    subprocess.run(["docker", "rmi", "-f", tag], capture_output=True)
+    subprocess.run(["docker", "rmi", "-f", *derived_images(tag), tag], capture_output=True)
+
+
+def derived_images(base: str) -> list[str]:
+    """The images built FROM ``base`` by ``history: base_only`` (their layers start with its layers)."""
+
+    def layers(ref: str) -> list[str]:
+        out = subprocess.run(
+            ["docker", "image", "inspect", "--format", "{{json .RootFS.Layers}}", ref], capture_output=True, text=True
+        )
+        return json.loads(out.stdout) if out.returncode == 0 and out.stdout.strip() else []
+
+    own = layers(base)
+    listed = subprocess.run(
+        ["docker", "images", "--format", "{{.Repository}}:{{.Tag}}", "agentcompass/swebench/*"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return [ref for ref in listed if own and len(layers(ref)) > len(own) and layers(ref)[: len(own)] == own]

@@ -140,7 +140,9 @@ def test_task_fields_and_image_template(tmp_path):
     assert task.image == "swebench/sweb.eval.x86_64.o_1776_r-0:latest"
     assert task.workdir == "/testbed" and task.instruction == "ps" and task.verifier_timeout_s == 1800
     b = bench(tmp_path, dataset_path=path, image_template="reg/{instance_id_lower}:{arch}", arch="arm64")
-    assert b.env_spec(b.load()[0]).image == "reg/o__r-0:arm64"
+    assert b.env_spec(b.load()[0]).build_args["INSTANCE_IMAGE"] == "reg/o__r-0:arm64"  # history: base_only
+    full = bench(tmp_path, dataset_path=path, image_template="reg/{instance_id_lower}:{arch}", history="full")
+    assert full.env_spec(full.load()[0]).image == "reg/o__r-0:x86_64"
     with pytest.raises(ConfigError, match="image_template='x/{nope}' is invalid"):
         bench(tmp_path, dataset_path=path, image_template="x/{nope}").load()
 

@@ -93,7 +93,7 @@ def test_instance_image_field_wins_over_the_template(tmp_path, calc, calc_image)
     bench = make_bench(
         tmp_path / "data", dataset_path=str(path), image_template="nowhere/{instance_id}:x", agent_env={}
     )
-    assert bench.env_spec(bench.load()[0]).image == calc_image
+    assert bench.env_spec(bench.load()[0]).build_args["INSTANCE_IMAGE"] == calc_image
     grade, _, _ = attempt(tmp_path, bench, _Submit(calc.row["patch"]))
     assert grade.resolved is True
 
