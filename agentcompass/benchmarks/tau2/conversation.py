@@ -11,11 +11,7 @@ stops a conversation itself (``LLMAgent.is_stop`` is False): a transfer is the `
 whose result the user answers with its transfer signal. An empty message (neither text nor calls), which the
 reference rejects with an exception, ends the conversation as ``agent_error`` / ``user_error``.
 
-The domain environment (``domain_env``) is used through the reference environment's methods: ``get_policy()``,
-``get_tools()``, ``get_user_tools(include)`` (absent, raising or empty: the user has no tools), ``get_response(call)``
-(``call`` has ``id``, ``name``, ``arguments``, ``requestor``; the result has ``content`` and ``error``), and when
-present ``set_state(initialization_data, initialization_actions, message_history)`` and ``sync_tools()``. Tools are
-OpenAI chat form dicts, or objects with an ``openai_schema``.
+The domain environment is used as :mod:`.env_api` says.
 """
 
 from __future__ import annotations
@@ -27,29 +23,12 @@ from agentcompass.conversation import Message, Termination, ToolUse, Transcript
 from agentcompass.errors import ModelRoleUnavailableError
 from agentcompass.interfaces import ModelClient
 
-from . import prompts
+from . import env_api, prompts
 from .user import UserSimulator, has_text
 
 DEFAULT_MAX_STEPS = 200  # tau2.config.DEFAULT_MAX_STEPS
 DEFAULT_MAX_ERRORS = 10  # tau2.config.DEFAULT_MAX_ERRORS
 AGENT, USER, ENV = "agent", "user", "env"
-
-
-def tool_schemas(tools: Any) -> list[dict[str, Any]]:
-    """Tools in OpenAI chat form (``Tool.openai_schema`` where the environment gives tool objects)."""
-    return [t if isinstance(t, dict) else dict(t.openai_schema) for t in tools or []]
-
-
-def user_tool_schemas(domain_env: Any, task: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """The user's tools as ``build_user`` gets them (``get_user_tools(include=task.user_tools) or None``)."""
-    getter = getattr(domain_env, "get_user_tools", None)
-    if getter is None:
-        return None
-    try:
-        tools = getter(include=task.get("user_tools"))
-    except Exception:  # the reference: a domain without user tools raises; the user then has none
-        return None
-    return tool_schemas(tools) or None
 
 
 def history_message(data: dict[str, Any]) -> Message:
@@ -108,12 +87,12 @@ class Tau2Conversation:
     ) -> None:
         self.root, self.env, self.task = Path(root), domain_env, task
         self.max_steps, self.max_errors, self.seed = max_steps, max_errors, seed
-        self.tools = tool_schemas(domain_env.get_tools())
-        self.system_prompt: str | None = prompts.agent_system_prompt(self.root, domain_env.get_policy())
+        self.tools = env_api.agent_tools(domain_env)
+        self.system_prompt: str | None = prompts.agent_system_prompt(self.root, env_api.policy(domain_env))
         self.user: UserSimulator | None = None
         if user_model is not None:
             instructions = prompts.user_instructions(self.root, task.get("user_scenario") or {})
-            tools = user_tool_schemas(domain_env, task)
+            tools = env_api.user_tools(domain_env, task.get("user_tools"))
             self.user = UserSimulator(
                 self.root, instructions, user_model, tools=tools, llm_args=user_llm_args, seed=seed
             )
@@ -136,13 +115,7 @@ class Tau2Conversation:
         agent's default greeting) and run the other side until the agent's turn. Returns the agent's history."""
         initial = self.task.get("initial_state") or {}
         history = [history_message(m) for m in initial.get("message_history") or []]
-        set_state = getattr(self.env, "set_state", None)
-        if set_state is not None and initial:
-            set_state(
-                initial.get("initialization_data"),
-                initial.get("initialization_actions"),
-                initial.get("message_history") or [],
-            )
+        env_api.set_state(self.env, initial)
         if history:
             self._open_with(history)
         else:
@@ -203,13 +176,12 @@ class Tau2Conversation:
         self._end_step()
 
     def _execute(self, call: ToolUse) -> Message:
-        result = self.env.get_response(call)
-        error = bool(getattr(result, "error", False))
+        content, error = env_api.response(self.env, call)
         if error:
             self.num_errors += 1
         return Message(
             role="tool",
-            content=getattr(result, "content", None),
+            content=content,
             tool_call_id=call.id,
             requestor=call.requestor,
             error=error,
@@ -218,9 +190,7 @@ class Tau2Conversation:
     def _end_step(self) -> None:
         """``step_count += 1``, ``sync_tools()``, then ``_check_termination`` (not while routing to the env)."""
         self.step_count += 1
-        sync = getattr(self.env, "sync_tools", None)
-        if sync is not None:
-            sync()
+        env_api.sync_tools(self.env)
         if self._to == ENV:
             return
         if self.step_count >= self.max_steps:
