@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from datetime import date, datetime
+from typing import Any
 
 
 def get_now() -> datetime:
@@ -23,3 +24,15 @@ def fix_qualnames(cls: type, *parts: type) -> None:
         for name, attr in vars(part).items():
             if inspect.isfunction(attr):
                 attr.__qualname__ = f"{cls.__name__}.{name}"
+
+
+class ModelNames:
+    """Attribute access to a domain's models (``m.LineStatus`` for ``models["LineStatus"]``)."""
+
+    def __init__(self, models: Any) -> None:
+        self._models = models
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._models[name]

@@ -10,33 +10,19 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from agentcompass.benchmarks.tau2.domains.telecom._common import fix_qualnames, get_today
+from agentcompass.benchmarks.tau2._models import DomainModels
+from agentcompass.benchmarks.tau2._tools import ToolSpec
+from agentcompass.benchmarks.tau2.domains._base import ToolKit
+from agentcompass.benchmarks.tau2.domains.telecom._common import ModelNames, fix_qualnames, get_today
 from agentcompass.benchmarks.tau2.domains.telecom.agent_lookups import Lookups
 
-# The reference's ``@is_tool(ToolType...)`` decorations: tool name -> tool type (READ/WRITE/GENERIC).
-AGENT_TOOL_TYPES: dict[str, str] = {
-    "get_customer_by_phone": "read",
-    "get_customer_by_id": "read",
-    "get_customer_by_name": "read",
-    "get_details_by_id": "read",
-    "suspend_line": "write",
-    "resume_line": "write",
-    "get_bills_for_customer": "read",
-    "send_payment_request": "write",
-    "get_data_usage": "read",
-    "enable_roaming": "write",
-    "disable_roaming": "write",
-    "transfer_to_human_agents": "generic",
-    "refuel_data": "write",
-}
 
-
-class TelecomTools(Lookups):
+class TelecomTools(Lookups, ToolKit):
     """The agent's tools, the scenario set-up functions and the env assertions of the telecom domain."""
 
-    def __init__(self, db: Any, models: Any) -> None:
-        self.db = db
-        self.m = models
+    def __init__(self, db: Any, specs: list[ToolSpec], models: DomainModels) -> None:
+        super().__init__(db, specs, models)
+        self.m = ModelNames(models)
 
     # --- tools -------------------------------------------------------------------------------------------------
     def get_customer_by_phone(self, phone_number: str) -> Any:

@@ -3,26 +3,21 @@ sync between the agent's DB and the user's phone (``TelecomEnvironment.sync_tool
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
-DATA_DIR = ("data", "tau2", "domains", "telecom")
+from agentcompass.benchmarks.tau2.domains._base import Environment
+
+TECH_SUPPORT_POLICIES = {"manual": "tech_support_manual.md", "workflow": "tech_support_workflow.md"}
 
 
-def data_dir(root: Path) -> Path:
-    """The telecom data directory of a tau2-bench checkout."""
-    return Path(root).joinpath(*DATA_DIR)
-
-
-def telecom_policy(root: Path, policy_type: str = "manual") -> str:
-    """The agent's policy as the reference composes it: the main policy, then the tech-support policy (the manual,
-    or the workflow for ``policy_type="workflow"``), each in its tag."""
-    names = {"manual": "tech_support_manual.md", "workflow": "tech_support_workflow.md"}
-    if policy_type not in names:
+def telecom_policy(data_dir: Path, policy_type: str = "manual") -> str:
+    """The agent's policy as the reference composes it from the telecom data directory: the main policy, then the
+    tech-support policy (the manual, or the workflow for ``policy_type="workflow"``), each in its tag."""
+    if policy_type not in TECH_SUPPORT_POLICIES:
         raise ValueError(f"Invalid policy type: {policy_type}")
-    main_policy = (data_dir(root) / "main_policy.md").read_text()
-    tech_support_policy = (data_dir(root) / names[policy_type]).read_text()
+    main_policy = (data_dir / "main_policy.md").read_text()
+    tech_support_policy = (data_dir / TECH_SUPPORT_POLICIES[policy_type]).read_text()
     return (
         "<main_policy>\n"
         + main_policy
@@ -33,10 +28,11 @@ def telecom_policy(root: Path, policy_type: str = "manual") -> str:
     )
 
 
-def load_db(model: Any, path: Path) -> Any:
-    """A DB model validated from a TOML file (the reference's ``DB.load``)."""
-    with open(path, "rb") as fp:
-        return model.model_validate(tomllib.load(fp))
+class TelecomEnvironment(Environment):
+    """The telecom environment: after every tool call and state change, the phone follows the agent's DB."""
+
+    def sync_tools(self) -> None:
+        sync_tools(self.tools, self.user_tools)
 
 
 def sync_tools(tools: Any, user_tools: Any) -> None:

@@ -8,55 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.benchmarks.tau2.domains.telecom._common import fix_qualnames
+from agentcompass.benchmarks.tau2._models import DomainModels
+from agentcompass.benchmarks.tau2._tools import ToolSpec
+from agentcompass.benchmarks.tau2.domains._base import ToolKit
+from agentcompass.benchmarks.tau2.domains.telecom._common import ModelNames, fix_qualnames
 from agentcompass.benchmarks.tau2.domains.telecom.user_network import NetworkPart
 from agentcompass.benchmarks.tau2.domains.telecom.user_settings import SettingsPart
-
-# The reference's ``@is_tool(ToolType...)`` decorations, in its definition order: tool name -> tool type.
-USER_TOOL_TYPES: dict[str, str] = {
-    "check_status_bar": "read",
-    "check_network_status": "read",
-    "check_network_mode_preference": "read",
-    "set_network_mode_preference": "write",
-    "run_speed_test": "read",
-    "toggle_airplane_mode": "write",
-    "check_sim_status": "read",
-    "reseat_sim_card": "write",
-    "toggle_data": "write",
-    "toggle_roaming": "write",
-    "check_data_restriction_status": "read",
-    "toggle_data_saver_mode": "write",
-    "check_apn_settings": "read",
-    "set_apn_settings": "write",
-    "reset_apn_settings": "write",
-    "check_wifi_status": "read",
-    "toggle_wifi": "write",
-    "check_wifi_calling_status": "read",
-    "toggle_wifi_calling": "write",
-    "check_vpn_status": "read",
-    "connect_vpn": "write",
-    "disconnect_vpn": "write",
-    "check_installed_apps": "read",
-    "check_app_status": "read",
-    "check_app_permissions": "read",
-    "grant_app_permission": "write",
-    "can_send_mms": "read",
-    "reboot_device": "write",
-    "check_payment_request": "read",
-    "make_payment": "write",
-}
 
 
 def _granted(permissions: Any) -> list[str]:
     return [name.replace("_", " ").lower() for name, allowed in permissions.model_dump().items() if allowed]
 
 
-class TelecomUserTools(NetworkPart, SettingsPart):
+class TelecomUserTools(NetworkPart, SettingsPart, ToolKit):
     """The phone the simulated user operates, its surroundings, and the assertions on them."""
 
-    def __init__(self, db: Any, models: Any) -> None:
-        self.db = db
-        self.m = models
+    def __init__(self, db: Any, specs: list[ToolSpec], models: DomainModels) -> None:
+        super().__init__(db, specs, models)
+        self.m = ModelNames(models)
 
     # --- user info (scenario set-up) -----------------------------------------------------------------------------
     def set_user_info(self, name: str, phone_number: str) -> None:
