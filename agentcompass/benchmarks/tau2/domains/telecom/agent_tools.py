@@ -153,11 +153,21 @@ class TelecomTools(Lookups, ToolKit):
         statuses = [self._get_bill_by_id(bill_id).status for bill_id in customer.bill_ids]
         if any(status == self.m.BillStatus.OVERDUE for status in statuses):
             raise ValueError("Customer already has an overdue bill")
-        today = get_today()
-        last_day_of_last_month = today.replace(day=1) - timedelta(days=1)
+        overdue_bill = self._overdue_bill(customer_id, new_bill_id, amount, f"Charge for line {line.line_id}")
+        self.db.bills.append(overdue_bill)
+        customer.bill_ids.append(new_bill_id)
+        line.status = self.m.LineStatus.SUSPENDED
+        line.suspension_start_date = get_today()
+        if contract_ended:
+            line.contract_end_date = overdue_bill.period_end
+        return f"Line {line_id} suspended for unpaid bill {new_bill_id}. Contract ended: {contract_ended}"
+
+    def _overdue_bill(self, customer_id: str, bill_id: str, amount: float, description: str) -> Any:
+        """Last month's bill, overdue, charging ``amount`` (built as ``suspend_line_for_overdue_bill`` builds it)."""
+        last_day_of_last_month = get_today().replace(day=1) - timedelta(days=1)
         first_day_of_last_month = last_day_of_last_month.replace(day=1)
         overdue_bill = self.m.Bill(
-            bill_id=new_bill_id,
+            bill_id=bill_id,
             customer_id=customer_id,
             period_start=first_day_of_last_month,
             period_end=last_day_of_last_month,
@@ -167,18 +177,10 @@ class TelecomTools(Lookups, ToolKit):
             status=self.m.BillStatus.OVERDUE,
         )
         item_type = "Charge" if amount > 0 else "Credit"
-        line_item = self.m.LineItem(
-            description=f"Charge for line {line.line_id}", amount=amount, date=get_today(), item_type=item_type
-        )
+        line_item = self.m.LineItem(description=description, amount=amount, date=get_today(), item_type=item_type)
         overdue_bill.line_items.append(line_item)
         overdue_bill.total_due += amount
-        self.db.bills.append(overdue_bill)
-        customer.bill_ids.append(new_bill_id)
-        line.status = self.m.LineStatus.SUSPENDED
-        line.suspension_start_date = get_today()
-        if contract_ended:
-            line.contract_end_date = last_day_of_last_month
-        return f"Line {line_id} suspended for unpaid bill {new_bill_id}. Contract ended: {contract_ended}"
+        return overdue_bill
 
     # --- env assertions ------------------------------------------------------------------------------------------
     def assert_data_refueling_amount(self, customer_id: str, line_id: str, expected_amount: float) -> bool:
