@@ -37,13 +37,18 @@ payload = json.load(sys.stdin)
 os.environ["OPENAI_API_KEY"] = "sk-test"
 os.environ["OPENAI_BASE_URL"] = os.environ["OPENAI_API_BASE"] = payload["base_url"]
 from tau2.data_model.simulation import TextRunConfig
+from tau2.data_model.tasks import Task
 from tau2.evaluator.evaluator import EvaluationType
 from tau2.runner import build_text_orchestrator, get_tasks, run_simulation
 out = []
 for case in payload["cases"]:
     config = TextRunConfig(domain=case["domain"], llm_agent="openai/agent-" + case["name"],
                            llm_user="openai/user-" + case["name"], **case["limits"])
-    task = get_tasks(case["domain"], task_ids=[case["task_id"]])[0]
+    if case["tasks_file"] == "tasks.json":
+        task = get_tasks(case["domain"], task_ids=[case["task_id"]])[0]
+    else:  # telecom's small set (the runner's default telecom set, tasks.json, is not in the snapshot)
+        path = os.path.join(os.environ["TAU2_DATA_DIR"], "tau2", "domains", case["domain"], case["tasks_file"])
+        task = next(Task.model_validate(t) for t in json.load(open(path)) if t["id"] == case["task_id"])
     orchestrator = build_text_orchestrator(config, task, seed=case["seed"])
     sim = run_simulation(orchestrator, evaluation_type=EvaluationType.ENV)  # no judge model
     messages = []
@@ -58,6 +63,12 @@ print(json.dumps(out))
 """
 
 TASK_IDS = ("0", "1", "2")
+TASK_FILES = {"telecom": "tasks_small.json"}  # the snapshot holds telecom's small set only
+TELECOM_TASK_IDS = (  # one without a persona, an easy and a hard one
+    "[mobile_data_issue]user_abroad_roaming_enabled_off[PERSONA:None]",
+    "[mobile_data_issue]user_abroad_roaming_disabled_on[PERSONA:Easy]",
+    "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]",
+)
 LOOKUP = {
     "airline": ("get_reservation_details", "reservation_id", "reservations"),
     "retail": ("get_order_details", "order_id", "orders"),
@@ -68,22 +79,26 @@ def call(cid: str, name: str, **arguments: Any) -> dict[str, Any]:
     return {"id": cid, "name": name, "arguments": arguments}
 
 
-def script(root: Path, domain: str, index: int, name: str) -> tuple[list[Any], list[Any]]:
+def script(root: Path, case: dict[str, Any]) -> tuple[list[Any], list[Any]]:
     """The agent's and the user's replies of a case: tool calls (one of them failing), user turns, then a stop (a
     transfer in the last case of each domain)."""
+    if case["domain"] == "telecom":
+        return telecom_script(root, case)
+    domain, index, name = case["domain"], case["index"], case["name"]
     db = json.loads((root / "data/tau2/domains" / domain / "db.json").read_text())
     user = list(db["users"].values())[index]
     tool, key, kind = LOOKUP[domain]
     transfer = index == len(TASK_IDS) - 1
+    last = (
+        call(f"{name}-4", "transfer_to_human_agents", summary="wants help")
+        if transfer
+        else call(f"{name}-4", "calculate", expression="2 + 3")
+    )
     agent = [
         {"tool_calls": [call(f"{name}-1", "get_user_details", user_id=user["user_id"])]},
         {"tool_calls": [call(f"{name}-2", tool, **{key: user[kind][0]}), call(f"{name}-3", tool, **{key: "NOPE"})]},
         f"I found your {kind[:-1]}. Shall I go on?",
-        {
-            "tool_calls": [call(f"{name}-4", "transfer_to_human_agents", summary="wants help")]
-            if transfer
-            else [call(f"{name}-4", "calculate", expression="2 + 3")]
-        },
+        {"tool_calls": [last]},
         "You are being transferred." if transfer else "Done: 5. Anything else?",
     ]
     users = [
@@ -94,34 +109,66 @@ def script(root: Path, domain: str, index: int, name: str) -> tuple[list[Any], l
     return agent, users
 
 
-def cases(root: Path) -> list[dict[str, Any]]:
+def telecom_script(root: Path, case: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """Telecom: the user also calls its own phone tools, before its first words and when the agent asks."""
+    name, transfer = case["name"], case["index"] == len(TASK_IDS) - 1
+    task = load_task(root, case)
+    actions = task["initial_state"]["initialization_actions"]
+    phone = next(a["arguments"]["phone_number"] for a in actions if a["func_name"] == "set_user_info")
+    users = [
+        {"tool_calls": [call(f"{name}-u1", "check_status_bar")]},
+        f"My mobile data does not work. My number is {phone}.",
+        {"tool_calls": [call(f"{name}-u2", "toggle_roaming"), call(f"{name}-u3", "run_speed_test")]},
+        "I did it, the speed test has run.",
+        "###TRANSFER###" if transfer else "It works now, thanks! ###STOP###",
+    ]
+    agent: list[Any] = [
+        {"tool_calls": [call(f"{name}-1", "get_customer_by_phone", phone_number=phone)]},
+        {"tool_calls": [call(f"{name}-2", "get_customer_by_id", customer_id="NOPE")]},
+        "Please toggle roaming on your phone, then run a speed test.",
+    ]
+    if transfer:
+        agent += [{"tool_calls": [call(f"{name}-3", "transfer_to_human_agents", summary="data")]}, "Transferring."]
+    else:
+        agent.append("Is your mobile data working now?")
+    return agent, users
+
+
+def cases() -> list[dict[str, Any]]:
     out = []
-    for domain in ("airline", "retail"):
-        for i, task_id in enumerate(TASK_IDS):
-            out.append(
-                {
-                    "name": f"{domain[:3]}{i}",
-                    "domain": domain,
-                    "task_id": task_id,
-                    "seed": 300 + 7 * i,
-                    "index": i,
-                    "limits": {},
-                }
-            )
+    for domain in ("airline", "retail", "telecom"):
+        ids = TELECOM_TASK_IDS if domain == "telecom" else TASK_IDS
+        for i, task_id in enumerate(ids):
+            out.append(case(f"{domain[:3]}{i}", domain, task_id, 300 + 7 * i, i))
     # the orchestrator's limits: max_steps after the agent's third message, max_errors at the first failed call
-    out.append(
-        {"name": "steps", "domain": "airline", "task_id": "3", "seed": 11, "index": 3, "limits": {"max_steps": 6}}
-    )
-    out.append(
-        {"name": "errors", "domain": "retail", "task_id": "3", "seed": 12, "index": 3, "limits": {"max_errors": 1}}
-    )
+    out.append(case("steps", "airline", "3", 11, 3, max_steps=6))
+    out.append(case("errors", "retail", "3", 12, 3, max_errors=1))
     return out
+
+
+def case(name: str, domain: str, task_id: str, seed: int, index: int, **limits: int) -> dict[str, Any]:
+    tasks_file = TASK_FILES.get(domain, "tasks.json")
+    return {
+        "name": name,
+        "domain": domain,
+        "task_id": task_id,
+        "seed": seed,
+        "index": index,
+        "tasks_file": tasks_file,
+        "limits": limits,
+    }
+
+
+def load_task(root: Path, case: dict[str, Any]) -> dict[str, Any]:
+    path = root / "data/tau2/domains" / case["domain"] / case["tasks_file"]
+    task: dict[str, Any] = next(t for t in json.loads(path.read_text()) if t["id"] == case["task_id"])
+    return task
 
 
 def replies_by_model(root: Path, all_cases: list[dict[str, Any]]):
     scripts: dict[str, list[Any]] = {}
     for case in all_cases:
-        agent, users = script(root, case["domain"], case["index"], case["name"])
+        agent, users = script(root, case)
         scripts["agent-" + case["name"]], scripts["user-" + case["name"]] = agent, users
     counters: dict[str, int] = {}
 
@@ -150,19 +197,17 @@ def bodies(requests: list[dict[str, Any]], reference: bool) -> list[dict[str, An
 
 @pytest.fixture(scope="module")
 def reference_run(tau2_root, tau2_reference):
-    all_cases = cases(tau2_root)
+    all_cases = cases()
     with ScriptedModelServer(replies=replies_by_model(tau2_root, all_cases)) as srv:
         results = tau2_reference(REFERENCE, {"base_url": srv.base_url, "cases": all_cases})
         requests = list(srv.requests)
     return all_cases, results, requests
 
 
-def load_env(root: Path, domain: str, task_id: str) -> tuple[Any, dict[str, Any]]:
+def load_env(root: Path, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     from agentcompass.benchmarks.tau2.domains import load_domain
 
-    factory = load_domain(root, domain)
-    task = next(t for t in factory.tasks() if t["id"] == task_id)
-    return factory(), task
+    return load_domain(root, case["domain"])(), load_task(root, case)
 
 
 def model(base_url: str, tmp: Path, name: str) -> Any:
@@ -178,7 +223,7 @@ def model(base_url: str, tmp: Path, name: str) -> Any:
 
 
 async def run_ours(root: Path, case: dict[str, Any], base_url: str, tmp: Path) -> Any:
-    env, task = load_env(root, case["domain"], case["task_id"])
+    env, task = load_env(root, case)
     conversation = Tau2Conversation(
         root, env, task, model(base_url, tmp, "user-" + case["name"]), seed=case["seed"], **case["limits"]
     )
@@ -212,7 +257,7 @@ def our_run(tau2_root, reference_run, tmp_path_factory):
     return results, requests
 
 
-def test_same_requests(reference_run, our_run):
+def test_same_requests(tau2_root, reference_run, our_run):
     _, _, ref_requests = reference_run
     _, our_requests = our_run
     ref, ours = bodies(ref_requests, True), bodies(our_requests, False)
@@ -220,6 +265,11 @@ def test_same_requests(reference_run, our_run):
     for i, (a, b) in enumerate(zip(ours, ref, strict=True)):
         assert a == b, f"request #{i + 1} ({b['model']}) differs"
     assert any(b.get("tools") for b in ref) and any("seed" in b for b in ref)
+    assert any(b["model"].startswith("user-tel") and b.get("tools") for b in ref)  # telecom's user has tools
+    for c in reference_run[0]:  # a case without limits uses all its replies
+        agent, users = script(tau2_root, c)
+        n = sum(1 for b in ref if b["model"] in ("agent-" + c["name"], "user-" + c["name"]))
+        assert n == len(agent) + len(users) or c["limits"], c["name"]
 
 
 def test_same_transcripts(reference_run, our_run):
