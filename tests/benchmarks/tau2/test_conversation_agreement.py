@@ -37,7 +37,8 @@ payload = json.load(sys.stdin)
 os.environ["OPENAI_API_KEY"] = "sk-test"
 os.environ["OPENAI_BASE_URL"] = os.environ["OPENAI_API_BASE"] = payload["base_url"]
 from tau2.data_model.simulation import TextRunConfig
-from tau2.data_model.tasks import Task
+from tau2.data_model.message import AssistantMessage, UserMessage
+from tau2.data_model.tasks import InitialState, Task
 from tau2.evaluator.evaluator import EvaluationType
 from tau2.runner import build_text_orchestrator, get_tasks, run_simulation
 out = []
@@ -49,6 +50,9 @@ for case in payload["cases"]:
     else:  # telecom's small set (the runner's default telecom set, tasks.json, is not in the snapshot)
         path = os.path.join(os.environ["TAU2_DATA_DIR"], "tau2", "domains", case["domain"], case["tasks_file"])
         task = next(Task.model_validate(t) for t in json.load(open(path)) if t["id"] == case["task_id"])
+    if case.get("history"):
+        task.initial_state = InitialState(message_history=[
+            (AssistantMessage if m["role"] == "assistant" else UserMessage)(**m) for m in case["history"]])
     orchestrator = build_text_orchestrator(config, task, seed=case["seed"])
     sim = run_simulation(orchestrator, evaluation_type=EvaluationType.ENV)  # no judge model
     messages = []
@@ -69,6 +73,11 @@ TELECOM_TASK_IDS = (  # one without a persona, an easy and a hard one
     "[mobile_data_issue]user_abroad_roaming_disabled_on[PERSONA:Easy]",
     "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]",
 )
+HISTORY = [
+    {"role": "assistant", "content": "Hello, how can I help?"},
+    {"role": "user", "content": "I want to check a reservation."},
+    {"role": "assistant", "content": "Sure, what is your user id?"},
+]
 LOOKUP = {
     "airline": ("get_reservation_details", "reservation_id", "reservations"),
     "retail": ("get_order_details", "order_id", "orders"),
@@ -106,6 +115,8 @@ def script(root: Path, case: dict[str, Any]) -> tuple[list[Any], list[Any]]:
         "Yes, please go on.",
         "###TRANSFER###" if transfer else "No, thanks. ###STOP###",
     ]
+    if case.get("history") and case["history"][-1]["role"] == "user":  # the agent speaks first
+        users = users[1:]
     return agent, users
 
 
@@ -143,6 +154,9 @@ def cases() -> list[dict[str, Any]]:
     # the orchestrator's limits: max_steps after the agent's third message, max_errors at the first failed call
     out.append(case("steps", "airline", "3", 11, 3, max_steps=6))
     out.append(case("errors", "retail", "3", 12, 3, max_errors=1))
+    # a task's message history: the user speaks next (it ends with the agent's text), or the agent does
+    for name, history in (("hist_a", HISTORY), ("hist_u", HISTORY[:-1])):
+        out.append({**case(name, "airline", "4", 13, 4), "history": history})
     return out
 
 
@@ -162,6 +176,8 @@ def case(name: str, domain: str, task_id: str, seed: int, index: int, **limits: 
 def load_task(root: Path, case: dict[str, Any]) -> dict[str, Any]:
     path = root / "data/tau2/domains" / case["domain"] / case["tasks_file"]
     task: dict[str, Any] = next(t for t in json.loads(path.read_text()) if t["id"] == case["task_id"])
+    if case.get("history"):
+        task = {**task, "initial_state": {"message_history": case["history"]}}
     return task
 
 
@@ -286,10 +302,12 @@ def test_same_transcripts(reference_run, our_run):
     assert terminations == {"user_stop", "max_steps", "too_many_errors"}
 
 
-def test_usage_and_turns(our_run):
+def test_usage_and_turns(reference_run, our_run):
     results, requests = our_run
     agent_calls = sum(1 for r in requests if r["body"]["model"].startswith("agent-"))
     assert sum(r.n_turns for r in results) == agent_calls
-    for result in results:
+    for case, result in zip(reference_run[0], results, strict=True):
         assert result.usage.n_calls == result.n_turns and result.limit_hit is None
-        assert all(m.usage is not None for m in result.transcript.messages[1:] if m.role != "tool")
+        opening = len(case.get("history") or ["greeting"])  # messages no model produced
+        generated = [m for m in result.transcript.messages[opening:] if m.role != "tool"]
+        assert generated and all(m.usage is not None and m.usage.n_calls == 1 for m in generated), case["name"]
