@@ -136,6 +136,6 @@ def user_instructions(root: Path, user_scenario: dict[str, Any]) -> str:
         for key in _INSTRUCTION_FIELDS:
             setattr(instructions, key, raw.get(key))
     scenario = type("UserScenario", (), {"__str__": methods["UserScenario"]})()
-    scenario.persona = user_scenario.get("persona")  # type: ignore[attr-defined]
-    scenario.instructions = instructions  # type: ignore[attr-defined]
+    scenario.persona = user_scenario.get("persona")
+    scenario.instructions = instructions
     return str(scenario)
