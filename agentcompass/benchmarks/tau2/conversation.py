@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.conversation import Message, Termination, ToolUse, Transcript
-from agentcompass.errors import ModelRoleUnavailableError
+from agentcompass.errors import AgentError, ModelRoleUnavailableError
 from agentcompass.interfaces import ModelClient
 
 from . import env_api, prompts
@@ -131,7 +131,7 @@ class Tau2Conversation:
         if self.done:
             return []
         if self._to != AGENT:
-            raise RuntimeError(f"not the agent's turn (the conversation is routing to {self._to})")
+            raise AgentError(f"not the agent's turn (the conversation is routing to {self._to})")
         message.role = "assistant"
         self._record([message])
         if not message.tool_calls and not has_text(message):
