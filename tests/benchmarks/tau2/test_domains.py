@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from agentcompass.benchmarks.tau2._source import SourceTree, Tau2SourceError
+from agentcompass.benchmarks.tau2._models import load_source
+from agentcompass.benchmarks.tau2._source import Tau2SourceError
 from agentcompass.benchmarks.tau2.domains import domain_names, load_domain
 from tests.benchmarks.tau2.domain_helpers import (
     DOMAINS,
@@ -137,9 +138,33 @@ def test_unsupported_source_construct_is_named(tmp_path):
             """
         )
     )
-    mod = SourceTree(tmp_path).module("tau2.domains.fake.data_model")
+    mod = load_source(tmp_path).module("tau2.domains.fake.data_model")
     assert mod.get("Ok").model_json_schema()["properties"]["a"]["description"] == "x"
     with pytest.raises(Tau2SourceError, match=r"data_model.py:9: non-literal argument"):
         mod.get("Bad")
     with pytest.raises(Tau2SourceError, match=r"data_model.py:12: expression 'datetime.date'"):
         mod.get("Worse")
+
+
+def test_set_state_replays_a_transcript_of_agentcompass_messages(factories):
+    from agentcompass.conversation import Message, ToolUse
+
+    factory = factories["retail"]
+    direct = factory()
+    user_id = next(iter(direct.tools.db.users))
+    call = ToolUse(id="c1", name="modify_user_address", arguments={"user_id": user_id, **dict.fromkeys(ADDRESS, "y")})
+    content, error = direct.get_response(call)
+    assert not error
+    read = ToolUse(id="c2", name="get_user_details", arguments={"user_id": user_id})
+    history = [
+        Message(role="system", content="policy"),
+        Message(role="assistant", tool_calls=[call, read]),
+        Message(role="tool", tool_call_id="c1", content=content),
+        Message(role="tool", tool_call_id="c2", content="not replayed: a read"),
+    ]
+    replayed = factory()
+    replayed.set_state(None, None, history)
+    assert replayed.get_db_hash() == direct.get_db_hash() != factory().get_db_hash()
+    stale = [history[1], Message(role="tool", tool_call_id="c1", content="other"), history[3]]
+    with pytest.raises(ValueError, match="Tool call"):
+        factory().set_state(None, None, stale)
