@@ -1,8 +1,8 @@
 """τ²-bench's pydantic data models, built at run time from the reference's own source (never imported).
 
 ``load_models(load_source(root), "tau2.domains.airline.data_model")`` reads that module with :mod:`._source` and
-returns a :class:`DomainModels`: every class the module defines, in source order, with the same field order, types, defaults,
-descriptions, docstrings and ``model_config`` as the reference, so that ``model_dump()`` and
+returns a :class:`DomainModels`: every class the module defines, in source order, with the same field order,
+types, defaults, descriptions, docstrings and ``model_config`` as the reference, so that ``model_dump()`` and
 ``model_json_schema()`` are identical. Base classes come from where the source imports them (``DB`` from
 ``tau2/environment/db.py``, ``BaseModelNoExtra`` from ``tau2/utils/pydantic_utils.py``).
 
