@@ -1,8 +1,8 @@
 """τ²-bench's pydantic data models, built at run time from the reference's own source (never imported).
 
-``load_models(source, "tau2.domains.airline.data_model")`` reads that module with :mod:`._source` and returns a
-:class:`DomainModels`: every class the module defines, in source order, with the same field order, types, defaults,
-descriptions, docstrings and ``model_config`` as the reference, so that ``model_dump()`` and
+``load_models(load_source(root), "tau2.domains.airline.data_model")`` reads that module with :mod:`._source` and
+returns a :class:`DomainModels`: every class the module defines, in source order, with the same field order,
+types, defaults, descriptions, docstrings and ``model_config`` as the reference, so that ``model_dump()`` and
 ``model_json_schema()`` are identical. Base classes come from where the source imports them (``DB`` from
 ``tau2/environment/db.py``, ``BaseModelNoExtra`` from ``tau2/utils/pydantic_utils.py``).
 
@@ -20,11 +20,20 @@ import hashlib
 import json
 import types
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agentcompass.benchmarks.tau2._source import SourceModule, SourceTree, Tau2SourceError
 
-__all__ = ["DomainModels", "Tau2SourceError", "build_class", "dict_hash", "load_models", "update_model_with_dict"]
+__all__ = [
+    "DomainModels",
+    "Tau2SourceError",
+    "build_class",
+    "dict_hash",
+    "load_models",
+    "load_source",
+    "update_model_with_dict",
+]
 
 MODULE = "agentcompass.benchmarks.tau2.models"  # the __module__ of every built class
 
@@ -45,6 +54,11 @@ class DomainModels:
         from pydantic import BaseModel
 
         return {n: c for n, c in self.classes.items() if isinstance(c, type) and issubclass(c, BaseModel)}
+
+
+def load_source(root: Path) -> SourceTree:
+    """The reference's ``tau2`` package at ``root`` (a tau2-bench checkout); classes built by :func:`build_class`."""
+    return SourceTree(root, build_class)
 
 
 def load_models(source: SourceTree, dotted: str) -> DomainModels:

@@ -26,6 +26,7 @@ import builtins
 import datetime
 import enum
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +48,17 @@ def _pydantic_names() -> dict[str, Any]:
     return {"BaseModel": BaseModel, "Field": Field, "ConfigDict": ConfigDict}
 
 
-class SourceTree:
-    """The ``tau2`` package of a tau2-bench checkout at ``root`` (``root/src/tau2``), one parse per module."""
+ClassBuilder = Callable[["SourceModule", ast.ClassDef], type]
 
-    def __init__(self, root: Path) -> None:
+
+class SourceTree:
+    """The ``tau2`` package of a tau2-bench checkout at ``root`` (``root/src/tau2``), one parse per module.
+    ``class_builder`` turns a ``class`` statement into a class (:func:`._models.build_class`; ``load_source`` there
+    makes a tree with it)."""
+
+    def __init__(self, root: Path, class_builder: ClassBuilder | None = None) -> None:
         self.root = Path(root)
+        self.class_builder = class_builder
         self._modules: dict[str, SourceModule] = {}
 
     def path_of(self, dotted: str) -> Path:
@@ -131,9 +138,9 @@ class SourceModule:
         if kind == "value":
             return self.eval(node)
         if kind == "class":
-            from agentcompass.benchmarks.tau2._models import build_class
-
-            return build_class(self, node)
+            if self.source_tree.class_builder is None:
+                raise self.error(node, "class statement (this source tree builds no classes)")
+            return self.source_tree.class_builder(self, node)
         if kind == "from":
             return self._imported(*node)
         if kind == "module":

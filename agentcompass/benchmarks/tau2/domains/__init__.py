@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.tau2._models import DomainModels, load_models
+from agentcompass.benchmarks.tau2._models import DomainModels, load_models, load_source
 from agentcompass.benchmarks.tau2._source import SourceTree, Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import ToolSpec, load_tool_specs
 from agentcompass.benchmarks.tau2.domains._base import Environment, ToolKit
@@ -105,7 +105,7 @@ class DomainFactory:
 
     def __init__(self, root: Path, spec: DomainSpec) -> None:
         self.root, self.spec, self.name = Path(root), spec, spec.name
-        self.source = SourceTree(self.root)
+        self.source = load_source(self.root)
         self.data_dir = self.root / "data" / "tau2" / "domains" / spec.name
         self.policy = spec.policy(self.data_dir)
         self._kit = _Kit(self.source, self.data_dir, spec.toolkit, spec.source)

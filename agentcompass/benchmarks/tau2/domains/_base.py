@@ -31,15 +31,9 @@ from typing import Any
 from agentcompass.benchmarks.tau2._models import DomainModels, dict_hash, update_model_with_dict
 from agentcompass.benchmarks.tau2._source import Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import EMPTY, ToolSpec, ToolType
+from agentcompass.benchmarks.tau2.domains._replay import field_of, set_state
 
 __all__ = ["Environment", "ToolKit", "field_of", "to_json_str"]
-
-
-def field_of(obj: Any, name: str, default: Any = None) -> Any:
-    """``obj[name]`` for a dict, ``obj.name`` otherwise; ``default`` when absent."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
 
 
 class ToolKit:
@@ -247,6 +241,4 @@ class Environment:
         strict: bool = True,
     ) -> None:
         """Apply a task's initial state, then replay the mutating tool calls of ``message_history``."""
-        from agentcompass.benchmarks.tau2.domains._replay import set_state
-
         set_state(self, initialization_data, initialization_actions, message_history, strict)

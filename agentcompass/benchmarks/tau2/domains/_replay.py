@@ -7,10 +7,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from agentcompass.benchmarks.tau2.domains._base import field_of
-
 if TYPE_CHECKING:
     from agentcompass.benchmarks.tau2.domains._base import Environment
+
+
+def field_of(obj: Any, name: str, default: Any = None) -> Any:
+    """``obj[name]`` for a dict, ``obj.name`` otherwise; ``default`` when absent."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
 
 
 def _tool_message_id(message: Any) -> Any:
