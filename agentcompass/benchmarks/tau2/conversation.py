@@ -68,7 +68,8 @@ class Tau2Conversation:
 
     ``root``: the tau2-bench checkout (texts are read from it); ``domain_env``: the task's domain environment, fresh
     for this attempt; ``task``: the task as in the domain's tasks file (``user_scenario``, ``initial_state``,
-    ``user_tools``...); ``user_model``: the ``user`` model role's client (None: an error at the first user turn);
+    ``user_tools``...); ``user_model``: the ``user`` model role's client (None: no simulated user: the agent's
+    messages to the user go unanswered; a message whose calls are all the user's runs them as the user's);
     ``max_steps`` / ``max_errors``: the orchestrator's limits (the reference runner's defaults); ``seed``: sent to
     the user's model (and offered to the agent as ``transcript.info["seed"]``) as the orchestrator's ``set_seed``
     does; None: no seed; ``user_llm_args``: the user's request parameters (default ``{"temperature": 0.0}``)."""
@@ -132,6 +133,8 @@ class Tau2Conversation:
             return []
         if self._to != AGENT:
             raise AgentError(f"not the agent's turn (the conversation is routing to {self._to})")
+        if self.user is None and message.tool_calls and all(c.requestor == "user" for c in message.tool_calls):
+            return await self._as_user(message)
         message.role = "assistant"
         self._record([message])
         if not message.tool_calls and not has_text(message):
@@ -163,7 +166,19 @@ class Tau2Conversation:
         self._route(ENV, self._from, results)
         self._end_step()
 
+    async def _as_user(self, message: Message) -> list[Message]:
+        """Without a simulated user: the user's own calls of a scripted solution (telecom's gold user actions), run
+        on the user's side as the user's message; nothing of it reaches the agent."""
+        said = Message(role="user", content=message.content, tool_calls=message.tool_calls, usage=message.usage)
+        self._record([said])
+        self._route(USER, ENV, [said])
+        self._end_step()
+        return await self._pump()
+
     async def _user_step(self) -> None:
+        if self.user is None:  # no simulated user (no user model role): the turn passes back, unanswered
+            self._route(USER, AGENT, [])
+            return
         reply = await self._user().respond(self._pending)
         self._record([reply])
         if not reply.tool_calls and not has_text(reply):
