@@ -1,0 +1,158 @@
+"""τ²-bench domains: ``load_domain(root, name)`` returns a :class:`DomainFactory`, which makes fresh environments.
+
+``root`` is a tau2-bench checkout (``src/tau2/...`` and ``data/tau2/domains/<name>/...``). Each domain is a module
+of this package (``airline``, ``retail``, ...) that defines ``DOMAIN``, a :class:`DomainSpec`: its toolkit classes
+(:class:`~._base.ToolKit` subclasses), where their reference source is (:class:`KitSource`), its environment class,
+how its policy is read. The factory parses the source once and reads each DB file once; every call
+``factory()`` validates a new DB from the parsed data, so an attempt never sees another's writes.
+
+    factory = load_domain(root, "airline")
+    env = factory()                       # an Environment (see ._base for its API)
+    factory.tasks()                       # tasks.json as a list of dicts
+    factory.task_splits()                 # split_tasks.json: split name -> task ids
+    factory.tool_schemas()                # the agent's tools (OpenAI function schemas)
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentcompass.benchmarks.tau2._models import DomainModels, load_models
+from agentcompass.benchmarks.tau2._source import SourceTree, Tau2SourceError
+from agentcompass.benchmarks.tau2._tools import ToolSpec, load_tool_specs
+from agentcompass.benchmarks.tau2.domains._base import Environment, ToolKit
+
+__all__ = ["DomainFactory", "DomainSpec", "KitSource", "domain_names", "load_data_file", "load_domain"]
+
+
+def load_data_file(path: Path, text: str | None = None) -> Any:
+    """A data file as the reference's ``load_file`` reads it, by extension: json, toml, yaml, md / txt (``text``:
+    the file's content, already read)."""
+    if text is None:
+        text = path.read_text()
+    if path.suffix == ".json":
+        return json.loads(text)
+    if path.suffix == ".toml":
+        return tomllib.loads(text)
+    if path.suffix in (".yaml", ".yml"):
+        import yaml
+
+        return yaml.safe_load(text)
+    if path.suffix in (".md", ".txt"):
+        return text
+    raise Tau2SourceError(f"Unsupported file extension: {path}")
+
+
+@dataclass(frozen=True)
+class KitSource:
+    """Where a toolkit is defined in the reference: the tools class, the data-model module, the DB class and the DB
+    file (relative to the domain's data directory)."""
+
+    tools_module: str
+    tools_class: str
+    models_module: str
+    db_class: str
+    db_file: str
+
+
+def read_policy(data_dir: Path) -> str:
+    return (data_dir / "policy.md").read_text()
+
+
+@dataclass(frozen=True)
+class DomainSpec:
+    """A domain: its name, toolkit classes and sources, environment class and policy reader."""
+
+    name: str
+    toolkit: type[ToolKit]
+    source: KitSource
+    user_toolkit: type[ToolKit] | None = None
+    user_source: KitSource | None = None
+    environment: type[Environment] = Environment
+    policy: Callable[[Path], str] = read_policy
+    tasks_file: str = "tasks.json"
+    supports_solo: bool = False
+    options: dict[str, Any] = field(default_factory=dict)  # keyword arguments of every environment
+
+
+class _Kit:
+    """One toolkit of a domain, loaded once: its models, tool specs and DB data."""
+
+    def __init__(self, tree: SourceTree, data_dir: Path, cls: type[ToolKit], source: KitSource) -> None:
+        self.cls = cls
+        self.models: DomainModels = load_models(tree, source.models_module)
+        self.specs: list[ToolSpec] = load_tool_specs(tree, source.tools_module, source.tools_class)
+        cls.check_signatures(self.specs)
+        self.db_class = self.models[source.db_class]
+        self.db_path = data_dir / source.db_file
+        self.db_text = self.db_path.read_text()
+
+    def new(self) -> ToolKit:
+        """The toolkit over a DB of its own, parsed and validated anew (nothing shared with other environments)."""
+        db = self.db_class.model_validate(load_data_file(self.db_path, self.db_text))
+        return self.cls(db, self.specs, self.models)
+
+
+class DomainFactory:
+    """Fresh environments of one domain (``factory()``), its tasks and its tool schemas."""
+
+    def __init__(self, root: Path, spec: DomainSpec) -> None:
+        self.root, self.spec, self.name = Path(root), spec, spec.name
+        self.source = SourceTree(self.root)
+        self.data_dir = self.root / "data" / "tau2" / "domains" / spec.name
+        self.policy = spec.policy(self.data_dir)
+        self._kit = _Kit(self.source, self.data_dir, spec.toolkit, spec.source)
+        self._user_kit = None
+        if spec.user_toolkit is not None and spec.user_source is not None:
+            self._user_kit = _Kit(self.source, self.data_dir, spec.user_toolkit, spec.user_source)
+
+    @property
+    def models(self) -> DomainModels:
+        return self._kit.models
+
+    @property
+    def user_models(self) -> DomainModels | None:
+        return None if self._user_kit is None else self._user_kit.models
+
+    def __call__(self, **options: Any) -> Environment:
+        if options.get("solo_mode") and not self.spec.supports_solo:
+            raise ValueError(f"{self.name.capitalize()} domain does not support solo mode")
+        tools = self._kit.new()
+        user_tools = None if self._user_kit is None else self._user_kit.new()
+        kwargs = {**self.spec.options, **options}
+        return self.spec.environment(self.name, self.policy, tools, user_tools, **kwargs)
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        return [s.openai_schema for s in self._kit.specs if not s.discoverable]
+
+    def user_tool_schemas(self) -> list[dict[str, Any]]:
+        return [] if self._user_kit is None else [s.openai_schema for s in self._user_kit.specs if not s.discoverable]
+
+    def tasks(self) -> list[dict[str, Any]]:
+        data: list[dict[str, Any]] = load_data_file(self.data_dir / self.spec.tasks_file)
+        return data
+
+    def task_splits(self) -> dict[str, list[str]]:
+        stem = Path(self.spec.tasks_file).stem
+        data: dict[str, list[str]] = load_data_file(self.data_dir / f"split_{stem}.json")
+        return data
+
+
+def domain_names() -> list[str]:
+    """The domains this package implements (one module each)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def load_domain(root: Path, name: str) -> DomainFactory:
+    """The factory of domain ``name`` over the tau2-bench checkout at ``root``."""
+    if name not in domain_names():
+        raise Tau2SourceError(f"unknown τ²-bench domain {name!r}; available: {', '.join(domain_names())}")
+    module = importlib.import_module(f"{__name__}.{name}")
+    return DomainFactory(root, module.DOMAIN)
