@@ -1,0 +1,130 @@
+"""DB and ENV_ASSERTION: the reference's ``EnvironmentEvaluator``. A predicted environment replays the whole
+transcript from the task's initial state, a gold one replays the task's earlier messages and then the gold
+actions; their agent and user DB hashes must be equal, and the env assertions run on the predicted one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from agentcompass.benchmarks.tau2.criteria import DB, ENV_ASSERTION, Criteria, task_id
+from agentcompass.benchmarks.tau2.reward import Component
+from agentcompass.conversation import Message, ToolUse
+from agentcompass.errors import VerifierError
+
+log = logging.getLogger(__name__)
+
+
+class ReplayEnvironment(Protocol):
+    """What grading needs of a domain environment (``tau2.environment.environment.Environment``'s methods)."""
+
+    def set_state(
+        self,
+        initialization_data: dict[str, Any] | None,
+        initialization_actions: list[dict[str, Any]] | None,
+        message_history: Sequence[Message],
+        strict: bool = True,
+    ) -> None: ...
+
+    def make_tool_call(self, tool_name: str, requestor: str = "assistant", **kwargs: Any) -> Any: ...
+
+    def run_env_assertion(self, assertion: dict[str, Any], raise_assertion_error: bool = True) -> bool: ...
+
+    def get_db_hash(self) -> str | None: ...
+
+    def get_user_db_hash(self) -> str | None: ...
+
+
+def history_message(raw: dict[str, Any]) -> Message:
+    """A message of a task's ``initial_state.message_history`` (the reference's JSON) as a transcript message."""
+    calls = [
+        ToolUse(
+            id=str(c.get("id", "")),
+            name=c["name"],
+            arguments=dict(c.get("arguments") or {}),
+            requestor=c.get("requestor", "assistant"),
+        )
+        for c in raw.get("tool_calls") or []
+    ]
+    if raw["role"] == "tool":
+        return Message(
+            role="tool",
+            content=raw.get("content"),
+            tool_call_id=raw.get("id"),
+            requestor=raw.get("requestor", "assistant"),
+            error=bool(raw.get("error", False)),
+        )
+    return Message(role=raw["role"], content=raw.get("content"), tool_calls=calls)
+
+
+def _initial_state(task: dict[str, Any]) -> tuple[Any, Any, list[Message]]:
+    state = task.get("initial_state") or {}
+    history = [history_message(m) for m in state.get("message_history") or []]
+    return state.get("initialization_data"), state.get("initialization_actions"), history
+
+
+def tool_types(make_env: Callable[[], Any]) -> dict[str, str] | None:
+    """Tool name -> type (read, write, think, generic) of the agent's then the user's tools, as
+    ``evaluate_simulation`` gathers them; None when the environment cannot say."""
+    try:
+        env = make_env()
+        return {str(name): str(kind) for name, kind in env.tool_types().items()}
+    except Exception:  # the reference goes on without tool types when it cannot get them
+        return None
+
+
+def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: Callable[[], Any]) -> Any:
+    data, actions, _ = _initial_state(task)
+    env = make_env()
+    try:
+        env.set_state(data, actions, list(messages), strict=True)
+    except Exception as exc:
+        raise VerifierError(f"τ²-bench task {task_id(task)!r}: the transcript cannot be replayed: {exc}") from exc
+    return env
+
+
+def _gold(task: dict[str, Any], criteria: Criteria, make_env: Callable[[], Any]) -> Any:
+    data, actions, history = _initial_state(task)
+    env = make_env()
+    env.set_state(data, actions, history, strict=True)
+    for action in criteria.actions or []:
+        try:
+            env.make_tool_call(action["name"], requestor=action["requestor"], **action["arguments"])
+        except Exception as exc:  # the reference logs a failing gold action and goes on
+            log.warning("Error in golden actions %s(%s): %s", action["name"], action["arguments"], exc)
+    return env
+
+
+def env_reward(
+    task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: Callable[[], Any]
+) -> Component:
+    """``EnvironmentEvaluator.calculate_reward``."""
+    if criteria.actions is None and criteria.env_assertions is None:
+        return Component(
+            reward=1.0,
+            db_check={"db_match": True, "db_reward": 1.0},
+            info={"note": "No expected actions or env assertions"},
+        )
+    predicted = _replayed(task, messages, make_env)
+    gold = _gold(task, criteria, make_env)
+    db_match = gold.get_db_hash() == predicted.get_db_hash() and gold.get_user_db_hash() == predicted.get_user_db_hash()
+    db_reward = 1.0 if db_match else 0.0
+    checks, assertion_reward = [], 1.0
+    for assertion in criteria.env_assertions or []:
+        met = bool(predicted.run_env_assertion(assertion, raise_assertion_error=False))
+        checks.append({"env_assertion": assertion, "met": met, "reward": 1.0 if met else 0.0})
+        assertion_reward *= 1.0 if met else 0.0
+    reward, breakdown = 1.0, {}
+    if DB in criteria.reward_basis:
+        breakdown[DB] = db_reward
+        reward *= db_reward
+    if ENV_ASSERTION in criteria.reward_basis:
+        breakdown[ENV_ASSERTION] = assertion_reward
+        reward *= assertion_reward
+    return Component(
+        reward=reward,
+        db_check={"db_match": db_match, "db_reward": db_reward},
+        env_assertions=checks,
+        reward_breakdown=breakdown,
+    )

@@ -1,0 +1,139 @@
+"""Agreement of our τ²-bench grading with the reference's evaluator (tau2 1.0.1), on trajectories built from the
+real tasks of airline and retail: every component's RewardInfo, the reward, and the messages the NL judge is sent.
+One reference call per batch (module-scoped fixtures)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentcompass.benchmarks.tau2.criteria import read_criteria
+from agentcompass.benchmarks.tau2.evaluate import evaluate, termination_reason
+from agentcompass.benchmarks.tau2.evaluate_action import action_reward
+from agentcompass.benchmarks.tau2.evaluate_communicate import communicate_reward
+from agentcompass.benchmarks.tau2.evaluate_nl import JudgeMissingError, JudgeReplyError, nl_reward
+from agentcompass.benchmarks.tau2.reward import Component
+from agentcompass.conversation import ToolUse, Transcript
+from tests.benchmarks.tau2 import eval_cases, reference_eval
+
+pytestmark = pytest.mark.slow
+DOMAINS = {"airline": "tasks.json", "retail": "tasks.json"}
+
+
+def load_tasks(root: Path) -> dict[str, list[dict[str, Any]]]:
+    base = root / "data" / "tau2" / "domains"
+    return {d: json.loads((base / d / f).read_text()) for d, f in DOMAINS.items()}
+
+
+def fixed_output(call: ToolUse) -> tuple[str, bool]:
+    return json.dumps({"ok": call.name}), False
+
+
+def component_dict(part: Component) -> dict[str, Any]:
+    """A component as the reference's RewardInfo dump, without reward_basis (a component's is the default)."""
+    keys = ("reward", "db_check", "env_assertions", "action_checks", "nl_assertions", "communicate_checks")
+    out = {k: getattr(part, k) for k in keys}
+    out.update(reward_breakdown=part.reward_breakdown, info=part.info)
+    return out
+
+
+class Recorder:
+    def __init__(self, assertions: list[str], mode: str) -> None:
+        self.assertions, self.mode, self.sent = assertions, mode, None
+
+    async def __call__(self, messages: list[dict[str, str]]) -> str:
+        self.sent = messages
+        return eval_cases.judge_reply(self.assertions, self.mode)
+
+
+@pytest.fixture(scope="module")
+def component_cases(tau2_root, tau2_reference):
+    cases = eval_cases.cases(load_tasks(tau2_root))
+    for case in cases:
+        case["transcript"] = eval_cases.build_transcript(tool_output=fixed_output, **case["kwargs"]).to_dict()
+    payload = [{k: c[k] for k in ("domain", "task", "transcript", "judge_mode")} for c in cases]
+    results = tau2_reference(reference_eval.script(), {"cases": payload, "components": True})
+    return cases, results
+
+
+def _no_basis(info: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in info.items() if k != "reward_basis"}
+
+
+def test_components_agree_with_the_reference(component_cases, tau2_root):
+    cases, results = component_cases
+    assert len(cases) >= 300
+    for case, ref in zip(cases, results, strict=True):
+        criteria = read_criteria(case["task"])
+        assert criteria is not None
+        transcript = Transcript.from_dict(case["transcript"])
+        label = (case["domain"], case["task"]["id"], case["name"])
+        assert component_dict(action_reward(criteria, transcript.messages, None)) == _no_basis(ref["action"]), label
+        assert component_dict(communicate_reward(criteria, transcript.messages)) == _no_basis(ref["communicate"]), label
+        judge = Recorder(criteria.nl_assertions or [], case["judge_mode"])
+        nl = asyncio.run(nl_reward(case["task"]["id"], criteria, transcript.messages, judge, tau2_root))
+        assert component_dict(nl) == _no_basis(ref["nl"]), label
+        assert judge.sent == ref["sent"], label
+
+
+def test_the_variants_reach_every_outcome(component_cases):
+    cases, results = component_cases
+    for part in ("action", "communicate", "nl"):
+        assert {r[part]["reward"] for r in results} == {0.0, 1.0}, part
+
+
+def test_premature_terminations_score_zero_as_the_reference(tau2_reference, tau2_root):
+    tasks = load_tasks(tau2_root)
+    picked = [t for d in tasks.values() for t in d[:3]]
+    stops = ["max_steps", "too_many_errors", "agent_error", "user_error", "harness_limit", None, "timeout"]
+    cases = []
+    for task, stop in ((t, s) for t in picked for s in stops):
+        tr = eval_cases.build_transcript([], [], fixed_output, termination=stop)
+        cases.append(
+            {
+                "domain": "airline",
+                "task": task,
+                "transcript": tr.to_dict(),
+                "judge_mode": "all_met",
+                "termination_reason": termination_reason(stop),
+            }
+        )
+    results = tau2_reference(reference_eval.script(), {"cases": cases})
+    for case, ref in zip(cases, results, strict=True):
+        ours = asyncio.run(evaluate(case["task"], Transcript.from_dict(case["transcript"]), lambda: None))
+        assert ours.to_dict() == ref["reward_info"]
+        assert ours.reward == 0.0
+
+
+def test_nl_grading_without_a_judge_names_the_task(tau2_root):
+    retail = load_tasks(tau2_root)["retail"]
+    task = next(t for t in retail if t["evaluation_criteria"].get("nl_assertions"))
+    criteria = read_criteria(task)
+    assert criteria is not None
+    with pytest.raises(JudgeMissingError, match=repr(task["id"])):
+        asyncio.run(nl_reward(task["id"], criteria, [], None, tau2_root))
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "not json",
+        '{"results": [{"expectedOutcome": "x"}]}',
+        '{"results": [{"expectedOutcome": "x", "reasoning": "r", "metExpectation": " true"}]}',
+    ],
+)
+def test_unreadable_judge_replies_raise(tau2_root, reply):
+    retail = load_tasks(tau2_root)["retail"]
+    task = next(t for t in retail if t["evaluation_criteria"].get("nl_assertions"))
+    criteria = read_criteria(task)
+    assert criteria is not None
+
+    async def judge(messages):
+        return reply
+
+    with pytest.raises(JudgeReplyError):
+        asyncio.run(nl_reward(task["id"], criteria, [], judge, tau2_root))
