@@ -4,6 +4,7 @@ conversation (``user_stop``). The grade is 1 when the conversation ended that wa
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import Field
@@ -103,6 +104,9 @@ class CalculatorBenchmark(SyntheticBenchmark):
 
     config_class = CalculatorConfig
     config: CalculatorConfig
+
+    def load(self) -> list[Task]:
+        return [replace(t, workdir="/") for t in super().load()]  # no files: the agent works in /, as for tau2
 
     def env_spec(self, task: Task) -> EnvSpec:
         return EnvSpec(task_id=task.id, benchmark=self.id, image=self.config.image, workdir="/")

@@ -128,3 +128,37 @@ def attempts(tmp_path: Path) -> dict[str, dict[str, Any]]:
 def gateway_calls(attempt_dir: str) -> list[dict[str, Any]]:
     path = Path(attempt_dir) / "model_calls.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+
+
+def _tool_names(tools: Any) -> list[str]:
+    """Every tool name of a request's ``tools`` (each protocol's form: ``name``, ``function.name``, nested)."""
+    if isinstance(tools, list):
+        return [n for t in tools for n in _tool_names(t)]
+    if not isinstance(tools, dict):
+        return []
+    own = [tools["name"]] if isinstance(tools.get("name"), str) else []
+    return own + [n for key in ("function", "tools") for n in _tool_names(tools.get(key))]
+
+
+def _mcp_tool(names: list[str], bare: str) -> str | None:
+    """The name the agent gives the MCP server's tool ``bare`` (``mcp__agentcompass__add``, ``agentcompass_add``...)."""
+    if bare in names:
+        return bare
+    return next((n for n in names if "agentcompass" in n and n.endswith(bare)), None)
+
+
+def conversation_script(steps: list[tuple[str, dict[str, Any]]]):
+    """Replies that make the MCP calls ``steps`` (bare tool names) in order, one per request, then a final text;
+    a request whose tools do not include the next step's tool is answered with text."""
+
+    def reply(request: dict[str, Any]) -> dict[str, Any]:
+        body = request["body"]
+        text = json.dumps(body)
+        done = sum(1 for i in range(len(steps)) if f"call_mcp_{i}" in text)
+        name = _mcp_tool(_tool_names(body.get("tools")), steps[done][0]) if done < len(steps) else None
+        if name is None:
+            return {"text": "Done.", "usage": USAGE}
+        call = {"id": f"call_mcp_{done}", "name": name, "arguments": steps[done][1]}
+        return {"text": "", "tool_calls": [call], "usage": USAGE}
+
+    return reply
