@@ -66,6 +66,7 @@ def _toml(value: Any) -> str:
 
 class CodexHarness(InstalledAgent):
     id = "codex"
+    converses = True
     config_class = CodexConfig
     config: CodexConfig
     AGENT_NAME = "codex"

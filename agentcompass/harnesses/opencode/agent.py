@@ -66,6 +66,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 class OpenCodeHarness(InstalledAgent):
     id = "opencode"
+    converses = True
     config_class = OpenCodeConfig
     config: OpenCodeConfig
     AGENT_NAME = "opencode"

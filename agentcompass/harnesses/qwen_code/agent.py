@@ -10,7 +10,8 @@ library and architecture). Command: ``node <package>/cli-entry.js --yolo --auth-
 
 On a tool-use benchmark (``ctx.conversation``) ``settings.json`` also has ``mcpServers.agentcompass``: ``{"httpUrl":
 <the conversation's MCP server>, "headers": {"Authorization": "Bearer <token>"}, "trust": true, "timeout":
-<the task's agent timeout, ms>}`` (``trust``: its calls need no confirmation).
+<the task's agent timeout, ms>, "alwaysLoadTools": true}`` (``trust``: its calls need no confirmation;
+``alwaysLoadTools``: its tools are offered to the model directly, not behind Qwen Code's tool search).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class QwenCodeConfig(InstalledAgentConfig):
 
 class QwenCodeHarness(InstalledAgent):
     id = "qwen_code"
+    converses = True
     config_class = QwenCodeConfig
     config: QwenCodeConfig
     AGENT_NAME = "qwen-code"
@@ -81,7 +83,8 @@ class QwenCodeHarness(InstalledAgent):
         if run is not None and run.mcp is not None:
             timeout_ms = int((run.ctx.time_limit_s or 3600) * 1000)
             server = {"httpUrl": run.mcp.url, "headers": {"Authorization": run.mcp.authorization}}
-            settings["mcpServers"] = {run.mcp.name: {**server, "trust": True, "timeout": timeout_ms}}
+            flags = {"trust": True, "alwaysLoadTools": True, "timeout": timeout_ms}
+            settings["mcpServers"] = {run.mcp.name: {**server, **flags}}
         return settings
 
     async def prepare(self, run: Run) -> None:

@@ -16,7 +16,7 @@ from tests.gateway import mcp_support
 from tests.harnesses._installed import agent_support as support
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
-AGENTS = ["claude_code"]
+AGENTS = ["claude_code", "codex", "opencode", "qwen_code"]
 STEPS = mcp_support.SCRIPT[:5]  # add, tell, reverse, tell, tell (the user's farewell ends it)
 
 
