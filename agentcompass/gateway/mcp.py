@@ -99,7 +99,8 @@ def server_of(session: Any) -> McpServer | None:
             return None
         record = Path(ctx.attempt_dir) / FILE_NAME if ctx.attempt_dir is not None else None
         session.mcp = McpServer(ConversationTools(ctx.conversation, record), _version())
-    return session.mcp
+    server: McpServer = session.mcp
+    return server
 
 
 def _version() -> str:
