@@ -16,6 +16,7 @@ from typing import Any
 from agentcompass.conversation import USER_TOOL, Conversation, Message, Termination
 
 SERVER = "agentcompass"  # the MCP server's name in every agent's configuration
+WORKDIR = "/tmp/agentcompass-conversation"  # where the agent runs when the task's workdir is the root
 HOW = (
     "You are in a conversation with a user, and you act only through the tools of the MCP server "
     f'"{SERVER}". The user sees nothing you write outside those tools: send every message meant for the user '
@@ -59,6 +60,13 @@ async def prompt(conversation: Conversation) -> str:
     if opening:
         parts.append("# The conversation so far\n" + "\n".join(_line(m) for m in opening))
     return "\n\n".join(parts) + "\n"
+
+
+def workdir(task_workdir: str) -> str:
+    """The agent's working directory on a tool-use benchmark: the task's, unless that is ``/`` (τ²-bench's), where
+    an empty directory of its own is used (agents index or snapshot their working directory: opencode's snapshot of
+    the whole file system costs seconds per step)."""
+    return WORKDIR if task_workdir.rstrip("/") == "" else task_workdir
 
 
 def end(conversation: Conversation | Any) -> None:

@@ -141,12 +141,13 @@ class InstalledAgent:
         auto = self.auto_install or ctx.auto_install_dependencies
         await delivery.ensure(parts, self.data_dir, auto_install=auto, harness=self.id, platform=plat.npm)
         end = await gateway.endpoint(ctx, env, model.model_id or self.model_name)
-        mcp = None
+        mcp, workdir = None, task.workdir or env.workdir
         if ctx.conversation is not None:  # a tool-use benchmark: the conversation is the task
             task, mcp = replace(task, instruction=await conversing.prompt(ctx.conversation)), end.mcp
-        run = Run(task, env, ctx, plat, end, parts, env.path(task.workdir or env.workdir), env.path(LOGS), mcp=mcp)
+            workdir = conversing.workdir(workdir)
+        run = Run(task, env, ctx, plat, end, parts, env.path(workdir), env.path(LOGS), mcp=mcp)
         home = {"HOME": f"{run.logs}/home"} if ON_HOST.of(env) else {}  # on the host: not the user's own home
-        await env.exec(["mkdir", "-p", run.logs, *home.values()])
+        await env.exec(["mkdir", "-p", run.logs, *home.values(), *([run.workdir] if mcp is not None else [])])
         await self.prepare(run)
         limit = ctx.time_limit_s
         timeout = max(1.0, limit - (time.monotonic() - start) - TIMEOUT_MARGIN_S) if limit else None
