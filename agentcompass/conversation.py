@@ -35,6 +35,10 @@ __all__ = [
 ]
 
 
+USER_TOOL = "send_message_to_user"  # the tool through which an agent that sees the conversation as tools (MCP)
+# talks to the user: argument ``message`` (the text), result the user's reply
+
+
 class Termination(enum.StrEnum):
     """Why a conversation ended (the values are τ²-bench's termination reasons where they exist)."""
 

@@ -456,6 +456,12 @@ class GatewayEndpoint:
     protocols: tuple[str, ...] = ("anthropic-messages", "openai-responses", "openai-chat")  # agent APIs served
 
     @property
+    def mcp_url(self) -> str:
+        """The attempt's tool-use conversation (``ctx.conversation``) as an MCP server (streamable HTTP, the same
+        token as a bearer credential): its tools plus ``send_message_to_user``; 404 while it has none."""
+        return self.base_url + "/mcp"
+
+    @property
     def openai_base_url(self) -> str:
         """The ``OPENAI_BASE_URL`` form (with ``/v1``)."""
         return self.base_url + "/v1"

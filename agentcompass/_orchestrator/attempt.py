@@ -86,7 +86,7 @@ class _Attempt:
         _limit_cost(rt, self.model)
         _limit_calls(rt, self.model)
         self.gateway: AttemptGateway | None = attempt_gateway(
-            rt.services, self.model, f"{task.id}/attempt-{n}", rt.config
+            rt.services, self.model, f"{task.id}/attempt-{n}", rt.config, self.ctx
         )
         if self.gateway is not None:
             self.ctx.gateway = self.gateway.endpoint

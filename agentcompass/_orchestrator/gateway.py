@@ -40,15 +40,18 @@ class AttemptGateway(Protocol):
 class GatewayService(Protocol):
     name: str
 
-    def attempt(self, model: Any, label: str, config: Any = None) -> AttemptGateway:
+    def attempt(self, model: Any, label: str, config: Any = None, ctx: Any = None) -> AttemptGateway:
         """A new attempt's gateway use (nothing starts until it asks for an endpoint); ``config``: the request's
-        RequestConfig (its ``gateway`` section)."""
+        RequestConfig (its ``gateway`` section); ``ctx``: the attempt's AttemptContext (a tool-use benchmark's
+        conversation, ``ctx.conversation``, is served to the agent over MCP on the same endpoint)."""
         ...
 
 
-def attempt_gateway(services: dict[str, Any], model: Any, label: str, config: Any = None) -> AttemptGateway | None:
+def attempt_gateway(
+    services: dict[str, Any], model: Any, label: str, config: Any = None, ctx: Any = None
+) -> AttemptGateway | None:
     """The attempt's gateway use, None when the request has no model or no gateway service."""
     service = services.get(GATEWAY)
     if service is None or model is None:
         return None
-    return service.attempt(model, label, config)
+    return service.attempt(model, label, config, ctx)

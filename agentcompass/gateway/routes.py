@@ -17,6 +17,7 @@ POST_ROUTES: dict[str, tuple[str, str]] = {
 }
 POST_ROUTES.update({path.removeprefix("/v1"): route for path, route in list(POST_ROUTES.items())})
 GET_MODELS = ("/v1/models", "/models")
+MCP = "/mcp"  # the attempt's conversation as an MCP server (POST; mcp.py)
 
 
 def protocol_of(path: str) -> str:

@@ -58,6 +58,8 @@ class Handlers:
         if session is None:
             what = "no gateway token" if not presented_token(request) else "an unknown or expired gateway token"
             return _error(protocol, 401, f"{what} was presented", "invalid_api_key")
+        if path == routes.MCP:
+            return await self._mcp(request, session)
         if request.method == "GET" and path in routes.GET_MODELS:
             return web.json_response(routes.models_body(session.model.model_id))
         route = routes.POST_ROUTES.get(path) if request.method == "POST" else None
@@ -71,6 +73,24 @@ class Handlers:
         if not isinstance(body, dict):
             return _error(protocol, 400, "the request body is not a JSON object")
         return await self._forward(request, session, route, body, raw)
+
+    async def _mcp(self, request: web.Request, session: Any) -> web.StreamResponse:
+        """The attempt's conversation as an MCP server (:mod:`.mcp`); 404 when the attempt has none."""
+        from .mcp import server_of
+
+        server = server_of(session)
+        if server is None:
+            return _error(routes.CHAT, 404, "this attempt has no conversation to serve over MCP")
+        if request.method != "POST":
+            return web.Response(status=405, headers={"Allow": "POST"})
+        try:
+            body = json.loads(await request.read())
+        except ValueError:
+            return web.json_response({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "not JSON"}})
+        status, answer = await server.handle(body)
+        if server.tools.failure is not None:  # the user's side failed: the attempt fails with it
+            session.fatal = session.fatal or server.tools.failure
+        return web.Response(status=status) if answer is None else web.json_response(answer, status=status)
 
     async def _forward(
         self, request: web.Request, session: Any, route: tuple[str, str], body: dict[str, Any], raw: bytes

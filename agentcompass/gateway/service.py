@@ -32,6 +32,8 @@ class Session:
     limit_hit: str | None = None  # the gateway limit that refused a call (max_model_calls, ...)
     model_map: dict[str, str] = field(default_factory=dict)  # agent's model name -> model id sent (gateway.model_map)
     inside: dict[str, tuple[Any, int]] = field(default_factory=dict)  # namespace path -> (its site, port)
+    attempt: Any = None  # the attempt's AttemptContext: its conversation is served on the MCP route (mcp.py)
+    mcp: Any = None  # that MCP server, made on the first MCP request
 
 
 class Gateway:
@@ -74,9 +76,13 @@ class Gateway:
                 self.log.debug("model gateway listening on %s:%d", host, self._ports[host])
             return self._ports[host]
 
-    def open_session(self, model: Any, label: str = "", model_map: dict[str, str] | None = None) -> Session:
-        """A new attempt session with a fresh random token (also redacted from the attempt's call record)."""
-        session = Session("acgw-" + secrets.token_urlsafe(32), model, label, model_map=dict(model_map or {}))
+    def open_session(
+        self, model: Any, label: str = "", model_map: dict[str, str] | None = None, attempt: Any = None
+    ) -> Session:
+        """A new attempt session with a fresh random token (also redacted from the attempt's call record);
+        ``attempt``: the attempt's context, whose conversation the session serves over MCP."""
+        token = "acgw-" + secrets.token_urlsafe(32)
+        session = Session(token, model, label, model_map=dict(model_map or {}), attempt=attempt)
         recorder = CALL_RECORDER.of(model)
         if recorder is not None:
             recorder.add_secret(session.token)
@@ -180,9 +186,10 @@ class GatewayService:
                 self.gateway = await Gateway(self.logger).start()
             return self.gateway
 
-    def attempt(self, model: Any, label: str, config: Any = None) -> AttemptSession:
-        """An attempt's use of the gateway; ``config``: the request's config (``gateway.model_map``)."""
-        return AttemptSession(self, model, label, config)
+    def attempt(self, model: Any, label: str, config: Any = None, ctx: Any = None) -> AttemptSession:
+        """An attempt's use of the gateway; ``config``: the request's config (``gateway.model_map``); ``ctx``: the
+        attempt's context (its conversation, once made, is served on the MCP route)."""
+        return AttemptSession(self, model, label, config, ctx)
 
     def opened(self) -> None:
         self._open += 1
@@ -214,8 +221,8 @@ class GatewayService:
 class AttemptSession:
     """One attempt's use of the gateway (``ctx.gateway``): the session and its token are made on the first ask."""
 
-    def __init__(self, service: GatewayService, model: Any, label: str, config: Any = None) -> None:
-        self.service, self.model, self.label = service, model, label
+    def __init__(self, service: GatewayService, model: Any, label: str, config: Any = None, ctx: Any = None) -> None:
+        self.service, self.model, self.label, self.ctx = service, model, label, ctx
         settings = getattr(config, "gateway", None)
         self.model_map: dict[str, str] = dict(settings.model_map) if settings is not None else {}
         self.session: Session | None = None
@@ -226,7 +233,7 @@ class AttemptSession:
         async with self._lock:
             if self.session is None:
                 self.gateway = await self.service.get()
-                self.session = self.gateway.open_session(self.model, self.label, self.model_map)
+                self.session = self.gateway.open_session(self.model, self.label, self.model_map, self.ctx)
                 self.service.opened()
         return await self.gateway.endpoint(self.session, env)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .conversing import McpServer, server
+
 
 @dataclass(frozen=True)
 class Endpoint:
@@ -19,6 +21,11 @@ class Endpoint:
     @property
     def v1(self) -> str:
         return self.root + "/v1"
+
+    @property
+    def mcp(self) -> McpServer:
+        """The attempt's conversation as an MCP server on the same gateway (served while it has one)."""
+        return server(self.root, self.token)
 
 
 def _root(url: str) -> str:

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -41,7 +41,7 @@ from agentcompass.interfaces import (
 from agentcompass.kit import data_dir as _data_dir
 from agentcompass.kit import write_json
 
-from . import delivery, gateway
+from . import conversing, delivery, gateway
 from .config import InstalledAgentConfig
 from .platform import Platform, host, probe
 
@@ -64,6 +64,7 @@ class Run:
     workdir: str
     logs: str  # the environment path of /logs/agent, as commands see it
     files: dict[str, str] = field(default_factory=dict)  # name -> environment path of files written for the agent
+    mcp: conversing.McpServer | None = None  # a tool-use benchmark's conversation (ctx.conversation) over MCP
 
     def part_dir(self, index: int = 0) -> str:
         """The environment path (as commands see it) of the ``index``-th build."""
@@ -75,6 +76,7 @@ class InstalledAgent:
 
     id: str = ""
     requires_model: ClassVar[bool] = True
+    converses: ClassVar[bool] = False  # True where the agent takes the conversation's MCP server (prepare, command)
     config_class: ClassVar[type[InstalledAgentConfig]] = InstalledAgentConfig
     AGENT_NAME: ClassVar[str] = ""  # the program's own name (ATIF agent.name)
     DEFAULT_VERSION: ClassVar[str] = ""
@@ -139,9 +141,13 @@ class InstalledAgent:
         auto = self.auto_install or ctx.auto_install_dependencies
         await delivery.ensure(parts, self.data_dir, auto_install=auto, harness=self.id, platform=plat.npm)
         end = await gateway.endpoint(ctx, env, model.model_id or self.model_name)
-        run = Run(task, env, ctx, plat, end, parts, env.path(task.workdir or env.workdir), env.path(LOGS))
+        mcp, workdir = None, task.workdir or env.workdir
+        if ctx.conversation is not None:  # a tool-use benchmark: the conversation is the task
+            task, mcp = replace(task, instruction=await conversing.prompt(ctx.conversation)), end.mcp
+            workdir = conversing.workdir(workdir)
+        run = Run(task, env, ctx, plat, end, parts, env.path(workdir), env.path(LOGS), mcp=mcp)
         home = {"HOME": f"{run.logs}/home"} if ON_HOST.of(env) else {}  # on the host: not the user's own home
-        await env.exec(["mkdir", "-p", run.logs, *home.values()])
+        await env.exec(["mkdir", "-p", run.logs, *home.values(), *([run.workdir] if mcp is not None else [])])
         await self.prepare(run)
         limit = ctx.time_limit_s
         timeout = max(1.0, limit - (time.monotonic() - start) - TIMEOUT_MARGIN_S) if limit else None
@@ -151,6 +157,7 @@ class InstalledAgent:
         try:
             result = await env.exec(["bash", "-c", script], timeout=timeout, cwd=run.workdir, env=variables)
         finally:
+            conversing.end(ctx.conversation)
             await self._finish(run)
             agent_dir = await self._save_logs(run)
         return self._result(run, result, model, agent_dir)

@@ -7,10 +7,16 @@ Command: the instruction on standard input of ``claude --verbose --output-format
 endpoint (``ANTHROPIC_DEFAULT_{SONNET,OPUS,HAIKU,FABLE}_MODEL``, ``CLAUDE_CODE_SUBAGENT_MODEL``),
 ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`` (no telemetry, error reports or auto-update), ``IS_SANDBOX=1``
 (``bypassPermissions`` as root), ``CLAUDE_CONFIG_DIR=/logs/agent/sessions``.
+
+On a tool-use benchmark (``ctx.conversation``) the conversation's MCP server is added: ``/logs/agent/mcp.json``
+(``{"mcpServers": {"agentcompass": {"type": "http", "url": ..., "headers": {"Authorization": "Bearer <token>"}}}}``)
+through ``--mcp-config /logs/agent/mcp.json --strict-mcp-config --allowedTools mcp__agentcompass`` after Harbor's
+flags, and ``ENABLE_TOOL_SEARCH=false`` (the server's tools are offered to the model directly, never deferred).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -19,7 +25,7 @@ from pydantic import Field
 from agentcompass.harnesses._installed import delivery
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import InstalledAgent, Run
+from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
 
 from . import trajectory
 
@@ -49,6 +55,7 @@ class ClaudeCodeConfig(InstalledAgentConfig):
 
 class ClaudeCodeHarness(InstalledAgent):
     id = "claude_code"
+    converses = True
     config_class = ClaudeCodeConfig
     config: ClaudeCodeConfig
     AGENT_NAME = "claude-code"
@@ -71,6 +78,8 @@ class ClaudeCodeHarness(InstalledAgent):
             "CLAUDE_CONFIG_DIR": f"{run.logs}/sessions",
             _INSTRUCTION_VAR: run.task.instruction,
         }
+        if run.mcp is not None:
+            env["ENABLE_TOOL_SEARCH"] = "false"
         params = self.config.model_params
         if "max_tokens" in params:
             env["CLAUDE_CODE_MAX_OUTPUT_TOKENS"] = str(params["max_tokens"])
@@ -82,6 +91,16 @@ class ClaudeCodeHarness(InstalledAgent):
         sessions = f"{run.logs}/sessions"
         dirs = [f"{sessions}/{d}" for d in ("debug", "projects", "shell-snapshots", "statsig", "todos", "skills")]
         await run.env.exec(["mkdir", "-p", *dirs])
+        if run.mcp is not None:
+            server = {"type": "http", "url": run.mcp.url, "headers": {"Authorization": run.mcp.authorization}}
+            run.files["mcp"] = f"{run.logs}/mcp.json"
+            await run.env.write_file(f"{LOGS}/mcp.json", json.dumps({"mcpServers": {run.mcp.name: server}}), 0o600)
+
+    def mcp_flags(self, run: Run) -> list[str]:
+        """The conversation's MCP server (only that one), its tools allowed without asking."""
+        if run.mcp is None:
+            return []
+        return ["--mcp-config", run.files["mcp"], "--strict-mcp-config", "--allowedTools", f"mcp__{run.mcp.name}"]
 
     def flags(self) -> list[str]:
         """Harbor's flags, in its order (the order of its options model)."""
@@ -99,7 +118,7 @@ class ClaudeCodeHarness(InstalledAgent):
         import shlex
 
         binary = shlex.quote(f"{run.part_dir()}/claude")
-        flags = " ".join(shlex.quote(f) for f in self.flags())
+        flags = " ".join(shlex.quote(f) for f in [*self.flags(), *self.mcp_flags(run)])
         return (
             f'instruction="${_INSTRUCTION_VAR}"; unset {_INSTRUCTION_VAR}; '
             f'printf "%s" "$instruction" | {binary} --verbose --output-format=stream-json {flags} --print'

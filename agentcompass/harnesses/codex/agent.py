@@ -5,6 +5,11 @@ Command: ``CODEX_API_KEY= codex exec --dangerously-bypass-approvals-and-sandbox 
 teed to ``/logs/agent/codex.txt``. ``$CODEX_HOME`` holds Harbor's ``config.toml`` (``model_provider = "openai"``,
 ``openai_base_url`` = the gateway, ``web_search``) plus ``check_for_update_on_startup = false``, and ``auth.json``
 naming ``OPENAI_API_KEY`` (the attempt's token); its ``sessions/`` are copied to ``/logs/agent/sessions``.
+
+On a tool-use benchmark (``ctx.conversation``) ``config.toml`` also has ``[mcp_servers.agentcompass]`` with ``url``
+(the conversation's MCP server: Codex's own streamable HTTP client), ``bearer_token_env_var =
+"AGENTCOMPASS_MCP_TOKEN"`` (that variable holds the attempt's token) and ``tool_timeout_sec`` (the user's reply may
+take a model call; Codex's default is 60 s).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ _TRIPLES = {
     "darwin-arm64": "aarch64-apple-darwin",
 }
 CODEX_HOME = "/tmp/agentcompass-codex-home"
+MCP_TOKEN_VAR = "AGENTCOMPASS_MCP_TOKEN"
+MCP_TOOL_TIMEOUT_S = 3600
 
 
 class CodexConfig(InstalledAgentConfig):
@@ -59,6 +66,7 @@ def _toml(value: Any) -> str:
 
 class CodexHarness(InstalledAgent):
     id = "codex"
+    converses = True
     config_class = CodexConfig
     config: CodexConfig
     AGENT_NAME = "codex"
@@ -76,6 +84,16 @@ class CodexHarness(InstalledAgent):
     def _home(self, run: Run) -> str:
         return run.env.path(CODEX_HOME)
 
+    def mcp_table(self, run: Run) -> str:
+        """The ``[mcp_servers.<name>]`` table of the conversation's MCP server ('' without a conversation)."""
+        if run.mcp is None:
+            return ""
+        timeout = int(run.ctx.time_limit_s or MCP_TOOL_TIMEOUT_S)
+        return (
+            f"\n[mcp_servers.{run.mcp.name}]\nurl = {_toml(run.mcp.url)}\n"
+            f'bearer_token_env_var = "{MCP_TOKEN_VAR}"\ntool_timeout_sec = {timeout}\n'
+        )
+
     def settings(self, run: Run) -> dict[str, Any]:
         """Harbor's effective config.toml for a custom base URL, plus no update check."""
         config: dict[str, Any] = {"model_provider": "openai", "openai_base_url": run.endpoint.v1}
@@ -86,17 +104,18 @@ class CodexHarness(InstalledAgent):
 
     async def prepare(self, run: Run) -> None:
         home = CODEX_HOME
-        toml = "".join(f"{k} = {_toml(v)}\n" for k, v in self.settings(run).items())
+        toml = "".join(f"{k} = {_toml(v)}\n" for k, v in self.settings(run).items()) + self.mcp_table(run)
         await run.env.write_file(f"{home}/config.toml", toml)
         await run.env.write_file(f"{home}/auth.json", json.dumps({"OPENAI_API_KEY": run.endpoint.token}), 0o600)
 
     def variables(self, run: Run) -> dict[str, str]:
-        return {
+        env = {
             "CODEX_HOME": self._home(run),
             "OPENAI_API_KEY": run.endpoint.token,
             "OPENAI_BASE_URL": run.endpoint.v1,
             "CODEX_MANAGED_BY_NPM": "1",  # what the npm package's launcher tells the binary
         }
+        return {**env, MCP_TOKEN_VAR: run.mcp.token} if run.mcp is not None else env
 
     def flags(self, run: Run) -> list[str]:
         cfg = self.config

@@ -6,6 +6,10 @@ E] [extra_args] -- INSTRUCTION``, teed to ``/logs/agent/opencode.txt``, with Har
 registers the gateway as a provider (``agentcompass``, opencode's bundled ``@ai-sdk/openai-compatible``: OpenAI Chat
 Completions) with the model, turns auto-update and sharing off and (``disable_web_search``) denies ``websearch`` /
 ``webfetch``; ``OPENCODE_DISABLE_MODELS_FETCH`` and ``OPENCODE_DISABLE_AUTOUPDATE`` keep it off the internet.
+
+On a tool-use benchmark (``ctx.conversation``) ``opencode.json`` also has ``mcp.agentcompass``: ``{"type": "remote",
+"url": <the conversation's MCP server>, "headers": {"Authorization": "Bearer {env:AGENTCOMPASS_GATEWAY_TOKEN}"},
+"oauth": false, "enabled": true}``.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 class OpenCodeHarness(InstalledAgent):
     id = "opencode"
+    converses = True
     config_class = OpenCodeConfig
     config: OpenCodeConfig
     AGENT_NAME = "opencode"
@@ -98,6 +103,10 @@ class OpenCodeHarness(InstalledAgent):
         }
         if cfg.disable_web_search:
             config["permission"] = {"websearch": "deny", "webfetch": "deny"}
+        if run.mcp is not None:
+            auth = {"Authorization": "Bearer {env:AGENTCOMPASS_GATEWAY_TOKEN}"}  # the same token as the gateway's
+            server = {"type": "remote", "url": run.mcp.url, "headers": auth, "oauth": False, "enabled": True}
+            config["mcp"] = {run.mcp.name: server}
         return _merge(config, cfg.opencode_config)
 
     async def prepare(self, run: Run) -> None:

@@ -7,6 +7,11 @@ library and architecture). Command: ``node <package>/cli-entry.js --yolo --auth-
 ``/logs/agent/qwen-code.txt``; ``~/.qwen/settings.json`` turns usage statistics, telemetry and auto-update off
 (and web fetch / search off unless ``disable_web_search: false``), its chat recordings are copied to
 ``/logs/agent/qwen-sessions``.
+
+On a tool-use benchmark (``ctx.conversation``) ``settings.json`` also has ``mcpServers.agentcompass``: ``{"httpUrl":
+<the conversation's MCP server>, "headers": {"Authorization": "Bearer <token>"}, "trust": true, "timeout":
+<the task's agent timeout, ms>, "alwaysLoadTools": true}`` (``trust``: its calls need no confirmation;
+``alwaysLoadTools``: its tools are offered to the model directly, not behind Qwen Code's tool search).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ class QwenCodeConfig(InstalledAgentConfig):
 
 class QwenCodeHarness(InstalledAgent):
     id = "qwen_code"
+    converses = True
     config_class = QwenCodeConfig
     config: QwenCodeConfig
     AGENT_NAME = "qwen-code"
@@ -60,7 +66,7 @@ class QwenCodeHarness(InstalledAgent):
     def _home(self, run: Run) -> str:
         return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self, run: Run | None = None) -> dict[str, Any]:
         cfg = self.config
         settings: dict[str, Any] = {
             "privacy": {"usageStatisticsEnabled": False},
@@ -74,10 +80,15 @@ class QwenCodeHarness(InstalledAgent):
         if cfg.model_params:
             sampling = {k: v for k, v in cfg.model_params.items()}
             settings.setdefault("model", {})["generationConfig"] = {"samplingParams": sampling}
+        if run is not None and run.mcp is not None:
+            timeout_ms = int((run.ctx.time_limit_s or 3600) * 1000)
+            server = {"httpUrl": run.mcp.url, "headers": {"Authorization": run.mcp.authorization}}
+            flags = {"trust": True, "alwaysLoadTools": True, "timeout": timeout_ms}
+            settings["mcpServers"] = {run.mcp.name: {**server, **flags}}
         return settings
 
     async def prepare(self, run: Run) -> None:
-        await run.env.write_file(f"{self._home(run)}/.qwen/settings.json", json.dumps(self.settings(), indent=2))
+        await run.env.write_file(f"{self._home(run)}/.qwen/settings.json", json.dumps(self.settings(run), indent=2))
 
     def variables(self, run: Run) -> dict[str, str]:
         return {

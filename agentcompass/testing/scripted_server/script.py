@@ -29,7 +29,7 @@ REPLY_KEYS = {
     "event_delay_s",
     "end_delay_s",
 }
-TOOL_CALL_KEYS = {"id", "name", "arguments"}
+TOOL_CALL_KEYS = {"id", "name", "arguments", "namespace"}  # namespace: a Responses call's tool namespace
 FAULT_KEYS = {"kind", "at", "every", "retry_after", "retry_after_ms", "delay_s", "path"}
 _FAULT_WORDS = {"drop", "slow", "malformed"}
 
@@ -58,16 +58,17 @@ def _tool_calls(calls: Any, where: str) -> list[dict[str, str]]:
         if not isinstance(call, dict) or not isinstance(call.get("name"), str) or set(call) - TOOL_CALL_KEYS:
             raise ConfigError(
                 f"{where}: tool_calls[{i}]={call!r}: expected a mapping with 'name' (a string), "
-                f"'arguments' (a string or a mapping) and optionally 'id'"
+                f"'arguments' (a string or a mapping) and optionally 'id' and 'namespace'"
             )
         args = call.get("arguments", {})
-        out.append(
-            {
-                "id": call.get("id"),
-                "name": call["name"],
-                "arguments": args if isinstance(args, str) else json.dumps(args),
-            }
-        )
+        shaped = {
+            "id": call.get("id"),
+            "name": call["name"],
+            "arguments": args if isinstance(args, str) else json.dumps(args),
+        }
+        if call.get("namespace"):
+            shaped["namespace"] = str(call["namespace"])
+        out.append(shaped)
     return out
 
 

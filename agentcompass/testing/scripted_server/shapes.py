@@ -142,6 +142,7 @@ def _responses_body(
             "id": f"fc_{n}_{i}",
             "call_id": c["id"],
             "name": c["name"],
+            **({"namespace": c["namespace"]} if c.get("namespace") else {}),
             "arguments": c["arguments"],
             "status": "completed",
         }

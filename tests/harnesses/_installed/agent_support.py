@@ -128,3 +128,42 @@ def attempts(tmp_path: Path) -> dict[str, dict[str, Any]]:
 def gateway_calls(attempt_dir: str) -> list[dict[str, Any]]:
     path = Path(attempt_dir) / "model_calls.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+
+
+def _tool_names(tools: Any, namespace: str = "") -> list[tuple[str, str]]:
+    """Every tool of a request's ``tools`` as (name, namespace): each protocol's form (``name``, ``function.name``),
+    a Responses ``namespace`` tool's nested tools with its name (Codex's MCP servers)."""
+    if isinstance(tools, list):
+        return [n for t in tools for n in _tool_names(t, namespace)]
+    if not isinstance(tools, dict):
+        return []
+    name = tools.get("name") if isinstance(tools.get("name"), str) else None
+    if tools.get("type") == "namespace" and name:
+        return _tool_names(tools.get("tools"), name)
+    return ([(name, namespace)] if name else []) + _tool_names(tools.get("function"), namespace)
+
+
+def _mcp_tool(tools: list[tuple[str, str]], bare: str) -> tuple[str, str] | None:
+    """How the agent names the MCP server's tool ``bare`` (``mcp__agentcompass__add``, ``agentcompass_add``, ``add``
+    in the namespace ``mcp__agentcompass``...)."""
+    for name, namespace in tools:
+        if name == bare or ("agentcompass" in name and name.endswith(bare)):
+            return name, namespace
+    return None
+
+
+def conversation_script(steps: list[tuple[str, dict[str, Any]]]):
+    """Replies that make the MCP calls ``steps`` (bare tool names) in order, one per request, then a final text;
+    a request whose tools do not include the next step's tool is answered with text."""
+
+    def reply(request: dict[str, Any]) -> dict[str, Any]:
+        body = request["body"]
+        text = json.dumps(body)
+        done = sum(1 for i in range(len(steps)) if f"call_mcp_{i}" in text)
+        found = _mcp_tool(_tool_names(body.get("tools")), steps[done][0]) if done < len(steps) else None
+        if found is None:
+            return {"text": "Done.", "usage": USAGE}
+        call = {"id": f"call_mcp_{done}", "name": found[0], "arguments": steps[done][1]}
+        return {"text": "", "tool_calls": [{**call, "namespace": found[1]} if found[1] else call], "usage": USAGE}
+
+    return reply

@@ -1,0 +1,57 @@
+"""Agent programs on a tool-use benchmark in docker: the scripted calculator conversation served over the gateway's
+MCP route, each agent (driven by the scripted model server) calling the conversation's tools and the user tool by
+the names it gives them; the calls reach the conversation, which grades 1, and are recorded in mcp_calls.jsonl."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentcompass.conversation import USER_TOOL
+from agentcompass.testing.scripted_server import ScriptedModelServer
+from tests.environments.docker_support import BASE_IMAGE, remove_session_containers, require_engine
+from tests.gateway import mcp_support
+from tests.harnesses._installed import agent_support as support
+
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
+AGENTS = ["claude_code", "codex", "opencode", "qwen_code"]
+STEPS = mcp_support.SCRIPT[:5]  # add, tell, reverse, tell, tell (the user's farewell ends it)
+
+
+@pytest.fixture(autouse=True)
+def _engine():
+    require_engine()
+    yield
+    remove_session_containers()
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_agent_converses_over_mcp_in_docker(agent: str, tmp_path: Path) -> None:
+    with ScriptedModelServer(support.conversation_script(STEPS)) as srv:
+        result = support.run(
+            agent,
+            "docker",
+            srv,
+            tmp_path,
+            [],
+            benchmark="synthetic",
+            benchmark_params={
+                "_target_": "tests.gateway.scripted_conversation.CalculatorBenchmark",
+                "n_tasks": 1,
+                "image": BASE_IMAGE,
+            },
+        )
+    (row,) = support.attempts(tmp_path).values()
+    assert result["metrics"]["n_errors"] == 0, row.get("error")
+    lines = [json.loads(x) for x in (Path(row["_dir"]) / "mcp_calls.jsonl").read_text().splitlines()]
+    assert [(x["tool"], x["arguments"]) for x in lines] == [(n, a) for n, a in STEPS]
+    assert not any(x["is_error"] for x in lines) and lines[-1]["done"]
+    transcript = row["agent"]["transcript"]
+    assert transcript["termination"] == "user_stop"
+    calls = [c["name"] for m in transcript["messages"] for c in m.get("tool_calls", [])]
+    assert calls == [n for n, _ in STEPS if n != USER_TOOL]
+    assert row["reward"] == 1.0
+    prompt = json.dumps(srv.requests[0]["body"])
+    assert "calculator desk" in prompt and USER_TOOL in prompt  # the conversation's system prompt and the how-to
