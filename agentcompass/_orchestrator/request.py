@@ -202,7 +202,8 @@ class RequestRun:
         if CONVERSATION.of(components.benchmark) is not None and not CONVERSES.of(components.harness):
             raise ConfigError(
                 f"benchmark {self.resolved.choices['benchmark']!r} is a tool-use conversation; harness "
-                f"{self.resolved.choices['harness']!r} cannot converse (harnesses that can: tool_agent, oracle, nop)"
+                f"{self.resolved.choices['harness']!r} cannot converse (harnesses that can: tool_agent, oracle, nop, "
+                "claude_code, codex, opencode, qwen_code)"
             )
         if REQUIRES_MODEL.of(components.harness) and components.model is None:
             raise ConfigError(f"harness {self.resolved.choices['harness']!r} needs a model; got model 'none'")
