@@ -64,14 +64,14 @@ def _initial_state(task: dict[str, Any]) -> tuple[Any, Any, list[Message]]:
     return state.get("initialization_data"), state.get("initialization_actions"), history
 
 
-def tool_types(make_env: Callable[[], Any]) -> dict[str, str] | None:
+def tool_types(env: Any) -> dict[str, str]:
     """Tool name -> type (read, write, think, generic) of the agent's then the user's tools, as
-    ``evaluate_simulation`` gathers them; None when the environment cannot say."""
-    try:
-        env = make_env()
-        return {str(name): str(kind) for name, kind in env.tool_types().items()}
-    except Exception:  # the reference goes on without tool types when it cannot get them
-        return None
+    ``evaluate_simulation`` gathers them from an environment of the domain."""
+    types: dict[str, str] = {}
+    for kit in (env.tools, env.user_tools):
+        if kit is not None:
+            types.update({name: str(kit.tool_type(name)) for name in kit.specs})
+    return types
 
 
 def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: Callable[[], Any]) -> Any:
@@ -98,8 +98,9 @@ def _gold(task: dict[str, Any], criteria: Criteria, make_env: Callable[[], Any])
 
 def env_reward(
     task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: Callable[[], Any]
-) -> Component:
-    """``EnvironmentEvaluator.calculate_reward``."""
+) -> tuple[Component, dict[str, str] | None]:
+    """``EnvironmentEvaluator.calculate_reward``, and the domain's tool types (None when no environment was made:
+    then there are no gold actions to type either)."""
     if criteria.actions is None and criteria.env_assertions is None:
         return Component(
             reward=1.0,
@@ -122,9 +123,10 @@ def env_reward(
     if ENV_ASSERTION in criteria.reward_basis:
         breakdown[ENV_ASSERTION] = assertion_reward
         reward *= assertion_reward
-    return Component(
+    component = Component(
         reward=reward,
         db_check={"db_match": db_match, "db_reward": db_reward},
         env_assertions=checks,
         reward_breakdown=breakdown,
     )
+    return component, tool_types(predicted)

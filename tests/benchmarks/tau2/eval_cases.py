@@ -165,3 +165,21 @@ def cases(tasks: dict[str, list[dict[str, Any]]], seed: int = 7) -> list[dict[st
                     }
                 )
     return out
+
+
+def live_output(env: Any) -> ToolOutput:
+    """Each call answered by ``env`` (already in the task's initial state), in order, as a conversation runs."""
+
+    def answer(call: ToolUse) -> tuple[str, bool]:
+        content, error = env.get_response(call)
+        return content, error
+
+    return answer
+
+
+def initial_env(factory: Callable[[], Any], task: dict[str, Any]) -> Any:
+    """A fresh environment in the task's initial state."""
+    state = task.get("initial_state") or {}
+    env = factory()
+    env.set_state(state.get("initialization_data"), state.get("initialization_actions"), [])
+    return env
