@@ -17,23 +17,26 @@ log = logging.getLogger(__name__)
 
 
 class ReplayEnvironment(Protocol):
-    """What grading needs of a domain environment (``tau2.environment.environment.Environment``'s methods)."""
+    """What grading needs of a domain environment (``agentcompass.benchmarks.tau2.domains``' ``Environment``,
+    mirroring ``tau2.environment.environment.Environment``)."""
+
+    tools: Any  # the agent's toolkit (``specs``: name -> spec, ``tool_type(name)``), or None
+    user_tools: Any  # the user's toolkit, or None
 
     def set_state(
-        self,
-        initialization_data: dict[str, Any] | None,
-        initialization_actions: list[dict[str, Any]] | None,
-        message_history: Sequence[Message],
-        strict: bool = True,
+        self, initialization_data: Any, initialization_actions: Any, message_history: Any, strict: bool = True
     ) -> None: ...
 
     def make_tool_call(self, tool_name: str, requestor: str = "assistant", **kwargs: Any) -> Any: ...
 
-    def run_env_assertion(self, assertion: dict[str, Any], raise_assertion_error: bool = True) -> bool: ...
+    def run_env_assertion(self, assertion: Any, raise_assertion_error: bool = True) -> bool: ...
 
     def get_db_hash(self) -> str | None: ...
 
     def get_user_db_hash(self) -> str | None: ...
+
+
+MakeEnv = Callable[[], ReplayEnvironment]
 
 
 def history_message(raw: dict[str, Any]) -> Message:
@@ -64,7 +67,7 @@ def _initial_state(task: dict[str, Any]) -> tuple[Any, Any, list[Message]]:
     return state.get("initialization_data"), state.get("initialization_actions"), history
 
 
-def tool_types(env: Any) -> dict[str, str]:
+def tool_types(env: ReplayEnvironment) -> dict[str, str]:
     """Tool name -> type (read, write, think, generic) of the agent's then the user's tools, as
     ``evaluate_simulation`` gathers them from an environment of the domain."""
     types: dict[str, str] = {}
@@ -74,7 +77,7 @@ def tool_types(env: Any) -> dict[str, str]:
     return types
 
 
-def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: Callable[[], Any]) -> Any:
+def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: MakeEnv) -> ReplayEnvironment:
     data, actions, _ = _initial_state(task)
     env = make_env()
     try:
@@ -84,7 +87,7 @@ def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: Calla
     return env
 
 
-def _gold(task: dict[str, Any], criteria: Criteria, make_env: Callable[[], Any]) -> Any:
+def _gold(task: dict[str, Any], criteria: Criteria, make_env: MakeEnv) -> ReplayEnvironment:
     data, actions, history = _initial_state(task)
     env = make_env()
     env.set_state(data, actions, history, strict=True)
@@ -97,7 +100,7 @@ def _gold(task: dict[str, Any], criteria: Criteria, make_env: Callable[[], Any])
 
 
 def env_reward(
-    task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: Callable[[], Any]
+    task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: MakeEnv
 ) -> tuple[Component, dict[str, str] | None]:
     """``EnvironmentEvaluator.calculate_reward``, and the domain's tool types (None when no environment was made:
     then there are no gold actions to type either)."""
@@ -106,7 +109,7 @@ def env_reward(
             reward=1.0,
             db_check={"db_match": True, "db_reward": 1.0},
             info={"note": "No expected actions or env assertions"},
-        )
+        ), None
     predicted = _replayed(task, messages, make_env)
     gold = _gold(task, criteria, make_env)
     db_match = gold.get_db_hash() == predicted.get_db_hash() and gold.get_user_db_hash() == predicted.get_user_db_hash()

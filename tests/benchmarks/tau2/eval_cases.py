@@ -74,7 +74,12 @@ def build_transcript(
         )
         for i, a in enumerate(actions)
     ]
-    groups = [calls] if parallel and calls else [[c] for c in calls]
+    groups: list[list[ToolUse]] = []
+    for call in calls:  # parallel: consecutive calls of one side in one message
+        if parallel and groups and groups[-1][0].requestor == call.requestor:
+            groups[-1].append(call)
+        else:
+            groups.append([call])
     for group in groups:
         role = "user" if group[0].requestor == "user" else "assistant"
         tr.append(Message(role=role, content=None, tool_calls=group))
