@@ -12,6 +12,8 @@ name on first use:
 
 Expressions (:meth:`SourceModule.eval`): constants, names, subscripts, tuples and lists, ``A | B``, and calls of
 ``Field`` / ``ConfigDict`` whose arguments are literals (``default_factory`` may name a class or ``list``/``dict``).
+For telecom's models also: ``import datetime``, attributes (``Enum.MEMBER``, ``datetime.date``), dict displays,
+calls of a model class, an enum or ``datetime.date``/``datetime.datetime``, and ``default_factory=lambda: ...``.
 Anything else raises :class:`Tau2SourceError` naming the file and line, when the name that needs it is resolved.
 Other statements (functions, ``if __name__ == ...``, other imports) are skipped until something asks for a name
 they define, which then fails with the same error.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import datetime
 import enum
 import typing
 from pathlib import Path
@@ -85,7 +88,8 @@ class SourceModule:
                 self._defs[alias.asname or alias.name] = ("from", (stmt, alias.name))
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                self._defs[alias.asname or alias.name.split(".")[0]] = ("unsupported", stmt)
+                kind = "module" if alias.name in MODULES and alias.asname is None else "unsupported"
+                self._defs[alias.asname or alias.name.split(".")[0]] = (kind, stmt)
         elif isinstance(stmt, ast.ClassDef):
             self._defs[stmt.name] = ("class", stmt)
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -132,6 +136,8 @@ class SourceModule:
             return build_class(self, node)
         if kind == "from":
             return self._imported(*node)
+        if kind == "module":
+            return MODULES[node.names[0].name]
         raise self.error(node, f"{type(node).__name__} statement")
 
     def _imported(self, stmt: ast.ImportFrom, name: str) -> Any:
@@ -165,6 +171,21 @@ class SourceModule:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Field", "ConfigDict"):
             args, kwargs = self.call_arguments(node)
             return self.get(node.func.id)(*args, **kwargs)
+        return self._eval_more(node)
+
+    def _eval_more(self, node: ast.expr) -> Any:
+        """Attributes (``Enum.MEMBER``, ``datetime.date``), dict displays, and calls of a model class, an enum or a
+        :data:`CALLABLES` constructor with such arguments (``AppStatus(app_name="messaging")``,
+        ``datetime.date(2025, 1, 1)``)."""
+        if isinstance(node, ast.Attribute) and not node.attr.startswith("_"):
+            return getattr(self.eval(node.value), node.attr)
+        if isinstance(node, ast.Dict) and None not in node.keys:
+            return {self.eval(k): self.eval(v) for k, v in zip(node.keys, node.values, strict=True) if k is not None}
+        if isinstance(node, ast.Call) and not any(kw.arg is None for kw in node.keywords):
+            func = self.eval(node.func)
+            if _constructible(func):
+                args = [self.value(arg) for arg in node.args]
+                return func(*args, **{str(kw.arg): self.value(kw.value) for kw in node.keywords})
         raise self.error(node, f"expression {ast.unparse(node)!r}")
 
     def call_arguments(self, node: ast.Call) -> tuple[list[Any], dict[str, Any]]:
@@ -176,6 +197,8 @@ class SourceModule:
                 raise self.error(node, "**keyword arguments")
             if kw.arg == "default_factory" and isinstance(kw.value, ast.Name):
                 kwargs[kw.arg] = self.get(kw.value.id)
+            elif kw.arg == "default_factory" and isinstance(kw.value, ast.Lambda) and not _has_args(kw.value):
+                kwargs[kw.arg] = self._factory(kw.value.body)
             else:
                 kwargs[kw.arg] = self.literal(kw.value)
         return args, kwargs
@@ -184,4 +207,38 @@ class SourceModule:
         try:
             return ast.literal_eval(node)
         except ValueError:
+            if isinstance(node, (ast.Attribute, ast.Name)):  # an enum member or a module-level constant
+                return self.eval(node)
             raise self.error(node, f"non-literal argument {ast.unparse(node)!r}") from None
+
+    def value(self, node: ast.expr) -> Any:
+        """A literal, or an expression of the subset (the arguments of a constructor call)."""
+        try:
+            return ast.literal_eval(node)
+        except ValueError:
+            return self.eval(node)
+
+    def _factory(self, body: ast.expr) -> Any:
+        """``default_factory=lambda: <expression>``: evaluates the expression anew at every call."""
+
+        def factory() -> Any:
+            return self.eval(body)
+
+        return factory
+
+
+MODULES = {"datetime": datetime}  # ``import <module>`` the source may use (attributes read, constructors called)
+CALLABLES = (datetime.date, datetime.datetime)
+
+
+def _constructible(func: Any) -> bool:
+    from pydantic import BaseModel
+
+    if func in CALLABLES:
+        return True
+    return isinstance(func, type) and (issubclass(func, BaseModel) or issubclass(func, enum.Enum))
+
+
+def _has_args(node: ast.Lambda) -> bool:
+    a = node.args
+    return bool(a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg)
