@@ -14,7 +14,6 @@ stops scores 0.0.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from agentcompass.benchmarks.tau2.criteria import (
 )
 from agentcompass.benchmarks.tau2.evaluate_action import action_reward
 from agentcompass.benchmarks.tau2.evaluate_communicate import communicate_reward
-from agentcompass.benchmarks.tau2.evaluate_env import env_reward, tool_types
+from agentcompass.benchmarks.tau2.evaluate_env import MakeEnv, env_reward
 from agentcompass.benchmarks.tau2.evaluate_nl import Judge, JudgeMissingError, nl_reward
 from agentcompass.benchmarks.tau2.reward import Component, RewardResult
 from agentcompass.conversation import Transcript
@@ -93,7 +92,7 @@ def _combine(
 async def evaluate(
     task: dict[str, Any],
     transcript: Transcript,
-    make_env: Callable[[], Any],
+    make_env: MakeEnv,
     judge: Judge | None = None,
     *,
     root: Path | None = None,
@@ -116,8 +115,8 @@ async def evaluate(
     if needs_nl and criteria.nl_assertions and (judge is None or root is None):
         raise JudgeMissingError(task_id(task))
     messages = transcript.messages
-    env = env_reward(task, criteria, messages, make_env)
-    action = action_reward(criteria, messages, tool_types(make_env))
+    env, types = env_reward(task, criteria, messages, make_env)
+    action = action_reward(criteria, messages, types)
     comm = communicate_reward(criteria, messages)
     nl = await nl_reward(task_id(task), criteria, messages, judge, root) if needs_nl else None
     result = _combine(criteria.reward_basis, env, action, comm, nl)

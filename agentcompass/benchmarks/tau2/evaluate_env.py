@@ -17,23 +17,26 @@ log = logging.getLogger(__name__)
 
 
 class ReplayEnvironment(Protocol):
-    """What grading needs of a domain environment (``tau2.environment.environment.Environment``'s methods)."""
+    """What grading needs of a domain environment (``agentcompass.benchmarks.tau2.domains``' ``Environment``,
+    mirroring ``tau2.environment.environment.Environment``)."""
+
+    tools: Any  # the agent's toolkit (``specs``: name -> spec, ``tool_type(name)``), or None
+    user_tools: Any  # the user's toolkit, or None
 
     def set_state(
-        self,
-        initialization_data: dict[str, Any] | None,
-        initialization_actions: list[dict[str, Any]] | None,
-        message_history: Sequence[Message],
-        strict: bool = True,
+        self, initialization_data: Any, initialization_actions: Any, message_history: Any, strict: bool = True
     ) -> None: ...
 
     def make_tool_call(self, tool_name: str, requestor: str = "assistant", **kwargs: Any) -> Any: ...
 
-    def run_env_assertion(self, assertion: dict[str, Any], raise_assertion_error: bool = True) -> bool: ...
+    def run_env_assertion(self, assertion: Any, raise_assertion_error: bool = True) -> bool: ...
 
     def get_db_hash(self) -> str | None: ...
 
     def get_user_db_hash(self) -> str | None: ...
+
+
+MakeEnv = Callable[[], ReplayEnvironment]
 
 
 def history_message(raw: dict[str, Any]) -> Message:
@@ -64,17 +67,17 @@ def _initial_state(task: dict[str, Any]) -> tuple[Any, Any, list[Message]]:
     return state.get("initialization_data"), state.get("initialization_actions"), history
 
 
-def tool_types(make_env: Callable[[], Any]) -> dict[str, str] | None:
+def tool_types(env: ReplayEnvironment) -> dict[str, str]:
     """Tool name -> type (read, write, think, generic) of the agent's then the user's tools, as
-    ``evaluate_simulation`` gathers them; None when the environment cannot say."""
-    try:
-        env = make_env()
-        return {str(name): str(kind) for name, kind in env.tool_types().items()}
-    except Exception:  # the reference goes on without tool types when it cannot get them
-        return None
+    ``evaluate_simulation`` gathers them from an environment of the domain."""
+    types: dict[str, str] = {}
+    for kit in (env.tools, env.user_tools):
+        if kit is not None:
+            types.update({name: str(kit.tool_type(name)) for name in kit.specs})
+    return types
 
 
-def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: Callable[[], Any]) -> Any:
+def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: MakeEnv) -> ReplayEnvironment:
     data, actions, _ = _initial_state(task)
     env = make_env()
     try:
@@ -84,7 +87,7 @@ def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: Calla
     return env
 
 
-def _gold(task: dict[str, Any], criteria: Criteria, make_env: Callable[[], Any]) -> Any:
+def _gold(task: dict[str, Any], criteria: Criteria, make_env: MakeEnv) -> ReplayEnvironment:
     data, actions, history = _initial_state(task)
     env = make_env()
     env.set_state(data, actions, history, strict=True)
@@ -97,15 +100,16 @@ def _gold(task: dict[str, Any], criteria: Criteria, make_env: Callable[[], Any])
 
 
 def env_reward(
-    task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: Callable[[], Any]
-) -> Component:
-    """``EnvironmentEvaluator.calculate_reward``."""
+    task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: MakeEnv
+) -> tuple[Component, dict[str, str] | None]:
+    """``EnvironmentEvaluator.calculate_reward``, and the domain's tool types (None when no environment was made:
+    then there are no gold actions to type either)."""
     if criteria.actions is None and criteria.env_assertions is None:
         return Component(
             reward=1.0,
             db_check={"db_match": True, "db_reward": 1.0},
             info={"note": "No expected actions or env assertions"},
-        )
+        ), None
     predicted = _replayed(task, messages, make_env)
     gold = _gold(task, criteria, make_env)
     db_match = gold.get_db_hash() == predicted.get_db_hash() and gold.get_user_db_hash() == predicted.get_user_db_hash()
@@ -122,9 +126,10 @@ def env_reward(
     if ENV_ASSERTION in criteria.reward_basis:
         breakdown[ENV_ASSERTION] = assertion_reward
         reward *= assertion_reward
-    return Component(
+    component = Component(
         reward=reward,
         db_check={"db_match": db_match, "db_reward": db_reward},
         env_assertions=checks,
         reward_breakdown=breakdown,
     )
+    return component, tool_types(predicted)

@@ -74,7 +74,12 @@ def build_transcript(
         )
         for i, a in enumerate(actions)
     ]
-    groups = [calls] if parallel and calls else [[c] for c in calls]
+    groups: list[list[ToolUse]] = []
+    for call in calls:  # parallel: consecutive calls of one side in one message
+        if parallel and groups and groups[-1][0].requestor == call.requestor:
+            groups[-1].append(call)
+        else:
+            groups.append([call])
     for group in groups:
         role = "user" if group[0].requestor == "user" else "assistant"
         tr.append(Message(role=role, content=None, tool_calls=group))
@@ -165,3 +170,21 @@ def cases(tasks: dict[str, list[dict[str, Any]]], seed: int = 7) -> list[dict[st
                     }
                 )
     return out
+
+
+def live_output(env: Any) -> ToolOutput:
+    """Each call answered by ``env`` (already in the task's initial state), in order, as a conversation runs."""
+
+    def answer(call: ToolUse) -> tuple[str, bool]:
+        content, error = env.get_response(call)
+        return content, error
+
+    return answer
+
+
+def initial_env(factory: Callable[[], Any], task: dict[str, Any]) -> Any:
+    """A fresh environment in the task's initial state."""
+    state = task.get("initial_state") or {}
+    env = factory()
+    env.set_state(state.get("initialization_data"), state.get("initialization_actions"), [])
+    return env

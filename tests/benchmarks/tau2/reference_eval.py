@@ -3,7 +3,11 @@
 the reference termination reason and a judge mode. It builds the reference's ``Task`` and ``SimulationRun`` from
 them, scripts the NL-assertion LLM call (patching ``generate`` inside ``tau2.evaluator.evaluator_nl_assertions``
 only) and prints, per case, the ``RewardInfo.model_dump(mode="json")`` of ``evaluate_simulation`` (evaluation type
-ALL) or of each component evaluator, and the messages the judge was sent."""
+ALL) or of each component evaluator, and the messages the judge was sent.
+
+Tool outputs that quote a pydantic validation error carry the URL of pydantic's docs, which names pydantic's
+version (``errors.pydantic.dev/2.13/...``); the script rewrites it to the reference venv's own version, the one its
+replay of the same call writes, so that the two pydantic installs do not make the strict replay differ."""
 
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ import inspect
 from tests.benchmarks.tau2 import eval_cases
 
 _BODY = r"""
-import json, sys
+import json, re, sys
+import pydantic.version
 import tau2.evaluator.evaluator_nl_assertions as nl_mod
 from tau2.data_model.message import AssistantMessage, SystemMessage, ToolCall, ToolMessage, UserMessage
 from tau2.data_model.simulation import SimulationRun
@@ -23,6 +28,11 @@ from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
 from tau2.utils.llm_utils import to_litellm_messages
 
 payload = json.load(sys.stdin)
+PYDANTIC_URL = "errors.pydantic.dev/" + pydantic.version.version_short() + "/"
+
+
+def same_pydantic(text):
+    return None if text is None else re.sub(r"errors\.pydantic\.dev/[0-9.]+/", PYDANTIC_URL, text)
 current = {}
 
 
@@ -45,7 +55,7 @@ def to_messages(transcript):
         elif m["role"] == "user":
             out.append(UserMessage(role="user", content=m["content"], tool_calls=calls))
         elif m["role"] == "tool":
-            out.append(ToolMessage(id=m["tool_call_id"], role="tool", content=m["content"],
+            out.append(ToolMessage(id=m["tool_call_id"], role="tool", content=same_pydantic(m["content"]),
                                    requestor=m["requestor"], error=m["error"]))
         else:
             out.append(SystemMessage(role="system", content=m["content"]))
