@@ -77,6 +77,7 @@ class Tau2Benchmark:
         self.config = config
         self._data_dir = data_dir(ctx)
         self._root: Path | None = None
+        self._gold: dict[str, tuple[Any, Any]] = {}  # the gold DB hashes by task id (the same for every attempt)
 
     # ------------------------------------------------------------------ data
     @property
@@ -158,7 +159,8 @@ class Tau2Benchmark:
             transcript = Transcript.from_dict(transcript)
         if not isinstance(transcript, Transcript):
             raise VerifierError(f"task {task.id}: the agent's result has no conversation transcript to grade")
-        result = await evaluate(task.data, transcript, self.domain, _judge(ctx), root=self.root)
+        judge = _judge(ctx)
+        result = await evaluate(task.data, transcript, self.domain, judge, root=self.root, gold_hashes=self._gold)
         info = result.to_dict()
         reward = float(result.reward)
         return Grade(

@@ -96,11 +96,13 @@ async def evaluate(
     judge: Judge | None = None,
     *,
     root: Path | None = None,
+    gold_hashes: dict[str, tuple[Any, Any]] | None = None,
 ) -> RewardResult:
     """Grade ``transcript`` (the whole conversation, the task's earlier messages included) for ``task`` (its JSON
     object from the domain's tasks file). ``make_env()``: a fresh environment of the task's domain.
     ``judge``: the NL-assertion judge (see :data:`Judge`), needed when the basis has NL_ASSERTION and the task has
-    assertions; ``root``: the tau2-bench checkout its prompt is read from. Raises JudgeMissingError without one,
+    assertions; ``root``: the tau2-bench checkout its prompt is read from; ``gold_hashes``: a cache of the gold DB
+    hashes by task id, kept by the caller between calls. Raises JudgeMissingError without one,
     VerifierError when the transcript's tool calls cannot be replayed, JudgeReplyError on an unreadable reply."""
     reason = termination_reason(transcript.termination)
     if reason not in STOPS:
@@ -115,7 +117,7 @@ async def evaluate(
     if needs_nl and criteria.nl_assertions and (judge is None or root is None):
         raise JudgeMissingError(task_id(task))
     messages = transcript.messages
-    env, types = env_reward(task, criteria, messages, make_env)
+    env, types = env_reward(task, criteria, messages, make_env, gold_hashes)
     action = action_reward(criteria, messages, types)
     comm = communicate_reward(criteria, messages)
     nl = await nl_reward(task_id(task), criteria, messages, judge, root) if needs_nl else None

@@ -100,10 +100,15 @@ def _gold(task: dict[str, Any], criteria: Criteria, make_env: MakeEnv) -> Replay
 
 
 def env_reward(
-    task: dict[str, Any], criteria: Criteria, messages: Sequence[Message], make_env: MakeEnv
+    task: dict[str, Any],
+    criteria: Criteria,
+    messages: Sequence[Message],
+    make_env: MakeEnv,
+    gold_hashes: dict[str, tuple[Any, Any]] | None = None,
 ) -> tuple[Component, dict[str, str] | None]:
     """``EnvironmentEvaluator.calculate_reward``, and the domain's tool types (None when no environment was made:
-    then there are no gold actions to type either)."""
+    then there are no gold actions to type either). ``gold_hashes``: the gold DB hashes by task id, kept between
+    calls (the gold actions on a fresh environment give the same DB every time)."""
     if criteria.actions is None and criteria.env_assertions is None:
         return Component(
             reward=1.0,
@@ -111,8 +116,14 @@ def env_reward(
             info={"note": "No expected actions or env assertions"},
         ), None
     predicted = _replayed(task, messages, make_env)
-    gold = _gold(task, criteria, make_env)
-    db_match = gold.get_db_hash() == predicted.get_db_hash() and gold.get_user_db_hash() == predicted.get_user_db_hash()
+    key = task_id(task)
+    hashes = (gold_hashes or {}).get(key)
+    if hashes is None:
+        gold = _gold(task, criteria, make_env)
+        hashes = (gold.get_db_hash(), gold.get_user_db_hash())
+        if gold_hashes is not None:
+            gold_hashes[key] = hashes
+    db_match = hashes == (predicted.get_db_hash(), predicted.get_user_db_hash())
     db_reward = 1.0 if db_match else 0.0
     checks, assertion_reward = [], 1.0
     for assertion in criteria.env_assertions or []:

@@ -106,9 +106,12 @@ def test_every_task_is_graded_as_the_reference_grades_the_same_transcript(graded
 
 
 def test_the_oracle_passes_and_nop_fails_where_the_reference_says_so(graded):
+    """The gold passes every task but where the scripted judge rejects an NL assertion; doing nothing fails most."""
     ours, theirs = graded
-    by = {(d, h, t): ref["reward_info"]["reward"] for (d, h, t, _), ref in zip(ours, theirs, strict=True)}
-    oracle = [r for (d, h, t), r in by.items() if h == "oracle"]
-    nop = [r for (d, h, t), r in by.items() if h == "nop"]
-    assert sum(r == 1.0 for r in oracle) > 0.9 * len(oracle)  # the gold passes (the judge's verdicts aside)
-    assert sum(r == 1.0 for r in nop) < len(nop) / 2  # doing nothing fails most tasks
+    for (domain, harness, task_id, _), ref in zip(ours, theirs, strict=True):
+        info = ref["reward_info"]
+        failed = {k for k, v in (info.get("reward_breakdown") or {}).items() if v < 1}
+        if harness == "oracle":
+            assert info["reward"] == 1.0 or failed == {"NL_ASSERTION"}, (domain, task_id, info)
+    nop = [ref["reward_info"]["reward"] for (_, h, _, _), ref in zip(ours, theirs, strict=True) if h == "nop"]
+    assert sum(r == 1.0 for r in nop) < len(nop) / 2
