@@ -150,14 +150,14 @@ def format_table(result: dict[str, Any]) -> str:
     se = m.get("mean_reward_stderr")
     lines.append(
         f"tasks={m['n_tasks']} samples={n_samples} tries={m.get('n_tries', m.get('n_attempts'))} "
-        f"errors={m['n_errors']} retries={m['n_retries']} mean_reward={m['mean_reward']:.4f}"
-        f"{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
+        f"(retries={m['n_retries']}) errors={m['n_errors']} of {n_samples} samples "
+        f"mean_reward={m['mean_reward']:.4f}{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
         f"mean_reward_valid={'-' if valid is None else f'{valid:.4f}'} "
-        f"(over {m['n_valid_rewards']}) pass_rate={m['pass_rate']:.4f}"
+        f"(over {m['n_valid_rewards']} samples) pass_rate={m['pass_rate']:.4f} (of {n_samples} samples)"
     )
     lines += figures_lines(m)
     if "resolved" in m:
-        lines.append(f"resolved={m['resolved']}/{n_samples} ({m['resolved_rate']:.4f})")
+        lines.append(f"resolved={m['resolved']}/{n_samples} samples ({m['resolved_rate']:.4f})")
     if m["tokens"]["input"] or m.get("cost_usd", 0) != 0 or m.get("cache_hits"):
         hits = (
             f" cache_hits={m['cache_hits']} saved_usd={format_cost(m.get('cost_saved_usd'))}"

@@ -98,7 +98,10 @@ def run_row(ref: RunRef) -> dict[str, Any]:
         "status": run.get("status") or md.get("status"),
         **_components(ref, summary),
         "n_tasks": run.get("n_tasks") or m.get("n_tasks"),
-        "n_finished": run.get("n_finished", m.get("n_tasks")),
+        "n_finished": run.get("n_finished", m.get("n_samples", m.get("n_tasks"))),  # samples
+        "n_samples": m.get("n_samples", m.get("n_tasks")),  # finished samples
+        "n_samples_total": run.get("n_samples") or run.get("n_tasks"),
+        "samples_per_task": m.get("samples_per_task") or 1,
         "mean_reward": m.get("mean_reward"),
         "mean_reward_denominator": m.get("mean_reward_denominator"),
         "pass_rate": m.get("pass_rate"),

@@ -135,7 +135,7 @@ window.AC = window.AC || {};
     const tr = AC.h("tr");
     for (const c of cols) {
       const mark = state.sort === c.key ? (state.dir === "desc" ? " ▼" : " ▲") : "";
-      tr.appendChild(AC.h("th", {class: c.sort ? "sortable" : "", text: c.label + mark, dataset: {col: c.key},
+      tr.appendChild(AC.h("th", {class: c.sort ? "sortable" : "", text: c.label + mark, title: c.title, dataset: {col: c.key},
         onclick: c.sort ? () => onSort(c.key) : null}));
     }
     return AC.h("thead", null, tr);

@@ -10,6 +10,13 @@
     return parts.length ? parts.join(", ") : r.n_errors ? String(r.n_errors) : "0";
   }
 
+  const samples = (n) => f.int(n) + (n === 1 ? " sample" : " samples");
+  function tasks(r) {
+    const k = r.samples_per_task || 1;
+    if (r.status === "running") return f.int(r.n_finished) + "/" + f.int(r.n_samples_total) + " samples";
+    return h("span", {title: f.int(r.n_tasks) + " tasks × " + samples(k) + " each"}, f.int(r.n_tasks) + (k > 1 ? " × " + k : ""));
+  }
+
   const COLS = [
     {key: "sel", label: "", cell: (r) => h("input", {type: "checkbox", class: "pick", checked: state.selected.has(r.key),
       title: "select for Compare", onchange: (e) => { e.target.checked ? state.selected.add(r.key) : state.selected.delete(r.key); syncCompare(); }})},
@@ -19,13 +26,14 @@
     {key: "benchmark", label: "Benchmark", sort: (r) => r.benchmark, cell: (r) => r.benchmark || "–"},
     {key: "harness", label: "Harness", sort: (r) => r.harness, cell: (r) => r.harness || "–"},
     {key: "model", label: "Model", sort: (r) => r.model, cell: (r) => r.model || "–"},
-    {key: "n_tasks", label: "Tasks", sort: (r) => r.n_tasks, cell: (r) => (r.status === "running" ? f.int(r.n_finished) + "/" : "") + f.int(r.n_tasks)},
-    {key: "mean_reward", label: "Mean reward", sort: (r) => r.mean_reward,
-      cell: (r) => h("span", {title: "over " + r.mean_reward_denominator + " tasks, errors as 0"}, f.num(r.mean_reward),
+    {key: "n_tasks", label: "Tasks × samples", title: "tasks, times the samples run of each (-k)", sort: (r) => r.n_tasks, cell: tasks},
+    {key: "mean_reward", label: "Mean reward / samples", title: "the mean over samples (errors count 0) / how many samples", sort: (r) => r.mean_reward,
+      cell: (r) => h("span", {title: "mean over " + samples(r.mean_reward_denominator) + " of " + f.int(r.n_tasks) + " tasks, errors count 0"}, f.num(r.mean_reward),
         h("span", {class: "muted", text: " /" + (r.mean_reward_denominator === undefined ? "–" : r.mean_reward_denominator)}))},
-    {key: "pass_rate", label: "Pass rate", sort: (r) => r.pass_rate, cell: (r) => f.pct(r.pass_rate)},
-    {key: "resolved", label: "Resolved", sort: (r) => r.resolved, cell: (r) => (r.resolved === null || r.resolved === undefined ? "–" : f.int(r.resolved))},
-    {key: "n_errors", label: "Errors", sort: (r) => r.n_errors, cell: (r) => h("span", {class: r.n_errors ? "bad" : "muted", text: errors(r)})},
+    {key: "pass_rate", label: "Pass rate", title: "share of samples with reward >= 1", sort: (r) => r.pass_rate, cell: (r) => f.pct(r.pass_rate)},
+    {key: "resolved", label: "Resolved / samples", title: "samples resolved / finished samples", sort: (r) => r.resolved,
+      cell: (r) => (r.resolved === null || r.resolved === undefined ? "–" : f.int(r.resolved) + "/" + f.int(r.n_samples))},
+    {key: "n_errors", label: "Errors (samples)", title: "samples that ended in an error, by class", sort: (r) => r.n_errors, cell: (r) => h("span", {class: r.n_errors ? "bad" : "muted", text: errors(r)})},
     {key: "tokens", label: "Tokens in/out", sort: (r) => (r.tokens || {}).input, cell: (r) => f.tokens((r.tokens || {}).input) + " / " + f.tokens((r.tokens || {}).output)},
     {key: "cost_usd", label: "Cost", sort: (r) => r.cost_usd, cell: (r) => f.cost(r.cost_usd)},
     {key: "duration_s", label: "Duration", sort: (r) => r.duration_s, cell: (r) => f.dur(r.duration_s)},
