@@ -84,7 +84,8 @@ def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str
     usable = isinstance(summary, dict) and isinstance(summary.get("metrics"), dict)
     if usable and run.get("status") != "running":
         return run, summary, summary["metrics"], False
-    return run, summary if usable else None, _live_metrics(final_rows(ref)), True
+    rows = final_rows(ref)  # nothing finished yet: no figures (not the zeros of an empty set)
+    return run, summary if usable else None, _live_metrics(rows) if rows else {}, True
 
 
 def run_row(ref: RunRef) -> dict[str, Any]:

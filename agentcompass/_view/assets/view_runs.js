@@ -10,6 +10,12 @@
     return parts.length ? parts.join(", ") : r.n_errors ? String(r.n_errors) : "0";
   }
 
+  /* A running run shows the figures of its samples finished so far (marked), or a dash before the first. */
+  const live = (cell) => (r) => {
+    if (r.partial && !r.n_samples) return h("span", {class: "muted", title: "no sample finished yet", text: "–"});
+    const el = cell(r);
+    return r.partial ? h("span", {class: "partial", title: "so far: " + samples(r.n_samples) + " finished"}, el) : el;
+  };
   const samples = (n) => f.int(n) + (n === 1 ? " sample" : " samples");
   function tasks(r) {
     const k = r.samples_per_task || 1;
@@ -28,15 +34,15 @@
     {key: "model", label: "Model", sort: (r) => r.model, cell: (r) => r.model || "–"},
     {key: "n_tasks", label: "Tasks × samples", title: "tasks, times the samples run of each (-k)", sort: (r) => r.n_tasks, cell: tasks},
     {key: "mean_reward", label: "Mean reward / samples", title: "the mean over samples (errors count 0) / how many samples", sort: (r) => r.mean_reward,
-      cell: (r) => h("span", {title: "mean over " + samples(r.mean_reward_denominator) + " of " + f.int(r.n_tasks) + " tasks, errors count 0"}, f.num(r.mean_reward),
-        h("span", {class: "muted", text: " /" + (r.mean_reward_denominator === undefined ? "–" : r.mean_reward_denominator)}))},
-    {key: "pass_rate", label: "Pass rate", title: "share of samples with reward >= 1", sort: (r) => r.pass_rate, cell: (r) => f.pct(r.pass_rate)},
+      cell: live((r) => h("span", {title: "mean over " + samples(r.mean_reward_denominator) + " of " + f.int(r.n_tasks) + " tasks, errors count 0"}, f.num(r.mean_reward),
+        h("span", {class: "muted", text: " /" + (r.mean_reward_denominator === undefined ? "–" : r.mean_reward_denominator)})))},
+    {key: "pass_rate", label: "Pass rate", title: "share of samples with reward >= 1", sort: (r) => r.pass_rate, cell: live((r) => f.pct(r.pass_rate))},
     {key: "resolved", label: "Resolved / samples", title: "samples resolved / finished samples", sort: (r) => r.resolved,
-      cell: (r) => (r.resolved === null || r.resolved === undefined ? "–" : f.int(r.resolved) + "/" + f.int(r.n_samples))},
-    {key: "n_errors", label: "Errors (samples)", title: "samples that ended in an error, by class", sort: (r) => r.n_errors, cell: (r) => h("span", {class: r.n_errors ? "bad" : "muted", text: errors(r)})},
-    {key: "tokens", label: "Tokens in/out", sort: (r) => (r.tokens || {}).input, cell: (r) => f.tokens((r.tokens || {}).input) + " / " + f.tokens((r.tokens || {}).output)},
-    {key: "cost_usd", label: "Cost", sort: (r) => r.cost_usd, cell: (r) => f.cost(r.cost_usd)},
-    {key: "duration_s", label: "Duration", sort: (r) => r.duration_s, cell: (r) => f.dur(r.duration_s)},
+      cell: live((r) => (r.resolved === null || r.resolved === undefined ? "–" : f.int(r.resolved) + "/" + f.int(r.n_samples)))},
+    {key: "n_errors", label: "Errors (samples)", title: "samples that ended in an error, by class", sort: (r) => r.n_errors, cell: live((r) => h("span", {class: r.n_errors ? "bad" : "muted", text: errors(r)}))},
+    {key: "tokens", label: "Tokens in/out", sort: (r) => (r.tokens || {}).input, cell: live((r) => f.tokens((r.tokens || {}).input) + " / " + f.tokens((r.tokens || {}).output))},
+    {key: "cost_usd", label: "Cost", sort: (r) => r.cost_usd, cell: live((r) => f.cost(r.cost_usd))},
+    {key: "duration_s", label: "Duration", sort: (r) => r.duration_s, cell: (r) => (r.status === "running" ? h("span", {class: "muted", text: "running"}) : f.dur(r.duration_s))},
     {key: "started_at", label: "Started", sort: (r) => r.started_at, cell: (r) => f.time(r.started_at)},
   ];
 

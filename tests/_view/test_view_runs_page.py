@@ -1,0 +1,99 @@
+"""The Runs page in headless Chromium: a run still running shows "running" and the figures of its samples
+finished so far, or a dash before the first one (never the zeros of an empty set)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agentcompass._view import serve
+from agentcompass._view.discover import RunRef
+from agentcompass._view.runs import run_row
+from tests._view import browser
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
+FIGURES = ("c-mean_reward", "c-pass_rate", "c-n_errors", "c-tokens", "c-cost_usd")
+
+
+@pytest.fixture(scope="module")
+def driver():
+    d = browser.start()
+    yield d
+    browser.stop(d)
+
+
+def css(d, sel):
+    from selenium.webdriver.common.by import By
+
+    return d.find_elements(By.CSS_SELECTOR, sel)
+
+
+def cells(d) -> dict[str, str]:
+    (tr,) = css(d, "#runs-table tbody tr")
+    return {td.get_attribute("class"): td.get_attribute("textContent") for td in css(tr, "td")}
+
+
+def running_run(results: Path, sleep_s: float, n_tasks: int) -> tuple[subprocess.Popen, Path]:
+    """A real run of ``n_tasks`` synthetic tasks, one at a time, each agent sleeping ``sleep_s``."""
+    args = ["run", "synthetic", "nop", "none", "--env", "memory", "--task-concurrency", "1", "--progress", "none"]
+    args += ["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", f"benchmark.n_tasks={n_tasks}"]
+    args += ["--harness-params", json.dumps({"sleep_s": sleep_s}), "--results-dir", str(results)]
+    proc = subprocess.Popen([sys.executable, "-m", "agentcompass", *args], cwd=ROOT, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = list(results.rglob("run.json"))
+        if found and json.loads(found[0].read_text() or "{}").get("status") == "running":
+            return proc, found[0].parent
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the run did not start")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(60)
+
+
+def ref(run_dir: Path) -> RunRef:
+    return RunRef(key="r", path=run_dir)
+
+
+def test_a_running_run_shows_a_dash_before_its_first_sample(driver, tmp_path):
+    proc, run_dir = running_run(tmp_path / "results", 60.0, 2)
+    try:
+        row = run_row(ref(run_dir))
+        assert row["status"] == "running" and row["mean_reward"] is None and row["pass_rate"] is None, row
+        with serve([str(tmp_path / "results")]) as srv:
+            driver.get(srv.url)
+            browser.wait(driver, lambda: css(driver, "#runs-table tbody tr[data-status=running]"), what="the run")
+            shown = cells(driver)
+            assert shown["c-duration_s"] == "running" and shown["c-n_tasks"] == "0/2 samples", shown
+            assert all(shown[c] == "–" for c in FIGURES), shown
+            assert not browser.console_errors(driver)
+    finally:
+        stop(proc)
+
+
+def test_a_running_run_shows_its_figures_so_far(driver, tmp_path):
+    proc, run_dir = running_run(tmp_path / "results", 1.0, 30)
+    try:
+        deadline = time.monotonic() + 60
+        while not (run_dir / "results.jsonl").is_file() or not (run_dir / "results.jsonl").read_text().strip():
+            assert time.monotonic() < deadline, "no sample finished"
+            time.sleep(0.05)
+        with serve([str(tmp_path / "results")]) as srv:
+            driver.get(srv.url)
+            browser.wait(driver, lambda: css(driver, "#runs-table tbody tr[data-status=running]"), what="the run")
+            shown = cells(driver)
+            assert shown["c-mean_reward"].startswith("1.000 /") and shown["c-pass_rate"] == "100.0%", shown
+            so_far = css(driver, "#runs-table td.c-mean_reward .partial")[0].get_attribute("title")
+            assert so_far.startswith("so far: ") and so_far.endswith(" finished"), so_far
+    finally:
+        stop(proc)
