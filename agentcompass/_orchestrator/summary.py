@@ -97,14 +97,26 @@ def build_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+TABLE_LEGEND = (
+    "columns: reward = the task's mean over its samples (errors as 0); passed = samples with reward >= 1 / "
+    "samples; tries = attempts, retries included; s/sample = mean seconds of a sample (its final attempt)"
+)
+
+
+def _passed(row: dict[str, Any]) -> int:
+    if "n_passed" in row:
+        return int(row["n_passed"])
+    return int(row["status"] == "completed" and (row["reward"] or 0) >= 1)
+
+
 def _task_line(row: dict[str, Any]) -> str:
     reward = "-" if row["reward"] is None else f"{row['reward']:.3f}"
     err = (row["error"] or {}).get("message") or ""
-    samples = row.get("n_samples", 1)
-    passes = f"{row.get('n_passed', 0)}/{samples}" if samples > 1 else ""
+    samples = row.get("n_samples", 1) or 1
+    passes = f"{_passed(row)}/{samples}"
     return (
         f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {passes:>7} {row['attempts']:>5} "
-        f"{row['duration_s']:>8.2f}  {err}"
+        f"{row['duration_s'] / samples:>8.2f}  {err}"
     )  # whole: the end of a message is what matters
 
 
@@ -141,7 +153,8 @@ def format_table(result: dict[str, Any]) -> str:
     m, meta = result["metrics"], result["metadata"]
     lines = [
         f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s",
-        f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'secs':>8}  error",
+        TABLE_LEGEND,
+        f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'s/sample':>8}  error",
     ]
     lines += [_task_line(row) for row in result["summary"]["tasks"]]
     valid = m["mean_reward_valid"]

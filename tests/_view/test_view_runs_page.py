@@ -45,7 +45,7 @@ def running_run(results: Path, sleep_s: float, n_tasks: int) -> tuple[subprocess
     args = ["run", "synthetic", "nop", "none", "--env", "memory", "--task-concurrency", "1", "--progress", "none"]
     args += ["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", f"benchmark.n_tasks={n_tasks}"]
     args += ["--harness-params", json.dumps({"sleep_s": sleep_s}), "--results-dir", str(results)]
-    proc = subprocess.Popen([sys.executable, "-m", "agentcompass", *args], cwd=ROOT, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "agentcompass", *args], cwd=ROOT, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         found = list(results.rglob("run.json"))
