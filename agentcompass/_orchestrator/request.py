@@ -45,6 +45,7 @@ from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
 from .services import Services
+from .sessions import Sessions
 from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
 from .summary import build_summary
 
@@ -105,8 +106,8 @@ class RequestRun:
         self.write_error: AgentCompassError | None = None  # a queued write of the record failed (afinalize)
         self.unwritten: set[tuple[str, int]] = set()  # rows whose results.jsonl line was not written
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
-        self.started_at = datetime.now(UTC)
-        self._t0 = time.monotonic()
+        self.sessions = Sessions()  # this one, and the earlier ones of a reused run
+        self.started_at = self.sessions.started_at
         self.rt: RequestRuntime | None = None
         self.store: RunStore | None = None
         self.logger = LOGGER.getChild("run")
@@ -235,6 +236,7 @@ class RequestRun:
                     f"reuse of run {store.run_id!r}: components differ from the reused run: " + "; ".join(changed[:5])
                 )
             store.create(exist_ok=True)
+            self.sessions.continue_from(store.read_run_record(), store.read_summary())
         else:
             store.create()
             self.lock = store.lock()
@@ -286,6 +288,7 @@ class RequestRun:
                     k,
                 )
             self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows), len(self.pending))
+        self.sessions.kept = len(self.rows)
 
     # ------------------------------------------------------------------ execution
     async def start(self) -> None:
@@ -402,7 +405,7 @@ class RequestRun:
             "run_name": self.run_name,
             "request": self.name,
             "status": status,
-            "started_at": self.started_at.isoformat(),
+            **self.sessions.record(len(self.rows), status, None if status == RunStatus.RUNNING else datetime.now(UTC)),
             "updated_at": datetime.now(UTC).isoformat(),
             "n_tasks": self.n_tasks,
             "n_samples": self.n_tasks * self.cfg.execution.n_attempts,
@@ -514,9 +517,8 @@ class RequestRun:
             "run_name": self.run_name,
             "request": self.name,
             "status": status,
-            "started_at": self.started_at.isoformat(),
+            **self.sessions.record(len(self.rows), status, finished),
             "finished_at": finished.isoformat(),
-            "duration_s": round(time.monotonic() - self._t0, 3),
             "benchmark": self.resolved.choices["benchmark"],
             "harness": self.resolved.choices["harness"],
             "model": redact(

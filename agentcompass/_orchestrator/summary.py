@@ -148,11 +148,23 @@ def figures_lines(m: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _sessions(meta: dict[str, Any]) -> str:
+    """`` over N sessions (this one: S s, K samples)`` for a run continued by ``--reuse``."""
+    sessions = meta.get("sessions") or []
+    if len(sessions) < 2:
+        return ""
+    last = sessions[-1]
+    return (
+        f" over {len(sessions)} sessions since {meta['started_at'][:19]}Z "
+        f"(this one: {float(last.get('duration_s') or 0):.1f}s, {last.get('samples_run')} samples run)"
+    )
+
+
 def format_table(result: dict[str, Any]) -> str:
     """The readable summary printed at the end of a CLI run."""
     m, meta = result["metrics"], result["metadata"]
     lines = [
-        f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s",
+        f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s{_sessions(meta)}",
         TABLE_LEGEND,
         f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'s/sample':>8}  error",
     ]

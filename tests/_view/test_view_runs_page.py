@@ -97,3 +97,23 @@ def test_a_running_run_shows_its_figures_so_far(driver, tmp_path):
             assert so_far.startswith("so far: ") and so_far.endswith(" finished"), so_far
     finally:
         stop(proc)
+
+
+def test_a_reused_run_shows_its_first_start_and_every_session(driver, tmp_path):
+    results = tmp_path / "results"
+    for extra in ([], ["--reuse", "-k", "2"]):
+        argv = [sys.executable, "-m", "agentcompass", "run", "demo", "oracle", "none", "--progress", "none", *extra]
+        subprocess.run([*argv, "--results-dir", str(results)], check=True, capture_output=True, cwd=ROOT)
+    (summary,) = results.rglob("summary.json")
+    md = json.loads(summary.read_text())["metadata"]
+    with serve([str(results)]) as srv:
+        driver.get(srv.url)
+        browser.wait(driver, lambda: css(driver, "a.runlink"), what="the run")
+        assert cells(driver)["c-started_at"].startswith(md["started_at"][:16].replace("T", " "))
+        css(driver, "a.runlink")[0].click()
+        browser.wait(driver, lambda: css(driver, "#sessions li"), what="the sessions")
+        items = [li.get_attribute("textContent") for li in css(driver, "#sessions li")]
+        assert len(items) == 2 and items[0].endswith("7 samples run · completed (first)"), items
+        assert items[1].endswith("7 samples run · completed (--reuse)"), items
+        assert items[0].startswith(md["sessions"][0]["started_at"][:19].replace("T", " ")), items
+        assert not browser.console_errors(driver)

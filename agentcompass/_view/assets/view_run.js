@@ -97,6 +97,14 @@
     return {nS, samples, iv, over};
   }
 
+  /* A run continued by --reuse: each session's start, duration, samples run and status (null for one session). */
+  function sessionList(sessions) {
+    if (!sessions || sessions.length < 2) return null;
+    return h("ol", {id: "sessions", class: "sessions"}, sessions.map((s, i) => h("li", {text: f.time(s.started_at) + " · " +
+      (s.finished_at ? f.dur(s.duration_s) : "running") + " · " + f.int(s.samples_run) + (s.samples_run === 1 ? " sample" : " samples") + " run · " +
+      (s.status || "?") + (i ? " (--reuse)" : " (first)")})));
+  }
+
   function metricsBox(d) {
     const m = d.metrics || {}, c = d.components || {}, run = d.run || {};
     const by = m.errors_by_class || {};
@@ -108,7 +116,8 @@
     return h("div", {class: "cards"},
       AC.kv([["benchmark", c.benchmark], ["harness", c.harness], ["model", c.model], ["environment", c.environment],
         ["status", AC.badge(run.status || "?", run.status)], ["started", f.time(run.started_at)],
-        ["finished", f.time((d.metadata || {}).finished_at)], ["wall time", f.dur((d.metadata || {}).duration_s)],
+        ["finished", f.time((d.metadata || {}).finished_at)], ["time running", f.dur((d.metadata || {}).duration_s)],
+        ["sessions", sessionList((d.metadata || {}).sessions || run.sessions)],
         ["version", run.agentcompass_version]]),
       AC.kv([["mean reward", h("span", {id: "mean-reward", text: f.num(m.mean_reward, 4) + " over " + (m.mean_reward_denominator === nS ? over : samples(m.mean_reward_denominator)) + " (errors as 0)" + iv(m.mean_reward_ci)})],
         ["mean reward (valid)", m.mean_reward_valid === null ? "–" : f.num(m.mean_reward_valid, 4) + " over " + samples(m.n_valid_rewards) + iv(m.mean_reward_valid_ci)],
