@@ -109,7 +109,8 @@ def test_a_reused_run_shows_its_first_start_and_every_session(driver, tmp_path):
     with serve([str(results)]) as srv:
         driver.get(srv.url)
         browser.wait(driver, lambda: css(driver, "a.runlink"), what="the run")
-        assert cells(driver)["c-started_at"].startswith(md["started_at"][:16].replace("T", " "))
+        (started,) = css(driver, "#runs-table td.c-started_at")
+        assert started.get_attribute("title").startswith(md["started_at"][:19].replace("T", " "))
         css(driver, "a.runlink")[0].click()
         browser.wait(driver, lambda: css(driver, "#sessions li"), what="the sessions")
         items = [li.get_attribute("textContent") for li in css(driver, "#sessions li")]
@@ -117,3 +118,54 @@ def test_a_reused_run_shows_its_first_start_and_every_session(driver, tmp_path):
         assert items[1].endswith("7 samples run · completed (--reuse)"), items
         assert items[0].startswith(md["sessions"][0]["started_at"][:19].replace("T", " ")), items
         assert not browser.console_errors(driver)
+
+
+LAYOUT = """() => {
+  const scroller = document.querySelector('#runs .scrollx') || document.documentElement;
+  const page = document.documentElement;
+  const lines = [];
+  for (const tr of document.querySelectorAll('#runs-table tbody tr')) {
+    let most = 1;
+    for (const td of tr.children) {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      const tops = Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => r.top);
+      const line = parseFloat(getComputedStyle(td).fontSize) * 1.2;
+      if (tops.length) most = Math.max(most, 1 + Math.floor((Math.max(...tops) - Math.min(...tops)) / line + 0.25));
+    }
+    lines.push(most);
+  }
+  return {page: [page.scrollWidth, page.clientWidth], table: [scroller.scrollWidth, scroller.clientWidth], lines};
+}"""
+
+
+@pytest.fixture(scope="module")
+def many_runs(tmp_path_factory):
+    """Runs with long names, as real ones have: the table must fit anyway, truncating with a tooltip."""
+    results = tmp_path_factory.mktemp("many") / "results"
+    names = ["swebench_verified__mini_swe_agent__Qwen3-Coder-480B-A35B-Instruct-FP8-long-run", "demo-short"]
+    for i, name in enumerate(names):
+        argv = [sys.executable, "-m", "agentcompass", "run", "demo", "oracle", "none", "--progress", "none"]
+        argv += ["--run-name", name, "-k", str(i + 1), "--results-dir", str(results)]
+        subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)
+    return results, names
+
+
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_the_runs_table_fits_the_window_one_line_per_row(driver, many_runs, width):
+    results, names = many_runs
+    driver.set_window_size(width, 900)
+    try:
+        with serve([str(results)]) as srv:
+            driver.get(srv.url)
+            browser.wait(driver, lambda: len(css(driver, "#runs-table tbody tr")) == len(names), what="the runs")
+            assert driver.execute_script("return window.innerWidth") <= width
+            got = driver.execute_script("return (" + LAYOUT + ")()")
+            assert got["page"][0] <= got["page"][1] and got["table"][0] <= got["table"][1], got  # no scrolling
+            assert got["lines"] == [1] * len(names), got  # one line per row
+            link = next(a for a in css(driver, "a.runlink") if a.get_attribute("textContent") == names[0])
+            assert link.find_element("xpath", "./ancestor::td").get_attribute("title") == names[0]  # the whole name
+            started = css(driver, "#runs-table td.c-started_at")[0]
+            assert started.get_attribute("title").endswith("Z") and len(started.get_attribute("textContent")) <= 11
+    finally:
+        driver.set_window_size(1400, 1000)
