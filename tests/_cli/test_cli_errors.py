@@ -189,6 +189,18 @@ def test_every_option_has_help_text(command):
     assert "(default: 4)" in parser.format_help()  # the schema's defaults are shown
 
 
+def test_every_argument_of_every_command_has_help_text():
+    from agentcompass._cli.main import COMMANDS, command_parser
+
+    bare = {}
+    for command in COMMANDS:
+        _, parser = command_parser(command)
+        missing = [a.option_strings or [a.dest] for a in parser._actions if not (a.help or "").strip()]
+        if missing:
+            bare[command] = missing
+    assert bare == {}, bare
+
+
 def test_the_end_of_run_table_shows_whole_error_messages():
     from agentcompass._sdk import format_result
 
