@@ -31,10 +31,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="merged into the environment's config, as for `run`",
     )
     p.add_argument("--task-concurrency", type=int, default=None, help="attempts at once (default: the schema's)")
-    p.add_argument("--max-retries", type=int, default=None, help="retries of an attempt after an error (default: the schema's)")
+    p.add_argument(
+        "--max-retries", type=int, default=None, help="retries of an attempt after an error (default: the schema's)"
+    )
     p.add_argument("--results-dir", default=None, help="where the audit's runs are written (default: the schema's)")
     p.add_argument("--data-dir", default=None, help="data and cache root (as for `run`)")
-    p.add_argument("--progress", default="none", choices=("auto", "plain", "none"), help="progress display (default none)")
+    p.add_argument(
+        "--progress", default="none", choices=("auto", "plain", "none"), help="progress display (default none)"
+    )
     p.add_argument("--log-level", default="WARNING", type=options.log_level, help="console log level (default WARNING)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
