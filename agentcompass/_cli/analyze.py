@@ -14,7 +14,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dir", metavar="RUN_DIR", help="the run directory to analyse (holding run.json)")
     p.add_argument(
         "--analysis-params",
-        type=options.json_object("--analysis-params"),
+        type=options.json_object(),
         default=None,
         metavar="JSON",
         help="analysis settings as a JSON object (as `run --analysis-params`); a judge runs only when it names a "

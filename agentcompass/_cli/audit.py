@@ -18,14 +18,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", dest="environment", default=None, help="environment id (default: the config's)")
     p.add_argument(
         "--benchmark-params",
-        type=options.json_object("--benchmark-params"),
+        type=options.json_object(),
         default=None,
         metavar="JSON",
         help="merged into the benchmark's config, as for `run`",
     )
     p.add_argument(
         "--env-params",
-        type=options.json_object("--env-params"),
+        type=options.json_object(),
         default=None,
         metavar="JSON",
         help="merged into the environment's config, as for `run`",

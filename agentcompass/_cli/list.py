@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("benchmark", metavar="BENCHMARK", nargs="?", help="with `tasks`: the benchmark id")
     p.add_argument(
         "--benchmark-params",
-        type=options.json_object("--benchmark-params"),
+        type=options.json_object(),
         default=None,
         metavar="JSON",
         help="with `tasks`: merged into the benchmark's config, as for `run` (e.g. a dataset_path or a split)",

@@ -90,6 +90,23 @@ def test_bad_input_exits_2_with_one_line(args, expected, bad_yaml, tmp_path):
     assert not (tmp_path / "out").exists(), sorted(str(p) for p in (tmp_path / "out").rglob("*"))  # nothing written
 
 
+@pytest.mark.parametrize(
+    "args,flag",
+    [
+        (["run", "--benchmark-params", "{bad"], "--benchmark-params"),
+        (["run", "--harness-params", "[1]"], "--harness-params"),
+        (["run", "--retry-pattern-list", "[1]"], "--retry-pattern-list"),
+        (["run", "--provider-limit", "docker"], "--provider-limit"),
+        (["list", "tasks", "demo", "--benchmark-params", "{bad"], "--benchmark-params"),
+    ],
+)
+def test_a_bad_value_names_its_option_once(args, flag):
+    proc = cli(*args)
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line.count(flag) == 1 and f"argument {flag}: " in line, line
+
+
 def test_debug_log_level_shows_the_traceback(tmp_path):
     proc = cli("run", "demo", "terminus2", "none", "--log-level", "DEBUG", "--results-dir", str(tmp_path))
     assert proc.returncode == 2 and "Traceback" in proc.stderr
