@@ -75,6 +75,9 @@ class ComponentContext:
     environment_id: str = ""  # the request's environment id ("docker", "local"...)
     auto_install_dependencies: bool = False
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
+    # for a model client: whether the request's harness needs a model (``requires_model``); when False (oracle,
+    # nop), what only a call needs (an API key) is checked at the first call, not when the client is built
+    model_required: bool = True
 
 
 @runtime_checkable

@@ -301,3 +301,18 @@ def test_the_sdk_refuses_an_invalid_request_name(tmp_path):
             results_dir=str(tmp_path / "out"),
         )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_harness_that_calls_no_model_needs_no_key(tmp_path):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
+    results = ["--results-dir", str(tmp_path), "--progress", "none"]
+    proc = cli("run", "demo", "oracle", "gpt-x", *results, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "mean_reward=1.0000" in proc.stdout
+    needs = ["harness._target_=tests.helpers.ModelEchoHarness"]  # a harness that calls the model: no key, no run
+    proc = cli("run", "demo", "oracle", "gpt-x", *needs, *results, env=env, cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line == "agentcompass: error: model 'gpt-x': no API key for api.openai.com: set OPENAI_API_KEY or model.api_key"
