@@ -315,4 +315,6 @@ def test_a_harness_that_calls_no_model_needs_no_key(tmp_path):
     proc = cli("run", "demo", "oracle", "gpt-x", *needs, *results, env=env, cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 2, proc.stderr
     (line,) = proc.stderr.strip().splitlines()
-    assert line == "agentcompass: error: model 'gpt-x': no API key for api.openai.com: set OPENAI_API_KEY or model.api_key"
+    assert line == (
+        "agentcompass: error: model 'gpt-x': no API key for api.openai.com: set OPENAI_API_KEY or model.api_key"
+    )
