@@ -472,7 +472,9 @@ class GatewayEndpoint:
 
 
 def _no_model_role(role: str) -> ModelClient:
-    raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt: the request configures none (model_roles)")
+    raise ModelRoleUnavailableError(
+        f"no model role {role!r} in this attempt: the request configures none (model_roles)"
+    )
 
 
 async def _no_gateway(env: Any = None) -> GatewayEndpoint:
