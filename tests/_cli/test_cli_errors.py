@@ -27,7 +27,7 @@ CASES = [
     (["run", "demo", "nosuch"], "unknown harness 'nosuch'; valid ids: "),
     (["run", "--env", "nosuch"], "unknown environment 'nosuch'; valid ids: "),
     (["run", "demo", "oracl"], "unknown harness 'oracl'; did you mean 'oracle'?; valid ids: "),
-    (["run", "swebench_verifed"], "unknown benchmark 'swebench_verifed'; did you mean 'swebench_verified'?; valid ids:"),
+    (["run", "swebench_verifed"], "unknown benchmark 'swebench_verifed'; did you mean 'swebench_verified'?"),
     (["run", "--env", "dokcer"], "unknown environment 'dokcer'; did you mean 'docker'?; valid ids: "),
     (["run", "--benchmark-params", "{bad"], "--benchmark-params: invalid JSON"),
     (["run", "--harness-params", "[1]"], "--harness-params: expected a JSON object, got list"),
