@@ -47,7 +47,7 @@ from .runtime import RequestRuntime
 from .services import Services
 from .sessions import Sessions
 from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
-from .summary import build_summary
+from .summary import build_summary, not_run_reason, not_run_rows
 
 # model keys that change how calls are answered, not what the request is: a reused run may change them
 RUN_ONLY_MODEL_KEYS = ("cache", "cache_expire_after", "cache_max_mb", "replay")
@@ -489,9 +489,18 @@ class RequestRun:
         return {
             "metadata": self._metadata(status),
             "metrics": metrics,
-            "summary": build_summary(rows),
+            "summary": build_summary(rows, self._not_run(status)),
             "paths": {**self.store.paths(self.cfg.runtime.log_file), **self.extra_paths},
         }
+
+    def _not_run(self, status: RunStatus) -> list[dict[str, Any]]:
+        """The planned samples with no row: not started, or started and cut short, and why."""
+        missing = [(task, sample, n) for task, sample, n, _ in self.pending if (task.id, sample) not in self.rows]
+        if not missing:
+            return []
+        store, stopped = self.store, self.rt.stopped if self.rt is not None else None
+        started = [(t.id, s, max(store.attempts_of(t.id, s), default=0) >= n) for t, s, n in missing]
+        return not_run_rows(started, not_run_reason(status, stopped))
 
     async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a

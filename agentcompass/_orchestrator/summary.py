@@ -88,12 +88,47 @@ def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
     return row
 
 
-def build_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Outcome counts over samples, and one row per task (sorted by id) with its samples."""
+NOT_STARTED, CANCELLED = "not_started", "cancelled"
+
+
+def not_run_reason(status: str, stopped: BaseException | None) -> str:
+    """Why samples of a run that ended did not run: the error that stopped the request, or how the run ended."""
+    if stopped is not None:
+        from agentcompass.errors import one_line
+
+        return f"the request stopped: {one_line(stopped)}"
+    return {
+        "cancelled": "the run was cancelled",
+        "timeout": "the run reached its timeout",
+        "stopped_budget": "the run's budget was reached",
+    }.get(str(status), f"the run ended ({status})")
+
+
+def not_run_rows(missing: list[tuple[str, int, bool]], reason: str) -> list[dict[str, Any]]:
+    """One row per task with samples that did not finish: ``(task id, sample, started)`` each; ``status``
+    ``cancelled`` when one of them had started (its attempt was cut short), else ``not_started``."""
+    tasks: dict[str, list[dict[str, Any]]] = {}
+    for task_id, sample, started in missing:
+        tasks.setdefault(task_id, []).append({"sample": sample, "status": CANCELLED if started else NOT_STARTED})
+    return [
+        {
+            "task_id": task_id,
+            "status": CANCELLED if any(s["status"] == CANCELLED for s in samples) else NOT_STARTED,
+            "samples": sorted(samples, key=lambda s: s["sample"]),
+            "reason": reason,
+        }
+        for task_id, samples in sorted(tasks.items())
+    ]
+
+
+def build_summary(rows: list[dict[str, Any]], not_run: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Outcome counts over samples, one row per task (sorted by id) with its finished samples, and ``not_run``:
+    the tasks with samples the run did not finish, each with its status and why (empty for a complete run)."""
     counts = Counter(outcome_of(r) for r in rows)
     return {
         "outcomes": dict(sorted(counts.items())),
         "tasks": [task_summary(samples) for samples in by_task(rows).values()],
+        "not_run": list(not_run or []),
     }
 
 
@@ -115,9 +150,21 @@ def _task_line(row: dict[str, Any]) -> str:
     samples = row.get("n_samples", 1) or 1
     passes = f"{_passed(row)}/{samples}"
     return (
-        f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {passes:>7} {row['attempts']:>5} "
+        f"{row['task_id'][:40]:<40} {row['status']:<11} {reward:>8} {passes:>7} {row['attempts']:>5} "
         f"{row['duration_s'] / samples:>8.2f}  {err}"
     )  # whole: the end of a message is what matters
+
+
+def _not_run_line(row: dict[str, Any], same: bool) -> str:
+    """A task the run did not finish: its status, the samples (with several) and why (once for a run of them)."""
+    samples = row["samples"]
+    which = "" if samples == [{"sample": 1, "status": row["status"]}] else f"samples {_numbers(samples)}: "
+    why = "(the same)" if same else row["reason"]
+    return f"{row['task_id'][:40]:<40} {row['status']:<11} {'-':>8} {'-':>7} {'-':>5} {'-':>8}  {which}{why}"
+
+
+def _numbers(samples: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{s['sample']}{' (cancelled)' if s['status'] == CANCELLED else ''}" for s in samples)
 
 
 def _ci_text(ci: dict[str, Any] | None) -> tuple[str, str]:
@@ -166,9 +213,11 @@ def format_table(result: dict[str, Any]) -> str:
     lines = [
         f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s{_sessions(meta)}",
         TABLE_LEGEND,
-        f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'s/sample':>8}  error",
+        f"{'task':<40} {'status':<11} {'reward':>8} {'passed':>7} {'tries':>5} {'s/sample':>8}  error",
     ]
     lines += [_task_line(row) for row in result["summary"]["tasks"]]
+    not_run = result["summary"].get("not_run") or []
+    lines += [_not_run_line(row, i > 0 and row["reason"] == not_run[i - 1]["reason"]) for i, row in enumerate(not_run)]
     valid = m["mean_reward_valid"]
     n_samples = m.get("n_samples", m["n_tasks"])
     over = f"{m['n_tasks']} tasks" if n_samples == m["n_tasks"] else f"{n_samples} samples of {m['n_tasks']} tasks"

@@ -73,7 +73,7 @@
 
   function filters(key, rows, st, box) {
     const go = () => { st.page = 0; renderTable(box, key, rows, st); };
-    const outcomes = ["passed", "failed", "error", "running", "pending"].filter((o) => rows.some((r) => r.outcome === o));
+    const outcomes = ["passed", "failed", "error", "running", "pending", "cancelled", "not_started"].filter((o) => rows.some((r) => r.outcome === o));
     const classes = Array.from(new Set(rows.map((r) => r.error_class).filter(Boolean))).sort();
     const num = (id, ph, prop) => h("input", {type: "number", id: id, placeholder: ph, step: "0.1", value: st[prop],
       class: "narrow", oninput: (e) => { st[prop] = e.target.value; go(); }});
