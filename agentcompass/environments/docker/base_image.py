@@ -67,26 +67,25 @@ def build_base_image(
     return tag
 
 
-def _install_debootstrap() -> None:
-    """``apt-get install debootstrap`` on this host (root), or an ImageError saying why not."""
-    from agentcompass._deps import TOOL_INSTALL_TIMEOUT_S, install_script
+APT_TIMEOUT_S = 900
 
+
+def _install_debootstrap() -> None:
+    """``apt-get install debootstrap`` on this host (as root), or an ImageError saying why not."""
     if shutil.which("apt-get") is None:
         raise ImageError("base image: debootstrap is not installed and this host has no apt-get to install it with")
     log.warning("installing debootstrap with apt-get, to build the offline base image")
-    try:
-        proc = subprocess.run(
-            ["sh", "-c", install_script("apt-get", ["debootstrap"])],
-            capture_output=True,
-            text=True,
-            timeout=TOOL_INSTALL_TIMEOUT_S,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise ImageError("base image: apt-get install debootstrap timed out") from None
-    if proc.returncode != 0 or shutil.which("debootstrap") is None:
-        tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-2:])
-        raise ImageError(f"base image: apt-get install debootstrap failed ({proc.returncode}): {tail}")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for argv in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "debootstrap"]):
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=APT_TIMEOUT_S, env=env, check=False)
+        except subprocess.TimeoutExpired:
+            raise ImageError(f"base image: {' '.join(argv[:2])} timed out after {APT_TIMEOUT_S}s") from None
+        if proc.returncode != 0:
+            tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-2:])
+            raise ImageError(f"base image: {' '.join(argv[:2])} debootstrap failed ({proc.returncode}): {tail}")
+    if shutil.which("debootstrap") is None:
+        raise ImageError("base image: apt-get installed debootstrap, but it is not on PATH")
 
 
 def _debootstrap_tarball(
