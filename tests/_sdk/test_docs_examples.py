@@ -33,3 +33,16 @@ def test_the_table_above_is_above(page):
     for i, line in enumerate(lines):
         if "table above" in line:
             assert any(ln.startswith("|") for ln in lines[:i]), f"{page.name}:{i + 1}: no table above: {line}"
+
+
+EXAMPLE = ROOT / "agentcompass" / "examples" / "plugin_pkg"
+
+
+def test_the_plugin_guide_shows_the_shipped_example_as_it_is():
+    text = (ROOT / "docs" / "plugins.md").read_text()
+    blocks = {b.split("\n", 1)[0]: b.split("\n", 1)[1] for b in re.findall(r"```(?:python|yaml)\n(.*?)```", text, re.S)}
+    assert blocks["# tinyplug/benchmark.py"] == (EXAMPLE / "tinyplug" / "benchmark.py").read_text()
+    shown = "# tinyplug/conf/benchmark/echo.yaml\n" + blocks["# tinyplug/conf/benchmark/echo.yaml"]
+    assert shown.split("\n", 1)[1] == (EXAMPLE / "tinyplug" / "conf" / "benchmark" / "echo.yaml").read_text()
+    tests = (EXAMPLE / "tests" / "test_conformance.py").read_text()
+    assert blocks["# tests/test_conformance.py"] in tests

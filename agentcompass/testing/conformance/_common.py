@@ -27,7 +27,8 @@ class AsyncClass:
     """Base of the suites: the class-scoped ``aio`` fixture."""
 
     @pytest.fixture(scope="class")
-    def aio(self) -> Iterator[Loop]:
+    @classmethod
+    def aio(cls) -> Iterator[Loop]:
         with asyncio.Runner() as runner:
             yield Loop(runner)
 
