@@ -226,7 +226,7 @@ def _unfinished(ref: RunRef, ids: list[str]) -> list[dict[str, Any]]:
     ended = (read_json(ref.path / RUN_FILE) or {}).get("status") not in (None, "running")
     summary = read_json(ref.path / SUMMARY_FILE) or {}
     not_run = {r.get("task_id"): r for r in (summary.get("summary") or {}).get("not_run") or [] if isinstance(r, dict)}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for tid in ids:
         status = "running" if safe_name(tid) in started else "pending"
         if ended:
