@@ -167,11 +167,16 @@ def _numbers(samples: list[dict[str, Any]]) -> str:
     return ", ".join(f"{s['sample']}{' (cancelled)' if s['status'] == CANCELLED else ''}" for s in samples)
 
 
+def _n(count: Any, noun: str) -> str:
+    """``1 task``, ``7 tasks``: a count with its unit."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _ci_text(ci: dict[str, Any] | None) -> tuple[str, str]:
     """``[low, high]`` and ``method over N tasks`` of an interval (``-`` without one)."""
     if not ci or ci.get("low") is None:
         return "-", (ci or {}).get("method") or "none"
-    return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {ci['n']} tasks"
+    return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {_n(ci['n'], 'task')}"
 
 
 def figures_lines(m: dict[str, Any]) -> list[str]:
@@ -220,7 +225,8 @@ def format_table(result: dict[str, Any]) -> str:
     lines += [_not_run_line(row, i > 0 and row["reason"] == not_run[i - 1]["reason"]) for i, row in enumerate(not_run)]
     valid = m["mean_reward_valid"]
     n_samples = m.get("n_samples", m["n_tasks"])
-    over = f"{m['n_tasks']} tasks" if n_samples == m["n_tasks"] else f"{n_samples} samples of {m['n_tasks']} tasks"
+    tasks = _n(m["n_tasks"], "task")
+    over = tasks if n_samples == m["n_tasks"] else f"{_n(n_samples, 'sample')} of {tasks}"
     se = m.get("mean_reward_stderr")
     lines.append(
         f"tasks={m['n_tasks']} samples={n_samples} tries={m.get('n_tries', m.get('n_attempts'))} "
