@@ -16,6 +16,7 @@ _EXPORTS = {
     "launch": "agentcompass._sdk",
     "async_launch": "agentcompass._sdk",
     "compare_runs": "agentcompass._sdk",
+    "format_comparison": "agentcompass._sdk",
     "list_components": "agentcompass._sdk",
     "list_tasks": "agentcompass._sdk",
     "audit": "agentcompass._sdk",

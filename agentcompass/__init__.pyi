@@ -14,6 +14,7 @@ from agentcompass._launch import RunRequestSpec as RunRequestSpec
 from agentcompass._orchestrator.result import RunResult as RunResult
 from agentcompass._sdk import audit as audit
 from agentcompass._sdk import compare_runs as compare_runs
+from agentcompass._sdk import format_comparison as format_comparison
 from agentcompass._sdk import list_components as list_components
 from agentcompass._sdk import list_tasks as list_tasks
 from agentcompass.errors import AgentCompassError as AgentCompassError
@@ -46,6 +47,7 @@ __all__ = [
     "launch",
     "async_launch",
     "compare_runs",
+    "format_comparison",
     "list_components",
     "list_tasks",
     "audit",

@@ -83,8 +83,12 @@ class UnknownComponentError(ConfigError):
     """A component id that has no file in ``conf/<group>/``."""
 
     def __init__(self, group: str, value: str, valid: list[str]) -> None:
+        import difflib
+
         self.group, self.value, self.valid = group, value, valid
-        super().__init__(f"unknown {group} {value!r}; valid ids: {', '.join(valid) or '(none)'}")
+        close = difflib.get_close_matches(str(value), valid, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        super().__init__(f"unknown {group} {value!r}{hint}; valid ids: {', '.join(valid) or '(none)'}")
 
 
 class NotSupportedYetError(ConfigError, NotImplementedError):

@@ -75,6 +75,9 @@ class ComponentContext:
     environment_id: str = ""  # the request's environment id ("docker", "local"...)
     auto_install_dependencies: bool = False
     logger: logging.Logger = field(default_factory=lambda: logging.getLogger("agentcompass"))
+    # for a model client: whether the request's harness needs a model (``requires_model``); when False (oracle,
+    # nop), what only a call needs (an API key) is checked at the first call, not when the client is built
+    model_required: bool = True
 
 
 @runtime_checkable
@@ -476,7 +479,9 @@ class GatewayEndpoint:
 
 
 def _no_model_role(role: str) -> ModelClient:
-    raise ModelRoleUnavailableError(f"no model role {role!r} in this attempt: the request configures none")
+    raise ModelRoleUnavailableError(
+        f"no model role {role!r} in this attempt: the request configures none (model_roles)"
+    )
 
 
 async def _no_gateway(env: Any = None) -> GatewayEndpoint:

@@ -77,6 +77,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass.interfaces",
         "agentcompass.errors",
     ),
+    # the plug-in example shipped as files (agentcompass/examples/plugin_pkg): a plug-in, and its tests' suites
+    "agentcompass.examples": ("agentcompass.testing", *_CORE),
     "agentcompass.testing": (
         "agentcompass._sdk",
         "agentcompass._config",

@@ -11,8 +11,15 @@ INTERMIXED = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("run_dir", metavar="RUN_DIR")
-    p.add_argument("--analysis-params", type=options.json_object("--analysis-params"), default=None)
+    p.add_argument("run_dir", metavar="RUN_DIR", help="the run directory to analyse (holding run.json)")
+    p.add_argument(
+        "--analysis-params",
+        type=options.json_object(),
+        default=None,
+        metavar="JSON",
+        help="analysis settings as a JSON object (as `run --analysis-params`); a judge runs only when it names a "
+        "model (analysis_params.model)",
+    )
     p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 

@@ -13,17 +13,33 @@ INTERMIXED = True
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("benchmark", metavar="BENCHMARK")
+    p.add_argument("benchmark", metavar="BENCHMARK", help="the benchmark id (`agentcompass list benchmarks`)")
     p.add_argument("--repeats", type=int, default=3, help="oracle runs per task (default 3)")
     p.add_argument("--env", dest="environment", default=None, help="environment id (default: the config's)")
-    p.add_argument("--benchmark-params", type=options.json_object("--benchmark-params"), default=None)
-    p.add_argument("--env-params", type=options.json_object("--env-params"), default=None)
+    p.add_argument(
+        "--benchmark-params",
+        type=options.json_object(),
+        default=None,
+        metavar="JSON",
+        help="merged into the benchmark's config, as for `run`",
+    )
+    p.add_argument(
+        "--env-params",
+        type=options.json_object(),
+        default=None,
+        metavar="JSON",
+        help="merged into the environment's config, as for `run`",
+    )
     p.add_argument("--task-concurrency", type=int, default=None, help="attempts at once (default: the schema's)")
-    p.add_argument("--max-retries", type=int, default=None)
-    p.add_argument("--results-dir", default=None)
-    p.add_argument("--data-dir", default=None)
-    p.add_argument("--progress", default="none", choices=("auto", "plain", "none"))
-    p.add_argument("--log-level", default="WARNING", type=options.log_level)
+    p.add_argument(
+        "--max-retries", type=int, default=None, help="retries of an attempt after an error (default: the schema's)"
+    )
+    p.add_argument("--results-dir", default=None, help="where the audit's runs are written (default: the schema's)")
+    p.add_argument("--data-dir", default=None, help="data and cache root (as for `run`)")
+    p.add_argument(
+        "--progress", default="none", choices=("auto", "plain", "none"), help="progress display (default none)"
+    )
+    p.add_argument("--log-level", default="WARNING", type=options.log_level, help="console log level (default WARNING)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 

@@ -13,8 +13,8 @@ FORMATS = ("harbor",)  # agentcompass._sdk.EXPORT_FORMATS (not imported here: th
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("format", choices=FORMATS, help="harbor: Harbor's job layout (harbor view OUT_DIR)")
-    p.add_argument("run_dir", metavar="RUN_DIR")
-    p.add_argument("out_dir", metavar="OUT_DIR")
+    p.add_argument("run_dir", metavar="RUN_DIR", help="the run directory to export")
+    p.add_argument("out_dir", metavar="OUT_DIR", help="where to write the exported job")
     p.add_argument("--log-level", default=None, type=options.log_level, help="console log level")
 
 

@@ -13,7 +13,7 @@ INTERMIXED = False
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION", help="build-base | prebuild")
     base = sub.add_parser("build-base", help="Debian bookworm with debootstrap, imported as --tag (needs root)")
     base.add_argument("--tag", default="agentcompass/base:bookworm", help="image tag (default %(default)s)")
     base.add_argument("--mirror", default="http://deb.debian.org/debian", help="Debian mirror for debootstrap")

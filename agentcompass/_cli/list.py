@@ -21,7 +21,13 @@ KINDS = ("benchmarks", "harnesses", "environments", "models", "tasks")
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("kind", metavar="KIND", choices=KINDS, help=" | ".join(KINDS))
     p.add_argument("benchmark", metavar="BENCHMARK", nargs="?", help="with `tasks`: the benchmark id")
-    p.add_argument("--benchmark-params", type=options.json_object("--benchmark-params"), default=None)
+    p.add_argument(
+        "--benchmark-params",
+        type=options.json_object(),
+        default=None,
+        metavar="JSON",
+        help="with `tasks`: merged into the benchmark's config, as for `run` (e.g. a dataset_path or a split)",
+    )
     p.add_argument("--data-dir", default=None, help="data and cache root (as for `run`)")
     p.add_argument("--json", action="store_true", help="print JSON")
 

@@ -22,33 +22,37 @@ def log_level(value: str) -> str:
     return upper
 
 
-def json_object(flag: str) -> Callable[[str], dict[str, Any]]:
+# The parsers below are argparse types: argparse names the argument in front of their message
+# (``argument --benchmark-params: invalid JSON ...``), so the message does not name it again.
+
+
+def json_object() -> Callable[[str], dict[str, Any]]:
     def parse(value: str) -> dict[str, Any]:
         try:
             data = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise argparse.ArgumentTypeError(f"{flag}: invalid JSON ({exc.msg} at char {exc.pos}): {value!r}") from None
+            raise argparse.ArgumentTypeError(f"invalid JSON ({exc.msg} at char {exc.pos}): {value!r}") from None
         if not isinstance(data, dict):
-            raise argparse.ArgumentTypeError(f"{flag}: expected a JSON object, got {type(data).__name__}")
+            raise argparse.ArgumentTypeError(f"expected a JSON object, got {type(data).__name__}")
         return data
 
     return parse
 
 
-def json_string_list(flag: str) -> Callable[[str], list[str]]:
+def json_string_list() -> Callable[[str], list[str]]:
     def parse(value: str) -> list[str]:
         try:
             data = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise argparse.ArgumentTypeError(f"{flag}: invalid JSON ({exc.msg}): {value!r}") from None
+            raise argparse.ArgumentTypeError(f"invalid JSON ({exc.msg}): {value!r}") from None
         if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
-            raise argparse.ArgumentTypeError(f"{flag}: expected a JSON array of strings, got {value!r}")
+            raise argparse.ArgumentTypeError(f"expected a JSON array of strings, got {value!r}")
         return data
 
     return parse
 
 
-def keyed(flag: str, cast: Callable[[str], Any]) -> Callable[[str], tuple[str, Any]]:
+def keyed(cast: Callable[[str], Any]) -> Callable[[str], tuple[str, Any]]:
     def parse(value: str) -> tuple[str, Any]:
         key, sep, raw = value.partition("=")
         try:
@@ -57,14 +61,14 @@ def keyed(flag: str, cast: Callable[[str], Any]) -> Callable[[str], tuple[str, A
             return key, cast(raw)
         except ValueError:
             expected = f"PROVIDER=VALUE ({cast.__name__})"
-            raise argparse.ArgumentTypeError(f"{flag}: expected {expected}, got {value!r}") from None
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {value!r}") from None
 
     return parse
 
 
 def protocol(value: str) -> str | list[str]:
     if value.startswith("["):
-        return json_string_list("--model-api-protocol")(value)
+        return json_string_list()(value)
     return value.split(",") if "," in value else value
 
 
@@ -78,7 +82,7 @@ def positive_number(value: str) -> int | float:
 
 def _argparse_kwargs(row: Any) -> dict[str, Any]:
     """How argparse reads one table row."""
-    flag, form = row.cli, row.form
+    form = row.form
     simple: dict[str, dict[str, Any]] = {
         "flag": {"action": "store_true"},
         "no-flag": {"action": "store_false"},
@@ -87,10 +91,10 @@ def _argparse_kwargs(row: Any) -> dict[str, Any]:
         "text": {},
         "choice": {"choices": row.choices},
         "level": {"type": log_level},
-        "keyed-int": {"action": "append", "type": keyed(flag, int)},
-        "keyed-float": {"action": "append", "type": keyed(flag, float)},
-        "json-object": {"type": json_object(flag)},
-        "json-list": {"type": json_string_list(flag)},
+        "keyed-int": {"action": "append", "type": keyed(int)},
+        "keyed-float": {"action": "append", "type": keyed(float)},
+        "json-object": {"type": json_object()},
+        "json-list": {"type": json_string_list()},
         "repeat": {"action": "append"},
         "protocol": {"type": protocol},
         "reuse": {"nargs": "?", "const": True},

@@ -27,6 +27,7 @@ from agentcompass.errors import ConfigError
 
 from . import registry
 from .merge import deep_merge
+from .overrides import as_append
 from .schema import RequestConfig
 
 _HYDRA_LOCK = threading.RLock()
@@ -201,10 +202,13 @@ def _hydra_unresolved(chosen: dict[str, str], files: list[dict[str, Any]], overr
             cfg = compose(config_name="config", overrides=hydra_overrides)
             return OmegaConf.to_container(cfg, resolve=False)  # type: ignore[return-value]
     except (HydraException, OmegaConfBaseException) as exc:
-        raise ConfigError(_one_line(exc)) from None
+        appended = as_append(overrides, exc)  # an unknown key: validation names it, its group and the valid keys
+        if appended is None:
+            raise ConfigError(_one_line(exc)) from None
     finally:
         for i in range(len(files)):  # the user's values are not kept in Hydra's store
             store.store(group=f"_agentcompass_user{i}_", name="file", node={}, provider="agentcompass")
+    return _hydra_unresolved(chosen, files, appended)
 
 
 def component_config(group: str, ident: str) -> dict[str, Any]:

@@ -174,8 +174,17 @@ def validate_component(group: str, cfg: dict[str, Any]) -> None:
 
 
 def build_components(data: dict[str, Any], ctx: ComponentContext) -> Components:
-    """Every component of a request's composed config (``data``), built in group order."""
-    return Components(**{group: build(group, data[group], ctx) for group in GROUPS})
+    """Every component of a request's composed config (``data``), built in group order; the model client learns
+    whether the harness needs it (``ctx.model_required``)."""
+    from agentcompass.interfaces import REQUIRES_MODEL
+
+    built: dict[str, Any] = {}
+    for group in GROUPS:
+        own = ctx
+        if group == "model" and "harness" in built:
+            own = dataclasses.replace(ctx, model_required=bool(REQUIRES_MODEL.of(built["harness"])))
+        built[group] = build(group, data[group], own)
+    return Components(**built)
 
 
 def build(group: str, cfg: dict[str, Any], ctx: ComponentContext) -> Any:

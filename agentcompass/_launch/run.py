@@ -149,7 +149,7 @@ class _Runner:
                 self._failed(index, run.name, exc)
                 continue
             self.runs.append((index, run))
-            self.progress.add_total(len(run.pending))
+            self.progress.add_total(len(run.pending), run.name)
 
     async def run_one(self, index: int, run: RequestRun) -> None:
         """Start, execute, finalize and close one request; its outcome is recorded whatever happens."""

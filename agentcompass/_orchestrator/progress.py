@@ -63,8 +63,30 @@ class RequestFinished(ProgressEvent):
     kind: str = "request_finished"
 
 
+LEGEND = (
+    "progress: N/M = samples finished / to run (a sample: one run of a task, -k); running = attempts in progress; "
+    "mean_reward = over the finished samples (errors as 0); errors = samples that ended in an error; "
+    "retries = attempts scheduled again after an error"
+)
+
+
+@dataclass
+class _Tally:
+    """What one request has finished so far."""
+
+    total: int = 0
+    done: int = 0
+    errors: int = 0
+    reward_sum: float = 0.0
+
+    def text(self, counts: bool = True) -> str:
+        mean = f"{self.reward_sum / self.done:.3f}" if self.done else "-"
+        return f"{f'{self.done}/{self.total} ' if counts else ''}mean_reward={mean} errors={self.errors}"
+
+
 class Progress:
-    """Counts, shows and forwards events. One instance per request or per orchestration."""
+    """Counts, shows and forwards events. One instance per request or per orchestration; counts are per
+    request (a ``launch`` never mixes its requests' rewards into one mean)."""
 
     def __init__(
         self, mode: str, total: int, callback: Callable[[ProgressEvent], Any] | None = None, desc: str = "agentcompass"
@@ -72,19 +94,20 @@ class Progress:
         self.mode = "bar" if mode == "auto" and _interactive() else ("none" if mode == "none" else "plain")
         self.callback, self.total, self.desc = callback, total, desc
         self.done = self.running = self.errors = self.retries = self.model_retries = 0
-        self._reward_sum = 0.0
-        self.per_request: dict[str, list[int]] = {}
+        self.per_request: dict[str, _Tally] = {}
+        self._legend = False
         self._bar = None
         if self.mode == "bar":
             from tqdm.auto import tqdm  # a widget in notebooks, the terminal bar elsewhere
 
             from .logs import live_bars
 
-            self._bar = tqdm(total=total, desc=desc, unit="task", dynamic_ncols=True, file=sys.stderr)
+            self._bar = tqdm(total=total, desc=desc, unit="sample", dynamic_ncols=True, file=sys.stderr)
             live_bars.append(type(self._bar))
 
-    def add_total(self, n: int) -> None:
+    def add_total(self, n: int, request: str = "") -> None:
         self.total += n
+        self.per_request.setdefault(request, _Tally()).total += n
         if self._bar is not None:
             self._bar.total = self.total
             self._bar.refresh()
@@ -103,22 +126,23 @@ class Progress:
             self.model_retries += e.model_retries
             if e.final:
                 self.done += 1
-                self._reward_sum += e.reward or 0.0
                 self.errors += e.status == AttemptStatus.ERROR
-                counts = self.per_request.setdefault(e.request, [0, 0])
-                counts[0] += 1
-                counts[1] += e.status == AttemptStatus.ERROR
+                tally = self.per_request.get(e.request) or self.per_request.setdefault("", _Tally())
+                tally.done += 1
+                tally.errors += e.status == AttemptStatus.ERROR
+                tally.reward_sum += e.reward or 0.0
         elif isinstance(e, RetryScheduled):
             self.retries += 1
 
     def postfix(self) -> str:
-        mean = self._reward_sum / self.done if self.done else 0.0
-        text = f"run={self.running} reward={mean:.3f} err={self.errors} retry={self.retries}"
+        """``running=R retries=N`` then, per request, its finished / total samples, mean reward and errors."""
+        text = f"running={self.running} retries={self.retries}"
         if self.model_retries:
-            text += f" api_retry={self.model_retries}"
-        if len(self.per_request) > 1:
-            text += " " + " ".join(f"{k}:{v[0]}" for k, v in sorted(self.per_request.items()))
-        return text
+            text += f" api_retries={self.model_retries}"
+        tallies = {k: v for k, v in self.per_request.items() if v.total or v.done}
+        if len(tallies) == 1:
+            return f"{text} {next(iter(tallies.values())).text(counts=False)}"
+        return text + "".join(f" | {k or '-'} {v.text()}" for k, v in sorted(tallies.items()))
 
     def _show(self, e: ProgressEvent) -> None:
         if self._bar is not None:
@@ -127,11 +151,15 @@ class Progress:
             self._bar.set_postfix_str(self.postfix(), refresh=False)
             self._bar.refresh()
         elif self.mode == "plain" and isinstance(e, (AttemptFinished, RetryScheduled)):
+            if not self._legend:
+                self._legend = True
+                print(LEGEND, file=sys.stderr, flush=True)
             tag = f"[{e.request}] " if e.request else ""
             if isinstance(e, RetryScheduled):
                 line = f"{tag}retry {_name(e)} (attempt {e.attempt + 1}): {e.error}"
             else:
-                line = f"{tag}{self.done}/{self.total} {_name(e)}: {e.status} reward={e.reward}"
+                tally = self.per_request.get(e.request) or self.per_request.get("") or _Tally()
+                line = f"{tag}{tally.done}/{tally.total} {_name(e)}: {e.status} reward={e.reward}"
             print(f"{line} | {self.postfix()}", file=sys.stderr, flush=True)
 
     def _forward(self, event: ProgressEvent) -> None:

@@ -47,8 +47,9 @@ from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
 from .services import Services
+from .sessions import Sessions
 from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
-from .summary import build_summary
+from .summary import build_summary, not_run_reason, not_run_rows
 
 # model keys that change how calls are answered, not what the request is: a reused run may change them
 RUN_ONLY_MODEL_KEYS = ("cache", "cache_expire_after", "cache_max_mb", "replay")
@@ -107,8 +108,8 @@ class RequestRun:
         self.write_error: AgentCompassError | None = None  # a queued write of the record failed (afinalize)
         self.unwritten: set[tuple[str, int]] = set()  # rows whose results.jsonl line was not written
         self.pending: list[tuple[Task, int, int, Any]] = []  # (task, sample, attempt number, checkpoint)
-        self.started_at = datetime.now(UTC)
-        self._t0 = time.monotonic()
+        self.sessions = Sessions()  # this one, and the earlier ones of a reused run
+        self.started_at = self.sessions.started_at
         self.rt: RequestRuntime | None = None
         self.roles: ModelRoles | None = None
         self.store: RunStore | None = None
@@ -249,6 +250,7 @@ class RequestRun:
                     f"reuse of run {store.run_id!r}: components differ from the reused run: " + "; ".join(changed[:5])
                 )
             store.create(exist_ok=True)
+            self.sessions.continue_from(store.read_run_record(), store.read_summary())
         else:
             store.create()
             self.lock = store.lock()
@@ -300,6 +302,7 @@ class RequestRun:
                     k,
                 )
             self.logger.info("reuse of %s: %d samples kept, %d to run", store.run_id, len(self.rows), len(self.pending))
+        self.sessions.kept = len(self.rows)
 
     # ------------------------------------------------------------------ execution
     async def start(self) -> None:
@@ -416,7 +419,7 @@ class RequestRun:
             "run_name": self.run_name,
             "request": self.name,
             "status": status,
-            "started_at": self.started_at.isoformat(),
+            **self.sessions.record(len(self.rows), status, None if status == RunStatus.RUNNING else datetime.now(UTC)),
             "updated_at": datetime.now(UTC).isoformat(),
             "n_tasks": self.n_tasks,
             "n_samples": self.n_tasks * self.cfg.execution.n_attempts,
@@ -500,9 +503,18 @@ class RequestRun:
         return {
             "metadata": self._metadata(status),
             "metrics": metrics,
-            "summary": build_summary(rows),
+            "summary": build_summary(rows, self._not_run(status)),
             "paths": {**self.store.paths(self.cfg.runtime.log_file), **self.extra_paths},
         }
+
+    def _not_run(self, status: RunStatus) -> list[dict[str, Any]]:
+        """The planned samples with no row: not started, or started and cut short, and why."""
+        missing = [(task, sample, n) for task, sample, n, _ in self.pending if (task.id, sample) not in self.rows]
+        if not missing:
+            return []
+        store, stopped = self.store, self.rt.stopped if self.rt is not None else None
+        started = [(t.id, s, max(store.attempts_of(t.id, s), default=0) >= n) for t, s, n in missing]
+        return not_run_rows(started, not_run_reason(status, stopped))
 
     async def afinalize(self, status: RunStatus) -> RunResult:
         """:meth:`finalize`, then with ``execution.enable_analysis`` the post-run analysis (no judge after a
@@ -528,9 +540,8 @@ class RequestRun:
             "run_name": self.run_name,
             "request": self.name,
             "status": status,
-            "started_at": self.started_at.isoformat(),
+            **self.sessions.record(len(self.rows), status, finished),
             "finished_at": finished.isoformat(),
-            "duration_s": round(time.monotonic() - self._t0, 3),
             "benchmark": self.resolved.choices["benchmark"],
             "harness": self.resolved.choices["harness"],
             "model": redact(

@@ -201,6 +201,13 @@ class RunStore:
         path = self.run_dir / FINGERPRINT_FILE
         return read_json(path) if path.is_file() else {}
 
+    def read_run_record(self) -> dict[str, Any]:
+        try:
+            data = read_json(self.run_dir / RUN_FILE)
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
     def write_run_record(self, record: dict[str, Any]) -> None:
         write_atomic(self.run_dir / RUN_FILE, jsontext.dumps(record, depth=2) + "\n")
 

@@ -88,31 +88,95 @@ def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
     return row
 
 
-def build_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Outcome counts over samples, and one row per task (sorted by id) with its samples."""
+NOT_STARTED, CANCELLED = "not_started", "cancelled"
+
+
+def not_run_reason(status: str, stopped: BaseException | None) -> str:
+    """Why samples of a run that ended did not run: the error that stopped the request, or how the run ended."""
+    if stopped is not None:
+        from agentcompass.errors import one_line
+
+        return f"the request stopped: {one_line(stopped)}"
+    return {
+        "cancelled": "the run was cancelled",
+        "timeout": "the run reached its timeout",
+        "stopped_budget": "the run's budget was reached",
+    }.get(str(status), f"the run ended ({status})")
+
+
+def not_run_rows(missing: list[tuple[str, int, bool]], reason: str) -> list[dict[str, Any]]:
+    """One row per task with samples that did not finish: ``(task id, sample, started)`` each; ``status``
+    ``cancelled`` when one of them had started (its attempt was cut short), else ``not_started``."""
+    tasks: dict[str, list[dict[str, Any]]] = {}
+    for task_id, sample, started in missing:
+        tasks.setdefault(task_id, []).append({"sample": sample, "status": CANCELLED if started else NOT_STARTED})
+    return [
+        {
+            "task_id": task_id,
+            "status": CANCELLED if any(s["status"] == CANCELLED for s in samples) else NOT_STARTED,
+            "samples": sorted(samples, key=lambda s: s["sample"]),
+            "reason": reason,
+        }
+        for task_id, samples in sorted(tasks.items())
+    ]
+
+
+def build_summary(rows: list[dict[str, Any]], not_run: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Outcome counts over samples, one row per task (sorted by id) with its finished samples, and ``not_run``:
+    the tasks with samples the run did not finish, each with its status and why (empty for a complete run)."""
     counts = Counter(outcome_of(r) for r in rows)
     return {
         "outcomes": dict(sorted(counts.items())),
         "tasks": [task_summary(samples) for samples in by_task(rows).values()],
+        "not_run": list(not_run or []),
     }
+
+
+TABLE_LEGEND = (
+    "columns: reward = the task's mean over its samples (errors as 0); passed = samples with reward >= 1 / "
+    "samples; tries = attempts, retries included; s/sample = mean seconds of a sample (its final attempt)"
+)
+
+
+def _passed(row: dict[str, Any]) -> int:
+    if "n_passed" in row:
+        return int(row["n_passed"])
+    return int(row["status"] == "completed" and (row["reward"] or 0) >= 1)
 
 
 def _task_line(row: dict[str, Any]) -> str:
     reward = "-" if row["reward"] is None else f"{row['reward']:.3f}"
     err = (row["error"] or {}).get("message") or ""
-    samples = row.get("n_samples", 1)
-    passes = f"{row.get('n_passed', 0)}/{samples}" if samples > 1 else ""
+    samples = row.get("n_samples", 1) or 1
+    passes = f"{_passed(row)}/{samples}"
     return (
-        f"{row['task_id'][:40]:<40} {row['status']:<10} {reward:>8} {passes:>7} {row['attempts']:>5} "
-        f"{row['duration_s']:>8.2f}  {err}"
+        f"{row['task_id'][:40]:<40} {row['status']:<11} {reward:>8} {passes:>7} {row['attempts']:>5} "
+        f"{row['duration_s'] / samples:>8.2f}  {err}"
     )  # whole: the end of a message is what matters
+
+
+def _not_run_line(row: dict[str, Any], same: bool) -> str:
+    """A task the run did not finish: its status, the samples (with several) and why (once for a run of them)."""
+    samples = row["samples"]
+    which = "" if samples == [{"sample": 1, "status": row["status"]}] else f"samples {_numbers(samples)}: "
+    why = "(the same)" if same else row["reason"]
+    return f"{row['task_id'][:40]:<40} {row['status']:<11} {'-':>8} {'-':>7} {'-':>5} {'-':>8}  {which}{why}"
+
+
+def _numbers(samples: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{s['sample']}{' (cancelled)' if s['status'] == CANCELLED else ''}" for s in samples)
+
+
+def _n(count: Any, noun: str) -> str:
+    """``1 task``, ``7 tasks``: a count with its unit."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _ci_text(ci: dict[str, Any] | None) -> tuple[str, str]:
     """``[low, high]`` and ``method over N tasks`` of an interval (``-`` without one)."""
     if not ci or ci.get("low") is None:
         return "-", (ci or {}).get("method") or "none"
-    return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {ci['n']} tasks"
+    return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {_n(ci['n'], 'task')}"
 
 
 def figures_lines(m: dict[str, Any]) -> list[str]:
@@ -136,28 +200,44 @@ def figures_lines(m: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _sessions(meta: dict[str, Any]) -> str:
+    """`` over N sessions (this one: S s, K samples)`` for a run continued by ``--reuse``."""
+    sessions = meta.get("sessions") or []
+    if len(sessions) < 2:
+        return ""
+    last = sessions[-1]
+    return (
+        f" over {len(sessions)} sessions since {meta['started_at'][:19]}Z "
+        f"(this one: {float(last.get('duration_s') or 0):.1f}s, {last.get('samples_run')} samples run)"
+    )
+
+
 def format_table(result: dict[str, Any]) -> str:
     """The readable summary printed at the end of a CLI run."""
     m, meta = result["metrics"], result["metadata"]
     lines = [
-        f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s",
-        f"{'task':<40} {'status':<10} {'reward':>8} {'passed':>7} {'tries':>5} {'secs':>8}  error",
+        f"run {meta['run_name']}/{meta['run_id']}: {meta['status']} in {meta['duration_s']:.1f}s{_sessions(meta)}",
+        TABLE_LEGEND,
+        f"{'task':<40} {'status':<11} {'reward':>8} {'passed':>7} {'tries':>5} {'s/sample':>8}  error",
     ]
     lines += [_task_line(row) for row in result["summary"]["tasks"]]
+    not_run = result["summary"].get("not_run") or []
+    lines += [_not_run_line(row, i > 0 and row["reason"] == not_run[i - 1]["reason"]) for i, row in enumerate(not_run)]
     valid = m["mean_reward_valid"]
     n_samples = m.get("n_samples", m["n_tasks"])
-    over = f"{m['n_tasks']} tasks" if n_samples == m["n_tasks"] else f"{n_samples} samples of {m['n_tasks']} tasks"
+    tasks = _n(m["n_tasks"], "task")
+    over = tasks if n_samples == m["n_tasks"] else f"{_n(n_samples, 'sample')} of {tasks}"
     se = m.get("mean_reward_stderr")
     lines.append(
         f"tasks={m['n_tasks']} samples={n_samples} tries={m.get('n_tries', m.get('n_attempts'))} "
-        f"errors={m['n_errors']} retries={m['n_retries']} mean_reward={m['mean_reward']:.4f}"
-        f"{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
+        f"(retries={m['n_retries']}) errors={m['n_errors']} of {n_samples} samples "
+        f"mean_reward={m['mean_reward']:.4f}{'' if se is None else f' (se {se:.4f})'} (over {over}, errors as 0) "
         f"mean_reward_valid={'-' if valid is None else f'{valid:.4f}'} "
-        f"(over {m['n_valid_rewards']}) pass_rate={m['pass_rate']:.4f}"
+        f"(over {m['n_valid_rewards']} samples) pass_rate={m['pass_rate']:.4f} (of {n_samples} samples)"
     )
     lines += figures_lines(m)
     if "resolved" in m:
-        lines.append(f"resolved={m['resolved']}/{n_samples} ({m['resolved_rate']:.4f})")
+        lines.append(f"resolved={m['resolved']}/{n_samples} samples ({m['resolved_rate']:.4f})")
     if m["tokens"]["input"] or m.get("cost_usd", 0) != 0 or m.get("cache_hits"):
         hits = (
             f" cache_hits={m['cache_hits']} saved_usd={format_cost(m.get('cost_saved_usd'))}"

@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+NEW_RUN_ID = "<a new run id, made when the run starts>"
+
 
 @dataclass
 class RequestPreflight:
     name: str
     error: str | None = None  # "<Type>: <message>" or the composition error
     n_tasks: int = 0
-    output: str = ""  # the run directory it would write
+    output: str = ""  # the run directory it would write (a new run's id is made when it starts: NEW_RUN_ID)
     config: dict[str, Any] = field(default_factory=dict)  # the resolved request, redacted
 
 
@@ -46,9 +48,8 @@ def dry_run(orch: Any) -> Preflight:
             out.append(RequestPreflight(job.name, error=f"{type(exc).__name__}: {exc}"))
             continue
         assert run.store is not None  # build() opened it
-        out.append(
-            RequestPreflight(
-                job.name, n_tasks=len(tasks), output=str(run.store.run_dir), config=redact(job.resolved.data)
-            )
-        )
+        cfg = run.cfg
+        fixed = cfg.runtime.reuse or cfg.output.run_id  # else the id made here is not the one the run will use
+        output = run.store.run_dir if fixed else run.store.run_dir.parent / NEW_RUN_ID
+        out.append(RequestPreflight(job.name, n_tasks=len(tasks), output=str(output), config=redact(job.resolved.data)))
     return Preflight(out, orch.task_concurrency)

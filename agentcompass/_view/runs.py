@@ -84,7 +84,8 @@ def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str
     usable = isinstance(summary, dict) and isinstance(summary.get("metrics"), dict)
     if usable and run.get("status") != "running":
         return run, summary, summary["metrics"], False
-    return run, summary if usable else None, _live_metrics(final_rows(ref)), True
+    rows = final_rows(ref)  # nothing finished yet: no figures (not the zeros of an empty set)
+    return run, summary if usable else None, _live_metrics(rows) if rows else {}, True
 
 
 def run_row(ref: RunRef) -> dict[str, Any]:
@@ -98,7 +99,10 @@ def run_row(ref: RunRef) -> dict[str, Any]:
         "status": run.get("status") or md.get("status"),
         **_components(ref, summary),
         "n_tasks": run.get("n_tasks") or m.get("n_tasks"),
-        "n_finished": run.get("n_finished", m.get("n_tasks")),
+        "n_finished": run.get("n_finished", m.get("n_samples", m.get("n_tasks"))),  # samples
+        "n_samples": m.get("n_samples", m.get("n_tasks")),  # finished samples
+        "n_samples_total": run.get("n_samples") or run.get("n_tasks"),
+        "samples_per_task": m.get("samples_per_task") or 1,
         "mean_reward": m.get("mean_reward"),
         "mean_reward_denominator": m.get("mean_reward_denominator"),
         "pass_rate": m.get("pass_rate"),
@@ -198,7 +202,6 @@ def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
 
 def task_rows(ref: RunRef) -> list[dict[str, Any]]:
     """The Run page's table: finished tasks, then tasks still running (a task folder exists) or pending."""
-    from agentcompass._orchestrator.store import safe_name
 
     final = final_rows(ref)
     rows = [_task_row(ref, r) for r in final]
@@ -209,20 +212,36 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
     fingerprint = read_json(ref.path / FINGERPRINT_FILE) or {}
     ids = [t for t in fingerprint.get("task_ids") or [] if isinstance(t, str) and t not in done]
     if ids:
-        tasks_dir = ref.path / TASKS_DIR
-        started = {p.name for p in tasks_dir.iterdir()} if tasks_dir.is_dir() else set()
-        for tid in ids:
-            status = "running" if safe_name(tid) in started else "pending"
-            rows.append(
-                {
-                    "id": tid,
-                    "sample": None,
-                    "status": status,
-                    "outcome": status,
-                    "reward": None,
-                    "sub": {},
-                    "dir": f"tasks/{safe_name(tid)}",
-                    "path": None,
-                }
-            )
+        rows += _unfinished(ref, ids)
+    return rows
+
+
+def _unfinished(ref: RunRef, ids: list[str]) -> list[dict[str, Any]]:
+    """Tasks without a finished sample: running or pending while the run runs; once it ended, not started or
+    cancelled, with why (the summary's ``not_run``)."""
+    from agentcompass._orchestrator.store import safe_name
+
+    tasks_dir = ref.path / TASKS_DIR
+    started = {p.name for p in tasks_dir.iterdir()} if tasks_dir.is_dir() else set()
+    ended = (read_json(ref.path / RUN_FILE) or {}).get("status") not in (None, "running")
+    summary = read_json(ref.path / SUMMARY_FILE) or {}
+    not_run = {r.get("task_id"): r for r in (summary.get("summary") or {}).get("not_run") or [] if isinstance(r, dict)}
+    rows: list[dict[str, Any]] = []
+    for tid in ids:
+        status = "running" if safe_name(tid) in started else "pending"
+        if ended:
+            status = not_run.get(tid, {}).get("status") or ("cancelled" if status == "running" else "not_started")
+        rows.append(
+            {
+                "id": tid,
+                "sample": None,
+                "status": status,
+                "outcome": status,
+                "reward": None,
+                "sub": {},
+                "error": not_run.get(tid, {}).get("reason") if ended else None,
+                "dir": f"tasks/{safe_name(tid)}",
+                "path": None,
+            }
+        )
     return rows

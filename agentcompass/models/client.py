@@ -87,7 +87,8 @@ class Model:
         self._keys: dict[str, SecretStr] = {}
         self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
         self._limits = AttemptLimits()  # set_attempt_limits (execution.attempt_max_model_calls / _tokens_total)
-        if _shared is None and self._shared.plan.replay is None:  # a missing key for a public API fails now
+        required = ctx is None or ctx.model_required  # a harness that calls no model: checked at a first call
+        if _shared is None and self._shared.plan.replay is None and required:  # a missing key fails now
             self._api_key(protocols.family(candidates[0]))
 
     # ------------------------------------------------------------------ public surface

@@ -26,6 +26,9 @@ CASES = [
     (["run", "nosuch"], "unknown benchmark 'nosuch'; valid ids: "),
     (["run", "demo", "nosuch"], "unknown harness 'nosuch'; valid ids: "),
     (["run", "--env", "nosuch"], "unknown environment 'nosuch'; valid ids: "),
+    (["run", "demo", "oracl"], "unknown harness 'oracl'; did you mean 'oracle'?; valid ids: "),
+    (["run", "swebench_verifed"], "unknown benchmark 'swebench_verifed'; did you mean 'swebench_verified'?"),
+    (["run", "--env", "dokcer"], "unknown environment 'dokcer'; did you mean 'docker'?; valid ids: "),
     (["run", "--benchmark-params", "{bad"], "--benchmark-params: invalid JSON"),
     (["run", "--harness-params", "[1]"], "--harness-params: expected a JSON object, got list"),
     (["run", "--task-concurrency", "-1"], "runtime.task_concurrency=-1"),
@@ -45,6 +48,9 @@ CASES = [
     (["run", "--retry-pattern-list", '["("]'], "invalid regex '('"),
     (["run", "--retry-pattern-list", "[1]"], "expected a JSON array of strings"),
     (["run", "nosuch.key=1"], "nosuch"),
+    (["run", "foo.bar=1"], "config: unknown key 'foo'; valid keys: benchmark, environment, execution, gateway,"),
+    (["run", "harness.max_turnz=5"], "harness 'oracle': unknown key 'max_turnz'; valid keys: fail_on_error"),
+    (["run", "execution.max_retriez=5"], "config: unknown key 'execution.max_retriez'; valid keys: analysis_params,"),
     (["run", "demo", "terminus2", "none"], "harness 'terminus2' needs a model; got model 'none'"),
     (["run", "--timeout-seconds", "0"], "runtime.timeout_seconds=0: Input should be greater than 0"),
     (["run", "--timeout-seconds", "1.5"], "timeout_seconds must be an integer for a single request"),
@@ -85,6 +91,23 @@ def test_bad_input_exits_2_with_one_line(args, expected, bad_yaml, tmp_path):
     assert len(lines) == 1, proc.stderr
     assert expected in lines[0], lines[0]
     assert not (tmp_path / "out").exists(), sorted(str(p) for p in (tmp_path / "out").rglob("*"))  # nothing written
+
+
+@pytest.mark.parametrize(
+    "args,flag",
+    [
+        (["run", "--benchmark-params", "{bad"], "--benchmark-params"),
+        (["run", "--harness-params", "[1]"], "--harness-params"),
+        (["run", "--retry-pattern-list", "[1]"], "--retry-pattern-list"),
+        (["run", "--provider-limit", "docker"], "--provider-limit"),
+        (["list", "tasks", "demo", "--benchmark-params", "{bad"], "--benchmark-params"),
+    ],
+)
+def test_a_bad_value_names_its_option_once(args, flag):
+    proc = cli(*args)
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line.count(flag) == 1 and f"argument {flag}: " in line, line
 
 
 def test_debug_log_level_shows_the_traceback(tmp_path):
@@ -186,6 +209,18 @@ def test_every_option_has_help_text(command):
     assert "(default: 4)" in parser.format_help()  # the schema's defaults are shown
 
 
+def test_every_argument_of_every_command_has_help_text():
+    from agentcompass._cli.main import COMMANDS, command_parser
+
+    bare = {}
+    for command in COMMANDS:
+        _, parser = command_parser(command)
+        missing = [a.option_strings or [a.dest] for a in parser._actions if not (a.help or "").strip()]
+        if missing:
+            bare[command] = missing
+    assert bare == {}, bare
+
+
 def test_the_end_of_run_table_shows_whole_error_messages():
     from agentcompass._sdk import format_result
 
@@ -269,3 +304,20 @@ def test_the_sdk_refuses_an_invalid_request_name(tmp_path):
             results_dir=str(tmp_path / "out"),
         )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_harness_that_calls_no_model_needs_no_key(tmp_path):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY")}
+    results = ["--results-dir", str(tmp_path), "--progress", "none"]
+    proc = cli("run", "demo", "oracle", "gpt-x", *results, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "mean_reward=1.0000" in proc.stdout
+    needs = ["harness._target_=tests.helpers.ModelEchoHarness"]  # a harness that calls the model: no key, no run
+    proc = cli("run", "demo", "oracle", "gpt-x", *needs, *results, env=env, cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert line == (
+        "agentcompass: error: model 'gpt-x': no API key for api.openai.com: set OPENAI_API_KEY or model.api_key"
+    )

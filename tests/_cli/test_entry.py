@@ -61,5 +61,6 @@ def test_a_run_through_the_program_keeps_its_whole_record(tmp_path):
     assert len((run_dir / "results.jsonl").read_text().splitlines()) == 3
     lines = out.stdout.splitlines()  # the whole table, up to its last line
     assert lines[0].startswith(f"run synthetic__nop__none/{run_dir.name}: completed")
-    assert [line.split()[0] for line in lines[2:5]] == ["syn-0", "syn-1", "syn-2"]
+    assert lines[1].startswith("columns: ") and lines[2].split()[0] == "task"  # the legend, then the header
+    assert [line.split()[0] for line in lines[3:6]] == ["syn-0", "syn-1", "syn-2"]
     assert any(line.startswith("tasks=3 samples=3") for line in lines) and out.stdout.endswith("\n")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PLUGIN = ROOT / "tests" / "data" / "plugin_pkg"
+PLUGIN = ROOT / "agentcompass" / "examples" / "plugin_pkg"  # the example shipped in the package
 
 pytestmark = pytest.mark.slow
 
@@ -67,6 +67,18 @@ def test_agentcompass_run_runs_the_plugins_benchmark_and_harness(venv, tmp_path)
     assert (metrics["n_tasks"], metrics["mean_reward"], metrics["n_errors"]) == (3, 1.0, 0)
     listed = subprocess.run([*cmd[:3], "config", "echo", "echo_agent", "none"], env=env, capture_output=True, text=True)
     assert "_target_: tinyplug.benchmark.EchoBenchmark" in listed.stdout, listed.stderr[-2000:]
+
+
+def test_agentcompass_list_describes_the_plugins_components(venv):
+    python, env = venv
+    cmd = [str(python), "-m", "agentcompass", "list"]
+    cases = (("benchmarks", "echo", "echo.yaml"), ("harnesses", "echo_agent", "echo_agent.yaml"))
+    for kind, ident, first_line in cases:
+        done = subprocess.run([*cmd, kind, "--json"], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        (row,) = [r for r in json.loads(done.stdout) if r["id"] == ident]
+        conf = next((PLUGIN / "tinyplug" / "conf").rglob(first_line)).read_text().splitlines()[0]
+        assert row["description"] and conf.lstrip("# ").startswith(row["description"]), (row, conf)
 
 
 def test_the_plugins_conformance_suites_pass(venv, tmp_path):

@@ -167,6 +167,24 @@ def test_cli_launch_dry_run_and_exit_codes(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "version" in proc.stderr
 
 
+def test_a_dry_run_names_only_the_run_directories_the_run_will_use(tmp_path):
+    out, path = tmp_path / "out", _write(tmp_path, ORCH)
+
+    def outputs(*extra: str) -> list[str]:
+        proc = cli("launch", path, "--dry-run", "--results-dir", str(out), *extra)
+        assert proc.returncode == 0, proc.stderr
+        return [ln.split(": ", 1)[1] for ln in proc.stdout.splitlines() if ln.startswith("output: ")]
+
+    fresh = outputs()  # a new run's id is made when it starts: the dry run cannot know it
+    assert fresh == [str(out / name / "<a new run id, made when the run starts>") for name in ("a", "b")]
+    assert outputs("--run-id", "fixed") == [str(out / name / "fixed") for name in ("a", "b")]
+    assert cli("launch", path, "--results-dir", str(out), "--progress", "none").returncode == 0
+    made = [str(next((out / name).iterdir())) for name in ("a", "b")]
+    assert outputs("--reuse") == made  # the directories the reuse continues
+    assert cli("launch", path, "--results-dir", str(out), "--progress", "none", "--reuse").returncode == 0
+    assert [str(p) for name in ("a", "b") for p in (out / name).iterdir()] == made
+
+
 def test_cli_reuse_applies_to_every_request(tmp_path):
     out = tmp_path / "out"
     path = _write(tmp_path, ORCH)

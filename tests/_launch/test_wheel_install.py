@@ -79,6 +79,19 @@ def test_launcher_and_conf_come_from_the_wheel(venv):
     assert conf.startswith(site) and is_link == "False" and has_config == "True"
 
 
+def test_the_wheel_ships_the_plugin_example(venv):
+    tmp, py = venv
+    code = "import agentcompass, pathlib; print(pathlib.Path(agentcompass.__file__).parent / 'examples' / 'plugin_pkg')"
+    out = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp, check=True, env=CLEAN_ENV)
+    shipped = Path(out.stdout.strip())
+    source = ROOT / "agentcompass" / "examples" / "plugin_pkg"
+
+    def files(root: Path) -> list[str]:
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+    assert str(shipped).startswith(str(tmp / "venv")) and files(shipped) == files(source), shipped
+
+
 def test_installed_cli_runs_the_demo_and_a_launch_from_any_directory(venv):
     tmp, py = venv
     cli = tmp / "venv" / "bin" / "agentcompass"

@@ -20,7 +20,8 @@ class TestDemoBenchmark(BenchmarkSuite):
     SUBSET = DEMO_TASKS
 
     @pytest.fixture(scope="class")
-    def request_kwargs(self, tmp_path_factory) -> dict[str, Any]:
+    @classmethod
+    def request_kwargs(cls, tmp_path_factory) -> dict[str, Any]:
         return {"environment": "local", "environment_params": {"root_dir": str(tmp_path_factory.mktemp("demo-ws"))}}
 
 
@@ -31,7 +32,8 @@ class TestTerminalBenchBenchmark(BenchmarkSuite):
     SUBSET = ["published-a", "published-b", "normalized"]
 
     @pytest.fixture(scope="class")
-    def request_kwargs(self, tmp_path_factory) -> dict[str, Any]:
+    @classmethod
+    def request_kwargs(cls, tmp_path_factory) -> dict[str, Any]:
         root = tmp_path_factory.mktemp("tb-tasks")
         make_task(root, "published-a")
         make_task(root, "published-b")
@@ -50,5 +52,6 @@ class TestSyntheticBenchmark(BenchmarkSuite):
     SUBSET = ["syn-0", "syn-3", "syn-7"]
 
     @pytest.fixture(scope="class")
-    def request_kwargs(self) -> dict[str, Any]:
+    @classmethod
+    def request_kwargs(cls) -> dict[str, Any]:
         return {"environment": "memory"}

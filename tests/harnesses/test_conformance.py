@@ -39,7 +39,8 @@ class TestPredictionsHarness(HarnessSuite):
     EXIT_STATUS = "submitted"
 
     @pytest.fixture(scope="class", autouse=True)
-    def calc_benchmark(self, tmp_path_factory) -> None:
+    @classmethod
+    def calc_benchmark(cls, tmp_path_factory) -> None:
         """Before the replay (autouse fixtures come first): the benchmark whose predictions are submitted."""
         from agentcompass.benchmarks.swebench.benchmark import SWEBenchBenchmark, SWEBenchConfig
         from tests.benchmarks.swebench import fixture
@@ -52,7 +53,7 @@ class TestPredictionsHarness(HarnessSuite):
         cfg = SWEBenchConfig(
             dataset_path=str(data), predictions_path="gold", allow_download=False, repo_specs=CALC_SPECS
         )
-        type(self).BENCH, type(self).GOLD = SWEBenchBenchmark(cfg, ctx), row["patch"]
+        cls.BENCH, cls.GOLD = SWEBenchBenchmark(cfg, ctx), row["patch"]
 
     def task(self) -> Task:
         return self.BENCH.load()[0]

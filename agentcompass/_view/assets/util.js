@@ -54,6 +54,14 @@ window.AC = window.AC || {};
     },
     bytes: (n) => (!isNum(n) ? "–" : n >= 1 << 20 ? (n / (1 << 20)).toFixed(1) + " MiB"
       : n >= 1024 ? (n / 1024).toFixed(1) + " KiB" : n + " B"),
+    // "MM-DD HH:MM" (UTC) in the current year, else "YYYY-MM-DD": for tables (the whole time as a tooltip)
+    shortTime: function (iso) {
+      if (!iso) return "–";
+      const d = new Date(iso);
+      if (isNaN(d)) return String(iso);
+      const t = d.toISOString();
+      return d.getUTCFullYear() === new Date().getUTCFullYear() ? t.slice(5, 10) + " " + t.slice(11, 16) : t.slice(0, 10);
+    },
     time: function (iso) {
       if (!iso) return "–";
       const d = new Date(iso);
@@ -135,7 +143,7 @@ window.AC = window.AC || {};
     const tr = AC.h("tr");
     for (const c of cols) {
       const mark = state.sort === c.key ? (state.dir === "desc" ? " ▼" : " ▲") : "";
-      tr.appendChild(AC.h("th", {class: c.sort ? "sortable" : "", text: c.label + mark, dataset: {col: c.key},
+      tr.appendChild(AC.h("th", {class: c.sort ? "sortable" : "", text: c.label + mark, title: c.title || c.label, dataset: {col: c.key},
         onclick: c.sort ? () => onSort(c.key) : null}));
     }
     return AC.h("thead", null, tr);

@@ -73,7 +73,7 @@
 
   function filters(key, rows, st, box) {
     const go = () => { st.page = 0; renderTable(box, key, rows, st); };
-    const outcomes = ["passed", "failed", "error", "running", "pending"].filter((o) => rows.some((r) => r.outcome === o));
+    const outcomes = ["passed", "failed", "error", "running", "pending", "cancelled", "not_started"].filter((o) => rows.some((r) => r.outcome === o));
     const classes = Array.from(new Set(rows.map((r) => r.error_class).filter(Boolean))).sort();
     const num = (id, ph, prop) => h("input", {type: "number", id: id, placeholder: ph, step: "0.1", value: st[prop],
       class: "narrow", oninput: (e) => { st[prop] = e.target.value; go(); }});
@@ -87,30 +87,52 @@
       h("label", {class: "muted"}, "reward ", num("reward-min", "min", "min"), " – ", num("reward-max", "max", "max")));
   }
 
+  /* Every count names what it counts: tasks, samples (a task's independent runs, -k) or tries (attempts, retries
+     included); the intervals are over tasks (`n` of each `_ci`), the means over samples. */
+  function counts(m) {
+    const nS = m.n_samples === undefined ? m.n_tasks : m.n_samples;
+    const samples = (n) => f.int(n) + (n === 1 ? " sample" : " samples");
+    const iv = (x) => !x || x.low === null || x.low === undefined ? "" : "  [" + f.num(x.low, 4) + ", " + f.num(x.high, 4) + "] " + x.method + " over " + f.int(x.n) + " tasks";
+    const over = nS === m.n_tasks ? f.int(m.n_tasks) + " tasks" : samples(nS) + " of " + f.int(m.n_tasks) + " tasks";
+    return {nS, samples, iv, over};
+  }
+
+  /* A run continued by --reuse: each session's start, duration, samples run and status (null for one session). */
+  function sessionList(sessions) {
+    if (!sessions || sessions.length < 2) return null;
+    return h("ol", {id: "sessions", class: "sessions"}, sessions.map((s, i) => h("li", {text: f.time(s.started_at) + " · " +
+      (s.finished_at ? f.dur(s.duration_s) : "running") + " · " + f.int(s.samples_run) + (s.samples_run === 1 ? " sample" : " samples") + " run · " +
+      (s.status || "?") + (i ? " (--reuse)" : " (first)")})));
+  }
+
   function metricsBox(d) {
     const m = d.metrics || {}, c = d.components || {}, run = d.run || {};
     const by = m.errors_by_class || {};
-    const iv = (x) => !x || x.low === null || x.low === undefined ? "" : "  [" + f.num(x.low, 4) + ", " + f.num(x.high, 4) + "] " + x.method;
+    const {nS, samples, iv, over} = counts(m);
     const perK = (name, sign) => m[name] ? Object.entries(m[name]).map(([k, v]) => "pass" + sign + k + " " + f.num(v) + iv((m[name + "_ci"] || {})[k])).join(" · ") : null;
     const passk = perK("pass_at_k", "@"), passhat = perK("pass_hat_k", "^");
     const dur = m.duration_s || {};
+    const perTask = m.samples_per_task > 1 ? " × " + f.int(m.samples_per_task) + " samples = " + samples(nS) : "";
     return h("div", {class: "cards"},
       AC.kv([["benchmark", c.benchmark], ["harness", c.harness], ["model", c.model], ["environment", c.environment],
         ["status", AC.badge(run.status || "?", run.status)], ["started", f.time(run.started_at)],
-        ["finished", f.time((d.metadata || {}).finished_at)], ["wall time", f.dur((d.metadata || {}).duration_s)],
+        ["finished", f.time((d.metadata || {}).finished_at)], ["time running", f.dur((d.metadata || {}).duration_s)],
+        ["sessions", sessionList((d.metadata || {}).sessions || run.sessions)],
         ["version", run.agentcompass_version]]),
-      AC.kv([["mean reward", h("span", {id: "mean-reward", text: f.num(m.mean_reward, 4) + iv(m.mean_reward_ci) + "  over " + m.mean_reward_denominator + " samples (errors as 0)"})],
-        ["mean reward (valid)", m.mean_reward_valid === null ? "–" : f.num(m.mean_reward_valid, 4) + iv(m.mean_reward_valid_ci) + "  over " + m.n_valid_rewards],
-        ["pass rate", f.pct(m.pass_rate) + iv(m.pass_rate_ci)], ["resolved", m.resolved === undefined ? null : m.resolved + " (" + f.pct(m.resolved_rate) + ")" + iv(m.resolved_rate_ci)],
-        ["pass@k", passk], ["pass^k", passhat], ["tasks", f.int(m.n_tasks) + (d.partial ? " finished of " + f.int(run.n_tasks) : "")],
-        ["tries", f.int(m.n_tries === undefined ? m.n_attempts : m.n_tries) + " (" + f.int(m.n_retries) + " retries)"],
-        ["errors", f.int(m.n_errors) + (m.n_errors ? " (" + Object.keys(by).filter((k) => by[k]).map((k) => k + " " + by[k]).join(", ") + ")" : "")],
+      AC.kv([["mean reward", h("span", {id: "mean-reward", text: f.num(m.mean_reward, 4) + " over " + (m.mean_reward_denominator === nS ? over : samples(m.mean_reward_denominator)) + " (errors as 0)" + iv(m.mean_reward_ci)})],
+        ["mean reward (valid)", m.mean_reward_valid === null ? "–" : f.num(m.mean_reward_valid, 4) + " over " + samples(m.n_valid_rewards) + iv(m.mean_reward_valid_ci)],
+        ["pass rate", h("span", {id: "pass-rate", text: f.pct(m.pass_rate) + " of " + samples(nS) + iv(m.pass_rate_ci)})],
+        ["resolved", m.resolved === undefined ? null : h("span", {id: "resolved", text: f.int(m.resolved) + " of " + samples(nS) + " (" + f.pct(m.resolved_rate) + ")" + iv(m.resolved_rate_ci)})],
+        ["pass@k", passk], ["pass^k", passhat],
+        ["tasks", h("span", {id: "n-tasks", text: d.partial ? f.int(m.n_tasks) + " of " + f.int(run.n_tasks) + " tasks begun; " + samples(nS) + " of " + f.int(run.n_samples || run.n_tasks) + " finished" : f.int(m.n_tasks) + " tasks" + perTask})],
+        ["tries", h("span", {id: "n-tries", text: f.int(m.n_tries === undefined ? m.n_attempts : m.n_tries) + " tries (" + f.int(m.n_retries) + " retries)"})],
+        ["errors", h("span", {id: "n-errors", text: samples(m.n_errors) + (m.n_errors ? " (" + Object.keys(by).filter((k) => by[k]).map((k) => k + " " + by[k]).join(", ") + ")" : "")})],
         ["tokens", "in " + f.tokens((m.tokens || {}).input) + " · out " + f.tokens((m.tokens || {}).output) + " · cached " + f.tokens((m.tokens || {}).cached)],
         ["cost", f.cost(m.cost_usd)],
         ["model roles", Object.entries(m.usage_by_role || {}).map(([r, u]) => r + ": " + f.int(u.calls) + " calls, in " +
           f.tokens(u.input) + " · out " + f.tokens(u.output) + ", " + f.cost(u.cost_usd)).join("; ") || null],
         ["cache hits", m.cache_hits ? f.int(m.cache_hits) + " (saved " + f.cost(m.cost_saved_usd) + ")" : null],
-        ["task duration", "p50 " + f.dur(dur.p50) + " · p90 " + f.dur(dur.p90) + " · max " + f.dur(dur.max)]]));
+        ["sample duration", "p50 " + f.dur(dur.p50) + " · p90 " + f.dur(dur.p90) + " · max " + f.dur(dur.max)]]));
   }
 
   function extras(key, d) {

@@ -47,15 +47,17 @@ def build_base_image(
     suite: str = SUITE,
     packages: tuple[str, ...] = PACKAGES,
     rebuild: bool = False,
+    auto_install: bool = False,
 ) -> str:
     """Import the base image as ``tag`` (building its root file system first when it is not cached); blocking.
-    One build at a time per cache file, across processes. Returns ``tag``; raises ImageError saying why not."""
+    One build at a time per cache file, across processes. With ``auto_install``, a missing debootstrap is
+    installed with apt-get first. Returns ``tag``; raises ImageError saying why not."""
     tarball = rootfs_path(data_dir, suite, packages)
     tarball.parent.mkdir(parents=True, exist_ok=True)
     with open(tarball.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if rebuild or not tarball.is_file():
-            _debootstrap_tarball(tarball, mirror, suite, packages)
+            _debootstrap_tarball(tarball, mirror, suite, packages, auto_install)
         repo, _, version = tag.rpartition(":") if ":" in tag.rsplit("/", 1)[-1] else (tag, "", "latest")
         try:
             api.import_image_from_file(str(tarball), repository=repo, tag=version, changes=CHANGES)
@@ -65,12 +67,41 @@ def build_base_image(
     return tag
 
 
-def _debootstrap_tarball(tarball: Path, mirror: str, suite: str, packages: tuple[str, ...]) -> None:
+APT_TIMEOUT_S = 900
+
+
+def _install_debootstrap() -> None:
+    """``apt-get install debootstrap`` on this host (as root), or an ImageError saying why not."""
+    if shutil.which("apt-get") is None:
+        raise ImageError("base image: debootstrap is not installed and this host has no apt-get to install it with")
+    log.warning("installing debootstrap with apt-get, to build the offline base image")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for argv in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "debootstrap"]):
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=APT_TIMEOUT_S, env=env, check=False)
+        except subprocess.TimeoutExpired:
+            raise ImageError(f"base image: {' '.join(argv[:2])} timed out after {APT_TIMEOUT_S}s") from None
+        if proc.returncode != 0:
+            tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-2:])
+            raise ImageError(f"base image: {' '.join(argv[:2])} debootstrap failed ({proc.returncode}): {tail}")
+    if shutil.which("debootstrap") is None:
+        raise ImageError("base image: apt-get installed debootstrap, but it is not on PATH")
+
+
+def _debootstrap_tarball(
+    tarball: Path, mirror: str, suite: str, packages: tuple[str, ...], auto_install: bool = False
+) -> None:
     how = "sudo agentcompass images build-base (needs root and Debian's debootstrap package)"
     if os.geteuid() != 0:
         raise ImageError(f"base image: building the {suite} root file system needs root; run: {how}")
     if shutil.which("debootstrap") is None:
-        raise ImageError(f"base image: debootstrap is not installed (apt-get install debootstrap); then: {how}")
+        if not auto_install:
+            raise ImageError(
+                "base image: debootstrap is not installed; pass --auto-install-dependencies (SDK: "
+                "auto_install_dependencies=True) to install it with apt-get and build the base image, or "
+                f"apt-get install debootstrap, then: {how}"
+            )
+        _install_debootstrap()
     log.warning("building the %s base image with debootstrap from %s (a few minutes, once)", suite, mirror)
     with tempfile.TemporaryDirectory(prefix="agentcompass-rootfs-") as tmp:
         root = Path(tmp) / "root"

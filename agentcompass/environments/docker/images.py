@@ -102,6 +102,7 @@ class BaseFallback:
     image: str
     mirror: str
     data_dir: Path | None = None
+    auto_install: bool = False  # install debootstrap on the host (apt-get) when it is missing
 
 
 class ImageManager:
@@ -184,7 +185,11 @@ class ImageManager:
         from .base_image import build_base_image
 
         data_dir = fb.data_dir or Path(os.environ.get("AGENTCOMPASS_DATA_DIR") or Path.home() / ".cache/agentcompass")
-        await self.run(functools.partial(build_base_image, self.api, fb.image, data_dir, mirror=fb.mirror))
+        await self.run(
+            functools.partial(
+                build_base_image, self.api, fb.image, data_dir, mirror=fb.mirror, auto_install=fb.auto_install
+            )
+        )
         self._present.add(fb.image)
         return fb.image
 

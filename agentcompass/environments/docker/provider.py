@@ -156,7 +156,8 @@ class DockerProvider:
         if not self.config.base_fallback:
             return None
         data_dir = self.ctx.data_dir if self.ctx is not None else None
-        return BaseFallback(self.config.base_fallback_image, self.config.debian_mirror, data_dir)
+        auto = self.ctx.auto_install_dependencies if self.ctx is not None else False
+        return BaseFallback(self.config.base_fallback_image, self.config.debian_mirror, data_dir, auto)
 
     @property
     def images(self) -> ImageManager:

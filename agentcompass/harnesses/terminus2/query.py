@@ -2,7 +2,8 @@
 
 - ``chat(prompt)``: one call with the history plus ``prompt``; on success both are appended to the history.
 - ``query(prompt)``: up to ``attempts`` tries (any error but a context-length one is tried again at once, as
-  Harbor's ``@retry(stop_after_attempt(3))``), around:
+  Harbor's ``@retry(stop_after_attempt(3))``; an error that stops the request, such as a model endpoint declared
+  down, is not: the request is over), around:
   - a reply cut by the output limit (``finish_reason == "length"``): nothing is run; the prompt and the cut
     reply go into the history and the model is asked, with Harbor's message, to re-issue it in smaller chunks
     (the parser's warnings about the cut reply appended);
@@ -85,8 +86,8 @@ class Conversation:
             except ContextLengthExceededError:
                 raise
             except Exception as exc:
-                if attempt == self.attempts:
-                    raise
+                if attempt == self.attempts or getattr(exc, "stops_request", False):
+                    raise  # an error that stops the request (a dead endpoint) is not tried again
                 self.log.warning(
                     "terminus2: model query failed (%s: %s), try %d of %d",
                     type(exc).__name__,

@@ -27,7 +27,8 @@ class AsyncClass:
     """Base of the suites: the class-scoped ``aio`` fixture."""
 
     @pytest.fixture(scope="class")
-    def aio(self) -> Iterator[Loop]:
+    @classmethod
+    def aio(cls) -> Iterator[Loop]:
         with asyncio.Runner() as runner:
             yield Loop(runner)
 
@@ -60,5 +61,6 @@ def build_from_conf(group: str, component_id: str, data_dir: Any, **params: Any)
     from agentcompass._config.registry import build
     from agentcompass.interfaces import ComponentContext
 
-    ctx = ComponentContext(data_dir=Path(data_dir), **{f"{group}_id": component_id})
+    ids: dict[str, Any] = {f"{group}_id": component_id}
+    ctx = ComponentContext(data_dir=Path(data_dir), **ids)
     return build(group, {**conf_of(group, component_id), **params}, ctx)

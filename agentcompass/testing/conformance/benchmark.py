@@ -1,7 +1,9 @@
 """The benchmark contract (:class:`agentcompass.interfaces.Benchmark`), as tests an implementation inherits.
 
 Subclass :class:`BenchmarkSuite`, set ``BENCHMARK`` (its id in ``conf/benchmark/``) and ``SUBSET`` (task ids that
-the reference solution passes), and define the class-scoped fixture ``request_kwargs``: the other
+the reference solution passes), and define the class-scoped fixture ``request_kwargs`` as a classmethod
+(``@pytest.fixture(scope="class")`` over ``@classmethod``; pytest 9.1 deprecates class-scoped fixtures that are
+instance methods), which may take other fixtures (``tmp_path_factory``...): the other
 :func:`agentcompass.run_evaluation` keywords of where and how it runs (``benchmark_params``, ``environment``,
 ``environment_params``, ``execution_params``, ``data_dir``...). The benchmark is built exactly as a request
 builds it; the ``oracle`` and ``nop`` harnesses run through :func:`agentcompass.run_evaluation` itself.
@@ -27,7 +29,8 @@ class BenchmarkSuite:
     RESOLVED: ClassVar[bool] = True  # grades say ``resolved`` (False: the benchmark has no such notion)
 
     @pytest.fixture(scope="class")
-    def request_kwargs(self) -> dict[str, Any]:
+    @classmethod
+    def request_kwargs(cls) -> dict[str, Any]:
         raise NotImplementedError("a conformance subclass defines the class-scoped fixture request_kwargs")
 
     def build(self, kwargs: dict[str, Any], tmp_dir: Path, harness: str = "oracle", **params: Any) -> tuple[Any, Any]:

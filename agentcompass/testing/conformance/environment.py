@@ -80,15 +80,19 @@ class EnvironmentSuite(AsyncClass):
         fields.setdefault("workdir", self.WORKDIR)
         return EnvSpec(task_id=task_id, benchmark="conformance", **fields)
 
+    # class-scoped fixtures are classmethods (pytest 9.1 deprecates them as instance methods); the hooks they
+    # call stay instance methods, called on a fresh instance
     @pytest.fixture(scope="class")
-    def provider(self, aio: Loop, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EnvironmentProvider]:
-        provider = self.make_provider(tmp_path_factory.mktemp("provider"))
+    @classmethod
+    def provider(cls, aio: Loop, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EnvironmentProvider]:
+        provider = cls().make_provider(tmp_path_factory.mktemp("provider"))
         yield provider
         aio.run(provider.aclose())
 
     @pytest.fixture(scope="class")
-    def env(self, aio: Loop, provider: EnvironmentProvider) -> Iterator[Any]:
-        env = aio.run(provider.open(self.spec(env=dict(SPEC_ENV))))
+    @classmethod
+    def env(cls, aio: Loop, provider: EnvironmentProvider) -> Iterator[Any]:
+        env = aio.run(provider.open(cls().spec(env=dict(SPEC_ENV))))
         yield env
         aio.run(env.close())
 

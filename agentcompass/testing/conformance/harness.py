@@ -57,15 +57,19 @@ class HarnessSuite:
     def replay_kwargs(self, tmp_dir: Path) -> dict[str, Any]:
         return {}
 
+    # class-scoped fixtures are classmethods (pytest 9.1 deprecates them as instance methods); the hooks they
+    # call (make_harness, task, replies, replay_kwargs) stay instance methods, called on a fresh instance
     @pytest.fixture(scope="class")
-    def harness(self, tmp_path_factory: pytest.TempPathFactory) -> Any:
-        return self.make_harness(tmp_path_factory.mktemp("harness"))
+    @classmethod
+    def harness(cls, tmp_path_factory: pytest.TempPathFactory) -> Any:
+        return cls().make_harness(tmp_path_factory.mktemp("harness"))
 
     @pytest.fixture(scope="class")
-    def replayed(self, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Replay:
-        tmp = tmp_path_factory.mktemp("replay")
+    @classmethod
+    def replayed(cls, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Replay:
+        suite, tmp = cls(), tmp_path_factory.mktemp("replay")
         return replay(
-            harness, self.task(), self.replies(), tmp, read_back=list(self.READ_BACK), **self.replay_kwargs(tmp)
+            harness, suite.task(), suite.replies(), tmp, read_back=list(cls.READ_BACK), **suite.replay_kwargs(tmp)
         )
 
     def test_declared_attributes(self, harness: Any) -> None:

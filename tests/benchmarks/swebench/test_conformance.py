@@ -21,7 +21,8 @@ class TestSWEBenchBenchmark(BenchmarkSuite):
     SUBSET = [fixture.INSTANCE_ID]
 
     @pytest.fixture(scope="class")
-    def request_kwargs(self, calc, tmp_path_factory) -> dict[str, Any]:
+    @classmethod
+    def request_kwargs(cls, calc, tmp_path_factory) -> dict[str, Any]:
         return {
             "environment": "local",
             "benchmark_params": {

@@ -32,12 +32,13 @@ class _AgentSuite(HarnessSuite):
         return {"protocol": support.PROTOCOL[self.HARNESS]}
 
     @pytest.fixture(scope="class")
-    def replayed(self, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    @classmethod
+    def replayed(cls, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
         from agentcompass.testing.replay import replay
 
-        tmp = tmp_path_factory.mktemp("replay")
-        reply = support.script(self.HARNESS, root=tmp / "workspaces")
-        return replay(harness, self.task(), reply, tmp, read_back=list(self.READ_BACK), **self.replay_kwargs(tmp))
+        suite, tmp = cls(), tmp_path_factory.mktemp("replay")
+        reply = support.script(cls.HARNESS, root=tmp / "workspaces")
+        return replay(harness, suite.task(), reply, tmp, read_back=list(cls.READ_BACK), **suite.replay_kwargs(tmp))
 
     def test_model_requests_are_the_conversation(self, replayed: Any, harness: Any) -> None:
         assert REQUIRES_MODEL.of(harness) is True

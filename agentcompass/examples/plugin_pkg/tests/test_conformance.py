@@ -16,7 +16,8 @@ class TestEchoBenchmark(BenchmarkSuite):
     SUBSET = ["echo-0", "echo-2"]
 
     @pytest.fixture(scope="class")
-    def request_kwargs(self) -> dict[str, Any]:
+    @classmethod
+    def request_kwargs(cls) -> dict[str, Any]:
         return {"environment": "memory"}
 
 
