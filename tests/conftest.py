@@ -1,5 +1,7 @@
 import pytest
 
+pytest_plugins = ("tests.tau2_fixtures",)  # tau2_root, tau2_reference: the τ²-bench snapshot and reference
+
 
 @pytest.fixture(autouse=True)
 def _reset_probe_instances():

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.interfaces import (
+    CONVERSATION,
     ENV_MOUNTS,
     AgentResult,
     AttemptContext,
@@ -144,6 +145,9 @@ async def areplay(
             ctx.gateway = gateway.endpoint
             try:
                 async with asyncio.timeout(task.agent_timeout_s):
+                    make = CONVERSATION.of(benchmark)  # a tool-use benchmark: its conversation, as the core makes it
+                    if make is not None:
+                        ctx.conversation = await make(task, env, ctx)
                     result = await harness.run(task, env, client, ctx)
             except Exception as exc:
                 error = exc

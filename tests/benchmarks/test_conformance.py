@@ -55,3 +55,16 @@ class TestSyntheticBenchmark(BenchmarkSuite):
     @classmethod
     def request_kwargs(cls) -> dict[str, Any]:
         return {"environment": "memory"}
+
+
+class TestTau2Benchmark(BenchmarkSuite):
+    """τ²-bench airline from the tau2-bench snapshot of shared/data, in the memory environment (the conversation
+    needs none): the gold actions score 1, stopping at once 0, on tasks that change the database."""
+
+    BENCHMARK = "tau2_airline"
+    SUBSET = ["3", "7", "8"]
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def request_kwargs(cls, tau2_root) -> dict[str, Any]:
+        return {"environment": "memory", "benchmark_params": {"dataset_path": str(tau2_root)}}

@@ -17,8 +17,8 @@ from agentcompass.conversation import USER_TOOL
 from agentcompass.gateway import conversing
 from agentcompass.gateway.service import Gateway
 from agentcompass.interfaces import AttemptContext, Task
+from agentcompass.testing.conversation import FAREWELL, OPENING, REPLIES, TOOLS, ScriptedConversation, run_tool
 from tests.gateway import mcp_support
-from tests.gateway.scripted_conversation import FAREWELL, OPENING, REPLIES, TOOLS, ScriptedConversation, run_tool
 
 pytest.importorskip("mcp")
 
@@ -128,7 +128,7 @@ def test_a_run_converses_through_the_mcp_route(tmp_path: Path) -> None:
         model_base_url="http://127.0.0.1:9/v1",  # never called: the harness talks only to the MCP route
         model_api_key="k-unused",
         environment="memory",
-        benchmark_params={"_target_": "tests.gateway.scripted_conversation.CalculatorBenchmark", "n_tasks": 1},
+        benchmark_params={"_target_": "agentcompass.testing.conversation.CalculatorBenchmark", "n_tasks": 1},
         harness_params={"_target_": "tests.gateway.mcp_support.McpScriptHarness"},
         results_dir=tmp_path / "results",
         progress="none",

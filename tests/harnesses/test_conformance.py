@@ -10,7 +10,7 @@ import pytest
 
 from agentcompass.benchmarks.demo import DemoBenchmark, DemoConfig
 from agentcompass.interfaces import ComponentContext, Task
-from agentcompass.testing.conformance.harness import HarnessSuite, ModelHarnessSuite
+from agentcompass.testing.conformance.harness import ConversingHarnessSuite, HarnessSuite, ModelHarnessSuite
 
 USAGE = {"input_tokens": 100, "output_tokens": 10}
 
@@ -124,3 +124,20 @@ class TestTerminus2Harness(ModelHarnessSuite):
 
     def forever(self) -> Any:
         return _t2("echo again\n")
+
+
+class TestToolAgentHarness(ConversingHarnessSuite):
+    """tool_agent on the scripted calculator conversation: two tool calls, three answers, the user's goodbye."""
+
+    HARNESS = "tool_agent"
+    EXIT_STATUS = "completed"
+    LIMIT_PARAMS = {"max_steps": 2}
+
+    def replies(self) -> list[Any]:
+        add = {"tool_calls": [{"id": "c1", "name": "add", "arguments": {"a": 2, "b": 3}}], "usage": USAGE}
+        rev = {"tool_calls": [{"id": "c2", "name": "reverse", "arguments": {"text": "stressed"}}], "usage": USAGE}
+        texts = [{"text": t, "usage": USAGE} for t in ("The sum is 5.", "It reads desserts.", "Glad to help.")]
+        return [add, texts[0], rev, texts[1], texts[2]]
+
+    def forever(self) -> Any:
+        return {"tool_calls": [{"id": "c1", "name": "reverse", "arguments": {"text": "ab"}}], "usage": USAGE}

@@ -16,7 +16,6 @@ from agentcompass.benchmarks.tau2.conversation import Tau2Conversation
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AttemptContext, ComponentContext, Task
 from agentcompass.testing.scripted_server import ScriptedModelServer
-from tests.benchmarks.tau2.conftest import tau2_root  # noqa: F401  (the fixture)
 
 PROTOCOLS = ("openai-chat", "openai-responses", "anthropic-messages")
 
@@ -101,7 +100,7 @@ def agent_requests(srv: ScriptedModelServer) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_a_conversation_on_every_protocol(tau2_root, tmp_path, protocol):  # noqa: F811
+def test_a_conversation_on_every_protocol(tau2_root, tmp_path, protocol):
     with ScriptedModelServer(replies=replies(tau2_root)) as srv:
         result, conversation = asyncio.run(attempt(tau2_root, srv, tmp_path, protocol))
     assert result.transcript is conversation.transcript and result.transcript.termination == "user_stop"
@@ -124,28 +123,28 @@ def test_a_conversation_on_every_protocol(tau2_root, tmp_path, protocol):  # noq
     assert requests[0]["body"].get("temperature") == 0.0
 
 
-def test_no_system_prompt_no_system_message(tau2_root, tmp_path):  # noqa: F811
+def test_no_system_prompt_no_system_message(tau2_root, tmp_path):
     with ScriptedModelServer(replies=replies(tau2_root)) as srv:
         asyncio.run(attempt(tau2_root, srv, tmp_path, system_prompt=False))
     first = agent_requests(srv)[0]["body"]["messages"]
     assert [m["role"] for m in first] == ["assistant", "user"]
 
 
-def test_params_and_the_conversation_seed(tau2_root, tmp_path):  # noqa: F811
+def test_params_and_the_conversation_seed(tau2_root, tmp_path):
     with ScriptedModelServer(replies=replies(tau2_root)) as srv:
         asyncio.run(attempt(tau2_root, srv, tmp_path, params={"temperature": 0.5, "max_tokens": 64}))
     body = agent_requests(srv)[0]["body"]
     assert (body["temperature"], body["max_tokens"], body["seed"], body["tool_choice"]) == (0.5, 64, 7, "auto")
 
 
-def test_its_step_limit_ends_the_conversation(tau2_root, tmp_path):  # noqa: F811
+def test_its_step_limit_ends_the_conversation(tau2_root, tmp_path):
     with ScriptedModelServer(replies=replies(tau2_root)) as srv:
         result, conversation = asyncio.run(attempt(tau2_root, srv, tmp_path, max_steps=1))
     assert (result.limit_hit, result.n_turns, result.exit_status) == ("step_limit", 1, "limits_exceeded")
     assert conversation.done and result.transcript.termination == "harness_limit"
 
 
-def test_arguments_that_are_not_json_end_it_as_an_agent_error(tau2_root, tmp_path):  # noqa: F811
+def test_arguments_that_are_not_json_end_it_as_an_agent_error(tau2_root, tmp_path):
     bad = {"tool_calls": [{"id": "c1", "name": "get_user_details", "arguments": "{not json"}]}
     script = {"agent": [bad], "user": ["Hello."]}
     with ScriptedModelServer(replies=lambda r: script[r["body"]["model"]].pop(0)) as srv:

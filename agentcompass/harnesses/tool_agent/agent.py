@@ -89,8 +89,8 @@ class ToolAgentHarness:
         conversation = ctx.conversation
         if conversation is None:
             raise ConfigError(
-                f"harness 'tool_agent' drives a tool-use conversation; benchmark {getattr(ctx.benchmark, 'id', '?')!r} "
-                "declares none (capability 'conversation')"
+                f"harness 'tool_agent' drives a tool-use conversation; the benchmark of task {task.id!r} declares "
+                "none (capability 'conversation')"
             )
         return await self._loop(conversation, model)
 

@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from agentcompass.interfaces import REQUIRES_MODEL, AgentResult, ExitStatus, Task, Usage
+from agentcompass.conversation import Termination
+from agentcompass.interfaces import CONVERSES, REQUIRES_MODEL, AgentResult, ExitStatus, Task, Usage
 from agentcompass.testing.replay import Replay, replay
 
 from ._common import build_from_conf, check_capabilities
@@ -142,3 +143,42 @@ class ModelHarnessSuite(HarnessSuite):
             raise out.error
         assert (out.result.exit_status, out.result.limit_hit) == (ExitStatus.LIMITS_EXCEEDED, self.LIMIT_HIT)
         assert 1 <= len(out.requests) <= 3, len(out.requests)
+
+
+class ConversingHarnessSuite(ModelHarnessSuite):
+    """A harness that converses (``converses = True``): replayed on the scripted calculator conversation
+    (:mod:`agentcompass.testing.conversation`), it sends the conversation's tools, hands every reply to the
+    conversation, and returns its transcript, ended as the conversation ended it. ``replies()`` must solve it:
+    call ``add`` with 2 and 3, answer the user, answer again (the user then says goodbye)."""
+
+    TRAJECTORY = False
+
+    def task(self) -> Task:
+        return Task(id="syn-0", instruction="Submit the text answer-0.", workdir="/", data="answer-0")
+
+    def replay_kwargs(self, tmp_dir: Path) -> dict[str, Any]:
+        from agentcompass.testing.conversation import CalculatorBenchmark, CalculatorConfig
+
+        return {"benchmark": CalculatorBenchmark(CalculatorConfig(), None)}  # type: ignore[arg-type]
+
+    def test_declared_attributes(self, harness: Any) -> None:
+        super().test_declared_attributes(harness)
+        assert CONVERSES.of(harness) is True
+
+    def test_each_request_carries_the_conversation_so_far(self, replayed: Replay) -> None:
+        from agentcompass.testing.conversation import OPENING, TOOLS
+
+        for body in replayed.bodies:
+            text = json.dumps(body)
+            assert json.dumps(OPENING)[1:-1] in text
+            assert all(t["function"]["name"] in text for t in TOOLS)
+
+    def test_the_transcript_is_the_conversation(self, replayed: Replay) -> None:
+        from agentcompass.testing.conversation import FAREWELL
+
+        transcript = replayed.result.transcript
+        assert transcript is not None and transcript.termination == Termination.USER_STOP
+        roles = [m.role for m in transcript.messages]
+        assert roles[0] == "user" and "tool" in roles and roles.count("assistant") == len(replayed.requests)
+        added = [m for m in transcript.messages if m.role == "tool" and m.content == "5" and not m.error]
+        assert added and transcript.messages[-1].content == FAREWELL

@@ -38,7 +38,7 @@ def test_agent_converses_over_mcp_in_docker(agent: str, tmp_path: Path) -> None:
             [],
             benchmark="synthetic",
             benchmark_params={
-                "_target_": "tests.gateway.scripted_conversation.CalculatorBenchmark",
+                "_target_": "agentcompass.testing.conversation.CalculatorBenchmark",
                 "n_tasks": 1,
                 "image": BASE_IMAGE,
             },

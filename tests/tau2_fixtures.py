@@ -16,7 +16,7 @@ SNAPSHOT = "tau2-bench-a2c0247"
 
 def shared_data_dir() -> Path:
     env = os.environ.get("AGENTCOMPASS_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[3].parent / "shared" / "data"
+    return Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,6 @@
-"""A tool-use benchmark with a scripted conversation, for the MCP tests: two deterministic tools (``add``,
+"""A tool-use benchmark with a scripted conversation, for the conformance suite of conversing harnesses and the
+MCP tests (``benchmark_params={"_target_": "agentcompass.testing.conversation.CalculatorBenchmark"}``): two
+deterministic tools (``add``,
 ``reverse``) and a user whose replies come from a list; once the list is used up, the user's next turn ends the
 conversation (``user_stop``). The grade is 1 when the conversation ended that way after a successful ``add``."""
 
