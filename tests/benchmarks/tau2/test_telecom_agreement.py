@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from agentcompass.benchmarks.tau2.domains import load_domain
-from agentcompass.benchmarks.tau2.domains.telecom import user_settings
 from tests.benchmarks.tau2.telecom_scenarios import perturbed_scenarios, task_scenarios
 
 pytestmark = pytest.mark.slow
@@ -22,6 +21,8 @@ import json, sys, uuid
 from tau2.data_model.message import ToolCall
 from tau2.data_model.tasks import EnvAssertion, EnvFunctionCall, InitializationData
 from tau2.domains.telecom.environment import get_environment
+from tau2.domains.telecom.user_data_model import PerformanceLevel
+from tau2.domains.telecom.user_tools import TelecomUserTools
 
 
 def counter_uuid():
@@ -36,6 +37,9 @@ def counter_uuid():
 
 def run(sc):
     uuid.uuid4 = counter_uuid()
+    # each scenario as in a fresh process: the reference shares one default VPN object per process (docs/tau2.md)
+    TelecomUserTools.default_vpn_details = TelecomUserTools.default_vpn_details.model_copy(deep=True)
+    TelecomUserTools.default_vpn_details.server_performance = PerformanceLevel.EXCELLENT
     env = get_environment()
     res = {"init": [], "outputs": [], "assertions": []}
     try:
@@ -127,8 +131,7 @@ def factory(tau2_root) -> Any:
 
 @pytest.fixture(scope="module")
 def ours(factory, scenarios) -> dict[str, list[dict[str, Any]]]:
-    """Our results, in the reference's order, from a fresh process's state (the per-process VPN details object)."""
-    user_settings._SHARED_VPN_DETAILS.clear()
+    """Our results, in the reference's order (each scenario's phone with a VPN object of its own)."""
     results: dict[str, list[dict[str, Any]]] = {}
     with pytest.MonkeyPatch.context() as mp:
         for kind in ("tasks", "perturbed"):
