@@ -23,6 +23,9 @@ DERIVED = {
     ("benchmark", "terminal_bench_2"): "terminal_bench",
     ("benchmark", "terminal_bench_2_1"): "terminal_bench",
     ("benchmark", "terminal_bench_2_verified"): "terminal_bench",
+    ("benchmark", "tau2_airline"): "tau2",
+    ("benchmark", "tau2_retail"): "tau2",
+    ("benchmark", "tau2_telecom"): "tau2",
     ("model", "scripted"): "generic",
 }
 
