@@ -119,8 +119,12 @@ class AttemptRoles:
         return self.forks[role]
 
     def usage(self) -> dict[str, dict[str, Any]]:
-        """Usage per role of this attempt (the roles it used)."""
-        return {role: fork.usage.to_dict() for role, fork in sorted(self.forks.items())}
+        """Usage per role of this attempt (the roles it called: a client asked for but never called is left out)."""
+        return {role: fork.usage.to_dict() for role, fork in sorted(self.forks.items()) if _used(fork.usage)}
+
+
+def _used(usage: Usage) -> bool:
+    return bool(usage.n_calls or usage.cache_hits or usage.n_retries)
 
 
 def sum_role_usage(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
