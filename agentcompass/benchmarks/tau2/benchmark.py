@@ -63,6 +63,9 @@ class Tau2Config(BaseModel):
     max_errors: int = Field(10, ge=1, description="Failed tool calls that end a conversation (reference default).")
     seed: int | None = Field(300, description="Base seed; sample j uses the reference runner's j-th trial seed.")
     agent_timeout_s: float | None = Field(None, gt=0, description="Wall-clock bound of one conversation.")
+    image: str | None = Field(
+        None, description="Image of the agent's environment (agent programs run in one; tool_agent needs none)."
+    )
 
 
 class Tau2Benchmark:
@@ -127,7 +130,7 @@ class Tau2Benchmark:
 
     # ------------------------------------------------------------------ attempt
     def env_spec(self, task: Task) -> EnvSpec:
-        return EnvSpec(task_id=task.id, benchmark=self.id, workdir="/")
+        return EnvSpec(task_id=task.id, benchmark=self.id, image=self.config.image, workdir="/")
 
     async def setup(self, task: Task, env: Environment, ctx: AttemptContext) -> None:
         return None

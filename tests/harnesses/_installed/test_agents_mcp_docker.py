@@ -55,3 +55,40 @@ def test_agent_converses_over_mcp_in_docker(agent: str, tmp_path: Path) -> None:
     assert row["reward"] == 1.0
     prompt = json.dumps(srv.requests[0]["body"])
     assert "calculator desk" in prompt and USER_TOOL in prompt  # the conversation's system prompt and the how-to
+
+
+def test_claude_code_completes_a_tau2_airline_task_over_mcp(tmp_path: Path, tau2_root: Path) -> None:
+    """τ²-bench airline task 1 in docker: the scripted user gives its id and then stops; Claude Code (scripted)
+    looks the user up with the task's tool and answers through the user tool; graded by the reference evaluator."""
+    steps = [
+        ("get_user_details", {"user_id": "raj_sanchez_7340"}),
+        (USER_TOOL, {"message": "I found your profile, Raj."}),
+    ]
+    agent = support.conversation_script(steps)
+
+    def reply(request):
+        if request["body"].get("model") == "user-model":
+            said = sum(1 for m in request["body"]["messages"] if m["role"] == "assistant")
+            return {"text": "My user id is raj_sanchez_7340." if said == 0 else "Thanks! ###STOP###"}
+        return agent(request)
+
+    with ScriptedModelServer(reply) as srv:
+        result = support.run(
+            "claude_code",
+            "docker",
+            srv,
+            tmp_path,
+            [],
+            benchmark="tau2_airline",
+            benchmark_params={"dataset_path": str(tau2_root), "sample_ids": ["1"], "image": BASE_IMAGE},
+            model_roles={"user": {"id": "user-model"}},
+        )
+    (row,) = support.attempts(tmp_path).values()
+    assert result["metrics"]["n_errors"] == 0, row.get("error")
+    lines = [json.loads(x) for x in (Path(row["_dir"]) / "mcp_calls.jsonl").read_text().splitlines()]
+    assert [(x["tool"], x["arguments"]) for x in lines] == steps
+    assert "raj_sanchez_7340" in lines[0]["result"] and not lines[0]["is_error"]
+    transcript = row["agent"]["transcript"]
+    assert transcript["termination"] == "user_stop"
+    assert [c["name"] for m in transcript["messages"] for c in m.get("tool_calls", [])] == ["get_user_details"]
+    assert row["reward"] == 1.0 and row["usage_by_role"]["user"]["calls"] == 2
