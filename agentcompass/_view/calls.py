@@ -33,6 +33,7 @@ def _row(index: int, line: dict[str, Any]) -> dict[str, Any]:
         "upstream_protocol": line.get("upstream_protocol"),
         "translated": "upstream_request" in line,
         "model": line.get("model"),
+        "role": line.get("role"),  # a model role's call (user, judge...); None: the evaluated model's
         "stream": line.get("stream"),
         "status": line.get("status"),
         "http_status": line.get("http_status"),

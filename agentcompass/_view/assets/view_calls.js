@@ -34,7 +34,7 @@
     const u = r.usage || {};
     const tr = h("tr", {class: "call-row", dataset: {seq: r.seq}},
       h("td", {class: "num", text: r.seq}), h("td", {class: "small", text: f.time(r.time)}),
-      h("td", {class: "small", text: api(r)}), h("td", {class: "mono small", text: r.model || ""}),
+      h("td", {class: "small", text: api(r)}), h("td", {class: "mono small", text: (r.model || "") + (r.role ? " (" + r.role + ")" : "")}),
       h("td", null, AC.badge(r.status, r.status === "ok" ? "passed" : r.status === "limit" ? "pending" : "failed"),
         r.http_status && r.http_status !== 200 ? h("span", {class: "muted", text: " " + r.http_status}) : null),
       h("td", {class: "num", text: f.tokens(u.input) + " / " + f.tokens(u.output)}),
