@@ -53,7 +53,10 @@ def opening_text(body: dict[str, Any]) -> str:
 
 
 def turn_index(body: dict[str, Any]) -> int:
-    """How many assistant turns the request carries (Responses: each run of assistant items is one turn)."""
+    """How many assistant turns the request carries: its assistant messages (chat, Messages); for a Responses
+    ``input``, its runs of assistant items (a message, its ``function_call`` and ``reasoning`` items: one turn)."""
+    if "messages" in body:
+        return sum(1 for m in _messages(body) if m.get("role") == "assistant")
     n, in_turn = 0, False
     for m in _messages(body):
         is_assistant = m.get("role") == "assistant" or m.get("type") in _ASSISTANT_ITEMS
@@ -73,7 +76,9 @@ class TaskScript:
         for marker, replies in tasks.items():
             if not isinstance(marker, str) or not isinstance(replies, list):
                 raise ConfigError(f"tasks: {marker!r}: expected a text marker mapped to a list of replies")
-            self._tasks[marker] = [normalize_reply(r, f"tasks[{marker!r}] reply #{i + 1}") for i, r in enumerate(replies)]
+            self._tasks[marker] = [
+                normalize_reply(r, f"tasks[{marker!r}] reply #{i + 1}") for i, r in enumerate(replies)
+            ]
         self._markers = sorted(self._tasks, key=len, reverse=True)  # the longest marker that occurs wins
         self._default = default_reply
         self._lock = threading.Lock()
@@ -88,7 +93,9 @@ class TaskScript:
         body = request.get("body") or {}
         marker = self.marker_of(body)
         if marker is None:
-            return self._default or _exhausted(f"no marker of the script's tasks occurs in the request ({_short(body)})")
+            return self._default or _exhausted(
+                f"no marker of the script's tasks occurs in the request ({_short(body)})"
+            )
         replies, index = self._tasks[marker], turn_index(body)
         if index < len(replies):
             with self._lock:

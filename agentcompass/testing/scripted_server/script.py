@@ -123,7 +123,9 @@ class Script:
             data = load_yaml(source)
             source, tasks = data.get("replies", []), data.get("tasks", tasks)
         if tasks is not None and source:
-            raise ConfigError("a script has either 'replies' (one list, in order) or 'tasks' (a list per task), not both")
+            raise ConfigError(
+                "a script has either 'replies' (one list, in order) or 'tasks' (a list per task), not both"
+            )
         self._callable = source if callable(source) else None
         items = [] if source is None or self._callable else list(source)
         self._items = [normalize_reply(r, f"reply #{i + 1}") for i, r in enumerate(items)]

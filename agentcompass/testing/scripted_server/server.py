@@ -121,8 +121,8 @@ class ScriptedModelServer:
     ``replies``: a list (each a string or ``{text, tool_calls, finish_reason, usage, status, headers, body,
     error, code, delay_s}``), handed out in order, a YAML file path (or a shipped example's name), or a callable
     ``f(request) -> reply``. ``tasks`` instead: a mapping of marker text to a task's replies, each request answered
-    from the task whose marker occurs in its opening text, at its number of assistant turns (:mod:`.keyed`). ``tool_calls``
-    (``[{name, arguments, id?}]``, arguments a JSON string or a mapping) come back in the protocol's own
+    from the task whose marker occurs in its opening text, at its number of assistant turns (:mod:`.keyed`).
+    ``tool_calls`` (``[{name, arguments, id?}]``, arguments a JSON string or a mapping) come back in the protocol's own
     form (chat ``tool_calls``, Responses ``function_call`` items, Anthropic ``tool_use`` blocks) with the
     finish reason ``tool_calls`` unless the reply names another. ``faults`` /
     ``fault_rate`` inject 429/5xx, ``drop``, ``slow`` and ``malformed`` replies without consuming the
