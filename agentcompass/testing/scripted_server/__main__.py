@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from agentcompass.errors import ConfigError
 from agentcompass.kit import write_atomic
@@ -45,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _build(args: argparse.Namespace) -> ScriptedModelServer:
-    kwargs: dict = {"host": args.host, "port": args.port, "seed": args.seed}
+    kwargs: dict[str, Any] = {"host": args.host, "port": args.port, "seed": args.seed}
     if args.default_reply is not None:
         kwargs["default_reply"] = args.default_reply
     if args.latency_s is not None:

@@ -127,7 +127,7 @@ class Script:
                 "a script has either 'replies' (one list, in order) or 'tasks' (a list per task), not both"
             )
         self._callable = source if callable(source) else None
-        items = [] if source is None or self._callable else list(source)
+        items = [] if source is None or callable(source) or isinstance(source, (str, Path)) else list(source)
         self._items = [normalize_reply(r, f"reply #{i + 1}") for i, r in enumerate(items)]
         self._default = normalize_reply(default_reply, "default_reply") if default_reply is not None else None
         self._next = 0

@@ -333,7 +333,8 @@ def _presented_key(headers: Any) -> str | None:
     auth = headers.get("authorization") or ""
     if auth.lower().startswith("bearer "):
         return auth[7:]
-    return headers.get("x-api-key") or headers.get("api-key")
+    key: str | None = headers.get("x-api-key") or headers.get("api-key")
+    return key
 
 
 def _redacted(headers: Any) -> dict[str, str]:
