@@ -13,6 +13,10 @@ From Python::
 From a shell (stops on Ctrl-C / SIGTERM; ``--port 0`` picks a free port and prints it)::
 
     python -m agentcompass.testing.scripted_server --port 8765 --script replies.yaml
+    python -m agentcompass.testing.scripted_server --port 8765 --script terminus2   # a shipped example
+
+A reply file keys replies by task (``tasks``: marker text -> replies, :mod:`.keyed`) or lists them in order
+(``replies``); docs/models.md shows the format.
 """
 
 from .script import FaultPlan, Script, load_yaml, normalize_reply

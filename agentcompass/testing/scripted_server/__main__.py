@@ -1,7 +1,9 @@
-"""``python -m agentcompass.testing.scripted_server --port N --script replies.yaml``.
+"""``python -m agentcompass.testing.scripted_server --port N --script replies.yaml`` (or ``--script terminus2``).
 
-The script file is a YAML list of replies, or a mapping with ``replies`` and any other keyword of
-:class:`ScriptedModelServer` (``faults``, ``default_reply``, ``latency_s``, ``fault_rate``, ...).
+``--script`` is a YAML file or the name of a shipped example (``examples/<name>.yaml``: ``terminus2``,
+``mini_swe_agent``, ``tool_agent``). The file is a list of replies handed out in order, or a mapping with
+``replies`` or ``tasks`` (a list of replies per task, keyed by a marker text of its requests: :mod:`.keyed`) and
+any other keyword of :class:`ScriptedModelServer` (``faults``, ``default_reply``, ``latency_s``, ``fault_rate``...).
 Prints ``AGENTCOMPASS_SCRIPTED_PORT=<port>`` and the base URL on stdout once it is listening; the
 ``scripted`` model config (``conf/model/scripted.yaml``) reads that variable (default 8765).
 """
@@ -13,10 +15,12 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from agentcompass.errors import ConfigError
 from agentcompass.kit import write_atomic
 
+from .script import examples
 from .server import ScriptedModelServer
 
 
@@ -27,7 +31,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--port", type=int, default=8765, help="port to listen on (0: a free port; default 8765)")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--script", help="YAML file: a list of replies, or a mapping with 'replies', 'faults'...")
+    p.add_argument(
+        "--script",
+        help="a YAML file (a list of replies, or a mapping with 'replies' or 'tasks', 'faults'...) or the name of a "
+        "shipped example: " + ", ".join(examples()),
+    )
     p.add_argument("--default-reply", help="reply text once the script is used up (default: a 500 error)")
     p.add_argument("--latency-s", type=float, default=None, help="added latency per request, seconds")
     p.add_argument("--fault-rate", type=float, default=None, help="probability of a random fault per request")
@@ -38,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _build(args: argparse.Namespace) -> ScriptedModelServer:
-    kwargs: dict = {"host": args.host, "port": args.port, "seed": args.seed}
+    kwargs: dict[str, Any] = {"host": args.host, "port": args.port, "seed": args.seed}
     if args.default_reply is not None:
         kwargs["default_reply"] = args.default_reply
     if args.latency_s is not None:

@@ -7,9 +7,12 @@ import random
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.errors import ConfigError
+
+if TYPE_CHECKING:
+    from .keyed import TaskScript
 
 Reply = str | dict[str, Any]
 ReplySource = list[Reply] | Callable[[dict[str, Any]], Reply] | str | Path | None
@@ -72,38 +75,75 @@ def _tool_calls(calls: Any, where: str) -> list[dict[str, str]]:
     return out
 
 
+EXAMPLES_DIR = Path(__file__).parent / "examples"
+
+
+def examples() -> list[str]:
+    """The names of the reply files shipped in ``examples/`` (one per harness that takes a model)."""
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
+
+
+def resolve_script(value: str | Path) -> Path:
+    """A script file: ``value`` as a path if it exists, else the shipped example of that name."""
+    path = Path(value)
+    if path.is_file():
+        return path
+    if isinstance(value, str) and value in examples():
+        return EXAMPLES_DIR / f"{value}.yaml"
+    raise ConfigError(
+        f"--script {str(value)!r}: no such file, and no example of that name (examples: {', '.join(examples())})"
+    )
+
+
 def load_yaml(path: str | Path) -> dict[str, Any]:
-    """Read a script file: a list of replies, or a mapping with ``replies`` (and ``faults``, ``default_reply``...)."""
+    """Read a script file (a path, or the name of a shipped example): a list of replies, or a mapping with
+    ``replies`` or ``tasks`` (and ``faults``, ``default_reply``...)."""
     import yaml
 
+    path = resolve_script(path)
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"script file {str(path)!r} cannot be read: {exc}") from None
+        raise ConfigError(f"script file {str(path)!r} cannot be read: {' '.join(str(exc).split())}") from None
     if isinstance(data, list):
         return {"replies": data}
     if isinstance(data, dict):
         return data
-    raise ConfigError(f"script file {str(path)!r}: expected a list of replies or a mapping with 'replies'")
+    raise ConfigError(f"script file {str(path)!r}: expected a list of replies or a mapping with 'replies' or 'tasks'")
 
 
 class Script:
-    """Hands out replies in order (thread-safe); a callable source is asked for each request."""
+    """Hands out replies: a list in order (thread-safe), a callable asked for each request, or with ``tasks`` (a
+    mapping of marker text to replies) each task's own list at the request's position (:mod:`.keyed`)."""
 
-    def __init__(self, source: ReplySource, default_reply: Reply | None = None) -> None:
+    def __init__(
+        self, source: ReplySource, default_reply: Reply | None = None, tasks: dict[str, list[Reply]] | None = None
+    ) -> None:
         if isinstance(source, (str, Path)):
-            source = load_yaml(source).get("replies", [])
+            data = load_yaml(source)
+            source, tasks = data.get("replies", []), data.get("tasks", tasks)
+        if tasks is not None and source:
+            raise ConfigError(
+                "a script has either 'replies' (one list, in order) or 'tasks' (a list per task), not both"
+            )
         self._callable = source if callable(source) else None
-        items = [] if source is None or self._callable else list(source)
+        items = [] if source is None or callable(source) or isinstance(source, (str, Path)) else list(source)
         self._items = [normalize_reply(r, f"reply #{i + 1}") for i, r in enumerate(items)]
         self._default = normalize_reply(default_reply, "default_reply") if default_reply is not None else None
         self._next = 0
         self._lock = threading.Lock()
+        self._tasks: TaskScript | None = None
+        if tasks is not None:
+            from .keyed import TaskScript
+
+            self._tasks = TaskScript(tasks, self._default)
 
     def next(self, request: dict[str, Any]) -> dict[str, Any]:
         """The reply for ``request``; when a list is used up: the default reply, else a 500 saying so."""
         if self._callable is not None:
             return normalize_reply(self._callable(request), "reply from callable")
+        if self._tasks is not None:
+            return self._tasks.next(request)
         with self._lock:
             index = self._next
             self._next += 1
@@ -121,6 +161,8 @@ class Script:
 
     @property
     def n_used(self) -> int:
+        if self._tasks is not None:
+            return self._tasks.n_used
         return min(self._next, len(self._items))
 
 

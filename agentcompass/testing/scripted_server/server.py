@@ -119,8 +119,10 @@ class ScriptedModelServer:
     """Serves ``/v1/chat/completions``, ``/v1/responses`` and ``/v1/messages`` from a script.
 
     ``replies``: a list (each a string or ``{text, tool_calls, finish_reason, usage, status, headers, body,
-    error, code, delay_s}``), a YAML file path, or a callable ``f(request) -> reply``. ``tool_calls``
-    (``[{name, arguments, id?}]``, arguments a JSON string or a mapping) come back in the protocol's own
+    error, code, delay_s}``), handed out in order, a YAML file path (or a shipped example's name), or a callable
+    ``f(request) -> reply``. ``tasks`` instead: a mapping of marker text to a task's replies, each request answered
+    from the task whose marker occurs in its opening text, at its number of assistant turns (:mod:`.keyed`).
+    ``tool_calls`` (``[{name, arguments, id?}]``, arguments a JSON string or a mapping) come back in the protocol's own
     form (chat ``tool_calls``, Responses ``function_call`` items, Anthropic ``tool_use`` blocks) with the
     finish reason ``tool_calls`` unless the reply names another. ``faults`` /
     ``fault_rate`` inject 429/5xx, ``drop``, ``slow`` and ``malformed`` replies without consuming the
@@ -154,8 +156,9 @@ class ScriptedModelServer:
         record: bool = True,
         streaming: bool = True,
         keep_headers: bool = False,
+        tasks: dict[str, list[Reply]] | None = None,
     ) -> None:
-        self._script = Script(replies, default_reply)
+        self._script = Script(replies, default_reply, tasks)
         self._faults = FaultPlan(faults, fault_rate, fault_kinds, seed)
         self.latency_s, self.host, self.port = latency_s, host, port
         paths = unsupported_paths or {}
@@ -173,7 +176,7 @@ class ScriptedModelServer:
 
     @classmethod
     def from_yaml(cls, path: str, **kwargs: Any) -> ScriptedModelServer:
-        """A server configured by a script file (``replies`` plus any constructor keyword)."""
+        """A server configured by a script file or example name (``replies`` or ``tasks``, plus any keyword)."""
         data = load_yaml(path)
         return cls(**{**data, **kwargs})
 
@@ -330,7 +333,8 @@ def _presented_key(headers: Any) -> str | None:
     auth = headers.get("authorization") or ""
     if auth.lower().startswith("bearer "):
         return auth[7:]
-    return headers.get("x-api-key") or headers.get("api-key")
+    key: str | None = headers.get("x-api-key") or headers.get("api-key")
+    return key
 
 
 def _redacted(headers: Any) -> dict[str, str]:
