@@ -1,12 +1,14 @@
 """The reference solution of a BFCL multi-turn task, as the agent messages the ``oracle`` harness sends: per turn,
 one message with the turn's ground-truth calls (none for a turn whose ground truth is empty), then a text message
 that ends the turn. A ground-truth call is a Python call expression (``mv(source='a', destination='b')``,
-``sort('f')``); positional arguments are named by the API method's signature in the package."""
+``sort('f')``); positional arguments are named by the API method's signature in the package, and the arguments go
+through JSON as a model's do."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import json
 import inspect
 from typing import Any
 
@@ -30,7 +32,8 @@ def call_of(expression: str, methods: dict[str, Any], call_id: str) -> dict[str,
             arguments.update({names[i]: ast.literal_eval(a) for i, a in enumerate(node.args)})
     except (SyntaxError, ValueError, KeyError, IndexError) as exc:
         raise DatasetError(f"ground-truth call {expression!r} cannot be sent as a tool call: {exc}") from None
-    return {"id": call_id, "name": name, "arguments": arguments}
+    # as a model's arguments arrive: through JSON (a tuple becomes a list)
+    return {"id": call_id, "name": name, "arguments": json.loads(json.dumps(arguments))}
 
 
 def api_methods(involved_classes: list[str]) -> dict[str, Any]:
