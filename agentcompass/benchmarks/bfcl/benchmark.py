@@ -10,6 +10,7 @@ is not used (any provider works; ``memory`` or ``local`` is cheapest).
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, ClassVar
@@ -79,11 +80,9 @@ class BfclMultiTurnBenchmark:
 
     def load(self) -> list[Task]:
         _package.bfcl(self._data_root)
-        utils = _package.module("utils")
         tasks: list[Task] = []
         for category in self.config.categories:
-            entries = utils.load_dataset_entry(f"multi_turn_{category}")
-            answers = {a["id"]: a["ground_truth"] for a in utils.load_ground_truth_entry(f"multi_turn_{category}")}
+            entries, answers = _category(category)
             tasks += [self._task(category, e, answers[e["id"]]) for e in entries]
         return self._select(tasks)
 
@@ -132,10 +131,10 @@ class BfclMultiTurnBenchmark:
         if not isinstance(transcript, Transcript):
             raise VerifierError(f"task {task.id}: the agent's result has no conversation transcript to grade")
         verdict = check(task.data["entry"], task.data["ground_truth"], model_result(transcript))
-        passed = sum(1 for v in verdict.turns if v)
+        passed = sum(1 for v in verdict.turns if v)  # the turns before the first failing one (ours, not BFCL's)
         return Grade(
             reward=1.0 if verdict.valid else 0.0,
-            rewards={"turns_passed": float(passed)},
+            rewards={"turns_passed": passed / max(len(verdict.turns), 1)},
             resolved=verdict.valid,
             details={"category": task.metadata.get("category"), "checker": verdict.to_dict()},
         )
@@ -150,6 +149,16 @@ class BfclMultiTurnBenchmark:
         path = Path(run_dir) / SCORES_FILE
         path.write_text(json.dumps(scores(rows), indent=2) + "\n", encoding="utf-8")
         return {"bfcl_scores": str(path)}
+
+
+@functools.cache
+def _category(category: str) -> tuple[list[dict[str, Any]], dict[str, list[list[str]]]]:
+    """The package's entries of a category (``load_dataset_entry``: function docs and held-out functions filled in)
+    and their ground truth by id; read once per process (nothing changes them: a conversation copies its entry)."""
+    utils = _package.module("utils")
+    entries = utils.load_dataset_entry(f"multi_turn_{category}")
+    answers = {a["id"]: a["ground_truth"] for a in utils.load_ground_truth_entry(f"multi_turn_{category}")}
+    return entries, answers
 
 
 def category_of(task_id: str) -> str:
