@@ -52,7 +52,7 @@ def decoded(response: Any) -> list[str]:
     """The step's calls, ``[]`` when it has none (the package's decoding fails, or gives an empty response)."""
     try:
         calls = _package.decode_calls(response)
-    except Exception:  # noqa: BLE001 - the package's own rule: any decoding failure means "no calls"
+    except Exception:  # the package's own rule: any decoding failure means "no calls"
         return []
     empty = _package.multi_turn_utils().is_empty_execute_response(calls)
     return [] if empty else calls

@@ -53,7 +53,7 @@ def decode(result: list[list[Any]]) -> list[list[list[str]]]:
         for response in steps:
             try:
                 calls = _package.decode_calls(response)
-            except Exception:  # noqa: BLE001 - as the package: a step that does not decode is not a call
+            except Exception:  # as the package: a step that does not decode is not a call
                 continue
             if not _package.multi_turn_utils().is_empty_execute_response(calls):
                 kept.append(calls)
@@ -61,7 +61,7 @@ def decode(result: list[list[Any]]) -> list[list[list[str]]]:
     return turns
 
 
-def run_checker(decoded: list[list[list[str]]], ground_truth: list[list[str]], entry: dict[str, Any]) -> dict:
+def run_checker(decoded: list[list[list[str]]], ground_truth: list[list[str]], entry: dict[str, Any]) -> dict[str, Any]:
     """``multi_turn_checker`` on these turns, its API instances under a name of their own (freed after)."""
     name = f"agentcompass_{uuid.uuid4().hex}"
     category = entry["id"].rsplit("_", 1)[0]

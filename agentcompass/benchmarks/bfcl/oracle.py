@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ast
 import importlib
-import json
 import inspect
+import json
 from typing import Any
 
 from agentcompass.errors import DatasetError

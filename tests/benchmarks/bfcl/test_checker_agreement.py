@@ -1,6 +1,7 @@
 """Our BFCL multi-turn grading against bfcl-eval's own checker, on trajectories made from the ground truth of tasks
 of the four categories (right, a call dropped, an argument changed, an extra call, two turns swapped, a call in a
-turn that expects none, the agent silent in the last turn, a turn past BFCL's step limit): the same verdict per task and per turn, the same accuracy per category.
+turn that expects none, the agent silent in the last turn, a turn past BFCL's step limit): the same verdict per task
+and per turn, the same accuracy per category.
 
 Our side drives each trajectory through :class:`BfclConversation` (the package's API classes executing it) and
 grades the transcript; the reference side hands the same trajectory, as BFCL's function-calling inference writes
@@ -60,7 +61,7 @@ def reference(entry: dict[str, Any], ground_truth: list[list[str]], turns: Turns
         for response in steps:
             try:
                 calls = _package.handler_utils().convert_to_function_call(response)
-            except Exception:  # noqa: BLE001 - eval_runner skips what does not decode
+            except Exception:  # eval_runner skips what does not decode
                 continue
             if not utils.is_empty_execute_response(calls):
                 kept.append(calls)
