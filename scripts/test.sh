@@ -33,6 +33,7 @@ pip_install() {
     return 1
 }
 pip_install -e '.[test,agreement,compose,terminus2]'
+pip_install --no-deps 'bfcl-eval==2026.3.23'   # the [bfcl] extra's package, without its heavy dependencies
 
 # lint, format and types before the tests (configured in pyproject.toml): a finding fails CI
 python3 -m ruff check .

@@ -60,6 +60,8 @@ def data_source(cfg: dict[str, Any]) -> str:
     target = str(cfg.get("_target_") or "")
     if target.endswith("DemoBenchmark"):
         return "bundled: agentcompass/benchmarks/demo_tasks"
+    if target.endswith("BfclMultiTurnBenchmark"):
+        return "package: bfcl-eval==2026.3.23 (installed with --no-deps; extra bfcl)"
     if "dataset_path" in cfg:
         return "yours: dataset_path, dataset (Harbor's registry) or repo_url"
     return "generated in process"

@@ -158,3 +158,15 @@ def test_ensure_tools_installs_with_the_image_package_manager():
         assert asyncio.run(_deps.missing_tools(env, ["jq"])) == []
     finally:
         subprocess.run(["docker", "rm", "-f", "-v", cid], capture_output=True)
+
+
+def test_a_no_deps_package_is_named_with_its_second_step(monkeypatch):
+    """bfcl: the extra holds what bfcl-eval's multi-turn code imports; bfcl-eval itself installs with --no-deps."""
+    assert (
+        _deps.install_command("bfcl")
+        == "pip install 'agentcompass[bfcl]' && pip install --no-deps bfcl-eval==2026.3.23"
+    )
+    monkeypatch.setitem(sys.modules, "bfcl_eval", None)  # as if bfcl-eval were not installed
+    with pytest.raises(DependencyError) as info:
+        _deps.require("bfcl_eval", "bfcl", auto_install=False)
+    assert "'bfcl-eval==2026.3.23'" in str(info.value) and "--no-deps bfcl-eval==2026.3.23" in str(info.value)

@@ -68,3 +68,16 @@ class TestTau2Benchmark(BenchmarkSuite):
     @classmethod
     def request_kwargs(cls, tau2_root) -> dict[str, Any]:
         return {"environment": "memory", "benchmark_params": {"dataset_path": str(tau2_root)}}
+
+
+class TestBfclMultiTurnBenchmark(BenchmarkSuite):
+    """BFCL multi-turn from the installed bfcl-eval, in the memory environment (the conversation needs none): the
+    ground-truth calls score 1, stopping at once 0, in three of the four categories."""
+
+    BENCHMARK = "bfcl_multi_turn"
+    SUBSET = ["multi_turn_base_0", "multi_turn_miss_func_3", "multi_turn_long_context_5"]
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def request_kwargs(cls) -> dict[str, Any]:
+        return {"environment": "memory"}

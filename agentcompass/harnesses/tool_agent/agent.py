@@ -98,7 +98,6 @@ class ToolAgentHarness:
         system = (
             [] if conversation.system_prompt is None else [{"role": "system", "content": conversation.system_prompt}]
         )
-        params, tools = self.request_params(conversation), conversation.tools or None
         history = list(await conversation.start())
         usage, steps, limit_hit, format_errors = Usage(), 0, None, 0
         while not conversation.done:
@@ -106,6 +105,8 @@ class ToolAgentHarness:
                 conversation.stop(Termination.HARNESS_LIMIT.value)
                 limit_hit = "step_limit"
                 break
+            # read before every call: a conversation's tools may grow (BFCL's held-out functions)
+            params, tools = self.request_params(conversation), conversation.tools or None
             response = await model.complete([*system, *(chat_message(m) for m in history)], tools=tools, **params)
             steps += 1
             usage.add(response.usage)
