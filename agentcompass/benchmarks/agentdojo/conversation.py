@@ -79,9 +79,19 @@ class AgentDojoConversation:
         try:
             utility, security = self.case.execute(self._element)
         except Exception as exc:  # the package's run failed: reported on the event loop
-            self._post("error", f"{type(exc).__name__}: {exc}")
+            self._finish("error", f"{type(exc).__name__}: {exc}")
             return
-        self._post("end", {"utility": bool(utility), "security": bool(security)})
+        self._finish("end", {"utility": bool(utility), "security": bool(security)})
+
+    def _finish(self, kind: str, value: Any) -> None:
+        """Record the run's end in the transcript (on the event loop, also after a stop), and report it."""
+        key = "package_result" if kind == "end" else "package_error"
+        if self._loop is not None:
+            try:
+                self._loop.call_soon_threadsafe(self.transcript.info.__setitem__, key, value)
+            except RuntimeError:  # the event loop is gone (the attempt ended first)
+                pass
+        self._post(kind, value)
 
     def _answer(self, messages: list[Any]) -> Any:
         if not self._stopped:
@@ -110,7 +120,6 @@ class AgentDojoConversation:
         kind, value = await self._events.get()
         if kind == "turn":
             return self._deliver(value)
-        self.transcript.info["package_result" if kind == "end" else "package_error"] = value
         if not self.done:
             self.done = True
             self.transcript.termination = (Termination.AGENT_STOP if kind == "end" else Termination.AGENT_ERROR).value
