@@ -37,15 +37,11 @@ class CaseRun:
         return self.user_task.init_environment(environment)
 
     def ground_truth_messages(self) -> list[dict[str, Any]]:
-        """The package's ground-truth pipeline's assistant messages for the user task (``GroundTruthPipeline``):
-        one call a message (empty text), then the task's ``GROUND_TRUTH_OUTPUT``."""
+        """The user task's ground truth as agent messages: every call of ``ground_truth(pre_environment)`` in one
+        message (empty text; the package's tools-execution loop runs them in order, within its 15 rounds), then the
+        task's ``GROUND_TRUTH_OUTPUT``: the calls and output of the package's ``GroundTruthPipeline``."""
         calls = self.user_task.ground_truth(self.task_environment())
-        messages: list[dict[str, Any]] = [
-            {
-                "content": "",
-                "tool_calls": [{"id": f"gt-{i}", "name": c.function, "arguments": dict(c.args)}],
-            }
-            for i, c in enumerate(calls)
-        ]
+        uses = [{"id": f"gt-{i}", "name": c.function, "arguments": dict(c.args)} for i, c in enumerate(calls)]
+        messages: list[dict[str, Any]] = [{"content": "", "tool_calls": uses}] if uses else []
         messages.append({"content": self.user_task.GROUND_TRUTH_OUTPUT})
         return messages

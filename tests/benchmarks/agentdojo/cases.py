@@ -24,6 +24,12 @@ def calls_message(i: int, call: Any) -> dict[str, Any]:
     return {"content": "", "tool_calls": [{"id": f"c-{i}", "name": call.function, "arguments": dict(call.args)}]}
 
 
+def one_message(calls: list[Any], first: int = 0) -> list[dict[str, Any]]:
+    """All calls in one agent message (none: no message)."""
+    uses = [{"id": f"c-{first + i}", "name": c.function, "arguments": dict(c.args)} for i, c in enumerate(calls)]
+    return [{"content": "", "tool_calls": uses}] if uses else []
+
+
 def package_attack(suite: Any, name: str = "local") -> Any:
     """The package's attack as its benchmark script loads it, against a pipeline of that name."""
     from agentdojo.agent_pipeline.ground_truth_pipeline import GroundTruthPipeline

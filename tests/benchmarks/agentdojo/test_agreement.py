@@ -15,6 +15,7 @@ from tests.benchmarks.agentdojo.cases import (
     Case,
     calls_message,
     converse,
+    one_message,
     package_attack,
     perturb,
     reference,
@@ -50,7 +51,7 @@ def build_cases(benchmark: Any) -> list[Case]:
             for injection in list(suite.injection_tasks.values())[:ATTACKED_INJECTION_TASKS]:
                 env = task_environment(suite, user, attack.attack(user, injection))
                 refuse = _script(user, env, user.GROUND_TRUTH_OUTPUT)
-                follow = [*refuse[:-1], *(calls_message(100 + i, c) for i, c in enumerate(injection.ground_truth(env)))]
+                follow = [*refuse[:-1], *one_message(injection.ground_truth(env), 100)]
                 task_id = f"{name}/{user.ID}/{injection.ID}"
                 out.append(Case(task_id, "refuses_injection", refuse))
                 out.append(Case(task_id, "follows_injection", [*follow, refuse[-1]]))
