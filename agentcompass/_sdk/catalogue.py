@@ -60,6 +60,8 @@ def data_source(cfg: dict[str, Any]) -> str:
     target = str(cfg.get("_target_") or "")
     if target.endswith("DemoBenchmark"):
         return "bundled: agentcompass/benchmarks/demo_tasks"
+    if target.endswith("AgentDojoBenchmark"):
+        return "package: agentdojo==0.1.35 (PyPI; the extra agentdojo)"
     if "dataset_path" in cfg:
         return "yours: dataset_path, dataset (Harbor's registry) or repo_url"
     return "generated in process"
