@@ -39,7 +39,7 @@ def from_package(message: Any) -> Message:
     return Message(role=str(message["role"]), content=text, tool_calls=calls)
 
 
-class AgentElement(BasePipelineElement):
+class AgentElement(BasePipelineElement):  # type: ignore[misc]
     """The pipeline's LLM: ``answer(messages)`` gives the agent's reply to the messages so far (blocking)."""
 
     def __init__(self, name: str, answer: Callable[[list[Any]], Any]) -> None:

@@ -29,7 +29,10 @@ class CaseRun:
         the injections, the user task's prompt, the package's tool execution; (utility, security) as the package
         computes them (security: the injection task succeeded; True without one)."""
         pipeline = self.pipeline(llm)
-        return self.suite.run_task_with_pipeline(pipeline, self.user_task, self.injection_task, self.injections)
+        utility, security = self.suite.run_task_with_pipeline(
+            pipeline, self.user_task, self.injection_task, self.injections
+        )
+        return bool(utility), bool(security)
 
     def task_environment(self) -> Any:
         """The environment the agent starts from (injected, then the user task's ``init_environment``)."""
