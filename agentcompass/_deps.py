@@ -42,6 +42,7 @@ EXTRAS: dict[str, list[str]] = {
     "terminus2": ["litellm>=1.92.0"],
     "ray": ["ray==2.60.0"],
     "bfcl": ["filelock>=3.12", "tenacity>=8.5.0"],
+    "agentdojo": ["agentdojo==0.1.35"],
 }
 # Packages of an extra that pip installs WITHOUT their declared dependencies (``pip install --no-deps``): their
 # declared ones are heavy and never imported by what agentcompass uses of them (the extra lists the few that are).

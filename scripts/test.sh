@@ -34,6 +34,7 @@ pip_install() {
 }
 pip_install -e '.[test,agreement,compose,terminus2]'
 pip_install --no-deps 'bfcl-eval==2026.3.23'   # the [bfcl] extra's package, without its heavy dependencies
+pip_install --no-deps 'agentdojo==0.1.35'      # AgentDojo without langchain (never imported); its imports: [test]
 
 # lint, format and types before the tests (configured in pyproject.toml): a finding fails CI
 python3 -m ruff check .
