@@ -126,6 +126,17 @@ def _model_params(env: Env):
     return env.model(model_params={"temperature": 0.25}), check
 
 
+@case("model_roles")
+def _model_roles(env: Env):  # the benchmark's judge role, its model set by the keyword, on the main endpoint
+    def check(o: Outcome) -> None:
+        judged = [r["body"] for r in env.server.requests if r["body"]["model"] != "kw-model"]
+        assert [(b["model"], b.get("temperature")) for b in judged] == [("kw-judge", 0.0)], judged
+        assert o.attempt("syn-0")["usage_by_role"]["judge"]["calls"] == 1
+
+    judged = {"_target_": "tests._orchestrator.roles_support.JudgedBenchmark", "n_tasks": 1}
+    return env.model(benchmark_params=judged, model_roles={"judge": {"id": "kw-judge"}}), check
+
+
 LOOP = {"_target_": "tests.helpers.LoopHarness", "way": "complete", "n_calls": 3}
 
 
