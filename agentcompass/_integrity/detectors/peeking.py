@@ -25,11 +25,22 @@ _HISTORY_COMMANDS = {"log", "rev-list", "shortlog", "show-branch", "whatchanged"
 _FSCK_FLAGS = {"--lost-found", "--unreachable", "--dangling"}
 
 
+def _git_sub(tokens: list[str]) -> str:
+    """The sub-command of a git command line (past ``-c name=value`` / ``-C dir``)."""
+    skip = False
+    for token in tokens[1:]:
+        if skip:
+            skip = False
+        elif token in ("-c", "-C", "--git-dir", "--work-tree"):
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return ""
+
+
 def _git_history(tokens: list[str]) -> str | None:
     """Why a git command reads history beyond the checked-out commit, or None."""
-    args = [t for t in tokens[1:] if not t.startswith("-c") and "=" not in t[:2]]
-    sub = next((t for t in args if not t.startswith("-")), "")
-    rest = set(args)
+    sub, rest = _git_sub(tokens), set(tokens[1:])
     if sub in _HISTORY_COMMANDS and rest & _HISTORY_FLAGS:
         return f"git {sub} {' '.join(sorted(rest & _HISTORY_FLAGS))}"
     if sub in ("reflog", "fetch", "pull"):
@@ -58,12 +69,15 @@ def _text_flags(text: str, e: Event, written: list[str]) -> list[dict[str, Any]]
 
 def detect(events: list[Event], facts: Facts) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    own_history = False  # after `git init` / `git commit` the history read may be the agent's own
     for e in events:
         if e.kind == COMMAND:
             out += _text_flags(e.text, e, written_paths(e.text))
             for program, tokens in programs(e.text):
+                sub = _git_sub(tokens) if program == "git" else ""
+                own_history = own_history or sub in ("init", "commit")
                 why = _git_history(tokens) if program == "git" else None
-                if why:
+                if why and not (own_history and sub not in ("fetch", "pull")):
                     out.append(flag(NAME, SUSPECT, f"reads git history beyond the base commit ({why})", e, needle=why))
         elif e.kind == READ:
             out += _text_flags(e.path, e, [])

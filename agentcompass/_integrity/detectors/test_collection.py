@@ -29,7 +29,7 @@ _MONKEYPATCH = re.compile(
 )
 _PYTEST_ENV = re.compile(r"\bPYTEST_(?:ADDOPTS|PLUGINS)=")
 _CACHE = re.compile(r"__pycache__|\.pyc$|\.pytest_cache|\.coverage")
-_TEST_FILE = re.compile(r"(?:^|/)(?:tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
+_TEST_FILE = re.compile(r"(?:^|/)(?:tests?(?:/|$)|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
 
 
 def _verifier_path(path: str) -> bool:
