@@ -111,7 +111,8 @@ _DIFF_FILE = re.compile(r"^diff --git a/(\S+) b/(\S+)$")
 def diff_events(patch: str, source: str, step: Any = None) -> list[Event]:
     """The files a unified diff writes (with its added lines) or deletes."""
     out: list[Event] = []
-    path, added, deleted = "", [], False
+    path, deleted = "", False
+    added: list[str] = []
 
     def close() -> None:
         if path:

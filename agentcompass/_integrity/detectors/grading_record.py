@@ -23,7 +23,7 @@ def contradiction(log: str) -> str | None:
     if summaries:
         counts = {kind.rstrip("s"): int(n) for n, kind in _COUNTS.findall(summaries[-1])}
         if counts.get("failed") or counts.get("error"):
-            return summaries[-1]
+            return str(summaries[-1])
     for pattern in (_FAILED_LINE, _NO_TESTS):
         if m := pattern.search(log):
             return m.group(0)
