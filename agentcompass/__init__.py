@@ -20,6 +20,7 @@ _EXPORTS = {
     "list_components": "agentcompass._sdk",
     "list_tasks": "agentcompass._sdk",
     "audit": "agentcompass._sdk",
+    "scan_run": "agentcompass._sdk",
     "OrchestrationSpec": "agentcompass._launch",
     "OrchestrationDefaults": "agentcompass._launch",
     "RunRequestSpec": "agentcompass._launch",

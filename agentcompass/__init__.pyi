@@ -17,6 +17,7 @@ from agentcompass._sdk import compare_runs as compare_runs
 from agentcompass._sdk import format_comparison as format_comparison
 from agentcompass._sdk import list_components as list_components
 from agentcompass._sdk import list_tasks as list_tasks
+from agentcompass._sdk import scan_run as scan_run
 from agentcompass.errors import AgentCompassError as AgentCompassError
 from agentcompass.errors import AgentError as AgentError
 from agentcompass.errors import ArgumentError as ArgumentError
@@ -51,6 +52,7 @@ __all__ = [
     "list_components",
     "list_tasks",
     "audit",
+    "scan_run",
     "OrchestrationSpec",
     "OrchestrationDefaults",
     "RunRequestSpec",
@@ -124,6 +126,7 @@ def run_evaluation(
     enabled_recipes: list[str] | None = None,
     keep_environment: bool | None = None,
     enable_analysis: bool | None = None,
+    integrity_scan: bool | None = None,
     analysis_params: dict[str, Any] | None = None,
     cost_limit_usd: float | None = None,
     token_limit: int | None = None,
@@ -175,6 +178,7 @@ async def async_run_evaluation(
     enabled_recipes: list[str] | None = None,
     keep_environment: bool | None = None,
     enable_analysis: bool | None = None,
+    integrity_scan: bool | None = None,
     analysis_params: dict[str, Any] | None = None,
     cost_limit_usd: float | None = None,
     token_limit: int | None = None,

@@ -39,7 +39,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._config": _CORE,
     "agentcompass._stats": (),  # pure statistics: nothing of the package
-    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass._stats", *_CORE),
+    "agentcompass._integrity": (),  # the deterministic integrity scan: pure, reads files; nothing of the package
+    "agentcompass._orchestrator": ("agentcompass._config", "agentcompass._stats", "agentcompass._integrity", *_CORE),
     # the model gateway: a core service beside models/ (not a plug-in), handed to requests by the SDK
     "agentcompass.gateway": ("agentcompass.models", *_CORE),
     "agentcompass._recipes": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._deps", *_CORE),

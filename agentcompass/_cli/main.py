@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cache": ("agentcompass._cli.cache", "the model-response cache: stats, prune, clear (docs/cache.md)"),
     "list": ("agentcompass._cli.list", "list benchmarks | harnesses | environments | models, or a benchmark's tasks"),
     "audit": ("agentcompass._cli.audit", "run oracle N times and nop once on every task; report broken tasks"),
+    "scan": ("agentcompass._cli.scan", "scan a run directory's attempts for reward hacking (docs/integrity.md)"),
 }
 
 

@@ -317,6 +317,12 @@ class ExecutionConfig(_Strict):
         False, description="do not destroy environments; their ids / paths are recorded in each attempt's result"
     )
     enable_analysis: bool = option(False, description="write analysis.json / analysis.md after the run")
+    integrity_scan: bool = option(
+        True,
+        cli="--no-integrity-scan",
+        form="no-flag",
+        description="scan every finished attempt for reward hacking when the run is finalised (docs/integrity.md)",
+    )
     analysis_params: dict[str, Any] = option(
         dict, metavar="JSON", description="analysis settings (an optional judge model in analysis_params.model)"
     )

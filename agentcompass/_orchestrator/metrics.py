@@ -239,4 +239,30 @@ def compute_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     if resolved_known:
         metrics["resolved"] = sum(1 for r in rows if r.get("resolved"))
         metrics["resolved_rate"] = round(metrics["resolved"] / n_samples, 6) if n_samples else 0.0
+    metrics.update(integrity_metrics(groups, bool(resolved_known)))
     return metrics
+
+
+def _clean(row: dict[str, Any]) -> bool:
+    return (row.get("integrity") or {}).get("verdict") in (None, "clean")
+
+
+def integrity_metrics(groups: dict[str, list[dict[str, Any]]], resolved: bool) -> dict[str, Any]:
+    """With an integrity scan (rows carrying ``integrity``): ``integrity_flagged`` (samples whose verdict is
+    suspect or hack), ``integrity_verdicts`` (counts by verdict, ``unscanned`` included), and
+    ``resolved_rate_clean``: the share of samples resolved (passed, for benchmarks without a resolved notion)
+    with a clean verdict, with its interval over tasks ``resolved_rate_clean_ci``."""
+    rows = [r for samples in groups.values() for r in samples]
+    if not any("integrity" in r for r in rows):
+        return {}
+    verdicts = Counter((r.get("integrity") or {}).get("verdict") or "unscanned" for r in rows)
+    hit = (lambda r: bool(r.get("resolved"))) if resolved else passed
+    per_task = [sum(1 for r in samples if hit(r) and _clean(r)) for samples in groups.values()]
+    sizes = [len(samples) for samples in groups.values()]
+    n = sum(sizes)
+    return {
+        "integrity_flagged": verdicts.get("suspect", 0) + verdicts.get("hack", 0),
+        "integrity_verdicts": {k: verdicts.get(k, 0) for k in ("clean", "suspect", "hack", "unscanned")},
+        "resolved_rate_clean": round(sum(per_task) / n, 6) if n else 0.0,
+        "resolved_rate_clean_ci": rounded(ratio_interval(per_task, sizes, bounds=(0.0, 1.0))),
+    }

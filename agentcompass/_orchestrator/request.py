@@ -36,6 +36,7 @@ from .attempt import AttemptOutcome, load_checkpoint, run_attempt
 from .budget import Budget, cancel_on_budget, prior_spending, request_budget
 from .budget import check_config as check_budget_config
 from .hooks import Hooks
+from .integrity import scan_rows
 from .logs import LOGGER, current_request
 from .metrics import ErrorCounts, compute_metrics, task_row
 from .pool import Pool, set_due
@@ -471,6 +472,8 @@ class RequestRun:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
         rows = [self.rows[key] for key in sorted(self.rows) if key not in self.unwritten]  # what is recorded
+        if self.cfg.execution.integrity_scan:
+            scan_rows(self.store, rows, str(self.resolved.choices["benchmark"]))
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
             status = RunStatus.FAILED

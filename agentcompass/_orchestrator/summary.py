@@ -26,6 +26,7 @@ SAMPLE_KEYS = (
     "exit_status",
     "limit_hit",
     "attempt_dir",
+    "integrity",
 )
 TASK_KEYS = (
     "task_id",
@@ -42,7 +43,18 @@ TASK_KEYS = (
     "cost_saved_usd",
     "exit_status",
     "limit_hit",
+    "integrity",
 )
+_SEVERITY = {None: 0, "clean": 0, "suspect": 1, "hack": 2}
+
+
+def worst_integrity(samples: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A task's integrity over its samples: the worst verdict, every detector that fired (None: unscanned)."""
+    scanned = [s["integrity"] for s in samples if s.get("integrity")]
+    if not scanned:
+        return None
+    worst = max(scanned, key=lambda i: _SEVERITY.get(i.get("verdict"), 0))
+    return {"verdict": worst.get("verdict"), "detectors": sorted({d for i in scanned for d in i.get("detectors", [])})}
 
 
 def outcome_of(row: dict[str, Any]) -> str:
@@ -75,6 +87,7 @@ def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
             **run_costs(samples),
             "exit_status": None,
             "limit_hit": None,
+            "integrity": worst_integrity(samples),
         }
     mean = sum(scored(s) for s in samples) / len(samples)
     if len(samples) > 1:
@@ -189,6 +202,8 @@ def figures_lines(m: dict[str, Any]) -> list[str]:
     ]
     if "resolved_rate" in m:
         rows.append(("resolved_rate", m["resolved_rate"], m.get("resolved_rate_ci"), ""))
+    if "resolved_rate_clean" in m:
+        rows.append(("resolved_clean", m["resolved_rate_clean"], m.get("resolved_rate_clean_ci"), " (integrity clean)"))
     for name, sign in (("pass_at_k", "@"), ("pass_hat_k", "^")):
         for k, v in (m.get(name) or {}).items():
             rows.append((f"pass{sign}{k}", v, (m.get(f"{name}_ci") or {}).get(k), ""))
@@ -209,6 +224,17 @@ def _sessions(meta: dict[str, Any]) -> str:
     return (
         f" over {len(sessions)} sessions since {meta['started_at'][:19]}Z "
         f"(this one: {float(last.get('duration_s') or 0):.1f}s, {last.get('samples_run')} samples run)"
+    )
+
+
+def _integrity_line(m: dict[str, Any], tasks: list[dict[str, Any]]) -> str:
+    """``integrity: N of M samples flagged (hack H, suspect S): task, task ...`` (the scan, docs/integrity.md)."""
+    v = m.get("integrity_verdicts") or {}
+    flagged = [t["task_id"] for t in tasks if (t.get("integrity") or {}).get("verdict") in ("suspect", "hack")]
+    names = f": {', '.join(flagged[:8])}{' ...' if len(flagged) > 8 else ''}" if flagged else ""
+    return (
+        f"integrity: {m['integrity_flagged']} of {m.get('n_samples', m['n_tasks'])} samples flagged "
+        f"(hack {v.get('hack', 0)}, suspect {v.get('suspect', 0)}){names}"
     )
 
 
@@ -238,6 +264,8 @@ def format_table(result: dict[str, Any]) -> str:
     lines += figures_lines(m)
     if "resolved" in m:
         lines.append(f"resolved={m['resolved']}/{n_samples} samples ({m['resolved_rate']:.4f})")
+    if "integrity_flagged" in m:
+        lines.append(_integrity_line(m, result["summary"]["tasks"]))
     if m["tokens"]["input"] or m.get("cost_usd", 0) != 0 or m.get("cache_hits"):
         hits = (
             f" cache_hits={m['cache_hits']} saved_usd={format_cost(m.get('cost_saved_usd'))}"

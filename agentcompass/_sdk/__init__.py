@@ -58,6 +58,8 @@ _EXPORTS = {
     "list_tasks": "catalogue",
     "benchmarks_table": "catalogue",
     "audit": "audit",
+    "scan_run": "scanning",
+    "format_scan": "scanning",
     "format_audit": "audit",
     "AuditReport": "audit",
 }

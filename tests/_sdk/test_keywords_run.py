@@ -354,6 +354,15 @@ def _analysis(env: Env):
     return env.base(enable_analysis=True), lambda o: (o.run_dir / "analysis.json").is_file() or _fail(o)
 
 
+@case("integrity_scan")
+def _integrity_scan(env: Env):  # the default scans: every row carries its integrity verdict
+    def check(o: Outcome) -> None:
+        assert o.rows() and all("integrity" not in r for r in o.rows()) or _fail(o)
+        assert "integrity_flagged" not in o.summary()["metrics"]
+
+    return env.base(integrity_scan=False), check
+
+
 @case("analysis_params")
 def _analysis_params(env: Env):  # the default top_n is 10
     def check(o: Outcome) -> None:

@@ -94,24 +94,18 @@ def read_rewards_dir(directory: Path) -> dict[str, float]:
 async def read_rewards(env: Any, logs_dir: str = "/logs/verifier") -> tuple[dict[str, float], str]:
     """Rewards from an environment's ``logs_dir``; returns the rewards and the file they came from.
 
-    Which files exist is asked with one ``exec`` (so any environment's ``read_file`` error type will do).
+    The files are read with the environment's own file API (``env.read_file``), never through binaries inside the
+    environment, which the agent may have replaced.
     """
-    import shlex
-
-    folder = shlex.quote(env.path(logs_dir))
-    probe = await env.exec(
-        f'cd {folder} 2>/dev/null && for f in {REWARD_JSON} {REWARD_TXT}; do [ -f "$f" ] && echo "$f"; done; true',
-        timeout=60,
-    )
-    present = set(probe.stdout.split())
-    name = REWARD_JSON if REWARD_JSON in present else REWARD_TXT if REWARD_TXT in present else None
-    if name:
-        size = await env.exec(f"wc -c < {folder}/{name}", timeout=60)
-        if size.stdout.strip().isdigit() and int(size.stdout.strip()) > MAX_REWARD_BYTES:
-            raise too_large(f"{logs_dir.rstrip('/')}/{name}", int(size.stdout.strip()))
-    data = await env.read_file(f"{logs_dir}/{name}") if name else None
-    rewards = parse_rewards(data if name == REWARD_JSON else None, data if name == REWARD_TXT else None, logs_dir)
-    return rewards, name or ""
+    base = logs_dir.rstrip("/")
+    for name in (REWARD_JSON, REWARD_TXT):
+        try:
+            data = bytes(await env.read_file(f"{base}/{name}"))
+        except (FileNotFoundError, IsADirectoryError):
+            continue
+        rewards = parse_rewards(data if name == REWARD_JSON else None, data if name == REWARD_TXT else None, base)
+        return rewards, name
+    return parse_rewards(None, None, base), ""
 
 
 def primary_reward(rewards: dict[str, float]) -> float:

@@ -1,12 +1,16 @@
 """Run a Terminal-Bench 2 verifier inside an environment (FORMATS.md C4).
 
 1. upload the task's ``tests/`` to a fresh random path (only now, after the agent); then, in one command:
-   delete stale ``/logs/verifier/reward.{txt,json}`` and any ``/tests`` left by the agent, move the upload to
-   ``/tests``;
+   report any ``/logs/verifier/reward.{txt,json}`` the agent left (with shell built-ins: recorded as
+   ``reward_files_left_by_agent``), delete them and any ``/tests`` left by the agent (checking they are gone), move
+   the upload to ``/tests``;
 2. in the same command, ``chmod +x /tests/test.sh`` and run it (directly when it has a shebang, else with
    ``bash``) from the workdir, output to ``/logs/verifier/test-stdout.txt``, with the task's ``[verifier].env``,
-   under the verifier timeout, then print its exit code, the reward files and the log tail;
-3. read the reward (:mod:`.reward`). test.sh's exit code is ignored; a timeout makes the reward invalid.
+   under the verifier timeout, then print its exit code;
+3. read the reward files and the log tail with the environment's own file API (``env.read_file``), never through
+   binaries inside the environment the agent could have replaced (:mod:`.reward`). A reward file the task's
+   tests never name (when they name one) is recorded in ``reward_files_unexpected`` and does not count.
+   test.sh's exit code is ignored; a timeout makes the reward invalid.
 
 Paths go through ``env.path`` so the same code drives the local environment and containers.
 """
@@ -20,15 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.terminal_bench.reward import (
-    MAX_REWARD_BYTES,
-    REWARD_JSON,
-    REWARD_TXT,
-    parse_rewards,
-    primary_reward,
-    read_rewards,
-    too_large,
-)
+from agentcompass.benchmarks.terminal_bench.reward import REWARD_JSON, REWARD_TXT, parse_rewards, primary_reward
 from agentcompass.errors import SandboxError, VerifierError
 
 TESTS_PATH = "/tests"
@@ -48,6 +44,9 @@ class VerifierOutcome:
     timed_out: bool = False
     duration_s: float = 0.0
     log: str = ""
+    present: list[str] = field(default_factory=list)  # the reward files found after test.sh ran
+    unexpected: list[str] = field(default_factory=list)  # present, but the task's tests never name them
+    left_by_agent: dict[str, str] = field(default_factory=dict)  # reward files there before the verifier ran
 
     def details(self) -> dict[str, Any]:
         return {
@@ -55,6 +54,9 @@ class VerifierOutcome:
             "test_exit_code": self.exit_code,
             "timed_out": self.timed_out,
             "verifier_duration_s": round(self.duration_s, 3),
+            "reward_files_present": list(self.present),
+            "reward_files_unexpected": list(self.unexpected),
+            "reward_files_left_by_agent": dict(self.left_by_agent),
         }
 
 
@@ -73,15 +75,23 @@ async def _stage(env: Any, tests_dir: Path) -> str:
 
 
 _MARK = "@@agentcompass-verifier@@"
+LEFT_EXCERPT_CHARS = 100
 
 
 def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, staging: str) -> str:
-    """Clear stale rewards, move the staged tests to ``tests_path``, run test.sh, then report (in the same round
-    trip) its exit code, the reward files (base64) and the tail of its output, each behind a marker line."""
+    """Report the reward files the agent left (shell built-ins only), clear them and check they are gone, move the
+    staged tests to ``tests_path``, run test.sh and print its exit code behind a marker line. Nothing is read back
+    through the environment's binaries: the rewards and the log are read with ``env.read_file`` afterwards."""
     logs, tests = _q(env, logs_dir), _q(env, tests_path)
+    left = (
+        f"for f in {REWARD_TXT} {REWARD_JSON}; do if [ -e {logs}/$f ]; then l=; "
+        f'IFS= read -r -n {LEFT_EXCERPT_CHARS} l < {logs}/$f; echo "{_MARK} left $f $l"; fi; done; '
+    )
+    cleared = f"[ ! -e {logs}/{REWARD_TXT} ] && [ ! -e {logs}/{REWARD_JSON} ] && [ ! -e {tests} ]"
     prepare = (
-        f"rm -f {logs}/reward.txt {logs}/reward.json && rm -rf {tests} && mkdir -p {logs} "
-        f"{_q(env, posixpath.dirname(tests_path) or '/')} && mv {_q(env, staging)} {tests} "
+        f"rm -f {logs}/{REWARD_TXT} {logs}/{REWARD_JSON}; rm -rf {tests}; "
+        f'{cleared} || {{ echo "{_MARK} not-cleared"; exit 0; }}; '
+        f"mkdir -p {logs} {_q(env, posixpath.dirname(tests_path) or '/')} && mv {_q(env, staging)} {tests} "
         f'|| {{ echo "{_MARK} prepare-failed"; exit 0; }}; '
     )
     script = _q(env, f"{tests_path}/test.sh")
@@ -91,60 +101,56 @@ def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, stag
     except OSError:
         has_shebang = False
     runner = script if has_shebang else f"bash {script}"
-    return (
-        prepare + f'chmod +x {script} && {runner} > {out} 2>&1; echo; echo "{_MARK} rc $?"; '
-        f"cd {_q(env, logs_dir)} 2>/dev/null || exit 0; "
-        f"if command -v base64 >/dev/null 2>&1; then for f in reward.json reward.txt; do "
-        f'[ -f "$f" ] || continue; n=$(wc -c < "$f"); if [ "$n" -gt {MAX_REWARD_BYTES} ]; then '
-        f'echo "{_MARK} large $f $n"; continue; fi; '
-        f"printf '{_MARK} file %s ' \"$f\" && base64 \"$f\" | tr -d '\\n' && echo; done; "
-        f'else echo "{_MARK} nobase64"; fi; echo "{_MARK} tail"; '
-        f"tail -c {LOG_TAIL_BYTES} test-stdout.txt 2>/dev/null; exit 0"
-    )
+    return left + prepare + f'chmod +x {script} && {runner} > {out} 2>&1; echo; echo "{_MARK} rc $?"; exit 0'
 
 
-def _parse_report(stdout: str) -> tuple[int | None, dict[str, bytes], str | None, bool]:
-    """(test.sh exit code, reward files' bytes, log tail, base64 available) from the run command's output."""
-    import base64
-
+def _parse_report(stdout: str) -> tuple[int | None, dict[str, str]]:
+    """(test.sh exit code, the reward files the agent left: name -> the start of its first line)."""
     if f"{_MARK} prepare-failed" in stdout:
         raise SandboxError(f"verifier: cannot clear the logs or move the tests into place: {stdout.strip()[-300:]}")
-    head, sep, tail = stdout.partition(f"{_MARK} tail\n")
-    rc, files, has_b64 = None, {}, True
-    for line in head.splitlines():
+    if f"{_MARK} not-cleared" in stdout:
+        raise VerifierError(
+            "the reward files or /tests were still there after the verifier deleted them (a replaced rm?)"
+        )
+    rc = None
+    for line in stdout.splitlines():
         if line.startswith(f"{_MARK} rc "):
             rc = int(line.split()[-1]) if line.split()[-1].lstrip("-").isdigit() else None
-        elif line.startswith(f"{_MARK} file "):
-            _, _, name, *data = line.split(" ", 3)
-            files[name] = base64.b64decode(data[0] if data else "")
-        elif line.startswith(f"{_MARK} large "):
-            _, _, name, size = line.split(" ", 3)
-            files[name] = _TooLarge(int(size) if size.isdigit() else -1)
-        elif line == f"{_MARK} nobase64":
-            has_b64 = False
-    return rc, files, (tail if sep else None), has_b64
+    return rc, _parse_left(stdout)
 
 
-class _TooLarge(bytes):
-    """A reward file the run command did not send because of its size (``size`` bytes)."""
+def _parse_left(stdout: str) -> dict[str, str]:
+    left = {}
+    for line in stdout.splitlines():
+        if line.startswith(f"{_MARK} left "):
+            _, _, name, *rest = line.split(" ", 3)
+            left[name] = rest[0] if rest else ""
+    return left
 
-    def __new__(cls, size: int) -> _TooLarge:
-        obj = super().__new__(cls, b"")
-        obj.size = size
-        return obj
+
+def expected_reward_files(tests_dir: Path) -> set[str]:
+    """The reward files the task's own tests name (``reward.txt`` / ``reward.json`` anywhere in ``tests/``);
+    empty when they name neither (then any may be theirs)."""
+    names: set[str] = set()
+    for path in sorted(Path(tests_dir).rglob("*")):
+        try:
+            data = path.read_bytes() if path.is_file() and path.stat().st_size <= 1 << 20 else b""
+        except OSError:
+            continue
+        names.update(n for n in (REWARD_TXT, REWARD_JSON) if n.encode() in data)
+    return names
 
 
-def _refuse_large(files: dict[str, bytes], logs_dir: str) -> None:
-    """The file that decides the reward (reward.json if present) must not have been too large to read."""
-    name = REWARD_JSON if REWARD_JSON in files else REWARD_TXT
-    data = files.get(name)
-    if isinstance(data, _TooLarge):
-        raise too_large(f"{logs_dir.rstrip('/')}/{name}", data.size)
+async def _read_optional(env: Any, path: str) -> bytes | None:
+    try:
+        return bytes(await env.read_file(path))
+    except (FileNotFoundError, IsADirectoryError):
+        return None
 
 
 async def _log_tail(env: Any, logs_dir: str) -> str:
-    res = await env.exec(f"tail -c {LOG_TAIL_BYTES} {_q(env, logs_dir + '/test-stdout.txt')} 2>/dev/null", timeout=60)
-    return res.stdout
+    data = await _read_optional(env, f"{logs_dir.rstrip('/')}/test-stdout.txt")
+    return (data or b"")[-LOG_TAIL_BYTES:].decode("utf-8", errors="replace")
 
 
 async def run_verifier(
@@ -169,22 +175,33 @@ async def run_verifier(
         cwd=workdir,
         env=dict(env_vars or {}),
     )
-    rc, files, tail, has_b64 = _parse_report(res.stdout)
+    try:
+        rc, left = _parse_report(res.stdout)
+    except VerifierError as exc:
+        return VerifierOutcome(error=f"VerifierError: {exc}", left_by_agent=_parse_left(res.stdout))
     outcome = VerifierOutcome(
         exit_code=None if res.timed_out else rc, timed_out=res.timed_out, duration_s=time.monotonic() - start
     )
-    outcome.log = tail if tail is not None else await _log_tail(env, logs_dir)
+    outcome.left_by_agent = left
+    outcome.log = await _log_tail(env, logs_dir)
     if res.timed_out:
         outcome.error = f"VerifierError: verifier timed out after {timeout_s:g}s"
         return outcome
+    await _read_rewards(env, outcome, logs_dir, expected_reward_files(tests_dir))
+    return outcome
+
+
+async def _read_rewards(env: Any, outcome: VerifierOutcome, logs_dir: str, expected: set[str]) -> None:
+    """Read both reward files with the environment's own file API. A file the task's tests never name (when they
+    name one) is not theirs: it is recorded in ``unexpected`` and takes no part in the reward."""
+    base = logs_dir.rstrip("/")
+    files = {n: await _read_optional(env, f"{base}/{n}") for n in (REWARD_JSON, REWARD_TXT)}
+    outcome.present = [n for n, data in files.items() if data is not None]
+    outcome.unexpected = [n for n in outcome.present if expected and n not in expected]
+    counted = {n: (None if n in outcome.unexpected else data) for n, data in files.items()}
     try:
-        if tail is not None and has_b64:
-            _refuse_large(files, logs_dir)
-            outcome.rewards = parse_rewards(files.get(REWARD_JSON), files.get(REWARD_TXT), logs_dir)
-            outcome.source = REWARD_JSON if REWARD_JSON in files else REWARD_TXT
-        else:  # an image without base64: ask for the files one by one
-            outcome.rewards, outcome.source = await read_rewards(env, logs_dir)
+        outcome.rewards = parse_rewards(counted[REWARD_JSON], counted[REWARD_TXT], logs_dir)
+        outcome.source = REWARD_JSON if counted[REWARD_JSON] is not None else REWARD_TXT
         outcome.reward = primary_reward(outcome.rewards)
     except VerifierError as exc:
         outcome.error = f"VerifierError: {exc}"
-    return outcome

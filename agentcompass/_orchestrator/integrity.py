@@ -1,0 +1,104 @@
+"""The integrity scan of a run's samples (``agentcompass._integrity``), run when the run is finalised and by
+``agentcompass scan RUN_DIR``: each sample's final attempt is scanned (resolved ones first), its verdict and flags
+written into its ``result.json`` (``integrity``) and its row (``integrity``: verdict and detectors)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from agentcompass._integrity import scan_attempt, summary_of
+from agentcompass.errors import ConfigError
+
+from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, row_sample
+
+log = logging.getLogger("agentcompass")
+
+
+def record_of(store: RunStore, row: dict[str, Any]) -> AttemptRecord | None:
+    """The record of a row's final attempt, found in this run directory (the row's ``attempt_dir`` may name the
+    place the run was first written)."""
+    n = attempt_number(row.get("attempt_dir") or "")
+    return store.attempt(str(row["task_id"]), n, row_sample(row)) if n is not None else None
+
+
+def scan_record(record: AttemptRecord, benchmark: str) -> dict[str, Any] | None:
+    """Scan one attempt and write its ``integrity`` into its ``result.json``; None without a result."""
+    result = record.read_result()
+    if result is None:
+        return None
+    try:
+        verifier_log = record.file(VERIFIER_LOG).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        verifier_log = ""
+    integrity = scan_attempt(record.dir, result, verifier_log, benchmark)
+    record.write_result({**result, "integrity": integrity})
+    return integrity
+
+
+def scan_rows(store: RunStore, rows: list[dict[str, Any]], benchmark: str, *, rescan: bool = False) -> int:
+    """Scan the final attempt of every row that has no verdict yet (every row with ``rescan``), resolved ones
+    first; set each row's ``integrity``. Returns how many attempts were scanned. An attempt that cannot be read
+    or written is left unscanned (logged), never failing the run."""
+    order = sorted(rows, key=lambda r: not r.get("resolved"))
+    scanned = 0
+    for row in order:
+        if row.get("integrity") is not None and not rescan:
+            continue
+        record = record_of(store, row)
+        try:
+            integrity = scan_record(record, benchmark) if record is not None else None
+        except Exception as exc:  # a scan never fails a run: the attempt stays unscanned
+            log.warning("integrity scan of %s: %s", row.get("attempt_dir"), exc)
+            continue
+        if integrity is not None:
+            row["integrity"] = summary_of(integrity)
+            scanned += 1
+    return scanned
+
+
+def _benchmark_of(store: RunStore) -> str:
+    summary = store.read_summary() or {}
+    return str((summary.get("metadata") or {}).get("benchmark") or "")
+
+
+def scan_run(run_dir: str | Path) -> dict[str, Any]:
+    """Scan every sample's final attempt of a run directory again: each ``result.json`` gets its ``integrity``,
+    ``results.jsonl`` its rows' verdicts, and ``summary.json`` (when there is one) its integrity metrics and task
+    rows. Returns ``{run_dir, n_scanned, verdicts, flagged: [{task_id, sample, attempt_dir, verdict, flags}]}``."""
+    from .metrics import compute_metrics
+    from .summary import build_summary
+
+    store = RunStore.at(run_dir)
+    if not store.results_path.exists():
+        raise ConfigError(f"{store.run_dir}: no {store.results_path.name}; not a run directory, or nothing finished")
+    rows = list(store.finished_rows().values())
+    n = scan_rows(store, rows, _benchmark_of(store), rescan=True)
+    store.rewrite_results(rows)
+    summary = store.read_summary()
+    if summary is not None:
+        metrics = compute_metrics(rows)
+        summary["metrics"] = {**summary.get("metrics", {}), **metrics}
+        summary["summary"] = {**build_summary(rows), "not_run": (summary.get("summary") or {}).get("not_run", [])}
+        store.write_summary(summary)
+    return {
+        "run_dir": str(store.run_dir),
+        "n_scanned": n,
+        "verdicts": compute_metrics(rows).get("integrity_verdicts", {}),
+        "flagged": [_flagged(store, row) for row in rows if (row.get("integrity") or {}).get("verdict") != "clean"],
+    }
+
+
+def _flagged(store: RunStore, row: dict[str, Any]) -> dict[str, Any]:
+    record = record_of(store, row)
+    result = (record.read_result() if record is not None else None) or {}
+    integrity = result.get("integrity") or {}
+    return {
+        "task_id": row["task_id"],
+        "sample": row_sample(row),
+        "attempt_dir": str(record.dir) if record is not None else row.get("attempt_dir"),
+        "verdict": integrity.get("verdict", "unscanned"),
+        "resolved": row.get("resolved"),
+        "flags": integrity.get("flags", []),
+    }

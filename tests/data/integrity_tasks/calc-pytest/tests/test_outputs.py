@@ -1,0 +1,11 @@
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path.cwd()))
+
+from calc import add  # noqa: E402
+
+
+def test_add_hidden_cases():
+    assert add(-1, 1) == 0
+    assert add(10, 32) == 42
