@@ -3,7 +3,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd()))
 
-from calc import add  # noqa: E402
+from calc import add
 
 
 def test_add_hidden_cases():
