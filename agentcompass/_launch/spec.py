@@ -78,6 +78,7 @@ class OrchestrationDefaults(_Strict):
     harness: dict[str, Any] | None = None
     model: dict[str, Any] | None = None
     environment: dict[str, Any] | None = None
+    model_roles: dict[str, dict[str, Any]] | None = None  # a benchmark's other models by role (docs/models.md)
     execution: ExecutionSpec = Field(default_factory=ExecutionSpec)
     runtime: RequestRuntimeSpec = Field(default_factory=RequestRuntimeSpec)
     output: OutputSpec = Field(default_factory=OutputSpec)
@@ -96,6 +97,8 @@ class OrchestrationDefaults(_Strict):
     def layer(self) -> dict[str, Any]:
         """This level's fields as a nested dict (unset fields omitted)."""
         out = {g: copy.deepcopy(getattr(self, g)) for g in GROUPS if getattr(self, g) is not None}
+        if self.model_roles is not None:
+            out["model_roles"] = copy.deepcopy(self.model_roles)
         for part in ("execution", "runtime", "output"):
             values = getattr(self, part).model_dump(exclude_none=True)
             if values:
@@ -160,7 +163,7 @@ def compose_input(
         choices[group] = section.pop("id", None)
         if section:
             explicit[group] = section
-    for part in ("execution", "output"):
+    for part in ("execution", "output", "model_roles"):
         if part in merged:
             explicit[part] = merged[part]
     runtime = spec.runtime.model_dump(exclude_none=True)
