@@ -21,6 +21,7 @@ CONFORMANCE_TESTS = [
     "tests.environments.test_conformance",
     "tests.benchmarks.test_conformance",
     "tests.benchmarks.swebench.test_conformance",
+    "tests.benchmarks.agentdojo.test_oracle",
     "tests.harnesses.test_conformance",
     "tests.harnesses._installed.test_conformance",
     "tests.models.test_conformance",

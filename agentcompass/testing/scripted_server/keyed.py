@@ -12,11 +12,10 @@ concurrent tasks never take each other's replies, and any number of tasks may sh
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from agentcompass.errors import ConfigError
-
-from .script import Reply, normalize_reply
 
 _ASSISTANT_ITEMS = {"function_call", "reasoning", "custom_tool_call", "local_shell_call"}
 
@@ -69,16 +68,20 @@ def turn_index(body: dict[str, Any]) -> int:
 class TaskScript:
     """The replies of a ``tasks`` mapping (marker -> list of replies), chosen from each request (thread-safe)."""
 
-    def __init__(self, tasks: dict[str, list[Reply]], default_reply: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        tasks: dict[str, list[Any]],
+        default_reply: dict[str, Any] | None = None,
+        normalize: Callable[[Any, str], dict[str, Any]] = lambda reply, where: reply,
+    ) -> None:
+        """``normalize(reply, where)``: each reply in the server's form (the script's ``normalize_reply``)."""
         if not isinstance(tasks, dict) or not tasks:
             raise ConfigError(f"tasks: expected a mapping of marker text to a list of replies, got {tasks!r}")
         self._tasks: dict[str, list[dict[str, Any]]] = {}
         for marker, replies in tasks.items():
             if not isinstance(marker, str) or not isinstance(replies, list):
                 raise ConfigError(f"tasks: {marker!r}: expected a text marker mapped to a list of replies")
-            self._tasks[marker] = [
-                normalize_reply(r, f"tasks[{marker!r}] reply #{i + 1}") for i, r in enumerate(replies)
-            ]
+            self._tasks[marker] = [normalize(r, f"tasks[{marker!r}] reply #{i + 1}") for i, r in enumerate(replies)]
         self._markers = sorted(self._tasks, key=len, reverse=True)  # the longest marker that occurs wins
         self._default = default_reply
         self._lock = threading.Lock()

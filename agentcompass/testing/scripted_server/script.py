@@ -136,7 +136,7 @@ class Script:
         if tasks is not None:
             from .keyed import TaskScript
 
-            self._tasks = TaskScript(tasks, self._default)
+            self._tasks = TaskScript(tasks, self._default, normalize_reply)
 
     def next(self, request: dict[str, Any]) -> dict[str, Any]:
         """The reply for ``request``; when a list is used up: the default reply, else a 500 saying so."""
