@@ -9,9 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from agentcompass.benchmarks.tau2._models import load_source
+from agentcompass.benchmarks.tau2._models import dict_hash, load_source
 from agentcompass.benchmarks.tau2._source import Tau2SourceError
 from agentcompass.benchmarks.tau2.domains import domain_names, load_domain
+from agentcompass.benchmarks.tau2.domains._base import FreshDB
 from tests.benchmarks.tau2.domain_helpers import (
     DOMAINS,
     FUNCTION_CALLS,
@@ -42,6 +43,26 @@ def test_model_schemas_equal_the_reference(domain, factories, reference_schemas)
     assert list(ours) == list(theirs)
     for name in theirs:
         assert ours[name] == theirs[name], name
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_db_is_built_on_first_use_and_its_own(domain, factories):
+    """An environment's DB is built when first used; the hash of one never used is a fresh DB's (checked against the
+    reference's in the next test); a write stays in its environment."""
+    factory = factories[domain]
+    unused, used, written = factory(), factory(), factory()
+    assert isinstance(unused.tools._db, FreshDB)
+    built = used.tools.db
+    assert not isinstance(used.tools._db, FreshDB) and used.tools.db is built
+    assert unused.get_db_hash() == used.get_db_hash() == dict_hash(built.model_dump())
+    assert isinstance(unused.tools._db, FreshDB)  # hashed without being built
+    user = next(iter(written.tools.db.users.values()))
+    first = user.name.first_name
+    user.name.first_name = first + "X"
+    assert written.get_db_hash() != unused.get_db_hash()
+    again = factory()
+    assert next(iter(again.tools.db.users.values())).name.first_name == first
+    assert again.get_db_hash() == unused.get_db_hash() == used.get_db_hash()
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.tau2._models import DomainModels, load_models, load_source
+from agentcompass.benchmarks.tau2._models import DomainModels, dict_hash, load_models, load_source
 from agentcompass.benchmarks.tau2._source import SourceTree, Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import ToolSpec, load_tool_specs
-from agentcompass.benchmarks.tau2.domains._base import Environment, ToolKit
+from agentcompass.benchmarks.tau2.domains._base import Environment, FreshDB, ToolKit
 
 __all__ = ["DomainFactory", "DomainSpec", "KitSource", "domain_names", "load_data_file", "load_domain"]
 
@@ -93,11 +93,21 @@ class _Kit:
         self.db_class = self.models[source.db_class]
         self.db_path = data_dir / source.db_file
         self.db_text = self.db_path.read_text()
+        self._pristine_hash: str | None = None
+
+    def build_db(self) -> Any:
+        """A DB of its own, parsed and validated anew from the DB file (nothing shared with other environments)."""
+        return self.db_class.model_validate(load_data_file(self.db_path, self.db_text))
+
+    def pristine_hash(self) -> str:
+        """The hash of a DB just built (the same for each: the data and the models are fixed), computed once."""
+        if self._pristine_hash is None:
+            self._pristine_hash = dict_hash(self.build_db().model_dump())
+        return self._pristine_hash
 
     def new(self) -> ToolKit:
-        """The toolkit over a DB of its own, parsed and validated anew (nothing shared with other environments)."""
-        db = self.db_class.model_validate(load_data_file(self.db_path, self.db_text))
-        return self.cls(db, self.specs, self.models)
+        """The toolkit over a DB of its own, built on first use (:class:`FreshDB`)."""
+        return self.cls(FreshDB(self.build_db, self.pristine_hash), self.specs, self.models)
 
 
 class DomainFactory:
