@@ -57,12 +57,18 @@ def test_a_db_is_built_on_first_use_and_its_own(domain, factories):
     assert unused.get_db_hash() == used.get_db_hash() == dict_hash(built.model_dump())
     assert isinstance(unused.tools._db, FreshDB)  # hashed without being built
     user = next(iter(written.tools.db.users.values()))
-    first = user.name.first_name
+    first, lists = user.name.first_name, [v for v in user.__dict__.values() if isinstance(v, list)]
     user.name.first_name = first + "X"
+    lists[0].append(lists[0][0])  # a list of the DB: the file's data, parsed once, is not in any DB
     assert written.get_db_hash() != unused.get_db_hash()
     again = factory()
-    assert next(iter(again.tools.db.users.values())).name.first_name == first
+    user = next(iter(again.tools.db.users.values()))
+    assert user.name.first_name == first and len(lists[0]) == len(user.__dict__[_first_list(user)]) + 1
     assert again.get_db_hash() == unused.get_db_hash() == used.get_db_hash()
+
+
+def _first_list(model):
+    return next(k for k, v in model.__dict__.items() if isinstance(v, list))
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
