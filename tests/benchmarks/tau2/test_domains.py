@@ -9,9 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from agentcompass.benchmarks.tau2._models import load_source
+from agentcompass.benchmarks.tau2._models import dict_hash, load_source
 from agentcompass.benchmarks.tau2._source import Tau2SourceError
 from agentcompass.benchmarks.tau2.domains import domain_names, load_domain
+from agentcompass.benchmarks.tau2.domains._base import FreshDB
 from tests.benchmarks.tau2.domain_helpers import (
     DOMAINS,
     FUNCTION_CALLS,
@@ -42,6 +43,32 @@ def test_model_schemas_equal_the_reference(domain, factories, reference_schemas)
     assert list(ours) == list(theirs)
     for name in theirs:
         assert ours[name] == theirs[name], name
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_a_db_is_built_on_first_use_and_its_own(domain, factories):
+    """An environment's DB is built when first used; the hash of one never used is a fresh DB's (checked against the
+    reference's in the next test); a write stays in its environment."""
+    factory = factories[domain]
+    unused, used, written = factory(), factory(), factory()
+    assert isinstance(unused.tools._db, FreshDB)
+    built = used.tools.db
+    assert not isinstance(used.tools._db, FreshDB) and used.tools.db is built
+    assert unused.get_db_hash() == used.get_db_hash() == dict_hash(built.model_dump())
+    assert isinstance(unused.tools._db, FreshDB)  # hashed without being built
+    user = next(iter(written.tools.db.users.values()))
+    first, lists = user.name.first_name, [v for v in user.__dict__.values() if isinstance(v, list)]
+    user.name.first_name = first + "X"
+    lists[0].append(lists[0][0])  # a list of the DB: the file's data, parsed once, is not in any DB
+    assert written.get_db_hash() != unused.get_db_hash()
+    again = factory()
+    user = next(iter(again.tools.db.users.values()))
+    assert user.name.first_name == first and len(lists[0]) == len(user.__dict__[_first_list(user)]) + 1
+    assert again.get_db_hash() == unused.get_db_hash() == used.get_db_hash()
+
+
+def _first_list(model):
+    return next(k for k, v in model.__dict__.items() if isinstance(v, list))
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass.benchmarks.tau2._models import DomainModels, load_models, load_source
+from agentcompass.benchmarks.tau2._models import DomainModels, dict_hash, load_models, load_source
 from agentcompass.benchmarks.tau2._source import SourceTree, Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import ToolSpec, load_tool_specs
-from agentcompass.benchmarks.tau2.domains._base import Environment, ToolKit
+from agentcompass.benchmarks.tau2.domains._base import Environment, FreshDB, ToolKit
 
 __all__ = ["DomainFactory", "DomainSpec", "KitSource", "domain_names", "load_data_file", "load_domain"]
 
@@ -93,11 +93,57 @@ class _Kit:
         self.db_class = self.models[source.db_class]
         self.db_path = data_dir / source.db_file
         self.db_text = self.db_path.read_text()
+        self._data: Any = None  # the DB file parsed once, validated by every build
+        self._reuse: bool | None = None  # whether builds validate ``_data`` (None: until the first build)
+        self._pristine_hash: str | None = None
+
+    def build_db(self) -> Any:
+        """A DB of its own, validated anew (nothing shared with other environments). The file is parsed once: the
+        validation makes every list, dict and model of the DB anew from the parsed data, which the first build
+        checks; should a built DB hold any container of the parsed data, every build parses the file again."""
+        if self._reuse is False:
+            return self.db_class.model_validate(load_data_file(self.db_path, self.db_text))
+        data = self._data if self._data is not None else load_data_file(self.db_path, self.db_text)
+        db = self.db_class.model_validate(data)
+        if self._reuse is None:
+            self._reuse = not _shares_containers(db, data)
+        self._data = data if self._reuse else None
+        return db
+
+    def pristine_hash(self) -> str:
+        """The hash of a DB just built (the same for each: the data and the models are fixed), computed once."""
+        if self._pristine_hash is None:
+            self._pristine_hash = dict_hash(self.build_db().model_dump())
+        return self._pristine_hash
 
     def new(self) -> ToolKit:
-        """The toolkit over a DB of its own, parsed and validated anew (nothing shared with other environments)."""
-        db = self.db_class.model_validate(load_data_file(self.db_path, self.db_text))
-        return self.cls(db, self.specs, self.models)
+        """The toolkit over a DB of its own, built on first use (:class:`FreshDB`)."""
+        return self.cls(FreshDB(self.build_db, self.pristine_hash), self.specs, self.models)
+
+
+def _shares_containers(db: Any, data: Any) -> bool:
+    """Whether a model ``db`` holds any list or dict of ``data`` (JSON data) itself, rather than a copy."""
+    from pydantic import BaseModel
+
+    ids, stack = set(), [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (dict, list)):
+            ids.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    stack = [db]
+    while stack:
+        item = stack.pop()
+        if id(item) in ids:
+            return True
+        if isinstance(item, BaseModel):
+            stack.extend(item.__dict__.values())
+            stack.extend((item.__pydantic_extra__ or {}).values())
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+    return False
 
 
 class DomainFactory:

@@ -33,16 +33,36 @@ from agentcompass.benchmarks.tau2._source import Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import EMPTY, ToolSpec, ToolType
 from agentcompass.benchmarks.tau2.domains._replay import field_of, set_state
 
-__all__ = ["Environment", "ToolKit", "field_of", "to_json_str"]
+__all__ = ["Environment", "FreshDB", "ToolKit", "field_of", "to_json_str"]
+
+
+class FreshDB:
+    """A DB not built yet: ``build()`` makes it (validated anew, nothing shared), ``pristine_hash()`` is the hash of
+    such a DB (the same for every one: computed once by whoever makes them)."""
+
+    def __init__(self, build: Callable[[], Any], pristine_hash: Callable[[], str]) -> None:
+        self.build, self.pristine_hash = build, pristine_hash
 
 
 class ToolKit:
-    """A domain's tools over its DB (``db``, a model built from the reference's source)."""
+    """A domain's tools over its DB (``db``, a model built from the reference's source). ``db`` may be given as a
+    :class:`FreshDB`: it is then built on first use, and the hash of a DB never used is the fresh DB's, without
+    building one (a replayed transcript without writes, the most common case, builds no DB)."""
 
     def __init__(self, db: Any, specs: list[ToolSpec], models: DomainModels) -> None:
-        self.db = db
+        self._db = db
         self.specs = {spec.name: spec for spec in specs}
         self.models = models
+
+    @property
+    def db(self) -> Any:
+        if isinstance(self._db, FreshDB):
+            self._db = self._db.build()
+        return self._db
+
+    @db.setter
+    def db(self, value: Any) -> None:
+        self._db = value
 
     @classmethod
     def check_signatures(cls, specs: list[ToolSpec]) -> None:
@@ -87,6 +107,8 @@ class ToolKit:
         self.db = update_model_with_dict(self.db, update_data)
 
     def get_db_hash(self) -> str:
+        if isinstance(self._db, FreshDB):
+            return self._db.pristine_hash()
         return dict_hash(self.db.model_dump())
 
     def get_statistics(self) -> dict[str, Any]:
