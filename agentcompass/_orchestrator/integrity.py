@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._integrity import scan_attempt, summary_of
-from agentcompass.errors import ConfigError
+from agentcompass.errors import ConfigError, StorageError
 
 from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, row_sample
 
@@ -49,6 +49,9 @@ def scan_rows(store: RunStore, rows: list[dict[str, Any]], benchmark: str, *, re
         record = record_of(store, row)
         try:
             integrity = scan_record(record, benchmark) if record is not None else None
+        except (OSError, StorageError) as exc:  # the run's disk: no other attempt's verdict can be written either
+            log.debug("integrity scan stopped at %s: %s", row.get("attempt_dir"), exc)
+            break
         except Exception as exc:  # a scan never fails a run: the attempt stays unscanned
             log.warning("integrity scan of %s: %s", row.get("attempt_dir"), exc)
             continue

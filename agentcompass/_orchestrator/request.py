@@ -472,7 +472,7 @@ class RequestRun:
         """Write results.jsonl (deduplicated), summary.json, run.json and the benchmark's reports."""
         self.progress_record.close()  # no progress write may land after the final one
         rows = [self.rows[key] for key in sorted(self.rows) if key not in self.unwritten]  # what is recorded
-        if self.cfg.execution.integrity_scan:
+        if self.cfg.execution.integrity_scan and self.store.writer.failed is None:  # not once the disk refused
             scan_rows(self.store, rows, str(self.resolved.choices["benchmark"]))
         metrics = compute_metrics(rows)
         if status == RunStatus.COMPLETED and rows and metrics["n_errors"] == len(rows):
