@@ -10,6 +10,7 @@ else of the package (``docs/plugins.md``).
   :class:`~agentcompass.errors.StorageError` naming the file (:func:`writing` does the same for any write).
 - Processes: :func:`start_ticks` and :func:`process_alive` (a pid that still runs and is not a reused one).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
+- Tasks: :func:`select_ids`, a benchmark's ``sample_ids`` then ``limit`` over its task ids.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
 - Dependencies: :func:`require` imports an optional dependency (a missing one is a DependencyError naming
   ``pip install 'agentcompass[<extra>]'``, or it is installed with ``auto_install_dependencies``);
@@ -43,6 +44,7 @@ __all__ = [
     "process_alive",
     "replacing",
     "require",
+    "select_ids",
     "slug",
     "start_ticks",
     "write_atomic",
@@ -222,6 +224,29 @@ def slug(
     if limit is not None:
         out = out[:limit]
     return out or default
+
+
+# --------------------------------------------------------------------------- tasks
+
+
+def select_ids(ids: Sequence[str], sample_ids: Sequence[str] | None, limit: int | None, where: str = "") -> list[str]:
+    """The task ids a benchmark's config selects from ``ids``: exactly ``sample_ids`` in their order (when given),
+    then the first ``limit``. An unknown sample id is a ConfigError naming it, ``where`` the ids come from, and the
+    first valid ids."""
+    out = list(ids)
+    if sample_ids is not None:
+        known = set(out)
+        unknown = [i for i in sample_ids if i not in known]
+        if unknown:
+            from agentcompass.errors import ConfigError
+
+            more = " ..." if len(out) > 20 else ""
+            raise ConfigError(
+                f"benchmark.sample_ids: unknown task id(s) {unknown}{' in ' + where if where else ''}; "
+                f"valid: {', '.join(out[:20])}{more}"
+            )
+        out = list(sample_ids)
+    return out if limit is None else out[:limit]
 
 
 # --------------------------------------------------------------------------- places

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass import kit
-from agentcompass.errors import DependencyError
+from agentcompass.errors import ConfigError, DependencyError
 from agentcompass.interfaces import ComponentContext, EnvSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,3 +152,14 @@ def test_ensure_tools_finds_tools_and_never_installs_on_the_host(tmp_path):
             await env.close()
 
     assert "ac-no-such-tool" in asyncio.run(body())
+
+
+def test_select_ids_takes_the_sample_ids_in_order_then_the_limit():
+    ids = [f"t{i}" for i in range(30)]
+    assert kit.select_ids(ids, None, None) == ids
+    assert kit.select_ids(ids, None, 3) == ["t0", "t1", "t2"]
+    assert kit.select_ids(ids, ["t5", "t1", "t9"], 2) == ["t5", "t1"]
+    with pytest.raises(
+        ConfigError, match=r"unknown task id\(s\) \['nope'\] in split 'test'; valid: t0, t1, .* t19 \.\.\.$"
+    ):
+        kit.select_ids(ids, ["t1", "nope"], None, "split 'test'")

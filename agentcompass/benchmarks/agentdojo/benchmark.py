@@ -28,7 +28,7 @@ from agentcompass.interfaces import (
     Solution,
     Task,
 )
-from agentcompass.kit import write_json
+from agentcompass.kit import select_ids, write_json
 
 from . import _package
 from .metrics import ATTACK_SUCCESS, UTILITY, case_of, figures
@@ -81,17 +81,7 @@ class AgentDojoBenchmark:
     def load(self) -> list[Task]:
         ids = self._all_ids()
         c = self.config
-        if c.sample_ids is not None:
-            known = set(ids)
-            unknown = [i for i in c.sample_ids if i not in known]
-            if unknown:
-                raise ConfigError(
-                    f"benchmark.sample_ids: unknown task id(s) {unknown}; valid: {', '.join(ids[:20])} ..."
-                )
-            ids = list(c.sample_ids)
-        if c.limit is not None:
-            ids = ids[: c.limit]
-        return [self._task(i) for i in ids]
+        return [self._task(i) for i in select_ids(ids, c.sample_ids, c.limit, f"suites {c.suites}")]
 
     def _all_ids(self) -> list[str]:
         out: list[str] = []

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from agentcompass.conversation import Transcript
-from agentcompass.errors import ConfigError, VerifierError
+from agentcompass.errors import VerifierError
 from agentcompass.interfaces import (
     AgentResult,
     AttemptContext,
@@ -29,7 +29,7 @@ from agentcompass.interfaces import (
     Solution,
     Task,
 )
-from agentcompass.kit import data_dir
+from agentcompass.kit import data_dir, select_ids
 
 from . import _package
 
@@ -88,16 +88,8 @@ class BfclMultiTurnBenchmark:
 
     def _select(self, tasks: list[Task]) -> list[Task]:
         c = self.config
-        if c.sample_ids is not None:
-            by_id = {t.id: t for t in tasks}
-            unknown = [i for i in c.sample_ids if i not in by_id]
-            if unknown:
-                raise ConfigError(
-                    f"benchmark.sample_ids: unknown task id(s) {unknown} in categories {c.categories}; "
-                    f"valid: {', '.join(list(by_id)[:10])} ..."
-                )
-            tasks = [by_id[i] for i in c.sample_ids]
-        return tasks if c.limit is None else tasks[: c.limit]
+        by_id = {t.id: t for t in tasks}
+        return [by_id[i] for i in select_ids(list(by_id), c.sample_ids, c.limit, f"categories {c.categories}")]
 
     def _task(self, category: str, entry: dict[str, Any], ground_truth: list[list[str]]) -> Task:
         first = entry["question"][0] if entry["question"] else []

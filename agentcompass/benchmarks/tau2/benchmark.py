@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from agentcompass.conversation import Transcript
-from agentcompass.errors import ConfigError, ModelRoleUnavailableError, VerifierError
+from agentcompass.errors import ModelRoleUnavailableError, VerifierError
 from agentcompass.interfaces import (
     AgentResult,
     AttemptContext,
@@ -31,7 +31,7 @@ from agentcompass.interfaces import (
     Solution,
     Task,
 )
-from agentcompass.kit import data_dir
+from agentcompass.kit import data_dir, select_ids
 
 from . import data
 
@@ -102,16 +102,7 @@ class Tau2Benchmark:
         c = self.config
         rows = data.load_tasks(self.root, c.domain, c.task_split)
         by_id = {str(r["id"]): r for r in rows}
-        if c.sample_ids is not None:
-            unknown = [i for i in c.sample_ids if i not in by_id]
-            if unknown:
-                raise ConfigError(
-                    f"benchmark.sample_ids: unknown task id(s) {unknown} in {c.domain} split {c.task_split!r}; "
-                    f"valid: {', '.join(list(by_id)[:20])}{' ...' if len(by_id) > 20 else ''}"
-                )
-            rows = [by_id[i] for i in c.sample_ids]
-        if c.limit is not None:
-            rows = rows[: c.limit]
+        rows = [by_id[i] for i in select_ids(list(by_id), c.sample_ids, c.limit, f"{c.domain} split {c.task_split!r}")]
         self.domain  # noqa: B018 - parse the domain's source now: a broken checkout fails before any attempt
         return [self._task(r) for r in rows]
 
