@@ -42,13 +42,28 @@ EXTRAS: dict[str, list[str]] = {
     "terminus2": ["litellm>=1.92.0"],
     "ray": ["ray==2.60.0"],
     "bfcl": ["filelock>=3.12", "tenacity>=8.5.0"],
-    "agentdojo": ["agentdojo==0.1.35"],
+    "agentdojo": [
+        "anthropic>=0.47.0",
+        "cohere>=5.3.4",
+        "deepdiff>=8.6.1",
+        "docstring-parser>=0.15",
+        "email-validator>=2",
+        "google-genai>=1.15.0",
+        "openai>=1.59.7",
+        "pydantic>=2.7.1",
+        "pyyaml>=6.0.1",
+        "requests>=2",
+        "rich>=13.7.1",
+        "tenacity>=8.2.3",
+        "typing-extensions>=4.11.0",
+    ],
 }
 # Packages of an extra that pip installs WITHOUT their declared dependencies (``pip install --no-deps``): their
 # declared ones are heavy and never imported by what agentcompass uses of them (the extra lists the few that are).
 # A pip extra cannot say "no dependencies", so ``install_command`` names the second step, and ``require`` runs both.
 NO_DEPS: dict[str, list[str]] = {
     "bfcl": ["bfcl-eval==2026.3.23"],  # its multi-turn data, API classes and checker (docs/bfcl.md)
+    "agentdojo": ["agentdojo==0.1.35"],  # its suites, tools, attacks and checkers, without langchain (docs/agentdojo.md)
 }
 FLAG = "--auto-install-dependencies (SDK: auto_install_dependencies=True)"
 PIP_TIMEOUT_S = 900.0

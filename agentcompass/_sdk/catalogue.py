@@ -63,7 +63,7 @@ def data_source(cfg: dict[str, Any]) -> str:
     if target.endswith("BfclMultiTurnBenchmark"):
         return "package: bfcl-eval==2026.3.23 (installed with --no-deps; extra bfcl)"
     if target.endswith("AgentDojoBenchmark"):
-        return "package: agentdojo==0.1.35 (PyPI; the extra agentdojo)"
+        return "package: agentdojo==0.1.35 (installed with --no-deps; extra agentdojo)"
     if "dataset_path" in cfg:
         return "yours: dataset_path, dataset (Harbor's registry) or repo_url"
     return "generated in process"
