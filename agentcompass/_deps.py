@@ -63,7 +63,7 @@ EXTRAS: dict[str, list[str]] = {
 # A pip extra cannot say "no dependencies", so ``install_command`` names the second step, and ``require`` runs both.
 NO_DEPS: dict[str, list[str]] = {
     "bfcl": ["bfcl-eval==2026.3.23"],  # its multi-turn data, API classes and checker (docs/bfcl.md)
-    "agentdojo": ["agentdojo==0.1.35"],  # its suites, tools, attacks and checkers, without langchain (docs/agentdojo.md)
+    "agentdojo": ["agentdojo==0.1.35"],  # its suites, tools, attacks, checkers; no langchain (docs/agentdojo.md)
 }
 FLAG = "--auto-install-dependencies (SDK: auto_install_dependencies=True)"
 PIP_TIMEOUT_S = 900.0

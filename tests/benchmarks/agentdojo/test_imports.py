@@ -42,8 +42,6 @@ verdicts = []
 for task_id in ("banking/user_task_0", "banking/user_task_0/injection_task_1", "slack/user_task_1"):
     case = bench.case(task_id)
     messages = [{"role": "assistant", **m} for m in case.ground_truth_messages()]
-    for m in messages:
-        m["tool_calls"] = [{"id": u["id"], "name": u["name"], "arguments": u["arguments"]} for u in m.get("tool_calls", [])]
     transcript = Transcript.from_dict({"messages": messages})
     verdicts.append(score(case, transcript))
 found = set()
