@@ -669,6 +669,13 @@ SUPPLIED_SOLUTION: Capability[Callable[[Task], Solution | None] | None] = Capabi
     "supplied_solution(task) -> Solution | None (SuppliedSolutions): the solution given with the inputs (a "
     "predictions file), read by the predictions harness; absent: the benchmark supplies none",
 )
+SUMMARY_FIGURES: Capability[Callable[[list[dict[str, Any]]], dict[str, Any]] | None] = Capability(
+    "benchmark",
+    "summary_figures",
+    None,
+    "summary_figures(rows) -> dict: the benchmark's own figures of the run's rows (each with its interval, "
+    "kit.share_with_interval), put under metrics.benchmark_figures of summary.json; absent: none",
+)
 REQUIRES_MODEL: Capability[bool] = Capability(
     "harness", "requires_model", False, "True: the request must name a model (model 'none' is a ConfigError)", (bool,)
 )
@@ -836,6 +843,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     GRADING_ENV_SPEC,
     GRADE_WITHOUT_ENV,
     SUPPLIED_SOLUTION,
+    SUMMARY_FIGURES,
     REQUIRES_MODEL,
     NEEDS_ENVIRONMENT,
     HARNESS_DESCRIBE,

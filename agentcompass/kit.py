@@ -11,6 +11,7 @@ else of the package (``docs/plugins.md``).
 - Processes: :func:`start_ticks` and :func:`process_alive` (a pid that still runs and is not a reused one).
 - Names: :func:`slug`, a string reduced to the characters a file, container or image name may hold.
 - Tasks: :func:`select_ids`, a benchmark's ``sample_ids`` then ``limit`` over its task ids.
+- Figures: :func:`share_with_interval`, a share over tasks with the 95 % interval every summary figure carries.
 - Places: :func:`default_data_dir` and :func:`data_dir` (datasets, checkouts, caches).
 - Dependencies: :func:`require` imports an optional dependency (a missing one is a DependencyError naming
   ``pip install 'agentcompass[<extra>]'``, or it is installed with ``auto_install_dependencies``);
@@ -247,6 +248,22 @@ def select_ids(ids: Sequence[str], sample_ids: Sequence[str] | None, limit: int 
             )
         out = list(sample_ids)
     return out if limit is None else out[:limit]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def share_with_interval(outcomes: dict[str, Sequence[float]]) -> dict[str, Any]:
+    """A benchmark figure over tasks, ``{value, n, ci}``: ``outcomes`` maps each task to its samples' values (0 to
+    1); ``value`` is their mean over all samples, ``n`` the number of tasks and ``ci`` its 95 % interval over
+    tasks, as the summary's ``<figure>_ci`` (Wilson for binary per-task outcomes, else task-clustered t;
+    ``docs/statistics.md``)."""
+    from agentcompass._stats.intervals import ratio_interval, rounded
+
+    totals = [float(sum(v)) for v in outcomes.values()]
+    sizes = [len(v) for v in outcomes.values()]
+    ci = rounded(ratio_interval(totals, sizes, bounds=(0.0, 1.0)))
+    return {"value": sum(totals) / sum(sizes) if sum(sizes) else None, "n": len(totals), "ci": ci}
 
 
 # --------------------------------------------------------------------------- places

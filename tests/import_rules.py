@@ -36,7 +36,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass.interfaces": ("agentcompass.errors",),
     "agentcompass.conversation": ("agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._deps": ("agentcompass.interfaces", "agentcompass.errors"),
-    "agentcompass.kit": ("agentcompass._deps", "agentcompass.interfaces", "agentcompass.errors"),
+    "agentcompass.kit": ("agentcompass._deps", "agentcompass._stats", "agentcompass.interfaces", "agentcompass.errors"),
     "agentcompass._config": _CORE,
     "agentcompass._stats": (),  # pure statistics: nothing of the package
     "agentcompass._integrity": (),  # the deterministic integrity scan: pure, reads files; nothing of the package

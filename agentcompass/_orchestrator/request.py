@@ -25,6 +25,7 @@ from agentcompass.interfaces import (
     RESUMABLE_FROM_SUBMISSION,
     SET_ATTEMPT_LIMITS,
     SET_CONCURRENCY_LIMIT,
+    SUMMARY_FIGURES,
     AttemptStatus,
     ComponentContext,
     Harness,
@@ -492,6 +493,8 @@ class RequestRun:
         store.rewrite_results(rows)
         try:
             self.extra_paths.update(self.rt.benchmark.finalize(store.run_dir, rows) or {})
+            if (figures := SUMMARY_FIGURES.of(self.rt.benchmark)) is not None:
+                metrics = {**metrics, "benchmark_figures": figures(rows)}
         except StorageError:
             raise
         except Exception as exc:

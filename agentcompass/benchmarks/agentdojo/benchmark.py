@@ -167,6 +167,11 @@ class AgentDojoBenchmark:
         """The user task's ground truth as the package's ``GroundTruthPipeline`` gives it."""
         return Solution(messages=self.case(task.id).ground_truth_messages(), info={"source": "ground_truth"})
 
+    def summary_figures(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """AgentDojo's figures (utility, utility under attack, targeted ASR; per suite and overall) with their
+        intervals, for ``metrics.benchmark_figures`` of the summary."""
+        return figures(rows)
+
     def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
         path = Path(run_dir) / RESULTS_FILE
         report = {

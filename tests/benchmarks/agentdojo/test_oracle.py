@@ -55,7 +55,12 @@ def test_oracle_utility_equals_the_package_ground_truth_pipeline_suite_by_suite(
     assert sum(n for _, n in counts.values()) == 97, counts  # 40 + 20 + 16 + 21 user tasks in v1.2.2
     report = json.loads(Path(result["paths"]["agentdojo_results"]).read_text())["results"]
     for suite, (passed, n) in counts.items():
-        assert report[suite]["utility"] == {"value": passed / n, "n": n}
+        figure = report[suite]["utility"]
+        assert (figure["value"], figure["n"], figure["ci"]["method"]) == (passed / n, n, "wilson")
+        assert figure["ci"]["low"] <= figure["value"] <= figure["ci"]["high"]
+    assert result["metrics"]["benchmark_figures"] == report  # the same figures, with intervals, in summary.json
+    summary = json.loads(Path(result["paths"]["summary"]).read_text())
+    assert summary["metrics"]["benchmark_figures"] == report
 
 
 class TestAgentDojoBenchmark(BenchmarkSuite):
