@@ -13,11 +13,11 @@ import pytest
 
 pytest.importorskip("agentdojo")
 
-from agentcompass import run_evaluation  # noqa: E402
-from agentcompass.benchmarks.agentdojo.benchmark import AgentDojoBenchmark, AgentDojoConfig  # noqa: E402
-from agentcompass.testing.scripted_server import ScriptedModelServer  # noqa: E402
+from agentcompass import run_evaluation
+from agentcompass.benchmarks.agentdojo.benchmark import AgentDojoBenchmark, AgentDojoConfig
+from agentcompass.testing.scripted_server import ScriptedModelServer
 
-from .test_oracle import package_ground_truth_utility  # noqa: E402
+from .test_oracle import package_ground_truth_utility
 
 pytestmark = pytest.mark.slow
 
