@@ -22,6 +22,7 @@ SCRIPTS = (
     "view_run.js",
     "view_calls.js",
     "view_conversation.js",
+    "view_verdict.js",
     "view_attempt.js",
     "view_compare.js",
     "app.js",

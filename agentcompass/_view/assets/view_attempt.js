@@ -110,7 +110,9 @@
     if (att.patch) main.appendChild(AC.section("Patch (" + att.patch.source + ")", "patch", AC.renderDiff(att.patch.text)));
     if (att.verifier_log) main.appendChild(AC.section("Verifier log", "verifier", logBox(key, {...att.verifier_log, path: path + "/verifier.log"})));
     if ((att.agent || {}).submission) main.appendChild(AC.section("Submission", "submission", AC.longText(att.agent.submission, "text")));
-    if (att.transcript) main.appendChild(AC.section("Conversation", "conversation", AC.renderConversation(att.transcript)));
+    const verdict = AC.renderVerdict(att.grade);
+    if (verdict) main.appendChild(AC.section("Verdict", "verdict", verdict));
+    if (att.transcript) main.appendChild(AC.section("Conversation", "conversation", AC.renderConversation(att.transcript, att.grade)));
     const info = ((att.grade || {}).details || {}).reward_info;
     if (info) main.appendChild(AC.section("Grade", "grade-breakdown", AC.renderGradeBreakdown(info)));
     const roles = AC.roleUsage(att.usage_by_role);

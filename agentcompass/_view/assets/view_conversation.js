@@ -1,6 +1,8 @@
 /* agentcompass viewer: a tool-use conversation (result.json's agent.transcript) on the Attempt page: the agent's,
-   the user's and the tools' turns, the user's own tool calls marked as the user's; the grade broken into its
-   components (reward_info of tool-use benchmarks); usage per model role. */
+   the user's and the tools' turns, the user's own tool calls marked as the user's; BFCL's turns with the checker's
+   verdict on each and each call's state effect (transcript.info.effects); AgentDojo's tool results that carry the
+   attack's injection; the grade broken into its components (reward_info of tool-use benchmarks); usage per model
+   role. The per-benchmark verdicts (BFCL's checker, AgentDojo's utility / security) are in view_verdict.js. */
 "use strict";
 (function (AC) {
   const h = AC.h, f = AC.fmt;
@@ -11,7 +13,25 @@
       h("pre", {class: "text mono", text: c.name + "(" + JSON.stringify(c.arguments || {}) + ")"})));
   }
 
-  function message(m) {
+  function effect(changes) {
+    if (!changes) return null;
+    const box = h("div", {class: "conv-effect"}, h("span", {class: "fn", text: "state effect"}));
+    if (!changes.length) return AC.append(box, [h("span", {class: "muted", text: " no change"})]);
+    box.appendChild(h("ul", {class: "mono small"}, changes.map((c) => h("li", null, h("strong", {text: c.path}), ": ",
+      JSON.stringify(c.before), " → ", JSON.stringify(c.after)))));
+    return box;
+  }
+
+  /* whitespace runs as one space: an environment file read back may lay the injected text out otherwise */
+  function squash(text) { return String(text).replace(/\s+/g, " ").trim(); }
+
+  function turnHead(k, verdict) {
+    const word = verdict === true ? "passed" : verdict === false ? "failed" : "not checked";
+    return h("div", {class: "conv-turn", dataset: {turn: String(k + 1), verdict: word}},
+      h("strong", {text: "Turn " + (k + 1)}), " ", AC.badge("checker: " + word, verdict === true ? "passed" : verdict === false ? "failed" : "pending"));
+  }
+
+  function message(m, idx, ctx) {
     const who = m.role === "tool" ? "tool" : m.role;
     const tag = m.role === "tool" ? "result for " + (m.requestor === "user" ? "the user" : "the agent") : m.role;
     const head = h("div", {class: "step-head"},
@@ -20,19 +40,27 @@
       m.usage ? h("span", {class: "metrics", text: "in " + f.tokens(m.usage.input) + " · out " + f.tokens(m.usage.output)}) : null);
     const card = h("div", {class: "step msg conv-msg role-" + who + (m.requestor === "user" ? " by-user" : ""),
       dataset: {role: m.role, requestor: m.requestor || ""}}, head);
+    const turn = ctx.turns.indexOf(idx);
+    if (turn >= 0) card.insertBefore(turnHead(turn, ctx.verdicts ? ctx.verdicts[turn] : undefined), head);
+    const injected = m.role === "tool" && typeof m.content === "string" && ctx.injections.length &&
+      ctx.injections.some((x) => x && squash(m.content).includes(x));
+    if (injected) { head.appendChild(AC.badge("injection", "failed")); card.dataset.injection = "yes"; }
     if (m.content !== null && m.content !== undefined && m.content !== "") card.appendChild(AC.longText(m.content, "text", 20000));
     AC.append(card, calls(m.tool_calls, m.role));
+    if (m.role === "tool" && m.tool_call_id) AC.append(card, [effect(ctx.effects[m.tool_call_id])]);
     return card;
   }
 
-  AC.renderConversation = function (t) {
-    const msgs = t.messages || [];
+  AC.renderConversation = function (t, grade) {
+    const msgs = t.messages || [], info = t.info || {}, details = (grade || {}).details || {};
+    const ctx = {turns: info.turns || [], verdicts: (details.checker || {}).turns, effects: info.effects || {},
+      injections: Object.values(details.injections || {}).map(squash)};
     const box = h("div", {class: "conversation"});
     box.appendChild(AC.kv([["messages", String(msgs.length)], ["ended by", t.termination],
       ["user calls", String(msgs.filter((m) => m.role === "user" && (m.tool_calls || []).length).length)],
       ["agent calls", String(msgs.reduce((n, m) => n + (m.role === "assistant" ? (m.tool_calls || []).length : 0), 0))]]));
     const list = h("div", {class: "steps"});
-    AC.incremental(list, msgs, (m) => message(m), "messages");
+    AC.incremental(list, msgs, (m, i) => message(m, i, ctx), "messages");
     box.appendChild(list);
     return box;
   };

@@ -156,10 +156,20 @@ class AgentDojoBenchmark:
         rewards = {UTILITY: float(utility)}
         if case.injection_task is not None:
             rewards[ATTACK_SUCCESS] = float(security)
+        suite, user, injection = case_of(task.id)
+        attacked = case.injection_task is not None
         details = {
             "utility": utility,
-            "security": security if case.injection_task is not None else None,
+            "security": security if attacked else None,
             "live_result": transcript.info.get("package_result"),
+            "suite": suite,
+            "user_task": user,
+            "injection_task": injection,
+            "attack": self.config.attack if attacked else None,
+            "injection_goal": str(case.injection_task.GOAL) if attacked else None,
+            "injections": dict(case.injections),  # vector id -> the text the attack placed (the viewer marks it)
+            "defense": self.config.defense,
+            "benchmark_version": self.version,
         }
         return Grade(reward=float(utility), rewards=rewards, resolved=utility, details=details)
 

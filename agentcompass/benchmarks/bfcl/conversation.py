@@ -11,7 +11,9 @@ message with no calls (text, or calls that decode to nothing) ends the turn, and
 the answer; after the last turn the conversation ends (``user_stop``). More than ``MAXIMUM_STEP_LIMIT`` steps in one
 turn force-quit the whole conversation (``max_steps``), as the package does.
 
-``transcript.info["turns"]`` holds the index of each turn's first message (what grading splits the transcript by).
+``transcript.info["turns"]`` holds the index of each turn's first message (what grading splits the transcript by);
+``transcript.info["effects"]`` each call's state effect by its id (:mod:`.effects`; the calls of a step run one
+after another, as the package's loop over them runs them; for the viewer, grading never reads it).
 """
 
 from __future__ import annotations
@@ -23,13 +25,21 @@ from typing import Any
 from agentcompass.conversation import Message, Termination, Transcript
 
 from . import _package
+from .effects import diff, state
 
 
 def executes(entry: dict[str, Any], calls: list[str], model_name: str, *, eval_run: bool = False) -> list[str]:
     """Run decoded calls on the task's API instances kept under ``model_name``; their results, as the package
     gives them."""
+    return run_calls(entry, calls, model_name, eval_run=eval_run)[0]
+
+
+def run_calls(
+    entry: dict[str, Any], calls: list[str], model_name: str, *, eval_run: bool = False
+) -> tuple[list[str], dict[str, Any]]:
+    """:func:`executes`, and the API instances (by class name) the calls ran on."""
     category = entry["id"].rsplit("_", 1)[0]
-    results, _ = _package.multi_turn_utils().execute_multi_turn_func_call(
+    results, instances = _package.multi_turn_utils().execute_multi_turn_func_call(
         calls,
         entry.get("initial_config", {}),
         entry["involved_classes"],
@@ -38,7 +48,7 @@ def executes(entry: dict[str, Any], calls: list[str], model_name: str, *, eval_r
         long_context="long_context" in category or "composite" in category,
         is_evaL_run=eval_run,
     )
-    return [str(r) for r in results]
+    return [str(r) for r in results], dict(instances)
 
 
 def model_response(message: Message) -> Any:
@@ -70,11 +80,14 @@ class BfclConversation:
         self.model_name = f"agentcompass_{uuid.uuid4().hex}"
         self.step_limit = int(_package.constants().MAXIMUM_STEP_LIMIT)
         self.turn, self.steps = -1, 0
-        self.transcript = Transcript(info={"bfcl_id": self.entry["id"], "turns": [], "step_limit": self.step_limit})
+        info = {"bfcl_id": self.entry["id"], "turns": [], "step_limit": self.step_limit, "effects": {}}
+        self.transcript = Transcript(info=info)
+        self.instances: dict[str, Any] = {}
         self.done = False
 
     async def start(self) -> list[Message]:
-        executes(self.entry, [], self.model_name)  # the instances, from the initial config (as the handler does)
+        # the instances, from the initial config (as the handler does)
+        self.instances = run_calls(self.entry, [], self.model_name)[1]
         return self._next_turn()
 
     async def send(self, message: Message) -> list[Message]:
@@ -85,7 +98,7 @@ class BfclConversation:
         calls = decoded(model_response(message))
         if not calls:
             return self._next_turn()
-        results = executes(self.entry, calls, self.model_name)
+        results = self._execute(calls, message)
         replies = [
             self.transcript.append(Message(role="tool", content=result, tool_call_id=call.id))
             for result, call in zip(results, message.tool_calls, strict=False)
@@ -94,6 +107,17 @@ class BfclConversation:
         if self.steps > self.step_limit:
             self.stop(Termination.MAX_STEPS.value)
         return replies
+
+    def _execute(self, calls: list[str], message: Message) -> list[str]:
+        """The calls' results, each call run on its own and its state effect kept under its id."""
+        results: list[str] = []
+        effects = self.transcript.info["effects"]
+        for k, call in enumerate(calls):
+            before = state(self.instances)
+            results += executes(self.entry, [call], self.model_name)
+            if k < len(message.tool_calls):
+                effects[message.tool_calls[k].id] = diff(before, state(self.instances))
+        return results
 
     def stop(self, reason: str) -> None:
         self.done = True
