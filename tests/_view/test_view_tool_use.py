@@ -104,7 +104,8 @@ def test_the_api_serves_the_effects_and_the_verdicts(results: Path) -> None:
     assert effects[next(i for i, c in calls.items() if c["name"] == "grep")] == []  # reads change nothing
     dojo = atts["agentdojo"][1]["grade"]["details"]
     assert (dojo["utility"], dojo["security"], dojo["live_result"]) == (True, True, {"utility": True, "security": True})
-    assert (dojo["injection_task"], dojo["attack"], dojo["suite"]) == ("injection_task_1", "important_instructions", "banking")
+    assert (dojo["injection_task"], dojo["attack"]) == ("injection_task_1", "important_instructions")
+    assert dojo["suite"] == "banking"
     assert dojo["injection_goal"] and dojo["injections"]
 
 
