@@ -70,3 +70,7 @@ def test_three_tool_use_benchmarks_in_one_launch(tmp_path: Path, tau2_root: Path
             assert roles["user"]["calls"] == 4 and roles["user"]["input"] > 0, roles  # two turns a task
         else:
             assert roles == {}, (name, roles)  # their users are scripted turns, not a model
+        if name == "agentdojo":  # AgentDojo's own figures, each with its interval
+            figures = metrics["benchmark_figures"]["workspace"]
+            assert figures["utility"]["n"] + figures["utility_under_attack"]["n"] == 2, figures
+            assert all("low" in f["ci"] and "method" in f["ci"] for f in figures.values()), figures
