@@ -1,6 +1,8 @@
 """The ``agentdojo`` package, imported lazily: its suites, attacks and pipelines (no text of it is held here).
 
-Importing it needs the extra ``agentdojo`` (``pip install 'agentcompass[agentdojo]'``)."""
+Importing it needs the extra ``agentdojo`` and the package itself without its declared dependencies
+(``pip install 'agentcompass[agentdojo]' && pip install --no-deps agentdojo==0.1.35``; ``agentcompass._deps.NO_DEPS``:
+its langchain, python-dotenv and click are never imported here)."""
 
 from __future__ import annotations
 

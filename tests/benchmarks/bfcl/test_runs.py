@@ -60,6 +60,56 @@ def scripted_replies(tasks: dict[str, Any]) -> Any:
     return reply
 
 
+def users_of(entry: dict[str, Any]) -> list[str]:
+    return [m["content"] for turn in entry["question"] for m in turn if m["role"] == "user"]
+
+
+def replies_by_conversation(tasks: dict[str, Any]) -> Any:
+    """The model's reply: the next oracle message of the task whose user messages begin with the request's (two
+    base tasks open alike and share their first turn's ground truth; their later turns tell them apart)."""
+    scripts = [
+        (users_of(t.data["entry"]), BfclMultiTurnBenchmark.reference_solution(None, t).messages)  # type: ignore[arg-type]
+        for t in tasks.values()
+    ]
+
+    def reply(request: dict[str, Any]) -> Any:
+        messages = request["body"]["messages"]
+        said = [m["content"] for m in messages if m["role"] == "user"]
+        script = next(s for users, s in scripts if users[: len(said)] == said)
+        step = script[sum(1 for m in messages if m["role"] == "assistant")]
+        if step.get("tool_calls"):
+            return {"tool_calls": [{k: c[k] for k in ("id", "name", "arguments")} for c in step["tool_calls"]]}
+        return {"text": step["content"]}
+
+    return reply
+
+
+def test_tool_agent_through_the_ground_truth_scores_one_on_every_base_task(tmp_path):
+    """Every base task's ground truth is executable (the oracle passes all 200): ``tool_agent`` driven through it
+    over HTTP scores 1.0 on each."""
+    tasks = {t.id: t for t in BfclMultiTurnBenchmark(BfclMultiTurnConfig(categories=["base"])).load()}
+    with ScriptedModelServer(replies=replies_by_conversation(tasks)) as srv:
+        result = run_evaluation(
+            benchmark="bfcl_multi_turn",
+            harness="tool_agent",
+            model="agent-model",
+            environment="memory",
+            benchmark_params={"categories": ["base"]},
+            model_base_url=srv.base_url,
+            model_api_key="k-bfcl",
+            model_api_protocol="openai-chat",
+            task_concurrency=8,
+            results_dir=str(tmp_path),
+            progress="none",
+            log_level="WARNING",
+        )
+    rows = rows_of(result)
+    assert len(rows) == 200
+    assert [r["task_id"] for r in rows if not r["resolved"]] == []
+    scores = json.loads(Path(result["paths"]["bfcl_scores"]).read_text())
+    assert scores["categories"] == {"base": {"accuracy": 1.0, "correct_count": 200, "total_count": 200}}
+
+
 def test_tool_agent_through_the_ground_truth_scores_one(tmp_path):
     loaded = BfclMultiTurnBenchmark(BfclMultiTurnConfig(sample_ids=SCRIPTED)).load()
     tasks = {t.id: t for t in loaded}
