@@ -118,9 +118,13 @@ def test_the_attempt_pages_show_turns_effects_and_verdicts(results: Path, tmp_pa
             atts = _attempts(srv)
             key, att = atts["bfcl"]
             driver.get(f"{srv.url}#/attempt/{quote(key, safe='')}/{quote(att['path'], safe='')}")
-            heads = browser.wait(
-                driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#conversation .conv-turn"), what="turns"
+            n = len(att["transcript"]["messages"])
+            browser.wait(  # every message rendered
+                driver,
+                lambda: len(driver.find_elements(By.CSS_SELECTOR, "#conversation .conv-msg")) == n,
+                what="the messages",
             )
+            heads = driver.find_elements(By.CSS_SELECTOR, "#conversation .conv-turn")
             assert [h.get_attribute("data-verdict") for h in heads] == ["passed", "passed", "passed", "failed"]
             effects = driver.find_elements(By.CSS_SELECTOR, "#conversation .conv-effect")
             assert len(effects) == sum(1 for m in att["transcript"]["messages"] if m["role"] == "tool")
@@ -133,13 +137,21 @@ def test_the_attempt_pages_show_turns_effects_and_verdicts(results: Path, tmp_pa
 
             key, att = atts["agentdojo"]
             driver.get(f"{srv.url}#/attempt/{quote(key, safe='')}/{quote(att['path'], safe='')}")
-            verdict = browser.wait(
-                driver, lambda: driver.find_element(By.ID, "verdict").get_attribute("textContent"), what="verdict"
+            verdict = browser.wait(  # the page changes in place: wait for AgentDojo's verdict, not BFCL's
+                driver,
+                lambda: (
+                    "AgentDojo" in (text := driver.find_element(By.ID, "verdict").get_attribute("textContent")) and text
+                ),
+                what="AgentDojo's verdict",
             )
             for shown in ("utility: yes", "attack succeeded", "injection_task_1", "important_instructions", "banking"):
                 assert shown in verdict, shown
             assert att["grade"]["details"]["injection_goal"] in verdict
-            marked = driver.find_elements(By.CSS_SELECTOR, "#conversation .conv-msg[data-injection='yes']")
+            marked = browser.wait(
+                driver,
+                lambda: driver.find_elements(By.CSS_SELECTOR, "#conversation .conv-msg[data-injection='yes']"),
+                what="the injected tool result",
+            )
             assert marked and all(m.get_attribute("data-role") == "tool" for m in marked)
             browser.shoot(driver, tmp_path, "attempt-agentdojo")
             assert not browser.console_errors(driver)

@@ -53,7 +53,9 @@
 
   AC.renderConversation = function (t, grade) {
     const msgs = t.messages || [], info = t.info || {}, details = (grade || {}).details || {};
-    const ctx = {turns: info.turns || [], verdicts: (details.checker || {}).turns, effects: info.effects || {},
+    const bfclTurns = "bfcl_id" in info && Array.isArray(info.turns) ? info.turns : [];  // BFCL's turn starts
+    const ctx = {turns: bfclTurns, verdicts: (details.checker || {}).turns,
+      effects: info.effects && typeof info.effects === "object" ? info.effects : {},
       injections: Object.values(details.injections || {}).map(squash)};
     const box = h("div", {class: "conversation"});
     box.appendChild(AC.kv([["messages", String(msgs.length)], ["ended by", t.termination],
