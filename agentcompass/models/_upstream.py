@@ -94,7 +94,10 @@ def headers(family: str, key: str, agent: dict[str, str], user_agent: str) -> di
         "accept": "application/json, text/event-stream",
         "user-agent": user_agent,
     }
-    if family == "anthropic":
+    if family == "google":
+        if key and key != "EMPTY":
+            out["x-goog-api-key"] = key
+    elif family == "anthropic":
         out["anthropic-version"] = ANTHROPIC_VERSION
         if key and key != "EMPTY":
             out["x-api-key"] = key
