@@ -104,6 +104,9 @@ class Forwarded:
 
     def upstream_body(self) -> dict[str, Any]:
         body = dict(self.agent_body if self.translation is None else self.translation.request)
+        if hasattr(self.route.module, "url"):  # the model and the streaming are in the URL (the Gemini API)
+            body.pop("model", None)
+            body.pop("stream", None)
         if self.stream and self.chat_wire:
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
         return body
@@ -134,12 +137,12 @@ class Forwarded:
                 self._unchanged()
                 or json.dumps(self.upstream_body(), ensure_ascii=False, separators=(",", ":")).encode()
             )
-        url = route.base + route.module.PATH + self.req.suffix
+        url, query = self._url()
         head = _upstream.headers(route.family, route.key, self.req.headers, pool.user_agent)
         try:
             with model._watch(self.protocol, route.module):
                 await self._stack.enter_async_context(_as_async(model._shared.slot()))
-                resp = self._resp = await _upstream.send(pool, url, self._data, head, self.req.query)
+                resp = self._resp = await _upstream.send(pool, url, self._data, head, query)
                 self._stack.callback(resp.release)
                 self.http_status = resp.status
                 self.upstream_sse = "text/event-stream" in resp.headers.get("Content-Type", "")
@@ -155,6 +158,15 @@ class Forwarded:
         except BaseException:
             await self._stack.aclose()
             raise
+
+    def _url(self) -> tuple[str, dict[str, str]]:
+        """The URL and query sent to: the protocol's path, or its ``url`` hook's (a model in the path)."""
+        route, req = self.route, self.req
+        hook = getattr(route.module, "url", None)
+        if hook is None:
+            return route.base + route.module.PATH + req.suffix, req.query
+        url, query = hook(route.base, self.model_id, self.stream, req.suffix)
+        return url, {**req.query, **query}
 
     def _whole(self) -> bytes:
         """The agent's answer from a whole (non-streamed) reply: the body, or a stream synthesized from it."""

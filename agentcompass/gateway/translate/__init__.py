@@ -7,6 +7,8 @@ anthropic-messages         openai-chat                :mod:`.messages_to_chat` (
 openai-responses           openai-chat                :mod:`.responses_to_chat` (Codex on a chat endpoint)
 openai-chat                anthropic-messages         :mod:`.chat_to_messages`
 openai-responses           anthropic-messages         :mod:`.responses_to_messages` (Codex on Anthropic)
+google-genai               openai-chat                :mod:`.gemini_to_chat` (Gemini CLI on vLLM)
+google-genai               anthropic-messages         :mod:`.gemini_to_messages`
 =========================  =========================  ============================================
 
 Each module has ``request(agent_body, warnings) -> upstream body`` (raising
@@ -20,8 +22,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-MESSAGES, RESPONSES, CHAT = "anthropic-messages", "openai-responses", "openai-chat"
+MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "openai-chat", "google-genai"
 DIRECTIONS = {
+    (GEMINI, CHAT): "gemini_to_chat",
+    (GEMINI, MESSAGES): "gemini_to_messages",
     (MESSAGES, CHAT): "messages_to_chat",
     (RESPONSES, CHAT): "responses_to_chat",
     (CHAT, MESSAGES): "chat_to_messages",

@@ -131,3 +131,34 @@ class Assembler:
         candidate = {"content": {"role": "model", "parts": self.parts}, **self.candidate}
         candidate.setdefault("index", 0)
         return {**self.reply, "candidates": [candidate]}
+
+
+# The API reads a field under its proto name (snake_case) as under its JSON name (camelCase); the SDKs send some
+# of each. These are the structural fields read here; values under the keys of OPAQUE are the caller's own data.
+_SNAKE = (
+    "system_instruction generation_config tool_config safety_settings cached_content function_declarations "
+    "parameters_json_schema function_calling_config allowed_function_names function_call function_response "
+    "inline_data file_data mime_type file_uri thought_signature max_output_tokens top_p top_k stop_sequences "
+    "candidate_count response_mime_type response_schema response_json_schema thinking_config thinking_budget "
+    "thinking_level include_thoughts presence_penalty frequency_penalty response_modalities google_search "
+    "code_execution url_context google_search_retrieval google_maps file_search computer_use "
+    "enterprise_web_search response_logprobs media_resolution speech_config video_metadata executable_code "
+    "code_execution_result finish_reason usage_metadata prompt_token_count candidates_token_count "
+    "total_token_count cached_content_token_count thoughts_token_count tool_use_prompt_token_count model_version "
+    "response_id generate_content_request"
+).split()
+CAMEL = {s: s.split("_")[0] + "".join(w.title() for w in s.split("_")[1:]) for s in _SNAKE}
+OPAQUE = frozenset({"args", "response", "parametersJsonSchema", "parameters", "responseJsonSchema", "responseSchema"})
+
+
+def camel_keys(value: Any) -> Any:
+    """``value`` with the structural fields in their camelCase JSON names (see ``CAMEL``; ``OPAQUE`` values kept)."""
+    if isinstance(value, list):
+        return [camel_keys(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        key = CAMEL.get(key, key)
+        out[key] = item if key in OPAQUE else camel_keys(item)
+    return out

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from agentcompass.models._streams.gemini import camel_keys
 from agentcompass.models._streams.gemini import error_body as _error_body
 
 PROTOCOL = "google-genai"
@@ -45,6 +46,7 @@ def words(body: dict[str, Any]) -> int:
             return sum(count(v) for v in value)
         return 0
 
+    body = camel_keys(body)
     inner = body.get("generateContentRequest") if isinstance(body.get("generateContentRequest"), dict) else body
     return count(inner.get("contents")) + count(inner.get("systemInstruction"))
 
@@ -67,6 +69,7 @@ def success_body(model: str, text: str, finish: str, usage: dict[str, int], call
 
 def conversation(body: dict[str, Any]) -> dict[str, Any]:
     """The request as the chat form the script's task matching reads (``system``, ``messages``)."""
+    body = camel_keys(body)
     system = (body.get("systemInstruction") or {}).get("parts") or []
     messages = []
     for content in body.get("contents") or []:
