@@ -43,6 +43,7 @@ EXTRAS: dict[str, list[str]] = {
     "ray": ["ray==2.60.0"],
     "bfcl": ["filelock>=3.12", "tenacity>=8.5.0"],
     "agentdojo": ["agentdojo==0.1.35"],
+    "google-genai": ["google-genai==3.6.1"],
 }
 # Packages of an extra that pip installs WITHOUT their declared dependencies (``pip install --no-deps``): their
 # declared ones are heavy and never imported by what agentcompass uses of them (the extra lists the few that are).

@@ -19,7 +19,7 @@ from agentcompass.errors import ContextLengthExceededError, ModelError, ModelRet
 RETRY_STATUSES = frozenset({408, 409, 425, 429})
 _CONTEXT = re.compile(
     r"context_length_exceeded|maximum context length|context length|context window|"
-    r"prompt is too long|too many tokens|input is too long|reduce the length",
+    r"prompt is too long|too many tokens|input is too long|reduce the length|exceeds the maximum number of tokens",
     re.IGNORECASE,
 )
 _UNSUPPORTED = re.compile(

@@ -56,7 +56,11 @@ class _Client:
 
 
 def make_client(base_url: str, api_key: str, timeout: float) -> Any:
-    """A ``genai.Client`` on ``base_url`` with the SDK's own retries off (ours are the only ones)."""
+    """A ``genai.Client`` on ``base_url`` with the SDK's own retries off (ours are the only ones); without the
+    ``google-genai`` extra, a DependencyError naming its install command."""
+    from agentcompass.kit import require
+
+    require("google.genai", "google-genai", purpose="model protocol google-genai")
     from google import genai
     from google.genai import types
 
