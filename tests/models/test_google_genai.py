@@ -35,8 +35,10 @@ async def _converse(model: Model) -> list[tuple]:
         calls = [(c.id, c.name, json.loads(c.arguments)) for c in reply.tool_calls]
         u = reply.usage
         out.append((reply.text, calls, u.input_tokens, u.output_tokens, u.cached_tokens or None, reply.finish_reason))
-        history.append({"role": "assistant", "content": reply.text or None, "tool_calls": [
-            c.to_message() for c in reply.tool_calls]} if reply.tool_calls else {"role": "assistant", "content": reply.text})  # fmt: skip
+        turn: dict = {"role": "assistant", "content": reply.text or None}
+        if reply.tool_calls:
+            turn["tool_calls"] = [c.to_message() for c in reply.tool_calls]
+        history.append(turn)
         history += [{"role": "tool", "tool_call_id": c.id, "content": f"{c.name} output"} for c in reply.tool_calls]
     await model.aclose()
     return out
