@@ -137,7 +137,7 @@ class Forwarded:
                 self._unchanged()
                 or json.dumps(self.upstream_body(), ensure_ascii=False, separators=(",", ":")).encode()
             )
-        url, query = self._url()
+        url, query = _upstream.url_of(route, self.model_id, self.stream, self.req.suffix, self.req.query)
         head = _upstream.headers(route.family, route.key, self.req.headers, pool.user_agent)
         try:
             with model._watch(self.protocol, route.module):
@@ -158,15 +158,6 @@ class Forwarded:
         except BaseException:
             await self._stack.aclose()
             raise
-
-    def _url(self) -> tuple[str, dict[str, str]]:
-        """The URL and query sent to: the protocol's path, or its ``url`` hook's (a model in the path)."""
-        route, req = self.route, self.req
-        hook = getattr(route.module, "url", None)
-        if hook is None:
-            return route.base + route.module.PATH + req.suffix, req.query
-        url, query = hook(route.base, self.model_id, self.stream, req.suffix)
-        return url, {**req.query, **query}
 
     def _whole(self) -> bytes:
         """The agent's answer from a whole (non-streamed) reply: the body, or a stream synthesized from it."""

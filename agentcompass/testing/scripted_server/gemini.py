@@ -100,3 +100,16 @@ def send(handler: Any, method: str, sse: bool, payload: dict[str, Any], reply: d
         float(reply.get("event_delay_s", 0.0)),
         float(reply.get("end_delay_s", 0.0)),
     )
+
+
+def answer(
+    handler: Any, path: str, parts: tuple[str, str, dict[str, int], list[dict[str, Any]]], reply: Any, streaming: bool
+) -> None:
+    """Answer a generate request with the scripted ``(text, finish, usage, calls)``."""
+    model, method = route(path) or ("scripted", "generateContent")
+    try:
+        payload = success_body(model, *parts)
+    except ValueError as exc:
+        handler.send_json(500, error_body(500, f"scripted server: {exc}"), {"x-should-retry": "false"})
+        return
+    send(handler, method, "alt=sse" in handler.path.partition("?")[2], payload, reply, streaming)

@@ -316,9 +316,8 @@ class ScriptedModelServer:
             calls = shapes.with_ids(reply.get("tool_calls") or [])
             usage = {**shapes.default_usage(body, text, calls), **(reply.get("usage") or {})}
             finish = str(reply.get("finish_reason", "tool_calls" if calls else "stop"))
-            found = gemini.route(path)
-            if found is not None:
-                self._gemini(handler, path, found, text, finish, usage, calls, reply)
+            if gemini.route(path) is not None:
+                gemini.answer(handler, path, (text, finish, usage, calls), reply, self.streaming)
                 return
             try:
                 payload = shapes.success_body(path, str(body.get("model", "scripted")), text, finish, usage, calls)
@@ -337,16 +336,6 @@ class ScriptedModelServer:
                 )
                 return
             handler.send_json(status, payload, headers)
-
-    def _gemini(self, handler: _Handler, path: str, found: tuple[str, str], *args: Any) -> None:
-        text, finish, usage, calls, reply = args
-        try:
-            payload = gemini.success_body(found[0], text, finish, usage, calls)
-        except ValueError as exc:
-            handler.send_json(500, gemini.error_body(500, f"scripted server: {exc}"), {"x-should-retry": "false"})
-            return
-        sse = "alt=sse" in handler.path.partition("?")[2]
-        gemini.send(handler, found[1], sse, payload, reply, self.streaming)
 
 
 def _presented_key(headers: Any) -> str | None:

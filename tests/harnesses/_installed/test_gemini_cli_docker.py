@@ -50,3 +50,36 @@ def test_gemini_cli_solves_the_demo_tasks_in_docker(endpoint: str, tmp_path: Pat
     for path in run_dir.rglob("*"):
         if path.is_file():
             assert support.KEY not in path.read_text(errors="replace"), path
+
+
+def test_gemini_cli_converses_over_mcp_in_docker(tmp_path: Path) -> None:
+    """The calculator conversation over the gateway's MCP route (as ``test_agents_mcp_docker`` for the others), on an
+    OpenAI Chat endpoint: Gemini CLI's calls of the MCP tools reach the conversation, which grades 1."""
+    import json
+
+    from agentcompass.conversation import USER_TOOL
+    from tests.environments.docker_support import BASE_IMAGE
+    from tests.gateway import mcp_support
+
+    steps = mcp_support.SCRIPT[:5]
+    with ScriptedModelServer(support.conversation_script(steps)) as srv:
+        result = support.run(
+            AGENT,
+            "docker",
+            srv,
+            tmp_path,
+            [],
+            protocol="openai-chat",
+            benchmark="synthetic",
+            benchmark_params={
+                "_target_": "agentcompass.testing.conversation.CalculatorBenchmark",
+                "n_tasks": 1,
+                "image": BASE_IMAGE,
+            },
+        )
+    (row,) = support.attempts(tmp_path).values()
+    assert result["metrics"]["n_errors"] == 0, row.get("error")
+    lines = [json.loads(x) for x in (Path(row["_dir"]) / "mcp_calls.jsonl").read_text().splitlines()]
+    assert [(x["tool"], x["arguments"]) for x in lines] == [(n, a) for n, a in steps]
+    assert row["agent"]["transcript"]["termination"] == "user_stop" and row["reward"] == 1.0
+    assert USER_TOOL in json.dumps(srv.requests[0]["body"])
