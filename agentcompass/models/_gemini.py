@@ -3,7 +3,8 @@
 - ``system`` / ``developer`` messages -> ``systemInstruction`` (one text part each);
 - ``user`` text and images (a ``data:`` URL -> ``inlineData``, another URL -> ``fileData``) -> ``user`` contents;
 - ``assistant`` content and ``tool_calls`` -> ``model`` contents with ``text`` and ``functionCall`` parts (the
-  call's id kept as ``functionCall.id``, its JSON arguments as ``args``); ``reasoning_content`` is not sent back;
+  call's id kept as ``functionCall.id``, its JSON arguments as ``args``, its thought signature as read from the reply
+  that made it, see ``remember``); ``reasoning_content`` is not sent back;
 - ``tool`` messages -> ``functionResponse`` parts of a ``user`` content (``{"output": <text>}``, the function's
   name found from the call it answers); consecutive contents of one role are merged, as Gemini needs them
   alternating;
@@ -22,6 +23,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 GENERATION = {
@@ -36,6 +39,30 @@ GENERATION = {
     "frequency_penalty": "frequencyPenalty",
     "n": "candidateCount",
 }
+# Gemini 3 needs the thought signature of a function call sent back with it; the chat form has no place for one, so
+# the signatures of the calls read from replies are remembered here by call id (the most recent ones, in memory), and
+# a call whose signature is unknown (made by another model, or forgotten) carries the value the API documents for
+# calls it did not make itself, which skips the check.
+UNKNOWN_SIGNATURE = "skip_thought_signature_validator"
+_SIGNATURES: OrderedDict[str, str] = OrderedDict()
+_LOCK = threading.Lock()
+_KEEP = 20000
+
+
+def remember(call_id: str, signature: str) -> None:
+    """Keep ``signature`` for the function call ``call_id`` (sent back with it in later requests)."""
+    with _LOCK:
+        _SIGNATURES[call_id] = signature
+        _SIGNATURES.move_to_end(call_id)
+        while len(_SIGNATURES) > _KEEP:
+            _SIGNATURES.popitem(last=False)
+
+
+def signature_of(call_id: str) -> str | None:
+    with _LOCK:
+        return _SIGNATURES.get(call_id)
+
+
 SKIPPED = frozenset({"parallel_tool_calls", "extra_headers", "extra_query", "stream", "stream_options"})
 
 
@@ -98,13 +125,14 @@ def contents(messages: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, lis
             system.append({"text": _text(message.get("content"))})
         elif role == "assistant":
             parts = parts_of(message.get("content"))
-            for call in message.get("tool_calls") or []:
+            for i, call in enumerate(message.get("tool_calls") or []):
                 fn = call.get("function") or {}
                 names[str(call.get("id"))] = str(fn.get("name") or "")
                 fc: dict[str, Any] = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
                 if call.get("id"):
                     fc["id"] = call["id"]
-                parts.append({"functionCall": fc})
+                signature = signature_of(str(call.get("id"))) or (UNKNOWN_SIGNATURE if i == 0 else None)
+                parts.append({"functionCall": fc, **({"thoughtSignature": signature} if signature else {})})
             add("model", parts)
         elif role == "tool":
             call_id = str(message.get("tool_call_id") or "")

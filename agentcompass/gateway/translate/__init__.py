@@ -9,6 +9,9 @@ openai-chat                anthropic-messages         :mod:`.chat_to_messages`
 openai-responses           anthropic-messages         :mod:`.responses_to_messages` (Codex on Anthropic)
 google-genai               openai-chat                :mod:`.gemini_to_chat` (Gemini CLI on vLLM)
 google-genai               anthropic-messages         :mod:`.gemini_to_messages`
+openai-chat                google-genai               :mod:`.chat_to_gemini` (chat agents on Gemini)
+anthropic-messages         google-genai               :mod:`.messages_to_gemini` (Claude Code on Gemini)
+openai-responses           google-genai               :mod:`.responses_to_gemini` (Codex on Gemini)
 =========================  =========================  ============================================
 
 Each module has ``request(agent_body, warnings) -> upstream body`` (raising
@@ -26,6 +29,9 @@ MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "o
 DIRECTIONS = {
     (GEMINI, CHAT): "gemini_to_chat",
     (GEMINI, MESSAGES): "gemini_to_messages",
+    (CHAT, GEMINI): "chat_to_gemini",
+    (MESSAGES, GEMINI): "messages_to_gemini",
+    (RESPONSES, GEMINI): "responses_to_gemini",
     (MESSAGES, CHAT): "messages_to_chat",
     (RESPONSES, CHAT): "responses_to_chat",
     (CHAT, MESSAGES): "chat_to_messages",

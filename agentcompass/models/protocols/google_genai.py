@@ -14,6 +14,7 @@ come from :mod:`.._streams.gemini`.
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -80,11 +81,17 @@ def _raw(response: Any) -> dict[str, Any]:
 
 
 def _calls(raw: dict[str, Any]) -> list[ToolCall]:
+    """The reply's function calls (an id made up where it has none; each signature remembered for its id)."""
+    parts = ((raw.get("candidates") or [{}])[0].get("content") or {}).get("parts") or []
+    calls = [p for p in parts if isinstance(p.get("functionCall"), dict)]
     out = []
-    for call in summary(raw)[2]:
-        out.append(
-            ToolCall(id=call["id"] or f"call_{uuid.uuid4().hex[:24]}", name=call["name"], arguments=call["arguments"])
-        )
+    for part in calls:
+        fc = part["functionCall"]
+        call_id = str(fc.get("id") or f"call_{uuid.uuid4().hex[:24]}")
+        if part.get("thoughtSignature"):
+            _gemini.remember(call_id, str(part["thoughtSignature"]))
+        args = json.dumps(fc.get("args") or {}, ensure_ascii=False)
+        out.append(ToolCall(id=call_id, name=str(fc.get("name") or ""), arguments=args))
     return out
 
 
