@@ -1,6 +1,7 @@
 """The Gemini API on the gateway, with the official ``google-genai`` SDK as the agent: ``generate_content`` and
 ``generate_content_stream``, function calling, a three-turn conversation with two tool calls. Through the gateway in
-front of an endpoint of each protocol (OpenAI Chat and Anthropic Messages translated, a Gemini endpoint passed on)
+front of an endpoint of each protocol (OpenAI Chat and Responses and Anthropic Messages translated, a Gemini endpoint
+passed on)
 the SDK gets the same assembled text, calls, finish reasons and usage as talking to the scripted server directly;
 the endpoint gets the conversation; the token works as ``x-goog-api-key`` and as ``key=`` and is written nowhere."""
 
@@ -104,7 +105,7 @@ async def _direct(stream: bool) -> list[tuple[Any, ...]]:
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
-@pytest.mark.parametrize("upstream", ["openai-chat", "anthropic-messages", "google-genai"])
+@pytest.mark.parametrize("upstream", ["openai-chat", "anthropic-messages", "openai-responses", "google-genai"])
 def test_the_sdk_through_the_gateway_gets_what_it_gets_directly(upstream: str, stream: bool, tmp_path: Path) -> None:
     asyncio.run(_agreement(upstream, stream, tmp_path))
 

@@ -9,6 +9,7 @@ openai-chat                anthropic-messages         :mod:`.chat_to_messages`
 openai-responses           anthropic-messages         :mod:`.responses_to_messages` (Codex on Anthropic)
 google-genai               openai-chat                :mod:`.gemini_to_chat` (Gemini CLI on vLLM)
 google-genai               anthropic-messages         :mod:`.gemini_to_messages`
+google-genai               openai-responses           :mod:`.gemini_to_responses`
 openai-chat                google-genai               :mod:`.chat_to_gemini` (chat agents on Gemini)
 anthropic-messages         google-genai               :mod:`.messages_to_gemini` (Claude Code on Gemini)
 openai-responses           google-genai               :mod:`.responses_to_gemini` (Codex on Gemini)
@@ -29,6 +30,7 @@ MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "o
 DIRECTIONS = {
     (GEMINI, CHAT): "gemini_to_chat",
     (GEMINI, MESSAGES): "gemini_to_messages",
+    (GEMINI, RESPONSES): "gemini_to_responses",
     (CHAT, GEMINI): "chat_to_gemini",
     (MESSAGES, GEMINI): "messages_to_gemini",
     (RESPONSES, GEMINI): "responses_to_gemini",
