@@ -54,8 +54,8 @@ GENERATION_KNOWN = frozenset(GENERATION) | {
     "thinkingConfig",
     "responseModalities",
 }
-HOSTED = ("googleSearch", "googleSearchRetrieval", "codeExecution", "urlContext", "googleMaps", "fileSearch")
-HOSTED += ("computerUse", "enterpriseWebSearch")
+HOSTED: tuple[str, ...] = ("googleSearch", "googleSearchRetrieval", "codeExecution", "urlContext", "googleMaps")
+HOSTED += ("fileSearch", "computerUse", "enterpriseWebSearch")
 PART_KEYS = frozenset({"text", "thought", "thoughtSignature", "inlineData", "fileData", "functionCall"})
 PART_KEYS |= {"functionResponse"}
 
@@ -66,7 +66,7 @@ def lower_schema(schema: Any) -> Any:
         return [lower_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
+    out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in ("nullable", "propertyOrdering"):
             continue

@@ -77,7 +77,7 @@ def synthesize(body: dict[str, Any], **_: Any) -> list[tuple[str | None, Any]]:
     """The stream of ``body``: one chunk per part (the last with the finish reason and the usage)."""
     candidate = dict((body.get("candidates") or [{}])[0])
     parts = list((candidate.get("content") or {}).get("parts") or []) or [{"text": ""}]
-    head = {k: body[k] for k in ("modelVersion", "responseId", "createTime") if k in body}
+    head: dict[str, Any] = {k: body[k] for k in ("modelVersion", "responseId", "createTime") if k in body}
     events: list[tuple[str | None, Any]] = []
     for i, part in enumerate(parts):
         cand: dict[str, Any] = {"content": {"role": "model", "parts": [part]}, "index": candidate.get("index", 0)}

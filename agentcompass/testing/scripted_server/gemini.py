@@ -47,11 +47,14 @@ def words(body: dict[str, Any]) -> int:
         return 0
 
     body = camel_keys(body)
-    inner = body.get("generateContentRequest") if isinstance(body.get("generateContentRequest"), dict) else body
+    nested = body.get("generateContentRequest")
+    inner: dict[str, Any] = nested if isinstance(nested, dict) else body
     return count(inner.get("contents")) + count(inner.get("systemInstruction"))
 
 
-def success_body(model: str, text: str, finish: str, usage: dict[str, int], calls: list[dict[str, Any]]) -> dict:
+def success_body(
+    model: str, text: str, finish: str, usage: dict[str, int], calls: list[dict[str, Any]]
+) -> dict[str, Any]:
     parts: list[dict[str, Any]] = [{"text": text}] if text or not calls else []
     for c in calls:
         args = json.loads(c["arguments"] or "{}") if isinstance(c["arguments"], str) else c["arguments"]
