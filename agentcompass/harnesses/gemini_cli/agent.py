@@ -99,7 +99,7 @@ class GeminiCliHarness(InstalledAgent):
         # beyond Harbor: nothing that needs the internet, no turn limit but the one asked for
         settings["privacy"] = {"usageStatisticsEnabled": False}
         settings["telemetry"] = {"enabled": False}
-        settings["general"] = {"disableAutoUpdate": True, "disableUpdateNag": True}
+        settings["general"] = {"enableAutoUpdate": False, "enableAutoUpdateNotification": False}
         if cfg.max_turns is not None:
             settings["model"] = {"maxSessionTurns": cfg.max_turns}
         return settings

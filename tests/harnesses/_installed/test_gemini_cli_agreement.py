@@ -24,7 +24,7 @@ BASE, TOKEN = "http://172.17.0.1:4000", "acgw-token-for-the-agreement"
 OURS_ONLY = {  # docs/gemini_cli.md: nothing that needs the internet
     "privacy": {"usageStatisticsEnabled": False},
     "telemetry": {"enabled": False},
-    "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+    "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
 }
 CASES = [
     {"model": "gemini-3-flash-preview", "instruction": "it's: `x` $HOME", "options": {"disable_web_search": False}},
