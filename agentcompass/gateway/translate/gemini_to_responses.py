@@ -4,8 +4,8 @@ Request: read as a chat request (:mod:`._gemini_in`), then as Responses input: s
 ``instructions``, user and assistant messages ``message`` items, tool calls ``function_call`` items, tool results
 ``function_call_output`` items; function tools as Responses function tools; ``tool_choice``; ``max_tokens`` ->
 ``max_output_tokens``, ``temperature``, ``top_p``, ``reasoning_effort`` -> ``reasoning.effort``, a JSON schema
-response format -> ``text.format``. What Responses has no field for (``stop``, ``top_k``, ``seed``, penalties) is
-refused naming it. Reply: :mod:`._read_responses`, written as a Gemini reply (:mod:`._write_gemini`).
+response format -> ``text.format``. ``topK`` (a sampling setting Gemini CLI always sends) is left out with a
+warning; what else Responses has no field for (``stop``, ``seed``, penalties) is refused naming it. Reply: :mod:`._read_responses`, written as a Gemini reply (:mod:`._write_gemini`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ._common import Refuser
 
 AGENT, UPSTREAM = "google-genai", "openai-responses"
 read, writer, body = _read_responses, _write_gemini.StreamWriter, _write_gemini.body
-_NO_FIELD = ("stop", "top_k", "seed", "presence_penalty", "frequency_penalty")
+_NO_FIELD = ("stop", "seed", "presence_penalty", "frequency_penalty")
 
 
 def _format(fmt: dict[str, Any]) -> dict[str, Any]:
@@ -34,6 +34,8 @@ def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     """The Responses request for a Gemini request."""
     refuse = Refuser(AGENT, UPSTREAM)
     chat = _gemini_in.chat(agent, warnings, refuse)
+    if chat.pop("top_k", None) is not None:  # Gemini CLI always sends its default (64)
+        warnings.append("generationConfig.topK left out: the Responses API samples without it (gateway translation)")
     for key in _NO_FIELD:
         if chat.get(key) is not None:
             raise refuse(f"{key} (the Responses API has no such setting)")
