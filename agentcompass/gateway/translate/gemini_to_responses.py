@@ -5,7 +5,8 @@ Request: read as a chat request (:mod:`._gemini_in`), then as Responses input: s
 ``function_call_output`` items; function tools as Responses function tools; ``tool_choice``; ``max_tokens`` ->
 ``max_output_tokens``, ``temperature``, ``top_p``, ``reasoning_effort`` -> ``reasoning.effort``, a JSON schema
 response format -> ``text.format``. ``topK`` (a sampling setting Gemini CLI always sends) is left out with a
-warning; what else Responses has no field for (``stop``, ``seed``, penalties) is refused naming it. Reply: :mod:`._read_responses`, written as a Gemini reply (:mod:`._write_gemini`).
+warning; what else Responses has no field for (``stop``, ``seed``, penalties) is refused naming it.
+Reply: :mod:`._read_responses`, written as a Gemini reply (:mod:`._write_gemini`).
 """
 
 from __future__ import annotations
