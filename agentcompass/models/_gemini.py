@@ -105,6 +105,20 @@ def _args(text: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"_raw": text}
 
 
+def _model_parts(message: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+    """An assistant message's text and function calls (each call's name noted by id in ``names``)."""
+    parts = parts_of(message.get("content"))
+    for i, call in enumerate(message.get("tool_calls") or []):
+        fn = call.get("function") or {}
+        names[str(call.get("id"))] = str(fn.get("name") or "")
+        fc: dict[str, Any] = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
+        if call.get("id"):
+            fc["id"] = call["id"]
+        signature = signature_of(str(call.get("id"))) or (UNKNOWN_SIGNATURE if i == 0 else None)
+        parts.append({"functionCall": fc, **({"thoughtSignature": signature} if signature else {})})
+    return parts
+
+
 def contents(messages: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """``(systemInstruction or None, contents)`` of chat-form ``messages``."""
     system: list[dict[str, Any]] = []
@@ -124,22 +138,11 @@ def contents(messages: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, lis
         if role in ("system", "developer"):
             system.append({"text": _text(message.get("content"))})
         elif role == "assistant":
-            parts = parts_of(message.get("content"))
-            for i, call in enumerate(message.get("tool_calls") or []):
-                fn = call.get("function") or {}
-                names[str(call.get("id"))] = str(fn.get("name") or "")
-                fc: dict[str, Any] = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
-                if call.get("id"):
-                    fc["id"] = call["id"]
-                signature = signature_of(str(call.get("id"))) or (UNKNOWN_SIGNATURE if i == 0 else None)
-                parts.append({"functionCall": fc, **({"thoughtSignature": signature} if signature else {})})
-            add("model", parts)
+            add("model", _model_parts(message, names))
         elif role == "tool":
             call_id = str(message.get("tool_call_id") or "")
-            response = {
-                "name": names.get(call_id) or message.get("name") or "",
-                "response": {"output": _text(message.get("content"))},
-            }
+            name = names.get(call_id) or message.get("name") or ""
+            response: dict[str, Any] = {"name": name, "response": {"output": _text(message.get("content"))}}
             if call_id:
                 response["id"] = call_id
             add("user", [{"functionResponse": response}])
