@@ -57,6 +57,7 @@ EXTRAS: dict[str, list[str]] = {
         "tenacity>=8.2.3",
         "typing-extensions>=4.11.0",
     ],
+    "google-genai": ["google-genai==3.6.1"],
 }
 # Packages of an extra that pip installs WITHOUT their declared dependencies (``pip install --no-deps``): their
 # declared ones are heavy and never imported by what agentcompass uses of them (the extra lists the few that are).

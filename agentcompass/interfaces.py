@@ -448,15 +448,17 @@ class GatewayEndpoint:
     """Where an agent inside one environment reaches the model gateway for one attempt (``await ctx.gateway(env)``).
 
     The gateway serves ``POST /v1/messages`` (Anthropic), ``/v1/responses`` and ``/v1/chat/completions`` (OpenAI),
-    streamed or not, and ``GET /v1/models``, forwarding each call through the attempt's model client (usage, cost,
-    retries and limits counted there, every call recorded). ``token`` is the attempt's own credential (send it as
-    ``Authorization: Bearer`` or ``x-api-key``); the real API key never enters the environment."""
+    ``/v1beta/models/{model}:generateContent`` / ``:streamGenerateContent`` (the Gemini API; ``GOOGLE_GEMINI_BASE_URL``
+    is ``base_url``), streamed or not, and ``GET /v1/models``, forwarding each call through the attempt's model client
+    (usage, cost, retries and limits counted there, every call recorded). ``token`` is the attempt's own credential
+    (send it as ``Authorization: Bearer``, ``x-api-key`` or ``x-goog-api-key``); the real API key never enters the
+    environment."""
 
     base_url: str  # root URL reachable from inside the environment, e.g. "http://172.17.0.1:40123"
     token: str  # per-attempt random credential; revoked when the attempt ends
     model: str  # the request's model id (the name an agent asks for is replaced by it anyway)
     upstream_protocol: str  # the protocol of the request's endpoint
-    protocols: tuple[str, ...] = ("anthropic-messages", "openai-responses", "openai-chat")  # agent APIs served
+    protocols: tuple[str, ...] = ("anthropic-messages", "openai-responses", "openai-chat", "google-genai")  # served
 
     @property
     def mcp_url(self) -> str:

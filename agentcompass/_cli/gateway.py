@@ -21,7 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--model-api-protocol",
         metavar="P",
         default=None,
-        help="the endpoint's protocol: openai-chat, openai-responses, anthropic-messages or auto (default)",
+        help="the endpoint's protocol, default auto: openai-chat, openai-responses, anthropic-messages, google-genai",
     )
     p.add_argument(
         "--model-api-key", metavar="K", default=None, help="the endpoint's key (default: the usual env vars)"

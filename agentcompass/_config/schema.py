@@ -484,8 +484,8 @@ class RequestInputs(_Strict):
         key="model.api_protocol",
         form="protocol",
         metavar="PROTOCOL",
-        description="openai-chat, openai-responses, anthropic-messages, auto, or a list tried in order (CLI: a JSON "
-        "list or a comma list)",
+        description="openai-chat, openai-responses, anthropic-messages, google-genai, auto, or a list tried in order "
+        "(CLI: a JSON list or a comma list)",
     )
     model_params: Json | None = option(
         key="model.params", metavar="JSON", description="passed through to the API (temperature, max_tokens...)"

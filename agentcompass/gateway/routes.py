@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from agentcompass.models._streams import chat, messages, responses
+from agentcompass.models._streams import chat, gemini, messages, responses
 
-MESSAGES, RESPONSES, CHAT = "anthropic-messages", "openai-responses", "openai-chat"
+MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "openai-chat", "google-genai"
 
 # path (with or without the /v1 prefix) -> (agent protocol, suffix after the protocol's own path)
 POST_ROUTES: dict[str, tuple[str, str]] = {
@@ -18,6 +19,15 @@ POST_ROUTES: dict[str, tuple[str, str]] = {
 POST_ROUTES.update({path.removeprefix("/v1"): route for path, route in list(POST_ROUTES.items())})
 GET_MODELS = ("/v1/models", "/models")
 MCP = "/mcp"  # the attempt's conversation as an MCP server (POST; mcp.py)
+# the Gemini API: /v1beta/models/{model}:{method} (also /v1/..., and without a version); method -> suffix
+_GEMINI = re.compile(r"^(?:/v1beta|/v1)?/models/(?P<model>[^/:]+):(?P<method>[A-Za-z]+)$")
+GEMINI_METHODS = {"generateContent": "", "streamGenerateContent": "", "countTokens": ":countTokens"}
+
+
+def gemini_route(path: str) -> tuple[str, str] | None:
+    """``(model, method)`` of a Gemini API path (None: not one)."""
+    found = _GEMINI.match(path)
+    return (found["model"], found["method"]) if found is not None else None
 
 
 def protocol_of(path: str) -> str:
@@ -25,6 +35,8 @@ def protocol_of(path: str) -> str:
     route = POST_ROUTES.get(path.rstrip("/"))
     if route is not None:
         return route[0]
+    if gemini_route(path.rstrip("/")) is not None or path.startswith("/v1beta"):
+        return GEMINI
     return MESSAGES if "/messages" in path else CHAT
 
 
@@ -32,6 +44,8 @@ def error_body(protocol: str, status: int, message: str, code: str | None = None
     """An error body in the shape the official SDK of ``protocol`` parses."""
     if protocol == MESSAGES:
         return messages.error_body(status, message)
+    if protocol == GEMINI:
+        return gemini.error_body(status, message)
     return (responses if protocol == RESPONSES else chat).error_body(status, message, code)
 
 

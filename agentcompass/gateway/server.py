@@ -18,10 +18,15 @@ LOG = logging.getLogger("agentcompass.gateway")
 
 
 def presented_token(request: web.Request) -> str | None:
+    """The token as ``Authorization: Bearer``, ``x-api-key``, ``api-key``, ``x-goog-api-key`` or (the Gemini API)
+    the ``key`` query parameter."""
     auth = request.headers.get("authorization", "")
     if auth[:7].lower() == "bearer ":
         return auth[7:].strip()
-    return request.headers.get("x-api-key") or request.headers.get("api-key")
+    headers = request.headers
+    return (
+        headers.get("x-api-key") or headers.get("api-key") or headers.get("x-goog-api-key") or request.query.get("key")
+    )
 
 
 def _error(protocol: str, status: int, message: str, code: str | None = None) -> web.Response:
@@ -63,6 +68,9 @@ class Handlers:
         if request.method == "GET" and path in routes.GET_MODELS:
             return web.json_response(routes.models_body(session.model.model_id))
         route = routes.POST_ROUTES.get(path) if request.method == "POST" else None
+        gemini = routes.gemini_route(path) if request.method == "POST" and route is None else None
+        if gemini is not None and gemini[1] in routes.GEMINI_METHODS:
+            route = (routes.GEMINI, routes.GEMINI_METHODS[gemini[1]])
         if route is None:
             return _error(protocol, 404, f"the gateway has no route {request.method} {request.path}")
         raw = await request.read()
@@ -72,6 +80,8 @@ class Handlers:
             return _error(protocol, 400, "the request body is not JSON")
         if not isinstance(body, dict):
             return _error(protocol, 400, "the request body is not a JSON object")
+        if gemini is not None:  # the model and the streaming are in the URL: the body carries them on from here
+            body = {**body, "model": gemini[0], **({"stream": True} if gemini[1] == "streamGenerateContent" else {})}
         return await self._forward(request, session, route, body, raw)
 
     async def _mcp(self, request: web.Request, session: Any) -> web.StreamResponse:
@@ -102,7 +112,8 @@ class Handlers:
             return translate.translation(protocol, upstream, agent_body)
 
         model = session.model_map.get(str(body.get("model"))) if session.model_map else None
-        forward = ForwardRequest(protocol, body, suffix, dict(request.query), headers, translation, model, raw)
+        query = {k: v for k, v in request.query.items() if k not in ("key", "alt")}  # never the token upstream
+        forward = ForwardRequest(protocol, body, suffix, query, headers, translation, model, raw)
         try:
             answer = await session.model.forward(forward)
         except AttemptLimitReached as exc:  # refused from now on; the attempt records which limit stopped it

@@ -7,7 +7,9 @@ the first protocol whose module's ``auto(base_url, model_id)`` hook claims the e
 Ollama, LiteLLM, OpenRouter...). The bundled hooks:
 
 1. anthropic-messages: the base URL's host contains ``anthropic``, or the model id starts with ``claude``;
-2. openai-responses: the base URL is OpenAI's own (host ``api.openai.com``; no base URL means ``OPENAI_BASE_URL``
+2. google-genai: the base URL's host is ``generativelanguage.googleapis.com``, or the model id starts with
+   ``gemini``;
+3. openai-responses: the base URL is OpenAI's own (host ``api.openai.com``; no base URL means ``OPENAI_BASE_URL``
    or it) and the model id is a reasoning / Responses-first model (``o1``, ``o3``, ``o4-mini``..., ``gpt-5*``,
    ``codex*``, ``computer-use*``).
 
@@ -19,9 +21,13 @@ from __future__ import annotations
 import os
 from urllib.parse import urlsplit
 
-DEFAULT_BASE_URL = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
-BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
-KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+DEFAULT_BASE_URL = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+    "google": "https://generativelanguage.googleapis.com",
+}
+BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "google": "GOOGLE_GEMINI_BASE_URL"}
+KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "google": "GEMINI_API_KEY"}
 FALLBACK = "openai-chat"
 
 
@@ -49,10 +55,11 @@ def base_url_for(protocol: str, base_url: str | None) -> str:
 
 
 def family_base_url(family: str, base_url: str | None) -> str:
-    """The base URL of a protocol family (``openai`` / ``anthropic``; see :func:`base_url_for`)."""
+    """The base URL of a protocol family (``openai`` / ``anthropic`` / ``google``; see :func:`base_url_for`)."""
     url = (base_url or os.environ.get(BASE_URL_ENV[family]) or DEFAULT_BASE_URL[family]).rstrip("/")
-    if family == "anthropic" and url.endswith("/v1"):
-        url = url[: -len("/v1")]
+    for tail in ("/v1", "/v1beta") if family in ("anthropic", "google") else ():
+        if url.endswith(tail):
+            url = url[: -len(tail)]
     return url
 
 

@@ -19,7 +19,7 @@ from agentcompass.errors import ContextLengthExceededError, ModelError, ModelRet
 RETRY_STATUSES = frozenset({408, 409, 425, 429})
 _CONTEXT = re.compile(
     r"context_length_exceeded|maximum context length|context length|context window|"
-    r"prompt is too long|too many tokens|input is too long|reduce the length",
+    r"prompt is too long|too many tokens|input is too long|reduce the length|exceeds the maximum number of tokens",
     re.IGNORECASE,
 )
 _UNSUPPORTED = re.compile(
@@ -91,7 +91,7 @@ def _mro_names(exc: BaseException) -> set[str]:
 def describe(exc: BaseException) -> Failure | None:
     """Classify ``exc``; None when it is not a transport or API failure (then it propagates as is)."""
     names = _mro_names(exc)
-    if names & {"APIStatusError", "UpstreamStatus"}:
+    if names & {"APIStatusError", "UpstreamStatus"} or _google_status(exc, names):
         return _status_failure(exc)
     if "APITimeoutError" in names:
         return Failure("timeout", True)
@@ -113,10 +113,20 @@ def _cause_text(exc: BaseException) -> str:
     return f"{type(cause).__name__}: {cause}"[:200] if cause is not None else ""
 
 
+def _google_status(exc: BaseException, names: set[str]) -> bool:
+    """A ``google-genai`` SDK status error (``APIError`` with ``code``)."""
+    return (
+        "APIError" in names
+        and type(exc).__module__.startswith("google.")
+        and isinstance(getattr(exc, "code", None), int)
+    )
+
+
 def _status_failure(exc: Any) -> Failure:
-    status = int(getattr(exc, "status_code", 0) or 0)
+    status = int(getattr(exc, "status_code", 0) or getattr(exc, "code", 0) or 0)
     headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    message = provider_message(getattr(exc, "body", None)) or str(getattr(exc, "message", ""))
+    body = getattr(exc, "body", None) if hasattr(exc, "body") else getattr(exc, "details", None)
+    message = provider_message(body) or str(getattr(exc, "message", ""))
     should = str(headers.get("x-should-retry", "")).lower()
     retryable = status in RETRY_STATUSES or (status >= 500 and status != 501)
     if should in ("true", "false"):
@@ -139,7 +149,7 @@ def provider_message(body: Any) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict):
-            msg, code = inner.get("message"), inner.get("code") or inner.get("type")
+            msg, code = inner.get("message"), inner.get("status") or inner.get("code") or inner.get("type")
             if msg:
                 return f"{msg} ({code})" if code else str(msg)
         elif isinstance(inner, str):

@@ -104,6 +104,9 @@ class Forwarded:
 
     def upstream_body(self) -> dict[str, Any]:
         body = dict(self.agent_body if self.translation is None else self.translation.request)
+        if hasattr(self.route.module, "url"):  # the model and the streaming are in the URL (the Gemini API)
+            body.pop("model", None)
+            body.pop("stream", None)
         if self.stream and self.chat_wire:
             body["stream_options"] = {**(body.get("stream_options") or {}), "include_usage": True}
         return body
@@ -134,12 +137,12 @@ class Forwarded:
                 self._unchanged()
                 or json.dumps(self.upstream_body(), ensure_ascii=False, separators=(",", ":")).encode()
             )
-        url = route.base + route.module.PATH + self.req.suffix
+        url, query = _upstream.url_of(route, self.model_id, self.stream, self.req.suffix, self.req.query)
         head = _upstream.headers(route.family, route.key, self.req.headers, pool.user_agent)
         try:
             with model._watch(self.protocol, route.module):
                 await self._stack.enter_async_context(_as_async(model._shared.slot()))
-                resp = self._resp = await _upstream.send(pool, url, self._data, head, self.req.query)
+                resp = self._resp = await _upstream.send(pool, url, self._data, head, query)
                 self._stack.callback(resp.release)
                 self.http_status = resp.status
                 self.upstream_sse = "text/event-stream" in resp.headers.get("Content-Type", "")

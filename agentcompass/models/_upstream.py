@@ -88,13 +88,26 @@ def pool_of(shared: Any, timeout_s: float) -> RawPool:
     return pool
 
 
+def url_of(route: Any, model_id: str, stream: bool, suffix: str, query: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The URL and query a forwarded request goes to: the protocol's ``PATH``, or its ``url`` hook's (the Gemini
+    API, whose model and streaming are in the URL)."""
+    hook = getattr(route.module, "url", None)
+    if hook is None:
+        return route.base + route.module.PATH + suffix, query
+    url, extra = hook(route.base, model_id, stream, suffix)
+    return url, {**query, **extra}
+
+
 def headers(family: str, key: str, agent: dict[str, str], user_agent: str) -> dict[str, str]:
     out = {
         "content-type": "application/json",
         "accept": "application/json, text/event-stream",
         "user-agent": user_agent,
     }
-    if family == "anthropic":
+    if family == "google":
+        if key and key != "EMPTY":
+            out["x-goog-api-key"] = key
+    elif family == "anthropic":
         out["anthropic-version"] = ANTHROPIC_VERSION
         if key and key != "EMPTY":
             out["x-api-key"] = key

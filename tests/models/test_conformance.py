@@ -18,3 +18,9 @@ class TestAnthropicMessages(ModelClientSuite):
     PROTOCOL = "anthropic-messages"
     MODEL_ID = "claude-conformance"
     CONTEXT_ERROR = {"status": 400, "error": "prompt is too long: 210000 tokens > 200000 maximum"}
+
+
+class TestGoogleGenai(ModelClientSuite):
+    PROTOCOL = "google-genai"
+    MODEL_ID = "gemini-conformance"
+    CONTEXT_ERROR = {"status": 400, "error": "The input token count (1200000) exceeds the maximum number of tokens"}

@@ -7,6 +7,12 @@ anthropic-messages         openai-chat                :mod:`.messages_to_chat` (
 openai-responses           openai-chat                :mod:`.responses_to_chat` (Codex on a chat endpoint)
 openai-chat                anthropic-messages         :mod:`.chat_to_messages`
 openai-responses           anthropic-messages         :mod:`.responses_to_messages` (Codex on Anthropic)
+google-genai               openai-chat                :mod:`.gemini_to_chat` (Gemini CLI on vLLM)
+google-genai               anthropic-messages         :mod:`.gemini_to_messages`
+google-genai               openai-responses           :mod:`.gemini_to_responses`
+openai-chat                google-genai               :mod:`.chat_to_gemini` (chat agents on Gemini)
+anthropic-messages         google-genai               :mod:`.messages_to_gemini` (Claude Code on Gemini)
+openai-responses           google-genai               :mod:`.responses_to_gemini` (Codex on Gemini)
 =========================  =========================  ============================================
 
 Each module has ``request(agent_body, warnings) -> upstream body`` (raising
@@ -20,8 +26,14 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-MESSAGES, RESPONSES, CHAT = "anthropic-messages", "openai-responses", "openai-chat"
+MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "openai-chat", "google-genai"
 DIRECTIONS = {
+    (GEMINI, CHAT): "gemini_to_chat",
+    (GEMINI, MESSAGES): "gemini_to_messages",
+    (GEMINI, RESPONSES): "gemini_to_responses",
+    (CHAT, GEMINI): "chat_to_gemini",
+    (MESSAGES, GEMINI): "messages_to_gemini",
+    (RESPONSES, GEMINI): "responses_to_gemini",
     (MESSAGES, CHAT): "messages_to_chat",
     (RESPONSES, CHAT): "responses_to_chat",
     (CHAT, MESSAGES): "chat_to_messages",

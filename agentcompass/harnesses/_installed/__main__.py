@@ -24,6 +24,7 @@ HARNESSES = {
     "codex": "agentcompass.harnesses.codex:CodexHarness",
     "opencode": "agentcompass.harnesses.opencode:OpenCodeHarness",
     "qwen_code": "agentcompass.harnesses.qwen_code:QwenCodeHarness",
+    "gemini_cli": "agentcompass.harnesses.gemini_cli:GeminiCliHarness",
 }
 
 

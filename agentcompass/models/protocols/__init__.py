@@ -8,8 +8,10 @@ module is imported the first time its protocol is used. What a module declares (
 - ``PROTOCOL`` (its name), ``PATH`` (the path after the base URL it posts to);
 - ``make_client(base_url, api_key, timeout)`` and ``async call(client, model_id, messages, params, prices, tools)
   -> ModelResponse`` (the messages and tools arrive in the chat form; the module turns them into its own);
-- ``FAMILY``: ``openai`` or ``anthropic``, the convention of its key, base URL and authentication
-  (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` / ``Authorization: Bearer``, or the Anthropic ones);
+- ``FAMILY``: ``openai``, ``anthropic`` or ``google``, the convention of its key, base URL and authentication
+  (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` / ``Authorization: Bearer``, or the Anthropic or Gemini ones);
+- ``url(base, model_id, stream, suffix) -> (url, query)`` (optional): where a forwarded request goes when the
+  model (and the streaming) are in the URL, not the body (the Gemini API);
 - ``RENAMES`` (optional): parameter names it takes under another name (``{"max_tokens": "max_output_tokens"}``;
   a dotted target nests the value: ``{"reasoning_effort": "reasoning.effort"}``);
 - ``auto(base_url, model_id) -> bool`` (optional): whether ``api_protocol: auto`` tries it first for that
@@ -83,7 +85,7 @@ def module(name: str) -> ModuleType:
 
 
 def family(name: str) -> str:
-    """``openai`` or ``anthropic``: the protocol's key, base URL and authentication convention."""
+    """``openai``, ``anthropic`` or ``google``: the protocol's key, base URL and authentication convention."""
     return str(getattr(module(name), "FAMILY", "openai"))
 
 

@@ -1,5 +1,5 @@
 """Scripted model server: a real HTTP server on 127.0.0.1 that speaks the OpenAI chat completions,
-OpenAI Responses and Anthropic Messages APIs from a script, records every request and injects faults.
+OpenAI Responses, Anthropic Messages and Gemini APIs from a script, records every request and injects faults.
 
 From Python::
 

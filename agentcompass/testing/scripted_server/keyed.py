@@ -37,8 +37,18 @@ def _messages(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in items if isinstance(m, dict)] if isinstance(items, list) else []
 
 
+def _chat_form(body: dict[str, Any]) -> dict[str, Any]:
+    """A Gemini API request (``contents``) as the chat form read here; any other body as it is."""
+    if "contents" not in body or "messages" in body:
+        return body
+    from .gemini import conversation
+
+    return conversation(body)
+
+
 def opening_text(body: dict[str, Any]) -> str:
     """The system prompt (``system``, ``instructions``, system and developer messages) and the first user message."""
+    body = _chat_form(body)
     parts = [_text(body.get("system")), _text(body.get("instructions"))]
     first_user = True
     for m in _messages(body):
@@ -53,7 +63,9 @@ def opening_text(body: dict[str, Any]) -> str:
 
 def turn_index(body: dict[str, Any]) -> int:
     """How many assistant turns the request carries: its assistant messages (chat, Messages); for a Responses
-    ``input``, its runs of assistant items (a message, its ``function_call`` and ``reasoning`` items: one turn)."""
+    ``input``, its runs of assistant items (a message, its ``function_call`` and ``reasoning`` items: one turn);
+    for a Gemini ``contents``, its ``model`` contents."""
+    body = _chat_form(body)
     if "messages" in body:
         return sum(1 for m in _messages(body) if m.get("role") == "assistant")
     n, in_turn = 0, False

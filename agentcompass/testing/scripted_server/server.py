@@ -1,4 +1,4 @@
-"""A real HTTP/1.1 server on 127.0.0.1 that answers like OpenAI / Anthropic endpoints from a script."""
+"""A real HTTP/1.1 server on 127.0.0.1 that answers like OpenAI / Anthropic / Gemini endpoints from a script."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 
 from agentcompass.models._streams import encode, synthesize
 
-from . import shapes
+from . import gemini, shapes
 from .script import FaultPlan, Reply, ReplySource, Script, load_yaml
 
-_SECRET_HEADERS = {"authorization", "x-api-key", "api-key"}
+_SECRET_HEADERS = {"authorization", "x-api-key", "api-key", "x-goog-api-key"}
 _REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -116,7 +116,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class ScriptedModelServer:
-    """Serves ``/v1/chat/completions``, ``/v1/responses`` and ``/v1/messages`` from a script.
+    """Serves ``/v1/chat/completions``, ``/v1/responses``, ``/v1/messages`` and the Gemini API
+    (``/v1beta/models/{model}:generateContent`` / ``:streamGenerateContent`` / ``:countTokens``, :mod:`.gemini`)
+    from a script.
 
     ``replies``: a list (each a string or ``{text, tool_calls, finish_reason, usage, status, headers, body,
     error, code, delay_s}``), handed out in order, a YAML file path (or a shipped example's name), or a callable
@@ -245,7 +247,7 @@ class ScriptedModelServer:
                 "path": path,
                 "body": body,
                 "headers": _redacted(handler.headers),
-                "protocol": shapes.PROTOCOL_OF_PATH.get(path),
+                "protocol": shapes.protocol_of(path),
                 "fault": fault and fault["kind"],
             }
             if self._record:
@@ -265,7 +267,7 @@ class ScriptedModelServer:
             status = self.unsupported_paths[path]
             handler.send_json(status, shapes.error_body(path, status, f"{path} is not supported by this server"))
             return
-        if path not in shapes.PROTOCOL_OF_PATH:
+        if request["protocol"] is None:
             handler.send_json(404, shapes.error_body(path, 404, f"no route POST {path}"))
             return
         if self.latency_s:
@@ -277,6 +279,10 @@ class ScriptedModelServer:
             time.sleep(float(fault.get("delay_s", 1.0)))
         if self._api_key is not None and _presented_key(handler.headers) != self._api_key:
             handler.send_json(401, shapes.error_body(path, 401, "Incorrect API key provided."))
+            return
+        found = gemini.route(path)
+        if found is not None and found[1] == "countTokens":  # no reply of the script is used
+            handler.send_json(200, {"totalTokens": gemini.words(body)})
             return
         self._reply(handler, path, body, self._script.next(request))
 
@@ -310,6 +316,9 @@ class ScriptedModelServer:
             calls = shapes.with_ids(reply.get("tool_calls") or [])
             usage = {**shapes.default_usage(body, text, calls), **(reply.get("usage") or {})}
             finish = str(reply.get("finish_reason", "tool_calls" if calls else "stop"))
+            if gemini.route(path) is not None:
+                gemini.answer(handler, path, (text, finish, usage, calls), reply, self.streaming)
+                return
             try:
                 payload = shapes.success_body(path, str(body.get("model", "scripted")), text, finish, usage, calls)
             except ValueError as exc:
@@ -333,7 +342,7 @@ def _presented_key(headers: Any) -> str | None:
     auth = headers.get("authorization") or ""
     if auth.lower().startswith("bearer "):
         return auth[7:]
-    key: str | None = headers.get("x-api-key") or headers.get("api-key")
+    key: str | None = headers.get("x-api-key") or headers.get("api-key") or headers.get("x-goog-api-key")
     return key
 
 

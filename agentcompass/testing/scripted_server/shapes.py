@@ -42,9 +42,18 @@ def _words(value: Any) -> int:
     return 0
 
 
+def protocol_of(path: str) -> str | None:
+    """The API of a request path (None: no route)."""
+    from . import gemini
+
+    return PROTOCOL_OF_PATH.get(path) or (gemini.PROTOCOL if gemini.route(path) else None)
+
+
 def default_usage(body: dict[str, Any], text: str, calls: list[dict[str, Any]] | None = None) -> dict[str, int]:
     """Usage used when a reply gives none: words of the prompt in, words of the reply (and call arguments) out."""
-    prompt = sum(_words(body.get(k)) for k in ("messages", "input", "instructions", "system"))
+    from . import gemini
+
+    prompt = sum(_words(body.get(k)) for k in ("messages", "input", "instructions", "system")) + gemini.words(body)
     out = len(text.split()) + sum(len(str(c.get("arguments", "")).split()) for c in calls or [])
     return {"input_tokens": prompt, "output_tokens": out, "cached_tokens": 0}
 
@@ -176,6 +185,10 @@ def _responses_body(
 
 def error_body(path: str, status: int, message: str, code: str | None = None) -> dict[str, Any]:
     """An error body in the shape the official SDK of ``path`` parses."""
+    from . import gemini
+
+    if gemini.route(path) is not None:
+        return gemini.error_body(status, message)
     if path == MESSAGES:
         kind = code or _ANTHROPIC_ERROR_TYPE.get(status, "api_error")
         return {"type": "error", "error": {"type": kind, "message": message}}

@@ -26,6 +26,7 @@ PROTOCOL = {
     "codex": "openai-responses",
     "opencode": "openai-chat",
     "qwen_code": "openai-chat",
+    "gemini_cli": "google-genai",
 }
 FIX = (
     "sed -i -e 's/count = len(numbers) - 1/count = len(numbers)/' -e 's|sum(numbers) // count|sum(numbers) / count|' "
