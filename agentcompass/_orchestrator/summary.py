@@ -54,7 +54,9 @@ def worst_integrity(samples: list[dict[str, Any]]) -> dict[str, Any] | None:
     if not scanned:
         return None
     worst = max(scanned, key=lambda i: _SEVERITY.get(i.get("verdict"), 0))
-    return {"verdict": worst.get("verdict"), "detectors": sorted({d for i in scanned for d in i.get("detectors", [])})}
+    out = {"verdict": worst.get("verdict"), "detectors": sorted({d for i in scanned for d in i.get("detectors", [])})}
+    reviews = sorted({i["review"] for i in scanned if i.get("review")})  # the LLM review's verdicts, when reviewed
+    return {**out, "review": reviews} if reviews else out
 
 
 def outcome_of(row: dict[str, Any]) -> str:
