@@ -49,7 +49,12 @@ def _tasks(tmp: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def reviewed_run(tmp_path_factory) -> tuple[dict, ScriptedModelServer]:
-    tmp = tmp_path_factory.mktemp("review")
+    return make_reviewed_run(tmp_path_factory.mktemp("review"))
+
+
+def make_reviewed_run(tmp: Path) -> tuple[dict, ScriptedModelServer]:
+    """A run of a conftest exploit, a git-history peek and two honest tasks, reviewed at finalisation by the
+    judge role (openai-chat; the peek's answer malformed)."""
     tasks = _tasks(tmp)
     judge = {"id": "judge-model", "api_key": KEY, "api_protocol": "openai-chat", "prices": PRICES}
     with ScriptedModelServer(tasks=ANSWERS) as srv:
