@@ -82,13 +82,17 @@ def _key(row: dict[str, Any]) -> tuple[str, int]:
 
 
 async def _review_one(
-    store: RunStore, row: dict[str, Any], client: ModelClient, rubric: str, params: ReviewParams
+    store: RunStore, row: dict[str, Any], client: ModelClient, rubric: str, params: ReviewParams, keep: bool
 ) -> tuple[dict[str, Any] | None, Usage]:
-    """One attempt's review, written into its result.json; None when its record cannot be read."""
+    """One attempt's review, written into its result.json; None when its record cannot be read. With ``keep``,
+    an attempt reviewed before (a run continued by --reuse) keeps its review and is not asked again."""
     record = record_of(store, row)
     result = record.read_result() if record is not None else None
     if record is None or result is None or not result.get("integrity"):
         return None, Usage()
+    earlier = result["integrity"].get("review")
+    if keep and isinstance(earlier, dict):
+        return earlier, Usage.from_dict(earlier.get("usage"))
     fork = client.fork(RoleAttempt(SimpleNamespace(id=row["task_id"]), row_sample(row), record.dir, ROLE))
     review: dict[str, Any] = {"model": getattr(client, "model_id", None)}
     cap = params.max_chars
@@ -105,9 +109,10 @@ async def _review_one(
 
 
 async def review_rows(
-    store: RunStore, rows: list[dict[str, Any]], client: ModelClient, params: ReviewParams
+    store: RunStore, rows: list[dict[str, Any]], client: ModelClient, params: ReviewParams, *, keep: bool = False
 ) -> dict[str, Any]:
-    """Review the selected rows (:func:`select`) with ``client``; returns ``metrics.integrity_review``:
+    """Review the selected rows (:func:`select`) with ``client`` (``keep``: see :func:`_review_one`); returns
+    ``metrics.integrity_review``:
     ``{model, rubric, n_selected, n_reviewed, verdicts, n_errors, usage, cost_usd}``."""
     rubric = load_rubric(params.rubric)
     chosen = select(rows, params.sample, params.seed)
@@ -115,7 +120,7 @@ async def review_rows(
 
     async def one(row: dict[str, Any]) -> tuple[dict[str, Any] | None, Usage]:
         async with sem:
-            return await _review_one(store, row, client, rubric, params)
+            return await _review_one(store, row, client, rubric, params, keep)
 
     done = await asyncio.gather(*(one(r) for r in chosen))
     total, verdicts = Usage(), Counter()
@@ -164,7 +169,7 @@ async def review_finished(
     returns the run's result with ``metrics.integrity_review``. A judge that cannot be built is recorded as the
     review's ``error`` (the run's results stand)."""
     try:
-        report = await review_rows(store, rows, roles.client(ROLE), parse_params(raw))
+        report = await review_rows(store, rows, roles.client(ROLE), parse_params(raw), keep=True)
     except Exception as exc:
         report = {"error": one_line(exc)}
     record_review(store, rows, report)

@@ -52,12 +52,12 @@ def reviewed_run(tmp_path_factory) -> tuple[dict, ScriptedModelServer]:
     return make_reviewed_run(tmp_path_factory.mktemp("review"))
 
 
-def make_reviewed_run(tmp: Path) -> tuple[dict, ScriptedModelServer]:
+def make_reviewed_run(tmp: Path, port: int = 0, **extra) -> tuple[dict, ScriptedModelServer]:
     """A run of a conftest exploit, a git-history peek and two honest tasks, reviewed at finalisation by the
     judge role (openai-chat; the peek's answer malformed)."""
-    tasks = _tasks(tmp)
+    tasks = tmp / "tasks" if (tmp / "tasks").exists() else _tasks(tmp)
     judge = {"id": "judge-model", "api_key": KEY, "api_protocol": "openai-chat", "prices": PRICES}
-    with ScriptedModelServer(tasks=ANSWERS) as srv:
+    with ScriptedModelServer(tasks=ANSWERS, port=port) as srv:
         result = run_evaluation(
             benchmark="terminal_bench",
             harness="nop",
@@ -71,6 +71,7 @@ def make_reviewed_run(tmp: Path) -> tuple[dict, ScriptedModelServer]:
             model_roles={"judge": {**judge, "base_url": srv.base_url}},
             integrity_review=True,
             integrity_review_params={"sample": 1, "seed": 3},
+            **extra,
         )
     return result, srv
 
@@ -197,3 +198,18 @@ def test_a_run_with_bad_review_settings_fails_before_it_starts(tmp_path, kw, nee
             **kw,
         )
     assert not list((tmp_path / "results").rglob("results.jsonl"))
+
+
+@pytest.mark.slow
+def test_a_reused_run_keeps_its_reviews(tmp_path):
+    """Continued with --reuse, a run reviewed before asks the judge nothing again and reports the same review."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    first, _ = make_reviewed_run(tmp_path, port)
+    run_id = Path(first["paths"]["run_dir"]).name
+    again, srv = make_reviewed_run(tmp_path, port, reuse=True, reuse_run_id=run_id)
+    assert Path(again["paths"]["run_dir"]).name == run_id and srv.requests == []
+    assert again["metrics"]["integrity_review"] == first["metrics"]["integrity_review"]
