@@ -93,7 +93,8 @@ async def _review_one(
     earlier = result["integrity"].get("review")
     if keep and isinstance(earlier, dict):
         return earlier, Usage.from_dict(earlier.get("usage"))
-    fork = client.fork(RoleAttempt(SimpleNamespace(id=row["task_id"]), row_sample(row), record.dir, ROLE))
+    attempt = RoleAttempt(SimpleNamespace(id=row["task_id"]), row_sample(row), record.dir, ROLE)
+    fork = client.fork(attempt)  # type: ignore[arg-type]  # what fork reads of an attempt, as roles.py forks
     review: dict[str, Any] = {"model": getattr(client, "model_id", None)}
     cap = params.max_chars
     try:
@@ -123,9 +124,9 @@ async def review_rows(
             return await _review_one(store, row, client, rubric, params, keep)
 
     done = await asyncio.gather(*(one(r) for r in chosen))
-    total, verdicts = Usage(), Counter()
-    for review, usage in done:
-        total.add(usage)
+    total, verdicts = Usage(), Counter[str]()
+    for review, spent in done:
+        total.add(spent)
         if review is not None:
             verdicts[review["verdict"] or "error"] += 1
     usage = total.to_dict()
