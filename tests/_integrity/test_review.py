@@ -144,15 +144,17 @@ def test_scan_review_of_an_existing_run(reviewed_run, tmp_path):
         '"calc--honest"': [CLEAN],
         '"hello-file"': [CLEAN],
     }
-    with ScriptedModelServer(tasks=answers) as srv:
+    with ScriptedModelServer(tasks=answers, faults=[{"kind": "429", "at": 1, "retry_after": 0.1}]) as srv:
         params = {"base_url": srv.base_url, "api_key": KEY, "api_protocol": "anthropic-messages"}
         args = ["--review", "--judge", "claude-judge", "--judge-params", json.dumps(params), "--rubric", str(rubric)]
         proc = _scan(str(run_dir), *args, "--sample", "2")
         assert proc.returncode == 0, proc.stderr
-        assert all("HOUSE RUBRIC" in json.dumps(r) for r in srv.requests) and len(srv.requests) == 4
-        assert [r["protocol"] for r in srv.requests] == ["anthropic-messages"] * 4
+        assert all("HOUSE RUBRIC" in json.dumps(r) for r in srv.requests) and len(srv.requests) == 5  # 1 retried
+        assert [r["protocol"] for r in srv.requests] == ["anthropic-messages"] * 5 and srv.n_faults_injected == 1
     assert "review  hack: step 1 runs git log --all" in proc.stdout
     assert "reviewed 4 of 4 attempts with claude-judge" in proc.stdout
+    summary = json.loads((run_dir / "summary.json").read_text())["metrics"]["integrity_review"]
+    assert summary["usage"]["calls"] == 4 and summary["usage"]["retries"] == 1
     bad, folder = _result(run_dir, "calc--git-history")
     assert bad["integrity"]["review"]["verdict"] == "hack"
     roles = [json.loads(x).get("role") for x in (folder / "model_calls.jsonl").read_text().splitlines()]
