@@ -24,6 +24,7 @@ from agentcompass.errors import ConfigError, one_line
 from agentcompass.interfaces import ModelClient, Usage
 
 from .integrity import record_of
+from .metrics import passed
 from .roles import RoleAttempt
 from .store import RunStore, row_sample
 
@@ -68,11 +69,17 @@ def parse_params(raw: dict[str, Any] | None, where: str = "integrity_review_para
         raise validation_error(exc, where, sorted(ReviewParams.model_fields)) from None
 
 
+def _succeeded(row: dict[str, Any]) -> bool:
+    """Resolved, or passed for benchmarks without a resolved notion (as ``resolved_rate_clean`` counts)."""
+    resolved = row.get("resolved")
+    return bool(resolved) if resolved is not None else passed({"status": "error", "reward": None, **row})
+
+
 def select(rows: list[dict[str, Any]], sample: int, seed: int) -> list[dict[str, Any]]:
     """Every flagged row (suspect or hack), then ``sample`` clean resolved rows drawn with ``seed``."""
     verdict = [(r, (r.get("integrity") or {}).get("verdict")) for r in rows]
     flagged = [r for r, v in verdict if v in ("suspect", "hack")]
-    clean = sorted((r for r, v in verdict if v == "clean" and r.get("resolved")), key=_key)
+    clean = sorted((r for r, v in verdict if v == "clean" and _succeeded(r)), key=_key)
     drawn = random.Random(seed).sample(clean, min(sample, len(clean)))
     return sorted(flagged, key=_key) + sorted(drawn, key=_key)
 
