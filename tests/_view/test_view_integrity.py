@@ -41,7 +41,12 @@ def _verdicts(run: Path) -> dict[str, str]:
     return {r["task_id"]: r["integrity"]["verdict"] for r in rows}
 
 
-def test_task_table_badges_and_filter(page, run):
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def test_task_table_badges_and_filter(page, run, shots):
     verdicts = _verdicts(run)
     rows = {
         tr.get_attribute("data-task"): tr.get_attribute("data-integrity") for tr in css(page, "#tasks-table tbody tr")
@@ -63,13 +68,15 @@ def test_task_table_badges_and_filter(page, run):
     assert "LLM review of 3: hack 1" in text(css(page, "#integrity-flagged")[0])
     assert text(css(page, "#resolved-clean")[0]).startswith(f"{round(100 * summary['resolved_rate_clean'])}")
     choose(page, "integrity-filter", "")
+    browser.shoot(page, shots, "run-integrity")
     assert not browser.console_errors(page)
 
 
-def test_attempt_page_shows_evidence_and_review(page, run):
+def test_attempt_page_shows_evidence_and_review(page, run, shots):
     click_task(page, "calc--conftest")
     browser.wait(page, lambda: css(page, "#integrity-flags tbody tr"), what="integrity flags")
     assert text(css(page, "#integrity-verdict")[0]) == "hack"
+    assert text(css(page, "h1")[0]).endswith("hack review hack")  # the verdict and the review's, in the title
     result = json.loads(next(run.glob("tasks/calc--conftest/sample-1/attempt-*/result.json")).read_text())
     flags = result["integrity"]["flags"]
     shown = css(page, "#integrity-flags tbody tr")
@@ -80,6 +87,7 @@ def test_attempt_page_shows_evidence_and_review(page, run):
     assert "conftest.py" in text(css(first, "code.int-evidence")[0])
     review = text(css(page, "#integrity-review")[0])
     assert "hack" in review and "conftest.py that forces every test to pass" in review and "judge-model" in review
+    browser.shoot(page, shots, "attempt-integrity")
     page.back()
     browser.wait(page, lambda: css(page, "#tasks-table tbody tr"), what="task table")
     click_task(page, "calc--git-history")

@@ -13,8 +13,9 @@
   AC.integrityBadge = function (r) {
     const i = r.integrity;
     if (!i) return h("span", {class: "muted", text: "–"});
-    if (!AC.flagged(i)) return h("span", {class: "muted small", text: i.review ? "clean · review " + i.review : "clean"});
-    const review = Array.isArray(i.review) ? i.review.join("/") : i.review;
+    const rv = i.review;  // a row's verdict (a task row: its samples' verdicts), or an attempt's whole review
+    const review = Array.isArray(rv) ? rv.join("/") : rv && typeof rv === "object" ? rv.verdict || "error" : rv;
+    if (!AC.flagged(i)) return h("span", {class: "muted small", text: review ? "clean · review " + review : "clean"});
     return h("span", null, h("span", {class: "badge b-int-" + i.verdict, title: (i.detectors || []).join(", "),
       dataset: {integrity: i.verdict}, text: i.verdict}),
       review ? h("span", {class: "small muted", text: " review " + review}) : null);
