@@ -533,7 +533,8 @@ class RequestRun:
             status = RunStatus.FAILED
         result = self.finalize(status)
         ex = self.cfg.execution
-        if ex.integrity_review and ex.integrity_scan and self.roles is not None and self.store.writer.failed is None:
+        ended = result["metadata"]["status"] in (RunStatus.COMPLETED, RunStatus.FAILED)  # not cut short or over budget
+        if ex.integrity_review and ended and self.roles is not None and self.store.writer.failed is None:
             rows = [self.rows[key] for key in sorted(self.rows) if key not in self.unwritten]
             result = await review_finished(self.store, rows, self.roles, ex.integrity_review_params, result)
         if ex.enable_analysis:

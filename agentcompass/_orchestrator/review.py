@@ -165,6 +165,8 @@ def check_review(execution: Any, main: dict[str, Any], defaults: Any, given: dic
     """ConfigError before a run with ``execution.integrity_review`` whose settings, rubric or judge are wrong."""
     from .roles import role_config
 
+    if not execution.integrity_scan:
+        raise ConfigError("integrity_review reviews what the integrity scan flags: drop integrity_scan=false")
     params = parse_params(execution.integrity_review_params)
     load_rubric(params.rubric)
     role_config(ROLE, main, (defaults or {}).get(ROLE), given.get(ROLE))

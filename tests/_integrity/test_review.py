@@ -182,6 +182,7 @@ def test_bad_review_settings(tmp_path, args, needle):
     [
         ({"integrity_review_params": {"smaple": 2}}, "smaple"),
         ({}, "model role 'judge'"),  # no judge: the demo's model is none and model_roles has no judge
+        ({"integrity_scan": False, "model_roles": {"judge": {"id": "j"}}}, "integrity scan"),
         ({"integrity_review_params": {"rubric": "/nonexistent/r.md"}, "model_roles": {"judge": {"id": "j"}}}, "rubric"),
     ],
 )
