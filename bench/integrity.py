@@ -1,64 +1,120 @@
 """The integrity scan's cost: the demo run with the scan (the default) beside the same run without it.
 
-    python bench/integrity.py [--env local|docker] [--harness oracle] [--repeats 3] [--samples 1]
+    python -m bench.integrity [--env local|docker] [--harness oracle|shell] [--repeats 3] [--samples 1]
+
+(Run it as a module from the repository root: ``python bench/integrity.py`` puts ``bench/`` first on the import
+path, where ``bench/docker.py`` hides the Docker SDK.)
 
 Each side is ``run_evaluation(benchmark="demo", harness=..., environment=...)`` in this process, alternated in
 every round so that the machine's load weighs on both alike; ``integrity_scan=False`` on the side without it.
-Printed: the median wall time of each side over the rounds, the difference in seconds and in per cent, and the
-time the scan itself took (``scan_run`` on the last run directory, which rescans every attempt). Nothing is
-asserted: the figures depend on the machine. (The brief's aim: the scan adds at most 5 % to the docker demo.)
+``--harness shell`` types each task's solution as an agent would (``agentcompass.testing.shell_harness``), so
+every attempt has a trajectory for the scan to read (the oracle records none).
+
+Printed: the median wall time of each side over the rounds and their difference (in seconds and per cent), and,
+because that difference is within the rounds' spread on a shared machine, the scan's own time: the time the
+finalisation spent in the scan (``scan_rows``, timed in this process) in each run made with it, and ``scan_run``
+on each such run directory afterwards (it rescans every attempt and rewrites results.jsonl and summary.json),
+each as a median and as a share of the median run with the scan. The two sides swap their order every round.
+Nothing is asserted: the figures depend on the machine. (The aim: the scan adds at most 5 % to the docker demo.)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 import statistics
 import tempfile
 import time
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from agentcompass import run_evaluation, scan_run
+from agentcompass.benchmarks.demo import DEMO_TASKS_DIR
+
+SHELL = "harness._target_=agentcompass.testing.shell_harness.ShellScriptHarness"
 
 
-def _once(env: str, harness: str, samples: int, scan: bool, results: Path) -> tuple[float, str]:
+def _shell_script(folder: Path) -> Path:
+    """Each demo task's solution as the commands an agent types (its [solution.env] exported first)."""
+    script = {}
+    for task in sorted(p for p in DEMO_TASKS_DIR.iterdir() if p.is_dir()):
+        env = tomllib.loads((task / "task.toml").read_text()).get("solution", {}).get("env", {})
+        exports = "".join(f"export {k}={shlex.quote(str(v))}\n" for k, v in env.items())
+        script[task.name] = ["ls -la", exports + (task / "solution" / "solve.sh").read_text()]
+    path = folder / "script.json"
+    path.write_text(json.dumps(script))
+    return path
+
+
+def _once(args: argparse.Namespace, scan: bool, results: Path) -> tuple[float, str]:
+    kw: dict[str, Any] = {"harness": args.harness}
+    if args.harness == "shell":
+        kw = {"harness": "nop", "overrides": [SHELL, f"+harness.script={_shell_script(results)}"]}
     start = time.perf_counter()
     result = run_evaluation(
         benchmark="demo",
-        harness=harness,
         model="none",
-        environment=env,
-        n_attempts=samples,
+        environment=args.env,
+        n_attempts=args.samples,
         results_dir=str(results),
         progress="none",
         integrity_scan=scan,
+        **kw,
     )
     return time.perf_counter() - start, result["paths"]["run_dir"]
+
+
+def _time_the_scan() -> list[float]:
+    """Time every ``scan_rows`` of a run's finalisation in this process (the list it returns grows)."""
+    from agentcompass._orchestrator import request
+
+    spent: list[float] = []
+    scan_rows = request.scan_rows
+
+    def timed(*args: Any, **kw: Any) -> int:
+        start = time.perf_counter()
+        try:
+            return scan_rows(*args, **kw)
+        finally:
+            spent.append(time.perf_counter() - start)
+
+    request.scan_rows = timed
+    return spent
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", default="local")
-    p.add_argument("--harness", default="oracle")
+    p.add_argument("--harness", default="oracle", help="oracle, shell (typed solutions, with trajectories), ...")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--samples", type=int, default=1)
     args = p.parse_args()
     times: dict[bool, list[float]] = {True: [], False: []}
+    scans: list[float] = []
+    n_scanned = 0
+    in_run = _time_the_scan()
     with tempfile.TemporaryDirectory(prefix="bench-integrity-") as tmp:
-        _once(args.env, args.harness, args.samples, True, Path(tmp))  # warm-up: imports, images
-        run_dir = ""
-        for _ in range(args.repeats):
-            for scan in (False, True):
-                seconds, run_dir = _once(args.env, args.harness, args.samples, scan, Path(tmp))
+        _once(args, True, Path(tmp))  # warm-up: imports, images
+        del in_run[:]
+        for i in range(args.repeats):
+            for scan in (False, True) if i % 2 == 0 else (True, False):
+                seconds, run_dir = _once(args, scan, Path(tmp))
                 times[scan].append(seconds)
-        start = time.perf_counter()
-        report = scan_run(run_dir)
-        scan_s = time.perf_counter() - start
-    without, with_scan = statistics.median(times[False]), statistics.median(times[True])
+            start = time.perf_counter()
+            n_scanned = scan_run(run_dir)["n_scanned"]
+            scans.append(time.perf_counter() - start)
+    without, with_scan, scan_s, final_s = (statistics.median(x) for x in (times[False], times[True], scans, in_run))
     print(f"demo {args.harness} on {args.env}, {args.samples} sample(s) per task, median of {args.repeats}:")
     print(f"  without the scan  {without:8.3f} s   {[round(t, 3) for t in times[False]]}")
     print(f"  with the scan     {with_scan:8.3f} s   {[round(t, 3) for t in times[True]]}")
     print(f"  difference        {with_scan - without:+8.3f} s   ({100 * (with_scan - without) / without:+.1f} %)")
-    print(f"  scan_run alone    {scan_s:8.3f} s for {report['n_scanned']} attempts")
+    for label, value, values in (("scan in the run  ", final_s, in_run), ("scan_run alone   ", scan_s, scans)):
+        print(
+            f"  {label} {value:8.3f} s   ({100 * value / with_scan:.2f} % of the run with it; "
+            f"{n_scanned} attempts; {[round(t, 4) for t in values]})"
+        )
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ class RunScores:
     n_samples: dict[str, int] = field(default_factory=dict)
     within_var: dict[str, float] = field(default_factory=dict)
     attempts: dict[str, list[str]] = field(default_factory=dict)
+    flagged: dict[str, int] = field(default_factory=dict)  # samples the integrity scan flagged (suspect or hack)
 
 
 def _config(store: RunStore) -> dict[str, Any]:
@@ -69,10 +70,24 @@ def _meta(store: RunStore) -> dict[str, Any]:
     }
 
 
-def scores_from_rows(label: str, run_dir: str, meta: dict[str, Any], rows: list[dict[str, Any]]) -> RunScores:
+def flagged(row: dict[str, Any]) -> bool:
+    """The integrity scan flagged this sample (suspect or hack; docs/integrity.md)."""
+    return (row.get("integrity") or {}).get("verdict") in ("suspect", "hack")
+
+
+def scores_from_rows(
+    label: str, run_dir: str, meta: dict[str, Any], rows: list[dict[str, Any]], clean: bool = False
+) -> RunScores:
+    """A run's per-task outcomes from its rows; with ``clean`` a flagged sample scores 0 (``resolved_rate_clean``
+    counts it a failure); a ConfigError when no row carries an integrity verdict (the run was never scanned)."""
+    if clean and rows and not any(r.get("integrity") for r in rows):
+        raise ConfigError(
+            f"{run_dir}: no integrity verdicts, so it has no clean scores; scan it first (agentcompass scan RUN_DIR)"
+        )
     out = RunScores(label, run_dir, meta)
     for task, samples in by_task(rows).items():
-        values = [scored(r) for r in samples]
+        values = [0.0 if clean and flagged(r) else scored(r) for r in samples]
+        out.flagged[task] = sum(1 for r in samples if flagged(r))
         n = len(values)
         mean = sum(values) / n
         out.value[task], out.n_samples[task] = mean, n
@@ -82,7 +97,7 @@ def scores_from_rows(label: str, run_dir: str, meta: dict[str, Any], rows: list[
     return out
 
 
-def load_scores(run_dir: str | Path, label: str) -> RunScores:
+def load_scores(run_dir: str | Path, label: str, clean: bool = False) -> RunScores:
     """A run directory's per-task outcomes; a ConfigError (one line) when it is not a run directory."""
     path = Path(run_dir).expanduser()
     store = RunStore.at(path.resolve())
@@ -92,7 +107,7 @@ def load_scores(run_dir: str | Path, label: str) -> RunScores:
             "(give <results_dir>/<run_name>/<run_id>)"
         )
     rows = [{"sample": 1, "status": "error", "reward": None, **r} for r in store.finished_rows(strict=True).values()]
-    return scores_from_rows(label, str(store.run_dir), _meta(store), rows)
+    return scores_from_rows(label, str(store.run_dir), _meta(store), rows, clean)
 
 
 def _check_benchmarks(runs: list[RunScores]) -> str | None:
@@ -115,6 +130,7 @@ def _task_sets(runs: list[RunScores], errors_as_zero: bool) -> dict[str, Any]:
         "errored": errored,
         "n_excluded": len(excluded),
         "analysed": sorted(shared - excluded),
+        "flagged": {r.label: sorted(t for t in shared if r.flagged.get(t)) for r in runs},
     }
 
 
@@ -163,8 +179,10 @@ def compare(
     seed: int = 0,
     n_resamples: int = N_RESAMPLES,
     detect: float | None = None,
+    clean: bool = False,
 ) -> dict[str, Any]:
-    """The comparison of two or more runs (``RunScores``, in the order given: A, B, ...)."""
+    """The comparison of two or more runs (``RunScores``, in the order given: A, B, ...); ``clean`` only labels the
+    result (``score``): the runs' scores were made with it (:func:`scores_from_rows`)."""
     if len(runs) < 2:
         raise ConfigError(f"compare needs at least two run directories, got {len(runs)}")
     if detect is not None and not detect > 0:
@@ -186,6 +204,7 @@ def compare(
         "version": 1,
         "benchmark": benchmark,
         "errors": "as_zero" if errors_as_zero else "excluded",
+        "score": "clean" if clean else "reward",
         "alpha": ALPHA,
         "seed": seed,
         "n_resamples": n_resamples,
@@ -209,9 +228,11 @@ def compare_runs(
     seed: int = 0,
     n_resamples: int = N_RESAMPLES,
     detect: float | None = None,
+    clean: bool = False,
 ) -> dict[str, Any]:
-    """:func:`compare` over run directories (labelled A, B, ... in the order given)."""
+    """:func:`compare` over run directories (labelled A, B, ... in the order given); with ``clean``, a sample the
+    integrity scan flagged scores 0."""
     if len(run_dirs) > len(LABELS):
         raise ConfigError(f"compare takes at most {len(LABELS)} run directories, got {len(run_dirs)}")
-    runs = [load_scores(d, LABELS[i]) for i, d in enumerate(run_dirs)]
-    return compare(runs, errors_as_zero=errors_as_zero, seed=seed, n_resamples=n_resamples, detect=detect)
+    runs = [load_scores(d, LABELS[i], clean) for i, d in enumerate(run_dirs)]
+    return compare(runs, errors_as_zero=errors_as_zero, seed=seed, n_resamples=n_resamples, detect=detect, clean=clean)

@@ -46,9 +46,15 @@ def _header(c: dict[str, Any]) -> list[str]:
         f"compare {len(c['runs'])} runs of benchmark {c['benchmark']}: {t['n_shared']} tasks shared of "
         f"{t['n_all']}, {len(t['analysed'])} analysed; {policy}",
     ]
+    if c.get("score") == "clean":
+        lines.append("clean scores: a sample the integrity scan flagged (suspect or hack) scores 0")
     for r in c["runs"]:
         miss, err = t["missing"][r["label"]], t["errored"][r["label"]]
         extra = []
+        flagged = (t.get("flagged") or {}).get(r["label"]) or []
+        if flagged:
+            more = " ..." if len(flagged) > SHOWN_FLIPS else ""
+            extra.append(f"flagged {len(flagged)}: {', '.join(flagged[:SHOWN_FLIPS])}{more}")
         if miss:
             extra.append(
                 f"missing {len(miss)}: {', '.join(miss[:SHOWN_FLIPS])}{' ...' if len(miss) > SHOWN_FLIPS else ''}"

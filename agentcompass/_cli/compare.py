@@ -39,6 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score errored tasks 0, as mean_reward does (default: report them apart, leave them out)",
     )
+    p.add_argument(
+        "--clean",
+        action="store_true",
+        help="clean scores: a sample the integrity scan flagged scores 0, as resolved_rate_clean counts it",
+    )
     p.add_argument("--detect", type=difference, default=None, help="tasks / samples needed to detect this difference")
     p.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap and permutation test (default: 0)")
     p.add_argument("--resamples", type=resamples, default=10_000, help="bootstrap resamples (default: 10000)")
@@ -57,6 +62,7 @@ def main(args: argparse.Namespace) -> int:
         seed=args.seed,
         n_resamples=args.resamples,
         detect=args.detect,
+        clean=args.clean,
     )
     text = _sdk.format_comparison(comparison, args.format)
     if args.output:

@@ -323,6 +323,16 @@ class ExecutionConfig(_Strict):
         form="no-flag",
         description="scan every finished attempt for reward hacking when the run is finalised (docs/integrity.md)",
     )
+    integrity_review: bool = option(
+        False,
+        description="after the scan, the judge model role (model_roles.judge) reviews the flagged attempts and a "
+        "sample of clean resolved ones with a rubric (docs/integrity.md)",
+    )
+    integrity_review_params: dict[str, Any] = option(
+        dict,
+        metavar="JSON",
+        description="integrity review settings: rubric (a file), sample (default 5), seed, concurrency, max_chars",
+    )
     analysis_params: dict[str, Any] = option(
         dict, metavar="JSON", description="analysis settings (an optional judge model in analysis_params.model)"
     )

@@ -7,6 +7,7 @@ here-document's body is read as lines too), each tokenized with :mod:`shlex` whe
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 
@@ -24,10 +25,15 @@ def segments(command: str) -> list[str]:
 
 
 def words(segment: str) -> list[str]:
+    return list(_words(segment))
+
+
+@functools.lru_cache(maxsize=4096)  # every detector splits the same commands again
+def _words(segment: str) -> tuple[str, ...]:
     try:
-        return shlex.split(segment, comments=False)
+        return tuple(shlex.split(segment, comments=False))
     except ValueError:
-        return segment.split()
+        return tuple(segment.split())
 
 
 def _args(tokens: list[str]) -> list[str]:

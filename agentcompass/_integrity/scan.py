@@ -28,6 +28,9 @@ def scan_attempt(
 
 
 def summary_of(integrity: dict[str, Any]) -> dict[str, Any]:
-    """What a results row keeps of an attempt's integrity: the verdict and the detectors that fired."""
+    """What a results row keeps of an attempt's integrity: the verdict, the detectors that fired and the review's
+    verdict when it was reviewed."""
     detectors = sorted({f["detector"] for f in integrity.get("flags") or []})
-    return {"verdict": integrity.get("verdict"), "detectors": detectors}
+    out = {"verdict": integrity.get("verdict"), "detectors": detectors}
+    review = integrity.get("review")  # the LLM review (docs/integrity.md): its verdict, or error
+    return {**out, "review": review.get("verdict") or "error"} if isinstance(review, dict) else out

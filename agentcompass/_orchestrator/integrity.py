@@ -11,7 +11,7 @@ from typing import Any
 from agentcompass._integrity import scan_attempt, summary_of
 from agentcompass.errors import ConfigError, StorageError
 
-from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, row_sample
+from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, read_json, row_sample
 
 log = logging.getLogger("agentcompass")
 
@@ -33,6 +33,9 @@ def scan_record(record: AttemptRecord, benchmark: str) -> dict[str, Any] | None:
     except OSError:
         verifier_log = ""
     integrity = scan_attempt(record.dir, result, verifier_log, benchmark)
+    review = (result.get("integrity") or {}).get("review")
+    if review is not None:  # a rescan keeps the LLM review (the scan is deterministic: the same flags)
+        integrity["review"] = review
     record.write_result({**result, "integrity": integrity})
     return integrity
 
@@ -91,6 +94,19 @@ def scan_run(run_dir: str | Path) -> dict[str, Any]:
         "verdicts": compute_metrics(rows).get("integrity_verdicts", {}),
         "flagged": [_flagged(store, row) for row in rows if (row.get("integrity") or {}).get("verdict") != "clean"],
     }
+
+
+def reviewed(flagged: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The flagged attempts of :func:`scan_run`'s report, each with its ``review`` as now recorded."""
+    out = []
+    for item in flagged:
+        try:
+            result = read_json(Path(item["attempt_dir"]) / "result.json")
+        except (OSError, ValueError, TypeError, KeyError):
+            result = None
+        review = ((result if isinstance(result, dict) else {}).get("integrity") or {}).get("review")
+        out.append({**item, "review": review} if review else item)
+    return out
 
 
 def _flagged(store: RunStore, row: dict[str, Any]) -> dict[str, Any]:

@@ -44,6 +44,7 @@ from .pool import Pool, set_due
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .result import RunResult
 from .retry import should_retry
+from .review import check_review, review_finished
 from .roles import ModelRoles
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
@@ -189,6 +190,8 @@ class RequestRun:
                 register_secret(role.get("api_key") if isinstance(role, dict) else None)
             defaults = MODEL_ROLES.of(components.benchmark)
             self.roles = ModelRoles(data["model"], self.cfg.model_roles, defaults, ctx)
+            if self.cfg.execution.integrity_review:  # its settings and its judge fail now, not after the run
+                check_review(self.cfg.execution, data["model"], defaults, self.cfg.model_roles)
             check_budget_config(self.cfg.execution, model, PRICE_INFO.of(model), self.budgets)
             self.components = components
             return components.benchmark.load()
@@ -533,6 +536,10 @@ class RequestRun:
             status = RunStatus.FAILED
         result = self.finalize(status)
         ex = self.cfg.execution
+        ended = result["metadata"]["status"] in (RunStatus.COMPLETED, RunStatus.FAILED)  # not cut short or over budget
+        if ex.integrity_review and ended and self.roles is not None and self.store.writer.failed is None:
+            rows = [self.rows[key] for key in sorted(self.rows) if key not in self.unwritten]
+            result = await review_finished(self.store, rows, self.roles, ex.integrity_review_params, result)
         if ex.enable_analysis:
             judge = result["metadata"]["status"] in (RunStatus.COMPLETED, RunStatus.FAILED)
             result = await self.hooks.analysis(result, ex.analysis_params, self.logger, judge)

@@ -54,7 +54,9 @@ def worst_integrity(samples: list[dict[str, Any]]) -> dict[str, Any] | None:
     if not scanned:
         return None
     worst = max(scanned, key=lambda i: _SEVERITY.get(i.get("verdict"), 0))
-    return {"verdict": worst.get("verdict"), "detectors": sorted({d for i in scanned for d in i.get("detectors", [])})}
+    out = {"verdict": worst.get("verdict"), "detectors": sorted({d for i in scanned for d in i.get("detectors", [])})}
+    reviews = sorted({i["review"] for i in scanned if i.get("review")})  # the LLM review's verdicts, when reviewed
+    return {**out, "review": reviews} if reviews else out
 
 
 def outcome_of(row: dict[str, Any]) -> str:
@@ -234,7 +236,20 @@ def _integrity_line(m: dict[str, Any], tasks: list[dict[str, Any]]) -> str:
     names = f": {', '.join(flagged[:8])}{' ...' if len(flagged) > 8 else ''}" if flagged else ""
     return (
         f"integrity: {m['integrity_flagged']} of {m.get('n_samples', m['n_tasks'])} samples flagged "
-        f"(hack {v.get('hack', 0)}, suspect {v.get('suspect', 0)}){names}"
+        f"(hack {v.get('hack', 0)}, suspect {v.get('suspect', 0)}){names}{_review_note(m.get('integrity_review'))}"
+    )
+
+
+def _review_note(r: dict[str, Any] | None) -> str:
+    """``; review of N: hack H, suspect S, clean C, errors E, cost $X`` (the LLM review, docs/integrity.md)."""
+    if not r:
+        return ""
+    if r.get("error"):
+        return f"; review failed: {r['error']}"
+    v = r.get("verdicts") or {}
+    return (
+        f"; review of {r.get('n_selected', 0)}: hack {v.get('hack', 0)}, suspect {v.get('suspect', 0)}, clean "
+        f"{v.get('clean', 0)}, errors {r.get('n_errors', 0)}, cost_usd {format_cost(r.get('cost_usd'))}"
     )
 
 

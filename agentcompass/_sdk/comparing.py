@@ -12,6 +12,7 @@ def compare_runs(
     seed: int = 0,
     n_resamples: int = 10_000,
     detect: float | None = None,
+    clean: bool = False,
 ) -> dict[str, Any]:
     """Compare two or more run directories (labelled A, B, ... in the order given) on the tasks they share.
 
@@ -21,12 +22,16 @@ def compare_runs(
     outcomes, else paired t, with the sign-flip permutation test beside it), the Holm-adjusted p-value, the tasks
     each run is better on, and the power (the difference detectable with 80 % power; with ``detect``, the tasks
     and samples per task needed to detect it). Tasks that errored in a run are left out unless
-    ``errors_as_zero``. Bad input (not a run directory, runs of different benchmarks) is a ``ConfigError``.
+    ``errors_as_zero``. With ``clean``, a sample the integrity scan flagged (suspect or hack) scores 0, as
+    ``resolved_rate_clean`` counts it (``score: "clean"``; a run never scanned is a ``ConfigError``). Bad input
+    (not a run directory, runs of different benchmarks) is a ``ConfigError``.
     See ``docs/statistics.md``.
     """
     from agentcompass._analysis.compare import compare_runs as build
 
-    return build(list(run_dirs), errors_as_zero=errors_as_zero, seed=seed, n_resamples=n_resamples, detect=detect)
+    return build(
+        list(run_dirs), errors_as_zero=errors_as_zero, seed=seed, n_resamples=n_resamples, detect=detect, clean=clean
+    )
 
 
 def format_comparison(comparison: dict[str, Any], fmt: str = "table") -> str:

@@ -158,6 +158,7 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
         "agent": _agent_summary(agent),
         "transcript": agent.get("transcript"),
         "grade": result.get("grade") or {},
+        "integrity": result.get("integrity") if isinstance(result.get("integrity"), dict) else None,
         "environment": result.get("environment") or {},
         "resumed_from_checkpoint": result.get("resumed_from_checkpoint"),
         "error": _error(folder, result),

@@ -19,6 +19,7 @@ SCRIPTS = (
     "traj_atif.js",
     "traj.js",
     "view_runs.js",
+    "integrity.js",
     "view_run.js",
     "view_calls.js",
     "view_conversation.js",

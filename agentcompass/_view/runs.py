@@ -197,6 +197,7 @@ def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
         "limit_hit": row.get("limit_hit"),
         "path": attempt_rel(ref, row),
         "dir": f"tasks/{safe_name(row['task_id'])}",
+        "integrity": row.get("integrity") if isinstance(row.get("integrity"), dict) else None,
     }
 
 

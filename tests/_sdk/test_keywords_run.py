@@ -363,6 +363,31 @@ def _integrity_scan(env: Env):  # the default scans: every row carries its integ
     return env.base(integrity_scan=False), check
 
 
+def _judge(env: Env) -> dict[str, Any]:
+    return {"judge": {"id": "kw-judge", "base_url": env.server.base_url, "api_key": KEY, "api_protocol": "openai-chat"}}
+
+
+@case("integrity_review")
+def _integrity_review(env: Env):  # the default reviews nothing: no integrity_review in the metrics
+    def check(o: Outcome) -> None:
+        review = o.summary()["metrics"]["integrity_review"]
+        assert review["model"] == "kw-judge" and review["rubric"] == "built-in" or _fail(o)
+
+    return env.base(integrity_review=True, model_roles=_judge(env)), check
+
+
+@case("integrity_review_params")
+def _integrity_review_params(env: Env):  # the default rubric is the built-in one
+    rubric = env.tmp / "rubric.md"
+    rubric.write_text("house rubric")
+
+    def check(o: Outcome) -> None:
+        assert o.summary()["metrics"]["integrity_review"]["rubric"] == str(rubric) or _fail(o)
+
+    params = {"rubric": str(rubric), "sample": 2}
+    return env.base(integrity_review=True, integrity_review_params=params, model_roles=_judge(env)), check
+
+
 @case("analysis_params")
 def _analysis_params(env: Env):  # the default top_n is 10
     def check(o: Outcome) -> None:

@@ -103,9 +103,11 @@
     ctx.crumbs([["Runs", "#/"], [key.split("/").slice(-2).join(" / "), AC.route.run(key)],
       [taskId + " · attempt " + att.attempt + (att.sample !== null && att.sample !== undefined ? " · sample " + att.sample : ""), AC.route.attempt(key, path)]]);
     AC.clear(main).appendChild(h("h1", null, h("span", {class: "mono", text: taskId}), " ",
-      h("span", {class: "muted", text: "attempt " + att.attempt}), " ", AC.badge(att.running ? "running" : att.status, att.running ? "running" : att.status)));
+      h("span", {class: "muted", text: "attempt " + att.attempt}), " ", AC.badge(att.running ? "running" : att.status, att.running ? "running" : att.status),
+      AC.flagged(att.integrity) ? [" ", AC.integrityBadge({integrity: att.integrity})] : null));
     AC.append(main, [siblings(key, att), summary(att)]);
     if (Object.keys(att.phases || {}).length) main.appendChild(AC.section("Phases", "phases", AC.phaseBar(att.phases)));
+    if (att.integrity && (AC.flagged(att.integrity) || att.integrity.review)) main.appendChild(AC.section("Integrity", "integrity-section", AC.integrityBox(att.integrity)));
     if (att.error) main.appendChild(AC.section("Error", "error", errorBox(att.error)));
     if (att.patch) main.appendChild(AC.section("Patch (" + att.patch.source + ")", "patch", AC.renderDiff(att.patch.text)));
     if (att.verifier_log) main.appendChild(AC.section("Verifier log", "verifier", logBox(key, {...att.verifier_log, path: path + "/verifier.log"})));

@@ -6,7 +6,7 @@
   const states = new Map();
 
   function stateOf(key) {
-    if (!states.has(key)) states.set(key, {sort: "id", dir: "asc", page: 0, status: "", errclass: "", min: "", max: "", text: ""});
+    if (!states.has(key)) states.set(key, {sort: "id", dir: "asc", page: 0, status: "", errclass: "", integrity: "", min: "", max: "", text: ""});
     return states.get(key);
   }
 
@@ -14,7 +14,9 @@
     return Object.entries(r.sub || {}).map(([k, v]) => k + "=" + (typeof v === "number" ? +v.toFixed(3) : v)).join(" ");
   }
 
-  function cols(hasSample) {
+  const INTEGRITY_RANK = {hack: 2, suspect: 1, clean: 0};
+
+  function cols(hasSample, scanned) {
     const c = [
       {key: "id", label: "Task", sort: (r) => r.id, cell: (r) => h("span", {class: "mono", text: r.id})},
       hasSample ? {key: "sample", label: "Sample", sort: (r) => r.sample, cell: (r) => (r.sample === null ? "–" : String(r.sample))} : null,
@@ -23,6 +25,8 @@
       {key: "sub", label: "Sub-rewards", sort: (r) => sub(r), cell: (r) => h("span", {class: "small mono", text: sub(r)})},
       {key: "resolved", label: "Resolved", sort: (r) => (r.resolved === null || r.resolved === undefined ? null : r.resolved ? 1 : 0),
         cell: (r) => (r.resolved === true ? "yes" : r.resolved === false ? "no" : "–")},
+      scanned ? {key: "integrity", label: "Integrity", sort: (r) => (r.integrity ? INTEGRITY_RANK[r.integrity.verdict] : null),
+        cell: (r) => AC.integrityBadge(r)} : null,
       {key: "attempts", label: "Attempts", sort: (r) => r.attempts, cell: (r) => f.int(r.attempts)},
       {key: "error_type", label: "Error", sort: (r) => r.error_type, cell: (r) => (r.error_type ? h("span", {class: "bad", text: r.error_type}) : "")},
       {key: "error", label: "Message", sort: (r) => r.error, cell: (r) => h("span", {class: "small", title: r.error || "",
@@ -40,6 +44,8 @@
     return rows.filter((r) => {
       if (st.status && r.outcome !== st.status) return false;
       if (st.errclass && r.error_class !== st.errclass) return false;
+      if (st.integrity === "flagged" && !AC.flagged(r.integrity)) return false;
+      if (st.integrity && st.integrity !== "flagged" && (r.integrity || {}).verdict !== st.integrity) return false;
       if (min !== null && !(typeof r.reward === "number" && r.reward >= min)) return false;
       if (max !== null && !(typeof r.reward === "number" && r.reward <= max)) return false;
       if (!words.length) return true;
@@ -49,14 +55,15 @@
   }
 
   function renderTable(box, key, rows, st) {
-    const columns = cols(rows.some((r) => r.sample !== null && r.sample !== undefined));
+    const columns = cols(rows.some((r) => r.sample !== null && r.sample !== undefined), rows.some((r) => r.integrity));
     const shown = AC.sortRows(filtered(rows, st), (columns.find((c) => c.key === st.sort) || columns[0]).sort, st.dir);
     const pages = Math.max(1, Math.ceil(shown.length / PAGE));
     st.page = Math.min(st.page, pages - 1);
     const tbody = h("tbody");
     for (const r of shown.slice(st.page * PAGE, (st.page + 1) * PAGE)) {
       const target = r.path || r.dir;
-      tbody.appendChild(h("tr", {class: "click", dataset: {task: r.id, outcome: r.outcome, path: target || ""},
+      tbody.appendChild(h("tr", {class: "click" + (AC.flagged(r.integrity) ? " int-flagged" : ""),
+        dataset: {task: r.id, outcome: r.outcome, path: target || "", integrity: (r.integrity || {}).verdict || ""},
         onclick: () => { if (target) location.hash = AC.route.attempt(key, target); }},
         columns.map((c) => h("td", {class: "c-" + c.key}, c.cell(r)))));
     }
@@ -84,6 +91,9 @@
         h("option", {value: "", text: "any status"}), outcomes.map((o) => h("option", {value: o, text: o, selected: st.status === o}))),
       h("select", {id: "class-filter", onchange: (e) => { st.errclass = e.target.value; go(); }},
         h("option", {value: "", text: "any error class"}), classes.map((c) => h("option", {value: c, text: c, selected: st.errclass === c}))),
+      rows.some((r) => r.integrity) ? h("select", {id: "integrity-filter", onchange: (e) => { st.integrity = e.target.value; go(); }},
+        [["", "any integrity"], ["flagged", "flagged (suspect or hack)"], ["hack", "hack"], ["suspect", "suspect"], ["clean", "clean"]]
+          .map(([v, t]) => h("option", {value: v, text: t, selected: st.integrity === v}))) : null,
       h("label", {class: "muted"}, "reward ", num("reward-min", "min", "min"), " – ", num("reward-max", "max", "max")));
   }
 
@@ -105,6 +115,13 @@
       (s.status || "?") + (i ? " (--reuse)" : " (first)")})));
   }
 
+  function reviewNote(rv) {
+    if (!rv) return "";
+    if (rv.error) return "; review failed: " + rv.error;
+    return "; LLM review of " + f.int(rv.n_selected) + ": hack " + f.int((rv.verdicts || {}).hack) + ", suspect " +
+      f.int((rv.verdicts || {}).suspect) + ", clean " + f.int((rv.verdicts || {}).clean) + ", errors " + f.int(rv.n_errors) + " (" + f.cost(rv.cost_usd) + ")";
+  }
+
   function metricsBox(d) {
     const m = d.metrics || {}, c = d.components || {}, run = d.run || {};
     const by = m.errors_by_class || {};
@@ -123,6 +140,9 @@
         ["mean reward (valid)", m.mean_reward_valid === null ? "–" : f.num(m.mean_reward_valid, 4) + " over " + samples(m.n_valid_rewards) + iv(m.mean_reward_valid_ci)],
         ["pass rate", h("span", {id: "pass-rate", text: f.pct(m.pass_rate) + " of " + samples(nS) + iv(m.pass_rate_ci)})],
         ["resolved", m.resolved === undefined ? null : h("span", {id: "resolved", text: f.int(m.resolved) + " of " + samples(nS) + " (" + f.pct(m.resolved_rate) + ")" + iv(m.resolved_rate_ci)})],
+        ["resolved (clean)", m.resolved_rate_clean === undefined ? null : h("span", {id: "resolved-clean", text: f.pct(m.resolved_rate_clean) + " of " + samples(nS) + iv(m.resolved_rate_clean_ci)})],
+        ["integrity", m.integrity_flagged === undefined ? null : h("span", {id: "integrity-flagged", text: samples(m.integrity_flagged) + " flagged (hack " +
+          f.int((m.integrity_verdicts || {}).hack) + ", suspect " + f.int((m.integrity_verdicts || {}).suspect) + ")" + reviewNote(m.integrity_review)})],
         ["pass@k", passk], ["pass^k", passhat],
         ["tasks", h("span", {id: "n-tasks", text: d.partial ? f.int(m.n_tasks) + " of " + f.int(run.n_tasks) + " tasks begun; " + samples(nS) + " of " + f.int(run.n_samples || run.n_tasks) + " finished" : f.int(m.n_tasks) + " tasks" + perTask})],
         ["tries", h("span", {id: "n-tries", text: f.int(m.n_tries === undefined ? m.n_attempts : m.n_tries) + " tries (" + f.int(m.n_retries) + " retries)"})],
