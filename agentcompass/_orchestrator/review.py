@@ -102,7 +102,7 @@ async def _review_one(
         return earlier, Usage.from_dict(earlier.get("usage"))
     attempt = RoleAttempt(SimpleNamespace(id=row["task_id"]), row_sample(row), record.dir, ROLE)
     fork = client.fork(attempt)  # type: ignore[arg-type]  # what fork reads of an attempt, as roles.py forks
-    review: dict[str, Any] = {"model": getattr(client, "model_id", None)}
+    review: dict[str, Any] = {"model": client.model_id}
     cap = params.max_chars
     try:
         sent = [{**m, "content": scrub(m["content"])} for m in rubric_text.messages(rubric, record.dir, result, cap)]
@@ -138,7 +138,7 @@ async def review_rows(
             verdicts[review["verdict"] or "error"] += 1
     usage = total.to_dict()
     return {
-        "model": getattr(client, "model_id", None),
+        "model": client.model_id,
         "rubric": params.rubric or "built-in",
         "n_selected": len(chosen),
         "n_reviewed": sum(v for k, v in verdicts.items() if k != "error"),
