@@ -10,6 +10,9 @@ module is imported the first time its protocol is used. What a module declares (
   -> ModelResponse`` (the messages and tools arrive in the chat form; the module turns them into its own);
 - ``FAMILY``: ``openai`` or ``anthropic``, the convention of its key, base URL and authentication
   (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` / ``Authorization: Bearer``, or the Anthropic ones);
+- ``KEY_ENV`` (optional, default its family's): the environment variable its API key is read from when
+  ``model.api_key`` is not set (:func:`key_env`); every bundled protocol's is a secret of each run
+  (:func:`key_envs`);
 - ``RENAMES`` (optional): parameter names it takes under another name (``{"max_tokens": "max_output_tokens"}``;
   a dotted target nests the value: ``{"reasoning_effort": "reasoning.effort"}``);
 - ``auto(base_url, model_id) -> bool`` (optional): whether ``api_protocol: auto`` tries it first for that
@@ -85,6 +88,18 @@ def module(name: str) -> ModuleType:
 def family(name: str) -> str:
     """``openai`` or ``anthropic``: the protocol's key, base URL and authentication convention."""
     return str(getattr(module(name), "FAMILY", "openai"))
+
+
+def key_env(name: str) -> str:
+    """The environment variable protocol ``name`` reads its API key from when ``model.api_key`` is not set."""
+    from .._auto import KEY_ENV
+
+    return str(getattr(module(name), "KEY_ENV", None) or KEY_ENV[family(name)])
+
+
+def key_envs() -> tuple[str, ...]:
+    """The key variables of every bundled protocol (what the model layer may read from the environment)."""
+    return tuple(dict.fromkeys(key_env(name) for name in _bundled()))
 
 
 def renames(name: str) -> dict[str, str]:
