@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models._streams import chat, messages, responses
+from agentcompass.models.wire import chat, messages, responses
 
 MESSAGES, RESPONSES, CHAT = "anthropic-messages", "openai-responses", "openai-chat"
 

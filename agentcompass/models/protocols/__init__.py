@@ -36,6 +36,7 @@ from typing import Any
 from agentcompass.errors import ConfigError
 
 ENTRY_POINT_GROUP = "agentcompass.model_protocols"
+FAMILY_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}  # a family's key variable
 
 
 @functools.cache
@@ -92,9 +93,7 @@ def family(name: str) -> str:
 
 def key_env(name: str) -> str:
     """The environment variable protocol ``name`` reads its API key from when ``model.api_key`` is not set."""
-    from .._auto import KEY_ENV
-
-    return str(getattr(module(name), "KEY_ENV", None) or KEY_ENV[family(name)])
+    return str(getattr(module(name), "KEY_ENV", None) or FAMILY_KEY_ENV[family(name)])
 
 
 def key_envs() -> tuple[str, ...]:
