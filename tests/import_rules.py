@@ -29,7 +29,7 @@ _CORE = (
     "agentcompass.redaction",
 )
 LAYERS: dict[str, tuple[str, ...]] = {
-    "agentcompass": (),  # the root package re-exports lazily, by name: no import
+    "agentcompass": (),  # the root package re-exports lazily, by name (its imports are for type checkers only)
     "agentcompass.__main__": ("agentcompass._cli",),
     "agentcompass.errors": (),
     "agentcompass.redaction": (),  # the registry of secret values and what a secret is: nothing of the package
