@@ -184,7 +184,7 @@ def run_sweep(**kwargs: Any) -> OrchestrationResult:
     from agentcompass._launch.sweep import run_sweep as hydra_sweep
 
     request = EvaluationRequest.from_keywords("run_evaluation", kwargs)
-    base = dataclasses.replace(request, caller="run_evaluation", overrides=None).compose_input()
+    base = dataclasses.replace(request.compose_input(), overrides=())  # each job gets its own overrides
     encoded, keys = encode_sweep(list(request.overrides or ()))
     handle = SweepHandle(
         to_job=lambda number, overrides: decode_job(base, keys, overrides), check=check_analysis_params
