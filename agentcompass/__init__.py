@@ -6,7 +6,50 @@ are imported only when used. Importing this package runs nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as type checkers and IDEs see them (at run time they are imported on first use)
+    from agentcompass._launch import Orchestration as Orchestration
+    from agentcompass._launch import OrchestrationDefaults as OrchestrationDefaults
+    from agentcompass._launch import OrchestrationResult as OrchestrationResult
+    from agentcompass._launch import OrchestrationSpec as OrchestrationSpec
+    from agentcompass._launch import RequestOutcome as RequestOutcome
+    from agentcompass._launch import RunRequestSpec as RunRequestSpec
+    from agentcompass._orchestrator.result import RunResult as RunResult
+    from agentcompass._sdk import EvaluationRequest as EvaluationRequest
+    from agentcompass._sdk import LaunchSettings as LaunchSettings
+    from agentcompass._sdk import async_launch as async_launch
+    from agentcompass._sdk import async_run_evaluation as async_run_evaluation
+    from agentcompass._sdk import audit as audit
+    from agentcompass._sdk import compare_runs as compare_runs
+    from agentcompass._sdk import format_comparison as format_comparison
+    from agentcompass._sdk import launch as launch
+    from agentcompass._sdk import list_components as list_components
+    from agentcompass._sdk import list_tasks as list_tasks
+    from agentcompass._sdk import run_evaluation as run_evaluation
+    from agentcompass._sdk import scan_run as scan_run
+    from agentcompass.errors import AgentCompassError as AgentCompassError
+    from agentcompass.errors import AgentError as AgentError
+    from agentcompass.errors import ArgumentError as ArgumentError
+    from agentcompass.errors import ConfigError as ConfigError
+    from agentcompass.errors import DatasetError as DatasetError
+    from agentcompass.errors import DependencyError as DependencyError
+    from agentcompass.errors import EngineUnavailableError as EngineUnavailableError
+    from agentcompass.errors import EvaluationFailedError as EvaluationFailedError
+    from agentcompass.errors import ImageError as ImageError
+    from agentcompass.errors import ModelEndpointDownError as ModelEndpointDownError
+    from agentcompass.errors import ModelError as ModelError
+    from agentcompass.errors import NotSupportedYetError as NotSupportedYetError
+    from agentcompass.errors import OutOfMemoryError as OutOfMemoryError
+    from agentcompass.errors import RunInUseError as RunInUseError
+    from agentcompass.errors import RunTimeoutError as RunTimeoutError
+    from agentcompass.errors import SandboxError as SandboxError
+    from agentcompass.errors import StorageError as StorageError
+    from agentcompass.errors import UnknownComponentError as UnknownComponentError
+    from agentcompass.errors import VerifierError as VerifierError
+    from agentcompass.interfaces import AttemptStatus as AttemptStatus
+    from agentcompass.interfaces import ExitStatus as ExitStatus
+    from agentcompass.interfaces import RunStatus as RunStatus
 
 __version__ = "0.2.0"
 
@@ -15,6 +58,8 @@ _EXPORTS = {
     "async_run_evaluation": "agentcompass._sdk",
     "launch": "agentcompass._sdk",
     "async_launch": "agentcompass._sdk",
+    "EvaluationRequest": "agentcompass._sdk",
+    "LaunchSettings": "agentcompass._sdk",
     "compare_runs": "agentcompass._sdk",
     "format_comparison": "agentcompass._sdk",
     "list_components": "agentcompass._sdk",

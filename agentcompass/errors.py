@@ -6,7 +6,7 @@
     ├── ConfigError                        bad configuration or argument (CLI exit 2)
     │   ├── UnknownComponentError          an id with no file in ``conf/<group>/``; lists the valid ids
     │   ├── NotSupportedYetError           accepted parameter whose feature is not built (also NotImplementedError)
-    │   ├── ArgumentError(TypeError)       an SDK call with a positional argument, an unknown keyword, a wrong type
+    │   ├── ArgumentError(TypeError)       an SDK keyword of the wrong type (or unknown, in a dict of keywords)
     │   ├── RunInUseError                  the run directory is held by another live process (names it)
     │   └── GatewayUnavailableError        a gateway endpoint asked for where there is none (no model)
     ├── DependencyError                    a missing optional extra or tool; names the install command
@@ -96,8 +96,8 @@ class NotSupportedYetError(ConfigError, NotImplementedError):
 
 
 class ArgumentError(ConfigError, TypeError):
-    """An SDK entry point called with a positional argument, an unknown keyword or a value of the wrong type
-    (also a TypeError, which is what Python raises for a bad call)."""
+    """An SDK keyword with a value of the wrong type, or an unknown keyword in a dict of keywords (also a
+    TypeError, which is what Python raises for a bad call; a call with a misspelt keyword gets Python's own)."""
 
 
 class RunInUseError(ConfigError):

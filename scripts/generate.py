@@ -1,4 +1,4 @@
-"""Write (or, with --check, verify) the files generated from the options table.
+"""Write (or, with --check, verify) the file generated from the options table (docs/options.md).
 
 python scripts/generate.py          # rewrite them
 python scripts/generate.py --check  # exit 1 naming each stale file (the tests run this check)
@@ -12,12 +12,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentcompass._config import reference, stubs  # noqa: E402 - after the path set-up
+from agentcompass._config import reference  # noqa: E402 - after the path set-up
 
 
 def generated() -> dict[str, str]:
     """Path (relative to the repository root) -> the text it must hold."""
-    return {reference.PAGE: reference.options_markdown(), stubs.STUB: stubs.stub_text()}
+    return {reference.PAGE: reference.options_markdown()}
 
 
 def stale() -> list[str]:

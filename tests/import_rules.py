@@ -29,7 +29,7 @@ _CORE = (
     "agentcompass.redaction",
 )
 LAYERS: dict[str, tuple[str, ...]] = {
-    "agentcompass": (),  # the root package re-exports lazily, by name: no import
+    "agentcompass": (),  # the root package re-exports lazily, by name (its imports are for type checkers only)
     "agentcompass.__main__": ("agentcompass._cli",),
     "agentcompass.errors": (),
     "agentcompass.redaction": (),  # the registry of secret values and what a secret is: nothing of the package
@@ -67,7 +67,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass._recipes",
         "agentcompass._view",
         "agentcompass.environments.docker",  # images build-base: the docker provider's own builder
-        "agentcompass.models._cache",  # cache stats | prune | clear: the model layer's response database
+        "agentcompass.models.cache",  # cache stats | prune | clear: the model layer's response database
         "agentcompass.models.config",  # cache prune --older-than: the duration form of model.cache_expire_after
         "agentcompass.gateway",  # the request-scoped model gateway service (Hooks.services)
         *_CORE,
@@ -277,3 +277,25 @@ def package_cycles(edges: list[Edge]) -> list[list[Edge]]:
 def packages(edges: list[Edge]) -> set[str]:
     """Every package that imports or is imported."""
     return {package_of(m) for e in edges for m in (e.source, e.target)}
+
+
+def private_owner(target: str) -> str | None:
+    """The package whose private module ``target`` is (``agentcompass.models`` for
+    ``agentcompass.models._streams.chat``), or None for a public one. The root's own ``_`` packages
+    (``agentcompass._config``) are the package's private layers, shared by the rules above."""
+    parts = target.split(".")
+    for i in range(2, len(parts)):
+        if parts[i].startswith("_") and not parts[i].startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+def private_imports(edges: list[Edge]) -> list[str]:
+    """One line per import of another package's private module: a package offers others what it exports from a
+    public module (its front door); its ``_`` modules are its own."""
+    out = []
+    for e in edges:
+        owner = private_owner(e.target)
+        if owner is not None and not _within(e.source, owner):
+            out.append(f"{e.where()}: {e.source} imports {e.target}, a private module of {owner}")
+    return out

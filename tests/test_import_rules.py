@@ -105,3 +105,28 @@ def test_plugins_may_import_the_kit_and_nothing_else_of_the_core(tmp_path):
     )
     bad = import_rules.violations(import_rules.scan(tmp_path, ("agentcompass",)))
     assert len(bad) == 1 and bad[0].startswith("agentcompass/harnesses/mine.py:6: ") and "_deps" in bad[0], bad
+
+
+def test_no_module_imports_another_packages_private_module():
+    bad = import_rules.private_imports(import_rules.scan(ROOT))
+    assert not bad, "imports of another package's private module:\n" + "\n".join(bad)
+
+
+def test_a_private_module_is_its_packages_own(tmp_path):
+    """gateway -> models._streams is reported (lazy import included); models -> its own _streams, a package's
+    own deeper private module, the root's private layers and a front door that re-exports are not."""
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "models", "models/_streams", "gateway", "_config"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "models" / "_streams" / "chat.py").write_text("from agentcompass.models._streams import sse\n")
+    (pkg / "models" / "_streams" / "sse.py").write_text("")
+    (pkg / "models" / "wire.py").write_text("from ._streams import chat\n")
+    (pkg / "models" / "client.py").write_text("from agentcompass.models._streams import chat\n")
+    (pkg / "_config" / "compose.py").write_text("")
+    (pkg / "gateway" / "routes.py").write_text(
+        "from agentcompass.models.wire import chat\nfrom agentcompass._config import compose\n\n\n"
+        "def serve():\n    from agentcompass.models._streams import sse\n"
+    )
+    bad = import_rules.private_imports(import_rules.scan(tmp_path, ("agentcompass",)))
+    assert len(bad) == 1 and bad[0].startswith("agentcompass/gateway/routes.py:6: ") and "agentcompass.models" in bad[0]

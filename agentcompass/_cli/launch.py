@@ -33,8 +33,14 @@ def main(args: argparse.Namespace) -> int:
     from agentcompass import _sdk
     from agentcompass.errors import RunTimeoutError
 
+    keywords = options.table_kwargs(args, "launch")
+    config_path = keywords.pop("config_path", None)
     orch = _sdk.resolve_file(
-        args.orchestration, run_id=args.run_id, reuse=bool(args.reuse), **options.table_kwargs(args, "launch")
+        args.orchestration,
+        run_id=args.run_id,
+        reuse=bool(args.reuse),
+        config_path=config_path,
+        settings=_sdk.LaunchSettings(caller="launch", **keywords),
     )
     if args.dry_run:
         return print_preflight(_sdk.dry_run(orch))

@@ -14,6 +14,7 @@ with their overlays. The resolved config records the applied recipes under ``rec
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -71,11 +72,20 @@ class ComposeInput:
 
 @dataclass
 class ResolvedRequest:
-    """A validated request: the plain dict and its typed view."""
+    """A composed and validated request: its typed config, the one thing it holds."""
 
-    data: dict[str, Any]
     config: RequestConfig
-    choices: dict[str, str]
+
+    @functools.cached_property
+    def data(self) -> dict[str, Any]:
+        """The config as the plain dict the components are built from and the run directory records (the keys
+        composed, ``_target_`` by its name; made once)."""
+        return self.config.model_dump(by_alias=True, exclude_unset=True)
+
+    @property
+    def choices(self) -> dict[str, str]:
+        """Each group's component id (``none`` when it has none)."""
+        return {g: getattr(self.config, g).id or "none" for g in registry.GROUPS}
 
 
 def _load_user_file(path: str | Path) -> dict[str, Any]:
@@ -310,10 +320,4 @@ def _validated(data: dict[str, Any]) -> ResolvedRequest:
     config = validate(RequestConfig, data, "config")
     for group in registry.GROUPS:
         registry.validate_component(group, data[group])
-    choices = {g: _choice_of(data, g) for g in registry.GROUPS}
-    return ResolvedRequest(data=data, config=config, choices=choices)  # type: ignore[arg-type]
-
-
-def _choice_of(data: dict[str, Any], group: str) -> str:
-    value = data.get(group, {}).get("id")
-    return str(value) if value is not None else "none"
+    return ResolvedRequest(config)

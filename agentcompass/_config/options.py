@@ -1,14 +1,14 @@
 """The table of runtime options: SDK keyword <-> CLI option <-> config key, derived from the pydantic schema.
 
-Every row comes from a field of :mod:`agentcompass._config.schema` marked with ``option(...)``. The SDK
-signatures of ``run_evaluation`` / ``launch``, the argparse options of ``agentcompass run`` / ``launch``, the
-mapping of keywords into the config, and the orchestration spec's runtime sections are all built from it.
+Every row comes from a field of :mod:`agentcompass._config.schema` marked with ``option(...)``. The argparse
+options of ``agentcompass run`` / ``launch``, the check of the SDK's keyword values, the mapping of keywords into
+the config, and the orchestration spec's runtime sections are built from it; the SDK signatures are written out
+in :mod:`agentcompass._sdk` and held equal to it by a test.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import types
 import typing
 from dataclasses import dataclass
@@ -143,17 +143,6 @@ def by_name() -> dict[str, Option]:
 def runtime_fields(scope: str) -> dict[str, FieldInfo]:
     """The RuntimeConfig fields an orchestration places at ``scope`` (orchestration | request | top)."""
     return {o.name: o.field for o in table() if o.section == "runtime" and o.scope == scope}  # type: ignore[misc]
-
-
-def signature(entry: str, *, leading: tuple[inspect.Parameter, ...] = ()) -> inspect.Signature:
-    """The keyword-only signature of an entry point: every option of ``entry``, default None (not given)."""
-    params = [
-        inspect.Parameter(
-            o.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=o.annotation_for(entry) | None
-        )
-        for o in for_entry(entry)
-    ]
-    return inspect.Signature([*leading, *params])
 
 
 def normalized(kw: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .run import Orchestration as Orchestration
     from .run import OrchestrationResult as OrchestrationResult
     from .run import RequestOutcome as RequestOutcome
+    from .run import orchestration_runtime as orchestration_runtime
     from .run import run_orchestration as run_orchestration
     from .spec import OrchestrationDefaults as OrchestrationDefaults
     from .spec import OrchestrationSpec as OrchestrationSpec
@@ -29,6 +30,7 @@ _EXPORTS = {
     "RequestOutcome": "run",
     "Orchestration": "run",
     "run_orchestration": "run",
+    "orchestration_runtime": "run",
     "load_spec_file": "resolve",
     "resolve_orchestration": "resolve",
     "apply_runtime": "resolve",

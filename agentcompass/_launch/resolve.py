@@ -15,7 +15,7 @@ from agentcompass._config.registry import validation_error
 from agentcompass._orchestrator.store import safe_name
 from agentcompass.errors import ConfigError
 
-from .run import Orchestration
+from .run import Orchestration, orchestration_runtime
 from .spec import OrchestrationSpec, compose_input
 from .sweep import JOB_KEY, Job, SweepHandle, run_sweep
 
@@ -73,19 +73,18 @@ def resolve_orchestration(
 
     handle = SweepHandle(to_job=to_job, check=check or (lambda resolved: None))
     jobs = run_sweep(handle, [f"+{JOB_KEY}={','.join(str(i) for i in range(len(names)))}"])
-    runtime = spec.runtime.model_dump(exclude_none=True)
-    runtime.update(shared)
-    return Orchestration(spec.name, spec.task_concurrency, jobs, runtime)
+    explicit = {**spec.runtime.model_dump(exclude_none=True), **shared, "task_concurrency": spec.task_concurrency}
+    return Orchestration(spec.name, jobs, orchestration_runtime(jobs, explicit))
 
 
 def apply_runtime(orch: Orchestration, shared: dict[str, Any]) -> Orchestration:
-    """A copy of a resolved orchestration with orchestration-wide runtime values replaced: ``task_concurrency``
-    sizes the pool, every other key is set in the orchestration's runtime and in each request's config."""
-    shared = dict(shared)
-    concurrency = shared.pop("task_concurrency", orch.task_concurrency)
+    """A copy of a resolved orchestration with orchestration-wide runtime values replaced, in the
+    orchestration's settings and in each request's config (``task_concurrency`` sizes the pool)."""
+    if not shared:
+        return orch
     jobs = []
     for job in orch.jobs:
-        updates = {**shared, "task_concurrency": concurrency}
+        updates = {**shared, "task_concurrency": shared.get("task_concurrency", orch.task_concurrency)}
         resolved = with_runtime(job.resolved, updates) if job.resolved is not None else None
         jobs.append(dataclasses.replace(job, resolved=resolved))
-    return Orchestration(orch.name, concurrency, jobs, {**orch.runtime, **shared})
+    return Orchestration(orch.name, jobs, orchestration_runtime([], {**orch.runtime.model_dump(), **shared}))

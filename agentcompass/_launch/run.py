@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
+from agentcompass._config.schema import RuntimeConfig
 from agentcompass._orchestrator.budget import Budget, budget_message
 from agentcompass._orchestrator.executor import Executor, open_executor
 from agentcompass._orchestrator.hooks import Hooks
@@ -66,33 +67,38 @@ class OrchestrationResult:
 class Orchestration:
     """A resolved orchestration: every request composed and validated, nothing run yet.
 
-    ``runtime`` holds the orchestration-wide settings given explicitly (the spec's top-level ``runtime`` and the
-    ``launch()`` keywords); every request's own config holds them too. A setting missing here is read from the
-    first request's config (a ``run -m`` sweep, or ``run_evaluation``, whose settings come from its requests).
+    ``runtime`` holds the orchestration-wide settings, resolved when the orchestration is (pool size, limits,
+    the overall timeout, progress, log levels, budgets); its request-scoped fields (``reuse``...) are unused.
     """
 
     name: str
-    task_concurrency: int
     jobs: list[Job]
-    runtime: dict[str, Any] = field(default_factory=dict)  # timeout_seconds, progress, log levels, limits...
+    runtime: RuntimeConfig = field(default_factory=RuntimeConfig)
+
+    @property
+    def task_concurrency(self) -> int:
+        return self.runtime.task_concurrency
 
     @classmethod
     def single(cls, resolved: ResolvedRequest, name: str = "") -> Orchestration:
         """``run_evaluation``'s request as an orchestration of one (its own pool and settings)."""
-        job = Job(name=name, inp=None, resolved=resolved)
-        return cls("agentcompass", resolved.config.runtime.task_concurrency, [job])
+        return cls("agentcompass", [Job(name=name, inp=None, resolved=resolved)], resolved.config.runtime)
 
 
-def _runtime_value(orch: Orchestration, key: str) -> Any:
-    """An orchestration-wide setting: given explicitly, else the first composed request's (its schema default)."""
-    if orch.runtime.get(key) is not None:
-        return orch.runtime[key]
-    for job in orch.jobs:
-        if job.resolved is not None:
-            return getattr(job.resolved.config.runtime, key)
-    from agentcompass._config.schema import RuntimeConfig, default_of
+def orchestration_runtime(jobs: list[Job], explicit: dict[str, Any]) -> RuntimeConfig:
+    """The settings of an orchestration of ``jobs``: the values given ``explicit``ly (the spec's ``runtime``,
+    ``launch``'s settings), over those its config files give (every request composes the same files, so the first
+    composed request's runtime says), over the schema defaults. A bad value is a ConfigError naming its key."""
+    from pydantic import ValidationError
 
-    return default_of(RuntimeConfig, key)
+    from agentcompass._config.registry import validation_error
+
+    base = next((j.resolved.config.runtime for j in jobs if j.resolved is not None), None)
+    values = {**(base.model_dump() if base is not None else {}), **explicit}
+    try:
+        return RuntimeConfig.model_validate(values)
+    except ValidationError as exc:
+        raise validation_error(exc, "runtime", sorted(RuntimeConfig.model_fields)) from None
 
 
 class _Runner:
@@ -100,16 +106,14 @@ class _Runner:
         self, orch: Orchestration, hooks: Hooks, on_progress: Callable | None, on_request_finished: Callable | None
     ):
         self.orch, self.hooks, self.on_request_finished = orch, hooks, on_request_finished
-        self.pool = Pool(
-            orch.task_concurrency, _runtime_value(orch, "provider_limits"), _runtime_value(orch, "env_open_qps")
-        )
-        self.progress = Progress(_runtime_value(orch, "progress"), 0, on_progress, desc=orch.name)
+        self.pool = Pool(orch.task_concurrency, orch.runtime.provider_limits, orch.runtime.env_open_qps)
+        self.progress = Progress(orch.runtime.progress, 0, on_progress, desc=orch.name)
         self.outcomes: dict[int, RequestOutcome] = {}  # job index -> outcome
         self.runs: list[tuple[int, RequestRun]] = []
         self.budget = Budget(
             "orchestration",
-            _runtime_value(orch, "orchestration_cost_limit_usd"),
-            _runtime_value(orch, "orchestration_token_limit"),
+            orch.runtime.orchestration_cost_limit_usd,
+            orch.runtime.orchestration_token_limit,
         )
         self.executor: Executor | None = None
         self.stopping: RunStatus | None = None  # set before the driver cancels the requests still running
@@ -194,7 +198,7 @@ class _Runner:
         if not tasks:
             return RunStatus.COMPLETED
         try:
-            _, pending = await asyncio.wait(tasks, timeout=_runtime_value(self.orch, "timeout_seconds"))
+            _, pending = await asyncio.wait(tasks, timeout=self.orch.runtime.timeout_seconds)
         except asyncio.CancelledError:
             await self.stop(tasks, RunStatus.CANCELLED)
             raise
@@ -212,7 +216,7 @@ class _Runner:
         for task in pending:
             task.cancel()
         if pending:
-            grace = float(_runtime_value(self.orch, "cleanup_grace_seconds"))
+            grace = self.orch.runtime.cleanup_grace_seconds
             await asyncio.wait(pending, timeout=grace + 90.0)
         for index, run in self.runs:
             if index not in self.outcomes:  # still winding down after the wait: named, not waited for
@@ -245,7 +249,7 @@ async def run_orchestration(
 ) -> OrchestrationResult:
     start = time.monotonic()
     runner = _Runner(orch, hooks, on_progress, on_request_finished)
-    with console_logging(_runtime_value(orch, "log_level")):
+    with console_logging(orch.runtime.log_level):
         try:
             await runner.prepare()
             status = await runner.run_all()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -166,8 +165,6 @@ class RequestRun:
         )
         register_secret(data["model"].get("api_key"))
         register_config_secrets(data)
-        for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):  # keys the model layer may read from the environment
-            register_secret(os.environ.get(var))
         results_dir = Path(runtime.results_dir).expanduser()
         run_id = self._pick_run_id(results_dir)
         self.store = RunStore(results_dir, self.run_name, run_id)

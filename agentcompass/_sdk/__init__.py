@@ -10,19 +10,36 @@
   (``agentcompass view`` / ``report``), :func:`serve_gateway` (``agentcompass gateway``);
 - text for people: :func:`format_result`, :func:`format_orchestration`, :func:`error_message`.
 
-Keywords come from one table derived from the config schema (:mod:`agentcompass._config.options`). Names are
-imported on first use, so ``run_evaluation`` does not load the orchestration machinery of ``launch``.
+The entry points are ordinary functions; their keywords are the rows of one table derived from the config
+schema (:mod:`agentcompass._config.options`), gathered into one typed request (:mod:`.spec`) checked once. Names
+are imported on first use, so ``run_evaluation`` does not load the orchestration machinery of ``launch``.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the entry points as type checkers see them
+    from .audit import audit as audit
+    from .catalogue import list_components as list_components
+    from .catalogue import list_tasks as list_tasks
+    from .comparing import compare_runs as compare_runs
+    from .comparing import format_comparison as format_comparison
+    from .evaluate import async_run_evaluation as async_run_evaluation
+    from .evaluate import run_evaluation as run_evaluation
+    from .launching import async_launch as async_launch
+    from .launching import launch as launch
+    from .scanning import scan_run as scan_run
+    from .spec import EvaluationRequest as EvaluationRequest
+    from .spec import LaunchSettings as LaunchSettings
 
 _EXPORTS = {
     "run_evaluation": "evaluate",
     "async_run_evaluation": "evaluate",
     "compose_from_kwargs": "evaluate",
+    "EvaluationRequest": "spec",
+    "LaunchSettings": "spec",
     "launch": "launching",
     "async_launch": "launching",
     "resolve_file": "launching",

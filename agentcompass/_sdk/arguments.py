@@ -4,9 +4,10 @@ The types are checked strictly (pydantic's strict mode): ``task_concurrency="4"`
 ``True`` for an int and ``1`` for a bool; an int is a float, and a list option takes any sequence but a string
 (a tuple too). Text is parsed only where text is the input: the CLI and the config files.
 
-Every problem is an :class:`~agentcompass.errors.ArgumentError` (a ConfigError, and a TypeError as Python's own
-error for a bad call would be) naming the entry point, the keyword, the value (never a secret's) and what is
-allowed, raised before anything is composed or run.
+A value of the wrong type is an :class:`~agentcompass.errors.ArgumentError` (a ConfigError, and a TypeError as
+Python's own error for a bad call would be) naming the entry point, the keyword, the value (never a secret's) and
+what is allowed, raised before anything is composed or run. A misspelt keyword or a positional argument is
+Python's own TypeError: the entry points are ordinary keyword-only functions.
 """
 
 from __future__ import annotations
@@ -72,30 +73,23 @@ def _where(loc: tuple[Any, ...], value: Any) -> str:
     return f"at {'.'.join(parts)}: " if parts else ""
 
 
-def check_positional(name: str, args: tuple[Any, ...], allowed: int = 0) -> None:
-    """A call of ``name`` with more than ``allowed`` positional arguments is an ArgumentError."""
-    if len(args) > allowed:
-        extra = ", ".join(type(a).__name__ for a in args[allowed:])
-        what = "keyword arguments only" if not allowed else "one positional argument (the orchestration)"
-        raise ArgumentError(
-            f"{name}() takes {what}; got {len(args) - allowed} more positional ({extra}): "
-            "pass them by keyword (see its signature)"
-        )
-
-
-def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The keywords of a call of ``name``: each known to ``signature`` and of its option's type."""
-    params = signature.parameters
-    unknown = sorted(k for k in kwargs if k not in params)
+def check_known(name: str, kwargs: dict[str, Any], valid: Sequence[str]) -> None:
+    """Keywords given as a dict (``compose_from_kwargs``, the CLI): a key that is not one of ``valid`` is an
+    ArgumentError naming it and the nearest valid keyword (a call of the functions gets Python's own TypeError)."""
+    unknown = sorted(k for k in kwargs if k not in valid)
     if unknown:
         import difflib
 
-        valid = [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY]
-        close = difflib.get_close_matches(unknown[0], valid, n=1)
+        close = difflib.get_close_matches(unknown[0], list(valid), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise ArgumentError(
             f"{name}(): got an unexpected keyword argument {unknown[0]!r}{hint}; valid keywords: " + ", ".join(valid)
         )
+
+
+def check_values(name: str, kwargs: dict[str, Any], entry: str) -> None:
+    """Each given value (None: not given) of the type its row of the options table says for ``entry``
+    (``run`` or ``launch``): the one check of an SDK call's keywords, made when its typed request is built."""
     rows = options.by_name()
     for key, value in kwargs.items():
         if value is None or key not in rows:
@@ -110,4 +104,14 @@ def check_keywords(signature: inspect.Signature, name: str, kwargs: dict[str, An
             raise ArgumentError(
                 f"{name}(): {key}={_shown(key, value)}: {msg} (expected {_expected(rows[key].annotation)})"
             ) from None
-    return dict(kwargs)
+        _check_narrower(name, rows[key], value, entry)
+
+
+def _check_narrower(name: str, row: options.Option, value: Any, entry: str) -> None:
+    """A keyword an entry point takes in a narrower type than the other (``timeout_seconds``: whole seconds for
+    a single request, fractions too for ``launch``)."""
+    narrow = row.annotation_for(entry)
+    if narrow is int and narrow is not row.annotation and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ArgumentError(
+            f"{row.name} must be an integer for a single request (launch also takes fractions), got {value!r}"
+        )

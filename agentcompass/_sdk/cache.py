@@ -10,14 +10,14 @@ from agentcompass.errors import ConfigError
 
 
 def _store(data_dir: str | None) -> Any:
-    from agentcompass.models._cache.store import ResponseStore, db_path
+    from agentcompass.models.cache import ResponseStore, db_path
 
     return ResponseStore(db_path(resolve_data_dir(data_dir)))
 
 
 def cache_stats(data_dir: str | None = None) -> dict[str, Any]:
     """Entries, bytes, hits, the cost the stored replies had, per-model counts (an absent database: empty)."""
-    from agentcompass.models._cache.store import db_path
+    from agentcompass.models.cache import db_path
 
     path = db_path(resolve_data_dir(data_dir))
     if not path.exists():

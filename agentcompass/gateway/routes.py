@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentcompass.models._streams import chat, gemini, messages, responses
+from agentcompass.models.wire import chat, gemini, messages, responses
 
 MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "openai-chat", "google-genai"
 

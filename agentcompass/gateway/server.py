@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, ModelError, ReplayMismatchError
-from agentcompass.models._forward import FORWARDED_HEADERS, ForwardRequest
+from agentcompass.models.wire import FORWARDED_HEADERS, ForwardRequest
 
 from . import routes, translate
 

@@ -27,7 +27,6 @@ DEFAULT_BASE_URL = {
     "google": "https://generativelanguage.googleapis.com",
 }
 BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "google": "GOOGLE_GEMINI_BASE_URL"}
-KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "google": "GEMINI_API_KEY"}
 FALLBACK = "openai-chat"
 
 

@@ -21,7 +21,6 @@ from agentcompass.interfaces import ComponentContext, ModelResponse, Usage
 from . import _prices, _record, protocols
 from ._auto import (
     DEFAULT_BASE_URL,
-    KEY_ENV,
     auto_protocols,
     base_url_for,
     default_provider,
@@ -84,12 +83,14 @@ class Model:
         self._policy = RetryPolicy(
             config.max_retries, config.retry_budget_s, config.backoff_base_s, config.backoff_max_s
         )
-        self._keys: dict[str, SecretStr] = {}
+        self._keys: dict[str, SecretStr] = {}  # key variable -> the key (given, or read from the variable)
+        if _shared is None:
+            _register_environment_keys()
         self._recorder: _record.CallRecorder | None = None  # set by fork(attempt): model_calls.jsonl
         self._limits = AttemptLimits()  # set_attempt_limits (execution.attempt_max_model_calls / _tokens_total)
         required = ctx is None or ctx.model_required  # a harness that calls no model: checked at a first call
         if _shared is None and self._shared.plan.replay is None and required:  # a missing key fails now
-            self._api_key(protocols.family(candidates[0]))
+            self._api_key(candidates[0])
 
     # ------------------------------------------------------------------ public surface
     @property
@@ -219,31 +220,31 @@ class Model:
             status=last.status,
         )
 
-    def _api_key(self, family: str) -> str:
+    def _api_key(self, protocol: str) -> str:
+        """The key of ``protocol``: ``model.api_key``, else its key variable (:func:`.protocols.key_env`)."""
         if self._shared.plan.replay is not None:  # a replayed run never calls the endpoint
             return "EMPTY"
-        if family not in self._keys:
-            key = self.config.api_key or (
-                SecretStr(os.environ[KEY_ENV[family]]) if os.environ.get(KEY_ENV[family]) else None
-            )
+        env = protocols.key_env(protocol)
+        if env not in self._keys:
+            key = self.config.api_key or (SecretStr(os.environ[env]) if os.environ.get(env) else None)
             if key is None:
+                family = protocols.family(protocol)
                 base = family_base_url(family, self.config.base_url)
                 if host_of(base) == host_of(DEFAULT_BASE_URL[family]):
                     raise ConfigError(
-                        f"model {self.model_id!r}: no API key for {host_of(base)}: set "
-                        f"{KEY_ENV[family]} or model.api_key"
+                        f"model {self.model_id!r}: no API key for {host_of(base)}: set {env} or model.api_key"
                     )
                 key = SecretStr("EMPTY")
-            self._keys[family] = key
+            self._keys[env] = key
             self._shared.plan.credentials.add(key.get_secret_value())  # also a key read from the environment
-        return self._keys[family].get_secret_value()
+        return self._keys[env].get_secret_value()
 
     def _route(self, protocol: str) -> _Route:
         """Module, key, base URL and endpoint of ``protocol`` (resolved once for a client and its forks)."""
         route = self._shared.routes.get(protocol)
         if route is None:
             module, family = protocols.module(protocol), protocols.family(protocol)
-            key, base = self._api_key(family), base_url_for(protocol, self.config.base_url)
+            key, base = self._api_key(protocol), base_url_for(protocol, self.config.base_url)
             route = _Route(module, family, key, base, display_url(base + module.PATH))
             self._shared.routes[protocol] = route
         return route
@@ -324,3 +325,12 @@ class Model:
         return self._shared.circuit.watch(
             protocol, lambda: display_url(base_url_for(protocol, self.config.base_url) + module.PATH)
         )
+
+
+def _register_environment_keys() -> None:
+    """The keys every bundled protocol may read from the environment are secrets of the run (never in a log,
+    a file or a page), whichever protocol this client speaks."""
+    from agentcompass.redaction import register_secret
+
+    for env in protocols.key_envs():
+        register_secret(os.environ.get(env))

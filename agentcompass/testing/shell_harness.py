@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentcompass.harnesses._installed.atif import Builder
+from agentcompass.harnesses.atif import Builder
 from agentcompass.interfaces import AgentResult, AttemptContext, ComponentContext, Environment, ModelClient, Task
 from agentcompass.kit import write_json
 

@@ -176,20 +176,17 @@ def test_an_invalid_request_name_in_an_orchestration_file_exits_2(tmp_path):
 
 
 def test_sdk_bad_calls_are_config_errors(tmp_path):
+    """A value of the wrong type is an ArgumentError (a ConfigError and a TypeError) in one line; a positional
+    argument or a misspelt keyword is Python's own TypeError: the entry points are ordinary functions."""
     from agentcompass import ConfigError, launch, run_evaluation
     from agentcompass.errors import ArgumentError
 
     calls = {
-        "positional": (lambda: run_evaluation("demo"), "run_evaluation() takes keyword arguments only"),
-        "unknown": (
-            lambda: run_evaluation(task_concurency=2),
-            "unexpected keyword argument 'task_concurency'; did you mean 'task_concurrency'?",
-        ),
         "config_path": (lambda: run_evaluation(config_path=5), "config_path=5: Input should be a valid string"),
         "overrides": (lambda: run_evaluation(overrides="x=1"), "overrides='x=1': 'str' instances are not allowed"),
         "secret": (lambda: run_evaluation(model_api_key=12345678), "model_api_key=<a int, not shown>"),
-        "launch positional": (lambda: launch({"requests": [{"name": "a"}]}, 4), "launch() takes one positional"),
         "launch type": (lambda: launch(5), "orchestration must be an OrchestrationSpec"),
+        "launch settings": (lambda: launch({"requests": [{"name": "a"}]}, settings={}), "settings must be a"),
     }
     for what, (call, expected) in calls.items():
         with pytest.raises(ConfigError) as info:
@@ -197,6 +194,15 @@ def test_sdk_bad_calls_are_config_errors(tmp_path):
         assert isinstance(info.value, ArgumentError) and isinstance(info.value, TypeError), what
         assert expected in str(info.value), (what, str(info.value))
         assert "\n" not in str(info.value) and "12345678" not in str(info.value)
+    python_errors = {
+        "positional": (lambda: run_evaluation("demo"), "run_evaluation() takes 0 positional arguments"),  # type: ignore[misc]
+        "unknown": (lambda: run_evaluation(task_concurency=2), "unexpected keyword argument 'task_concurency'"),  # type: ignore[call-arg]
+        "launch positional": (lambda: launch({"requests": [{"name": "a"}]}, 4), "positional argument"),  # type: ignore[misc]
+    }
+    for what, (call, expected) in python_errors.items():
+        with pytest.raises(TypeError) as info:
+            call()
+        assert not isinstance(info.value, ConfigError) and expected in str(info.value), (what, str(info.value))
 
 
 @pytest.mark.parametrize("command", ["run", "launch", "config"])

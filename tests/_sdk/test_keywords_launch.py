@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 import yaml
 
-from agentcompass import OrchestrationDefaults, OrchestrationSpec, RunRequestSpec, RunTimeoutError, launch
+from agentcompass import (
+    LaunchSettings,
+    OrchestrationDefaults,
+    OrchestrationSpec,
+    RunRequestSpec,
+    RunTimeoutError,
+    launch,
+)
 from agentcompass._cli.main import main
 from agentcompass._config import options
 from agentcompass._launch import resolve_orchestration
@@ -112,6 +119,17 @@ def _config_path(env: Env):
         assert [len(r.run(name).rows()) for name in NAMES] == [3, 3]
 
     return env.spec(n_tasks=None), env.keywords(config_path=[path]), check
+
+
+@case("settings")
+def _settings(env: Env):
+    def check(r: Launched, surface: str) -> None:  # the object's task_concurrency and log level; a keyword wins
+        _completed(r)
+        assert RecordingHarness.max_running == 1 and r.result.pool["size"] == 1
+        assert "kw-debug-line syn-0" not in r.err  # log_level=DEBUG of the object, WARNING of the keyword
+
+    settings = LaunchSettings(task_concurrency=1, log_level="DEBUG", results_dir=env.tmp / "elsewhere")
+    return env.spec(sleep_s=0.2), env.keywords(settings=settings, log_level="WARNING"), check
 
 
 @case("task_concurrency")
@@ -316,7 +334,8 @@ def _cli(env: Env, spec: OrchestrationSpec, kw: dict[str, Any]) -> Launched:
 
 def _surfaces(name: str) -> list[str]:
     row = options.by_name().get(name)
-    return ["spec", "resolved", *(["cli"] if row is None or row.cli is not None else [])]
+    cli = name != "settings" and (row is None or row.cli is not None)  # the object is the SDK's form
+    return ["spec", "resolved", *(["cli"] if cli else [])]
 
 
 PARAMS = [(name, surface) for name in sorted(CASES) for surface in _surfaces(name)]

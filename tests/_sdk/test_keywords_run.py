@@ -573,7 +573,7 @@ def test_run_keyword_takes_effect(name, surface, tmp_path, capsys):
 def test_an_unknown_keyword_is_a_type_error_naming_it():
     from agentcompass import launch
 
-    with pytest.raises(TypeError, match="run_evaluation\\(\\): got an unexpected keyword argument 'task_concurency'"):
+    with pytest.raises(TypeError, match="run_evaluation\\(\\) got an unexpected keyword argument 'task_concurency'"):
         run_evaluation(benchmark="synthetic", task_concurency=2)
-    with pytest.raises(TypeError, match="launch\\(\\): got an unexpected keyword argument 'reuse'"):
+    with pytest.raises(TypeError, match="launch\\(\\) got an unexpected keyword argument 'reuse'"):
         launch({"requests": [{"name": "a"}]}, reuse=True)  # a request setting, not a launch keyword

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .domains._base import Environment
+from .domains import Environment
 
 
 def policy(env: Environment) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models._streams.gemini import camel_keys
+from agentcompass.models.wire import gemini as _gemini_wire
 
 from . import _common
 from ._common import Refuser
@@ -229,7 +229,7 @@ def _generation(config: dict[str, Any], out: dict[str, Any], refuse: Refuser, wa
 def chat(agent: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[str, Any]:
     """The chat request for a Gemini request (see the module doc; fields under their proto names are read as
     under their JSON names, as the API does)."""
-    agent = camel_keys(agent)
+    agent = _gemini_wire.camel_keys(agent)
     refuse.unknown_keys(agent, KNOWN)
     reader = _Reader(refuse)
     system = agent.get("systemInstruction")
@@ -256,7 +256,7 @@ def chat(agent: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[st
 
 
 def include_thoughts(agent: dict[str, Any]) -> bool:
-    agent = camel_keys({k: v for k, v in agent.items() if k in ("generationConfig", "generation_config")})
+    agent = _gemini_wire.camel_keys({k: v for k, v in agent.items() if k in ("generationConfig", "generation_config")})
     return bool(((agent.get("generationConfig") or {}).get("thinkingConfig") or {}).get("includeThoughts"))
 
 

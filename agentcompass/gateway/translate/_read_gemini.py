@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentcompass.models import _gemini
-from agentcompass.models._streams.gemini import FILTERED, camel_keys
+from agentcompass.models.wire import gemini as _gemini_wire
+from agentcompass.models.wire import gemini_request as _gemini
 
 from . import _reply as r
 from ._writer import Writer
@@ -33,7 +33,7 @@ def tokens(meta: dict[str, Any] | None) -> r.Tokens:
 def stop_of(reason: str | None, has_calls: bool) -> str:
     if reason == "MAX_TOKENS":
         return r.MAX_TOKENS
-    if reason in FILTERED:
+    if reason in _gemini_wire.FILTERED:
         return r.CONTENT_FILTER
     return r.TOOL_USE if has_calls else r.END
 
@@ -56,7 +56,7 @@ def _head(data: dict[str, Any]) -> r.Reply:
 
 
 def body(data: dict[str, Any]) -> r.Reply:
-    data = camel_keys(data)
+    data = _gemini_wire.camel_keys(data)
     reply, (candidate, parts) = _head(data), _parts(data)
     for part in parts:
         if isinstance(part.get("functionCall"), dict):
@@ -87,7 +87,7 @@ class Stream:
             err = data.get("error") or {}
             w.fail(502, str(err.get("message") if isinstance(err, dict) else err))
             return
-        data = camel_keys(data)
+        data = _gemini_wire.camel_keys(data)
         w.start(_head(data))
         candidate, parts = _parts(data)
         for part in parts:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models._streams import chat as wire
+from agentcompass.models.wire import chat as wire
 
 from . import _reply as r
 from ._writer import Writer

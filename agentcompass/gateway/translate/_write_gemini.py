@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models._streams import gemini as wire
+from agentcompass.models.wire import gemini as wire
 
 from . import _gemini_in
 from . import _reply as r

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models._streams import messages as wire
+from agentcompass.models.wire import messages as wire
 
 from . import _common
 from . import _reply as r

@@ -13,7 +13,7 @@ import base64
 import json
 from typing import Any
 
-from agentcompass.models._streams import responses as wire
+from agentcompass.models.wire import responses as wire
 
 from . import _common, _namespaces
 from . import _reply as r

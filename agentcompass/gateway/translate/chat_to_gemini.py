@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models import _gemini
+from agentcompass.models.wire import gemini_request as _gemini
 
 from . import _read_gemini, _write_chat
 from ._common import Refuser

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models import _tools
+from agentcompass.models.wire import tool_shapes as _tools
 
 from . import _gemini_in, _read_responses, _write_gemini
 from ._common import Refuser

@@ -12,6 +12,9 @@ module is imported the first time its protocol is used. What a module declares (
   (``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` / ``Authorization: Bearer``, or the Anthropic or Gemini ones);
 - ``url(base, model_id, stream, suffix) -> (url, query)`` (optional): where a forwarded request goes when the
   model (and the streaming) are in the URL, not the body (the Gemini API);
+- ``KEY_ENV`` (optional, default its family's): the environment variable its API key is read from when
+  ``model.api_key`` is not set (:func:`key_env`); every bundled protocol's is a secret of each run
+  (:func:`key_envs`);
 - ``RENAMES`` (optional): parameter names it takes under another name (``{"max_tokens": "max_output_tokens"}``;
   a dotted target nests the value: ``{"reasoning_effort": "reasoning.effort"}``);
 - ``auto(base_url, model_id) -> bool`` (optional): whether ``api_protocol: auto`` tries it first for that
@@ -35,6 +38,11 @@ from typing import Any
 from agentcompass.errors import ConfigError
 
 ENTRY_POINT_GROUP = "agentcompass.model_protocols"
+FAMILY_KEY_ENV = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "google": "GEMINI_API_KEY",
+}  # a family's key variable
 
 
 @functools.cache
@@ -87,6 +95,16 @@ def module(name: str) -> ModuleType:
 def family(name: str) -> str:
     """``openai``, ``anthropic`` or ``google``: the protocol's key, base URL and authentication convention."""
     return str(getattr(module(name), "FAMILY", "openai"))
+
+
+def key_env(name: str) -> str:
+    """The environment variable protocol ``name`` reads its API key from when ``model.api_key`` is not set."""
+    return str(getattr(module(name), "KEY_ENV", None) or FAMILY_KEY_ENV[family(name)])
+
+
+def key_envs() -> tuple[str, ...]:
+    """The key variables of every bundled protocol (what the model layer may read from the environment)."""
+    return tuple(dict.fromkeys(key_env(name) for name in _bundled()))
 
 
 def renames(name: str) -> dict[str, str]:

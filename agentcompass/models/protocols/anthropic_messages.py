@@ -19,6 +19,7 @@ from agentcompass.models.config import Prices
 PROTOCOL = "anthropic-messages"
 PATH = "/v1/messages"
 FAMILY = "anthropic"
+KEY_ENV = "ANTHROPIC_API_KEY"
 RENAMES = {"max_completion_tokens": "max_tokens", "max_output_tokens": "max_tokens", "stop": "stop_sequences"}
 DEFAULT_MAX_TOKENS = 8192
 _STOP = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}

@@ -29,6 +29,7 @@ PROTOCOL = "google-genai"
 API_VERSION = "v1beta"
 PATH = f"/{API_VERSION}/models"  # + /{model}:generateContent (see url)
 FAMILY = "google"
+KEY_ENV = "GEMINI_API_KEY"
 _RAW_SKIP = {"sdk_http_response", "automatic_function_calling_history", "parsed"}
 
 

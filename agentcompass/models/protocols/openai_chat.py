@@ -11,6 +11,7 @@ from agentcompass.models.config import Prices
 PROTOCOL = "openai-chat"
 PATH = "/chat/completions"
 FAMILY = "openai"
+KEY_ENV = "OPENAI_API_KEY"
 RENAMES = {"stop_sequences": "stop", "max_output_tokens": "max_tokens"}
 
 

@@ -20,6 +20,7 @@ from .openai_chat import make_client  # noqa: F401 - the same SDK client serves 
 PROTOCOL = "openai-responses"
 PATH = "/responses"
 FAMILY = "openai"
+KEY_ENV = "OPENAI_API_KEY"
 RENAMES = {
     "max_tokens": "max_output_tokens",
     "max_completion_tokens": "max_output_tokens",

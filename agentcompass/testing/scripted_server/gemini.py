@@ -13,8 +13,7 @@ import json
 import re
 from typing import Any
 
-from agentcompass.models._streams.gemini import camel_keys
-from agentcompass.models._streams.gemini import error_body as _error_body
+from agentcompass.models.wire import gemini as _gemini_wire
 
 PROTOCOL = "google-genai"
 _ROUTE = re.compile(r"^(?:/v1)?/v1(?:beta)?/models/(?P<model>[^/:]+):(?P<method>[A-Za-z]+)$")
@@ -31,7 +30,7 @@ def route(path: str) -> tuple[str, str] | None:
 
 
 def error_body(status: int, message: str) -> dict[str, Any]:
-    return _error_body(status, message)
+    return _gemini_wire.error_body(status, message)
 
 
 def words(body: dict[str, Any]) -> int:
@@ -46,7 +45,7 @@ def words(body: dict[str, Any]) -> int:
             return sum(count(v) for v in value)
         return 0
 
-    body = camel_keys(body)
+    body = _gemini_wire.camel_keys(body)
     nested = body.get("generateContentRequest")
     inner: dict[str, Any] = nested if isinstance(nested, dict) else body
     return count(inner.get("contents")) + count(inner.get("systemInstruction"))
@@ -72,7 +71,7 @@ def success_body(
 
 def conversation(body: dict[str, Any]) -> dict[str, Any]:
     """The request as the chat form the script's task matching reads (``system``, ``messages``)."""
-    body = camel_keys(body)
+    body = _gemini_wire.camel_keys(body)
     system = (body.get("systemInstruction") or {}).get("parts") or []
     messages = []
     for content in body.get("contents") or []:
@@ -87,8 +86,9 @@ def conversation(body: dict[str, Any]) -> dict[str, Any]:
 def send(handler: Any, method: str, sse: bool, payload: dict[str, Any], reply: dict[str, Any], streaming: bool) -> None:
     """Answer a generate request with ``payload``: a body, or (``streamGenerateContent``) its chunks as SSE events
     or a JSON array."""
-    from agentcompass.models._streams import encode
-    from agentcompass.models._streams.gemini import synthesize
+    from agentcompass.models.wire import encode
+
+    synthesize = _gemini_wire.synthesize
 
     if method != "streamGenerateContent" or not streaming:
         handler.send_json(200, payload)

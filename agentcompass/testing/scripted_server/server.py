@@ -9,7 +9,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agentcompass.models._streams import encode, synthesize
+from agentcompass.models.wire import encode, synthesize
 
 from . import gemini, shapes
 from .script import FaultPlan, Reply, ReplySource, Script, load_yaml
