@@ -24,6 +24,9 @@ HARNESSES = {
     "codex": "agentcompass.harnesses.codex:CodexHarness",
     "opencode": "agentcompass.harnesses.opencode:OpenCodeHarness",
     "qwen_code": "agentcompass.harnesses.qwen_code:QwenCodeHarness",
+    "pi": "agentcompass.harnesses.pi:PiHarness",
+    "cline": "agentcompass.harnesses.cline:ClineHarness",
+    "kilo": "agentcompass.harnesses.kilo:KiloHarness",
 }
 
 

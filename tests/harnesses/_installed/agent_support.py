@@ -26,6 +26,9 @@ PROTOCOL = {
     "codex": "openai-responses",
     "opencode": "openai-chat",
     "qwen_code": "openai-chat",
+    "pi": "openai-chat",
+    "cline": "openai-chat",
+    "kilo": "openai-chat",
 }
 FIX = (
     "sed -i -e 's/count = len(numbers) - 1/count = len(numbers)/' -e 's|sum(numbers) // count|sum(numbers) / count|' "
@@ -57,6 +60,10 @@ def _write(agent: str, path: str) -> tuple[str, dict[str, Any]]:
         return "write", {"filePath": path, "content": HELLO}
     if agent == "qwen_code":
         return "write_file", {"file_path": path, "content": HELLO}
+    if agent == "pi":
+        return "write", {"path": path, "content": HELLO}
+    if agent == "kilo":
+        return "write", {"filePath": path, "content": HELLO}
     return "exec_command", {"cmd": f"printf 'Hello, world!\\n' > {path}"}
 
 
@@ -65,6 +72,8 @@ def _shell(agent: str, command: str) -> tuple[str, dict[str, Any]]:
         "claude_code": ("Bash", {"command": command, "description": "Fix stats.py"}),
         "opencode": ("bash", {"command": command, "description": "Fix stats.py"}),
         "qwen_code": ("run_shell_command", {"command": command, "description": "Fix stats.py"}),
+        "pi": ("bash", {"command": command}),
+        "kilo": ("bash", {"command": command, "description": "Fix stats.py"}),
     }.get(agent, ("exec_command", {"cmd": command}))
 
 

@@ -1,0 +1,64 @@
+"""Agreement with Harbor 0.26's adapters (the ``harbor`` reference venv): for the same model, endpoint and task,
+the agent's command line, the names of its environment variables and its settings files are those Harbor's adapter
+produces, except where docs/agents.md and the agent's page say why."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from agentcompass.harnesses._installed import gateway
+from agentcompass.harnesses._installed.platform import Platform
+from agentcompass.harnesses._installed.runner import Run
+from agentcompass.interfaces import Task
+from tests.harnesses._installed.harbor_support import TOKEN, argv_after, harbor_run
+
+GLIBC = Platform("linux", "x64", "glibc", (2, 36))
+BASE = "http://172.17.0.1:4000"
+INSTRUCTION = "Create hello.txt in /app; it's `quoted` and $HOME stays."
+
+
+class _Env:
+    def path(self, p: str) -> str:
+        return p
+
+
+def _run(harness: Any, model: str = "m-1") -> Run:
+    end = gateway.Endpoint(BASE, TOKEN, model)
+    task = Task(id="t", instruction=INSTRUCTION)
+    run = Run(task, _Env(), SimpleNamespace(), GLIBC, end, [], "/app", "/logs/agent")  # type: ignore[arg-type]
+    run.parts = harness.parts(GLIBC)
+    return run
+
+
+def test_pi_agrees_with_harbor() -> None:
+    """Differences (docs/pi.md): the provider is named ``agentcompass`` (Harbor's: ``harbor-endpoint``); ours adds
+    PI_OFFLINE, PI_SKIP_VERSION_CHECK and PI_TELEMETRY to keep pi off the internet."""
+    from agentcompass.harnesses.pi import PiConfig, PiHarness
+
+    for effort in (None, "xhigh"):
+        kwargs: dict[str, Any] = {"version": "1.6.0", **({"reasoning_effort": effort} if effort else {})}
+        ref = harbor_run(
+            "pi",
+            "openai/m-1",
+            INSTRUCTION,
+            base_url=f"{BASE}/v1",
+            model_api_key_name="OPENAI_API_KEY",
+            model_api_format="openai_chat_completions",
+            kwargs=kwargs,
+        )
+        ours = PiHarness(PiConfig(model_params={"reasoning_effort": effort} if effort else {}), None)
+        run = _run(ours)
+        (launch,) = [e for e in ref["execs"] if " --print " in e["command"]]
+        theirs = [("agentcompass" if a == "harbor-endpoint" else a) for a in argv_after(launch["command"], "pi")]
+        assert ours.flags(run) == theirs
+        assert "PI_CODING_AGENT_DIR=/tmp/harbor-pi-agent" in launch["command"]
+        assert "PI_CODING_AGENT_DIR=/tmp/harbor-pi-agent" in ours.command(run)
+        assert 'grep -v \'"type":"message_update"\'' in launch["command"] and "message_update" in ours.command(run)
+        assert set(ours.variables(run)) - {"PI_OFFLINE", "PI_SKIP_VERSION_CHECK", "PI_TELEMETRY"} == set(launch["env"])
+        assert ours.variables(run)["OPENAI_API_KEY"] == launch["env"]["OPENAI_API_KEY"] == TOKEN
+        models = json.loads(ref["files"]["/tmp/harbor-pi-agent/models.json"])
+        models["providers"] = {"agentcompass": models["providers"].pop("harbor-endpoint")}
+        assert ours.models_json(run) == models
+        assert ours.config_dir(run) == "/tmp/harbor-pi-agent"
