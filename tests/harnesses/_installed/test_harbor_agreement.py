@@ -5,6 +5,7 @@ produces, except where docs/agents.md and the agent's page say why."""
 from __future__ import annotations
 
 import json
+import shlex
 from types import SimpleNamespace
 from typing import Any
 
@@ -62,3 +63,33 @@ def test_pi_agrees_with_harbor() -> None:
         models["providers"] = {"agentcompass": models["providers"].pop("harbor-endpoint")}
         assert ours.models_json(run) == models
         assert ours.config_dir(run) == "/tmp/harbor-pi-agent"
+
+
+def test_cline_agrees_with_harbor() -> None:
+    """Differences (docs/cline.md): the provider is ``openai-compatible`` with the gateway's URL in
+    ``providers.json`` (Harbor gives Cline no base URL, so ``-P openai`` goes to OpenAI's service); ours adds
+    CLINE_NO_AUTO_UPDATE."""
+    from agentcompass.harnesses.cline import ClineConfig, ClineHarness
+    from agentcompass.harnesses.cline.agent import GLOBAL_STATE
+
+    kwargs = {"thinking": "high", "max_consecutive_mistakes": 3}
+    ref = harbor_run("cline-cli", "openai/m-1", INSTRUCTION, kwargs=kwargs)
+    setup, launch = ref["execs"][0], ref["execs"][1]
+    ours = ClineHarness(ClineConfig(model_params={"reasoning_effort": "high", "max_consecutive_mistakes": 3}), None)
+    run = _run(ours)
+    state = shlex.split(setup["command"].split(" echo ", 1)[1].split(" > ", 1)[0])[0]
+    assert json.loads(state) == GLOBAL_STATE and "~/.cline/data/globalState.json" in setup["command"]
+    theirs = argv_after(launch["command"], "cline", stop="< /dev/null")
+    assert theirs[:2] == ["-P", "openai"]
+    assert ours.flags() + ["--", INSTRUCTION.strip()] == ["-P", "openai-compatible", *theirs[2:]]
+    assert argv_after(ours.command(run), "cline", stop="; status=") == ["-P", "openai-compatible", *theirs[2:]]
+    assert 'echo "__CLINE_EXIT=' in launch["command"] and 'echo "__CLINE_EXIT=' in ours.command(run)
+    env = ours.variables(run)
+    assert set(env) - {"CLINE_NO_AUTO_UPDATE"} == set(launch["env"]) == set(setup["env"])
+    assert {k: env[k] for k in ("API_KEY", "MODELID", "CLINE_WRITE_PROMPT_ARTIFACTS", "CLINE_PROMPT_ARTIFACT_DIR")} == {
+        k: launch["env"][k] for k in ("API_KEY", "MODELID", "CLINE_WRITE_PROMPT_ARTIFACTS", "CLINE_PROMPT_ARTIFACT_DIR")
+    }
+    (cleanup,) = ref["execs"][2:]
+    assert "~/.cline/data/sessions" in cleanup["command"] and "/logs/agent/sessions" in cleanup["command"]
+    settings = ours.providers(run)["providers"]["openai-compatible"]["settings"]
+    assert settings == {"provider": "openai-compatible", "model": "m-1", "baseUrl": f"{BASE}/v1"}

@@ -44,7 +44,7 @@ def test_agent_solves_hello_file_in_docker(agent: str, tmp_path: Path) -> None:
     assert info["exit_code"] == 0 and (Path(row["_dir"]) / "agent" / info["native_log"].rsplit("/", 1)[-1]).is_file()
     trajectory = json.loads((Path(row["_dir"]) / "trajectory.json").read_text())
     called = [c["function_name"] for s in trajectory["steps"] for c in s.get("tool_calls") or []]
-    assert called == [WRITE_TOOL[agent]], trajectory["steps"]
+    assert called[0] == WRITE_TOOL[agent], trajectory["steps"]
     run_dir = Path(result["paths"]["run_dir"])
     for path in run_dir.rglob("*"):
         if path.is_file():
