@@ -126,4 +126,3 @@ class ClineHarness(InstalledAgent):
 
     def reported(self, agent_dir: Path) -> dict[str, Any] | None:
         return trajectory.reported(agent_dir / "sessions")
-

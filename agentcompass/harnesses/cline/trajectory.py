@@ -39,7 +39,8 @@ def _assistant(builder: atif.Builder, message: dict[str, Any]) -> None:
     blocks = _blocks(message.get("content"))
     text = "\n".join(str(b.get("text")) for b in blocks if b.get("type") == "text" and b.get("text"))
     thinking = "\n".join(str(b.get("thinking") or b.get("text")) for b in blocks if b.get("type") == "thinking")
-    calls = [(str(b.get("id", "")), str(b.get("name", "")), b.get("input") or {}) for b in blocks if b.get("type") == "tool_use"]
+    uses = [b for b in blocks if b.get("type") == "tool_use"]
+    calls = [(str(b.get("id", "")), str(b.get("name", "")), b.get("input") or {}) for b in uses]
     metrics = message.get("metrics")
     usage = None
     if isinstance(metrics, dict):

@@ -89,7 +89,8 @@ def script(agent: str, *, act: bool = True, root: Path | str | None = None):
         body = request["body"]
         text = json.dumps(body)
         if agent == "cline" and act and CALL_ID in text and SUBMIT_ID not in text:  # Cline ends with this tool
-            call = {"id": SUBMIT_ID, "name": "submit_and_exit", "arguments": {"summary": "Done: " + HELLO, "verified": True}}
+            args = {"summary": "Done: " + HELLO, "verified": True}
+            call = {"id": SUBMIT_ID, "name": "submit_and_exit", "arguments": args}
             return {"text": "", "tool_calls": [call], "usage": USAGE}
         if not body.get("tools") or not act or CALL_ID in text:
             return {"text": "Done.", "usage": USAGE}
