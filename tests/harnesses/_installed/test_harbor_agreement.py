@@ -9,12 +9,15 @@ import shlex
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from agentcompass.harnesses._installed import gateway
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import Run
 from agentcompass.interfaces import Task
 from tests.harnesses._installed.harbor_support import TOKEN, argv_after, harbor_run
 
+pytestmark = pytest.mark.slow  # each test imports Harbor in its venv (about 20 s)
 GLIBC = Platform("linux", "x64", "glibc", (2, 36))
 BASE = "http://172.17.0.1:4000"
 INSTRUCTION = "Create hello.txt in /app; it's `quoted` and $HOME stays."
@@ -93,3 +96,17 @@ def test_cline_agrees_with_harbor() -> None:
     assert "~/.cline/data/sessions" in cleanup["command"] and "/logs/agent/sessions" in cleanup["command"]
     settings = ours.providers(run)["providers"]["openai-compatible"]["settings"]
     assert settings == {"provider": "openai-compatible", "model": "m-1", "baseUrl": f"{BASE}/v1"}
+
+
+def test_every_harbor_agent_has_a_row_in_agents_md() -> None:
+    """docs/agents.md's table names each agent of Harbor 0.26's registry (read from the package)."""
+    from pathlib import Path
+
+    from agentcompass.testing.reference import run_reference
+
+    script = "import json; from harbor.agents.factory import AgentFactory as F; print(json.dumps(F.registered_names()))"
+    names = run_reference("harbor", script)
+    text = Path(__file__).resolve().parents[3].joinpath("docs", "agents.md").read_text()
+    table = text[text.index("## Every agent") :]
+    assert len(names) >= 40
+    assert [n for n in names if f"`{n}`" not in table] == []
