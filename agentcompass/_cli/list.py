@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from . import options
 from .exits import EXIT_OK, EXIT_USAGE
@@ -34,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _cell(row: dict, head: str) -> str:
+def _cell(row: dict[str, Any], head: str) -> str:
     if head == "tasks":
         return "-" if row.get("n_tasks") is None else str(row["n_tasks"])
     if head == "version":
@@ -46,7 +47,7 @@ def _cell(row: dict, head: str) -> str:
     return str(row[head])
 
 
-def _table(rows: list[dict], kind: str) -> str:
+def _table(rows: list[dict[str, Any]], kind: str) -> str:
     heads = {
         "benchmarks": ["id", "tasks", "source", "description"],
         "harnesses": ["id", "version", "protocols", "build", "description"],

@@ -76,8 +76,10 @@ def convert(sessions: Path, version: str, model: str) -> dict[str, Any] | None:
 def reported(sessions: Path) -> dict[str, Any] | None:
     """Cline's own figures: the sum of its assistant messages' ``metrics``."""
     doc = _document(sessions)
-    metrics = [m.get("metrics") for m in (doc or {}).get("messages", []) if isinstance(m, dict)]
-    metrics = [m for m in metrics if isinstance(m, dict)]
+    messages: list[Any] = (doc or {}).get("messages", [])
+    metrics: list[dict[str, Any]] = [
+        m["metrics"] for m in messages if isinstance(m, dict) and isinstance(m.get("metrics"), dict)
+    ]
     if not metrics:
         return None
     keys = {"inputTokens": "input_tokens", "outputTokens": "output_tokens", "cacheReadTokens": "cache_read_tokens"}

@@ -66,8 +66,9 @@ def reported(sessions: Path) -> dict[str, Any] | None:
     totals = {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0, "cache_write_tokens": 0, "cost_usd": 0.0}
     seen = False
     for record in _records(sessions):
-        message = record.get("message") if isinstance(record.get("message"), dict) else {}
-        usage = message.get("usage") if record.get("type") == "message" else record.get("usage")
+        message = record.get("message")
+        is_message = record.get("type") == "message" and isinstance(message, dict)
+        usage = message.get("usage") if is_message and isinstance(message, dict) else record.get("usage")
         if not isinstance(usage, dict):
             continue
         seen = True
