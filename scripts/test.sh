@@ -49,7 +49,7 @@ bash scripts/ensure_docker.sh
 # the agent programs' builds (Claude Code's is about 400 MB), fetched once into the session-wide agent cache that
 # the agent harness tests use (integrity-checked against the registries' hashes; kept between runs on one machine)
 export AGENTCOMPASS_AGENT_CACHE="${AGENTCOMPASS_AGENT_CACHE:-$HOME/.cache/agentcompass}"
-for agent in claude_code codex opencode qwen_code gemini_cli; do
+for agent in claude_code codex opencode qwen_code gemini_cli pi cline kilo; do
     python3 -m agentcompass.harnesses._installed fetch "$agent" --data-dir "$AGENTCOMPASS_AGENT_CACHE" >/dev/null \
         || echo "test.sh: could not fetch the $agent build (its tests will try again)" >&2
 done

@@ -1,7 +1,9 @@
 """``agentcompass list benchmarks|harnesses|environments|models`` and ``agentcompass list tasks BENCHMARK``.
 
 Components: id, one-line description, where the data comes from (benchmarks) or the class, and a benchmark's
-task count when known (cached after a load). ``tasks``: the task ids of one benchmark, one a line.
+task count when known (cached after a load); a published agent program (harnesses) shows its pinned version, the
+model APIs it speaks and whether its build is cached (``not fetched``: the first run fetches it with
+``--auto-install-dependencies``). ``tasks``: the task ids of one benchmark, one a line.
 ``--json`` prints the same as JSON.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from . import options
 from .exits import EXIT_OK, EXIT_USAGE
@@ -32,12 +35,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _table(rows: list[dict], with_counts: bool) -> str:
-    heads = ["id", "tasks", "source", "description"] if with_counts else ["id", "source", "description"]
-    cells = [
-        [("-" if r.get("n_tasks") is None else str(r["n_tasks"])) if h == "tasks" else r[h] for h in heads]
-        for r in rows
-    ]
+def _cell(row: dict[str, Any], head: str) -> str:
+    if head == "tasks":
+        return "-" if row.get("n_tasks") is None else str(row["n_tasks"])
+    if head == "version":
+        return str(row.get("version") or "-")
+    if head == "protocols":
+        return ",".join(row.get("protocols") or []) or "-"
+    if head == "build":
+        return {True: "cached", False: "not fetched", None: "-"}[row.get("cached")]
+    return str(row[head])
+
+
+def _table(rows: list[dict[str, Any]], kind: str) -> str:
+    heads = {
+        "benchmarks": ["id", "tasks", "source", "description"],
+        "harnesses": ["id", "version", "protocols", "build", "description"],
+    }.get(kind, ["id", "source", "description"])
+    cells = [[_cell(r, h) for h in heads] for r in rows]
     widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(heads)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"
     return "\n".join(fmt.format(*row) for row in [heads, *cells])
@@ -60,5 +75,5 @@ def main(args: argparse.Namespace) -> int:
         print(f"agentcompass list: error: `list {args.kind}` takes no BENCHMARK or --benchmark-params", file=sys.stderr)
         return EXIT_USAGE
     rows = _sdk.list_components(args.kind, data_dir=args.data_dir)
-    print(json.dumps(rows, indent=1) if args.json else _table(rows, args.kind == "benchmarks"))
+    print(json.dumps(rows, indent=1) if args.json else _table(rows, args.kind))
     return EXIT_OK

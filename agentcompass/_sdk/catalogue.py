@@ -106,10 +106,28 @@ def remember_count(benchmark: str, n_tasks: int, data_dir: str | Path | None = N
     write_atomic(path, json.dumps(dict(sorted(counts.items())), indent=1) + "\n")
 
 
+def _agent_program(ident: str, cfg: dict[str, Any], data_dir: str | Path | None) -> dict[str, Any]:
+    """A published agent program's ``version``, ``protocols`` and ``cached`` (its build for this host's platform is
+    in ``<data_dir>/agents``); nothing for other harnesses."""
+    from agentcompass._config import registry
+    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass.interfaces import ComponentContext
+
+    try:
+        if not hasattr(registry.import_target(str(cfg.get("_target_"))), "listing"):
+            return {}
+        ctx = ComponentContext(data_dir=resolve(str(data_dir) if data_dir else None), harness_id=ident)
+        info: dict[str, Any] = registry.build("harness", cfg, ctx).listing()
+        return info
+    except Exception:  # a harness that cannot be built here (a missing extra) is listed without them
+        return {}
+
+
 def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Rows ``{id, title, description, source, n_tasks}`` of every bundled component of ``kind`` (benchmarks,
     harnesses, environments, models); ``source`` is a benchmark's data source or a component's class;
-    ``n_tasks`` (benchmarks) is the cached count of the last default load, else None."""
+    ``n_tasks`` (benchmarks) is the cached count of the last default load, else None. A published agent program's
+    row also has ``version``, ``protocols`` and ``cached`` (:func:`_agent_program`)."""
     from agentcompass._config.registry import component_file, list_ids
     from agentcompass.errors import ConfigError
 
@@ -123,6 +141,8 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
         source = data_source(cfg) if group == "benchmark" else str(cfg.get("_target_") or "none")
         text = description(component_file(group, ident))
         row: dict[str, Any] = {"id": ident, "title": title(text), "description": text, "source": source}
+        if group == "harness":
+            row.update(_agent_program(ident, cfg, data_dir))
         if group == "benchmark":
             row["n_tasks"] = counts.get(ident)
             if row["n_tasks"] is None and source.startswith(_OFFLINE):  # counted here: no download, no network

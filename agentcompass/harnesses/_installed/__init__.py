@@ -1,4 +1,5 @@
-"""What the harnesses of published agent programs (``claude_code``, ``codex``, ``opencode``, ``qwen_code``) share.
+"""What the harnesses of published agent programs (``claude_code``, ``codex``, ``opencode``, ``qwen_code``, ``pi``,
+``cline``, ``kilo``...) share.
 
 - :mod:`.registry`: a package fetched on the host by exact version from the npm registry (its tarball checked
   against the registry's ``dist.integrity`` / ``shasum``) or from PyPI (``pip download``, which checks the index's

@@ -25,6 +25,9 @@ HARNESSES = {
     "opencode": "agentcompass.harnesses.opencode:OpenCodeHarness",
     "qwen_code": "agentcompass.harnesses.qwen_code:QwenCodeHarness",
     "gemini_cli": "agentcompass.harnesses.gemini_cli:GeminiCliHarness",
+    "pi": "agentcompass.harnesses.pi:PiHarness",
+    "cline": "agentcompass.harnesses.cline:ClineHarness",
+    "kilo": "agentcompass.harnesses.kilo:KiloHarness",
 }
 
 

@@ -82,6 +82,7 @@ class InstalledAgent:
     DEFAULT_VERSION: ClassVar[str] = ""
     NATIVE_LOG: ClassVar[str] = "agent.txt"  # under /logs/agent
     SESSION_DIRS: ClassVar[tuple[str, ...]] = ()  # more folders under /logs/agent kept with the log
+    PROTOCOLS: ClassVar[tuple[str, ...]] = ("openai-chat",)  # the model APIs the program speaks to the gateway
 
     def __init__(self, config: InstalledAgentConfig, ctx: ComponentContext | None = None) -> None:
         self.config, self.component_ctx = config, ctx
@@ -106,6 +107,15 @@ class InstalledAgent:
 
     def describe(self) -> dict[str, Any]:
         return {"agent": self.AGENT_NAME, "version": self.version, "cache": str(delivery.cache_root(self.data_dir))}
+
+    def listing(self) -> dict[str, Any]:
+        """What ``agentcompass list harnesses`` shows: the pinned version, the protocols the program speaks, and
+        whether its build for this host's platform (as a docker image on it) is in the cache."""
+        try:
+            cached: bool | None = all(delivery.is_cached(p, self.data_dir) for p in self.parts(host()))
+        except Exception:  # no build for this platform
+            cached = None
+        return {"version": self.version, "protocols": list(self.PROTOCOLS), "cached": cached}
 
     # ------------------------------------------------------------------ per-agent hooks
     def parts(self, plat: Platform) -> list[delivery.Part]:

@@ -61,6 +61,7 @@ class ClaudeCodeHarness(InstalledAgent):
     AGENT_NAME = "claude-code"
     DEFAULT_VERSION = DEFAULT_VERSION
     NATIVE_LOG = "claude-code.txt"
+    PROTOCOLS = ("anthropic-messages",)
     SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:

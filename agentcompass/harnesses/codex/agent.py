@@ -72,6 +72,7 @@ class CodexHarness(InstalledAgent):
     AGENT_NAME = "codex"
     DEFAULT_VERSION = DEFAULT_VERSION
     NATIVE_LOG = "codex.txt"
+    PROTOCOLS = ("openai-responses",)
     SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:

@@ -72,6 +72,7 @@ class OpenCodeHarness(InstalledAgent):
     AGENT_NAME = "opencode"
     DEFAULT_VERSION = DEFAULT_VERSION
     NATIVE_LOG = "opencode.txt"
+    PROTOCOLS = ("openai-chat", "anthropic-messages")
     SESSION_DIRS = ("opencode",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:

@@ -20,6 +20,7 @@ from agentcompass.kit import default_data_dir
 
 USAGE = {"input_tokens": 100, "output_tokens": 10}
 CALL_ID = "call_ac_1"
+SUBMIT_ID = "call_ac_submit"
 KEY = "sk-PLANTED-agents-key-4242"
 PROTOCOL = {
     "claude_code": "anthropic-messages",
@@ -27,6 +28,9 @@ PROTOCOL = {
     "opencode": "openai-chat",
     "qwen_code": "openai-chat",
     "gemini_cli": "google-genai",
+    "pi": "openai-chat",
+    "cline": "openai-chat",
+    "kilo": "openai-chat",
 }
 FIX = (
     "sed -i -e 's/count = len(numbers) - 1/count = len(numbers)/' -e 's|sum(numbers) // count|sum(numbers) / count|' "
@@ -58,6 +62,12 @@ def _write(agent: str, path: str) -> tuple[str, dict[str, Any]]:
         return "write", {"filePath": path, "content": HELLO}
     if agent == "qwen_code":
         return "write_file", {"file_path": path, "content": HELLO}
+    if agent == "pi":
+        return "write", {"path": path, "content": HELLO}
+    if agent == "kilo":
+        return "write", {"filePath": path, "content": HELLO}
+    if agent == "cline":
+        return "editor", {"path": path, "new_text": HELLO}
     return "exec_command", {"cmd": f"printf 'Hello, world!\\n' > {path}"}
 
 
@@ -66,6 +76,9 @@ def _shell(agent: str, command: str) -> tuple[str, dict[str, Any]]:
         "claude_code": ("Bash", {"command": command, "description": "Fix stats.py"}),
         "opencode": ("bash", {"command": command, "description": "Fix stats.py"}),
         "qwen_code": ("run_shell_command", {"command": command, "description": "Fix stats.py"}),
+        "pi": ("bash", {"command": command}),
+        "cline": ("run_commands", {"commands": [command]}),
+        "kilo": ("bash", {"command": command, "description": "Fix stats.py"}),
     }.get(agent, ("exec_command", {"cmd": command}))
 
 
@@ -76,6 +89,10 @@ def script(agent: str, *, act: bool = True, root: Path | str | None = None):
     def reply(request: dict[str, Any]) -> dict[str, Any]:
         body = request["body"]
         text = json.dumps(body)
+        if agent == "cline" and act and CALL_ID in text and SUBMIT_ID not in text:  # Cline ends with this tool
+            args = {"summary": "Done: " + HELLO, "verified": True}
+            call = {"id": SUBMIT_ID, "name": "submit_and_exit", "arguments": args}
+            return {"text": "", "tool_calls": [call], "usage": USAGE}
         if not body.get("tools") or not act or CALL_ID in text:
             return {"text": "Done.", "usage": USAGE}
         if "stats.py" in text:

@@ -18,7 +18,11 @@ OWN = {
     "codex": ("Codex", "exec_command"),
     "opencode": ("opencode", "bash"),
     "qwen_code": ("Qwen Code", "run_shell_command"),
+    "pi": ("inside pi", "bash"),
+    "cline": ("You are Cline", "run_commands"),
+    "kilo": ("Kilo", "bash"),
 }
+NODE_AGENTS = ["pi", "cline", "kilo"]  # solving only (their docker test is tests/.../test_node_agents_docker.py)
 
 
 def _tool_names(body: dict) -> set[str]:
@@ -29,7 +33,7 @@ def _tool_names(body: dict) -> set[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("agent", AGENTS + NODE_AGENTS)
 def test_agent_solves_the_demo_tasks_locally(agent: str, tmp_path: Path) -> None:
     with ScriptedModelServer(support.script(agent, root=tmp_path / "ws")) as srv:
         result = support.run(agent, "local", srv, tmp_path, ["hello-file", "fix-python-script"])
