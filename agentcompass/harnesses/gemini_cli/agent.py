@@ -69,6 +69,7 @@ class GeminiCliHarness(InstalledAgent):
     DEFAULT_VERSION = DEFAULT_VERSION
     NATIVE_LOG = "gemini-cli.txt"
     SESSION_DIRS = (f"{TRAJECTORY}.json", f"{TRAJECTORY}.jsonl")
+    PROTOCOLS = ("google-genai",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [delivery.npm_part(PACKAGE, self.version, "about 60 MB"), node.part(plat, self.config.node_version)]
