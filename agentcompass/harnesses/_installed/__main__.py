@@ -20,6 +20,7 @@ from . import delivery
 from .platform import Platform, host
 
 HARNESSES = {
+    "aider": "agentcompass.harnesses.aider:AiderHarness",
     "claude_code": "agentcompass.harnesses.claude_code:ClaudeCodeHarness",
     "codex": "agentcompass.harnesses.codex:CodexHarness",
     "opencode": "agentcompass.harnesses.opencode:OpenCodeHarness",

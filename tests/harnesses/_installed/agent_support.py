@@ -26,6 +26,8 @@ PROTOCOL = {
     "codex": "openai-responses",
     "opencode": "openai-chat",
     "qwen_code": "openai-chat",
+    "aider": "openai-chat",
+    "openhands": "openai-chat",
 }
 FIX = (
     "sed -i -e 's/count = len(numbers) - 1/count = len(numbers)/' -e 's|sum(numbers) // count|sum(numbers) / count|' "
