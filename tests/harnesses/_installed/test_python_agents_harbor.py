@@ -1,0 +1,109 @@
+"""Agreement with Harbor 0.26's adapters of the Python agents (``harbor/agents/installed/aider.py`` and
+``openhands.py``), run in the harbor reference venv (scripts/ensure_reference.sh harbor) against a recording
+environment: the agent's command line, the names of its environment variables and its settings equal ours for the
+same model, endpoint and task; the differences are the ones docs/aider.md and docs/openhands.md give."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from agentcompass.harnesses._installed import gateway
+from agentcompass.harnesses._installed.platform import Platform
+from agentcompass.harnesses._installed.runner import Run
+from agentcompass.interfaces import Task
+from agentcompass.testing.reference import reference_python, run_reference
+
+PLAT = Platform("linux", "x64", "glibc", (2, 36))
+BASE = "http://172.17.0.1:4000"
+INSTRUCTION = "Create hello.txt; it's quoted"
+# runs one Harbor agent's run() against an environment that records every exec (command, env) and upload
+HARBOR = """
+import asyncio, json, os, sys, tempfile, importlib
+from pathlib import Path
+from types import SimpleNamespace
+p = json.load(sys.stdin)
+os.environ.update(p["process_env"])
+module, _, name = p["agent"].partition(":")
+cls = getattr(importlib.import_module(module), name)
+from harbor.models.agent.context import AgentContext
+calls = []
+class Env:
+    default_user = None
+    async def exec(self, command, user=None, env=None, cwd=None, timeout_sec=None):
+        calls.append({"command": command, "env": env or {}})
+        return SimpleNamespace(return_code=0, stdout="", stderr="")
+    async def upload_file(self, source_path, target_path):
+        calls.append({"upload": str(target_path), "text": Path(source_path).read_text()})
+logs = Path(tempfile.mkdtemp())
+agent = cls(logs_dir=logs, model_name=p["model"], base_url=p["base_url"], **p["kwargs"])
+asyncio.run(agent.run(p["instruction"], Env(), AgentContext()))
+print(json.dumps(calls))
+"""
+
+
+def _harbor(agent: str, kwargs: dict[str, Any] | None = None, model: str = "openai/m-1") -> list[dict[str, Any]]:
+    if reference_python("harbor") is None:
+        message = "the harbor reference venv is missing: run scripts/ensure_reference.sh harbor"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    payload = {
+        "agent": agent,
+        "model": model,
+        "base_url": BASE + "/v1",
+        "instruction": INSTRUCTION,
+        "kwargs": kwargs or {},
+        "process_env": {"OPENAI_API_KEY": "tok-1", "LLM_API_KEY": "tok-1", "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+    }
+    return run_reference("harbor", HARBOR, payload)
+
+
+class _Env:
+    def path(self, p: str) -> str:
+        return p
+
+
+def _run(harness: Any) -> Run:
+    end = gateway.Endpoint(BASE, "tok-1", "m-1")
+    run = Run(Task(id="t", instruction=INSTRUCTION), _Env(), SimpleNamespace(time_limit_s=600), PLAT, end, [], "/app", "/logs/agent")  # type: ignore[arg-type]
+    run.parts = harness.parts(PLAT)
+    return run
+
+
+def _core(command: str) -> str:
+    """Harbor's agent command without its install-specific prologue and its own tee (our runner adds the tee)."""
+    command = command.removeprefix("(set -o pipefail) 2>/dev/null && set -o pipefail; ")
+    command = command.removeprefix(". $HOME/.local/bin/env; ")
+    return command.rsplit(" 2>&1 | ", 1)[0].strip()
+
+
+@pytest.mark.parametrize(
+    ("params", "harbor_kwargs"),
+    [({}, {}), ({"reasoning_effort": "high", "map_tokens": 1024}, {"reasoning_effort": "high", "map_tokens": 1024})],
+)
+def test_aider_command_env_and_settings_are_harbors(params: dict[str, Any], harbor_kwargs: dict[str, Any]) -> None:
+    from agentcompass.harnesses.aider import AiderConfig, AiderHarness
+
+    (call,) = _harbor("harbor.agents.installed.aider:Aider", harbor_kwargs)
+    harness = AiderHarness(AiderConfig(model_params=params), None)
+    run = _run(harness)
+    ours = harness.command(run).replace(f"PATH={shlex.quote(run.env.path(run.parts[1].env_dir()) + '/bin')}:\"$PATH\" ", "")
+    assert ours == _core(call["command"])
+    env = harness.variables(run)
+    assert set(call["env"]) <= set(env)
+    assert set(env) - set(call["env"]) == {
+        "AIDER_CHECK_UPDATE",
+        "AIDER_SHOW_RELEASE_NOTES",
+        "AIDER_ANALYTICS_DISABLE",
+        "LITELLM_LOCAL_MODEL_COST_MAP",
+    }
+    assert {k: env[k] for k in call["env"] if k != "AIDER_API_KEY_SETTINGS"} == {
+        k: v for k, v in call["env"].items() if k != "AIDER_API_KEY_SETTINGS"
+    }
+    assert json.loads(env["AIDER_API_KEY_SETTINGS"]) == json.loads(call["env"]["AIDER_API_KEY_SETTINGS"])
