@@ -24,6 +24,7 @@ HARNESSES = {
     "claude_code": "agentcompass.harnesses.claude_code:ClaudeCodeHarness",
     "codex": "agentcompass.harnesses.codex:CodexHarness",
     "opencode": "agentcompass.harnesses.opencode:OpenCodeHarness",
+    "openhands": "agentcompass.harnesses.openhands:OpenHandsHarness",
     "qwen_code": "agentcompass.harnesses.qwen_code:QwenCodeHarness",
 }
 

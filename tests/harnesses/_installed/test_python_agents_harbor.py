@@ -42,12 +42,14 @@ class Env:
         calls.append({"upload": str(target_path), "text": Path(source_path).read_text()})
 logs = Path(tempfile.mkdtemp())
 agent = cls(logs_dir=logs, model_name=p["model"], base_url=p["base_url"], **p["kwargs"])
+if p.get("configure"):
+    asyncio.run(agent.configure(Env()))
 asyncio.run(agent.run(p["instruction"], Env(), AgentContext()))
 print(json.dumps(calls))
 """
 
 
-def _harbor(agent: str, kwargs: dict[str, Any] | None = None, model: str = "openai/m-1") -> list[dict[str, Any]]:
+def _harbor(agent: str, kwargs: dict[str, Any] | None = None, configure: bool = False) -> list[dict[str, Any]]:
     if reference_python("harbor") is None:
         message = "the harbor reference venv is missing: run scripts/ensure_reference.sh harbor"
         if os.environ.get("CI", "").lower() == "true":
@@ -55,7 +57,8 @@ def _harbor(agent: str, kwargs: dict[str, Any] | None = None, model: str = "open
         pytest.skip(message)
     payload = {
         "agent": agent,
-        "model": model,
+        "model": "openai/m-1",
+        "configure": configure,
         "base_url": BASE + "/v1",
         "instruction": INSTRUCTION,
         "kwargs": kwargs or {},
@@ -71,7 +74,16 @@ class _Env:
 
 def _run(harness: Any) -> Run:
     end = gateway.Endpoint(BASE, "tok-1", "m-1")
-    run = Run(Task(id="t", instruction=INSTRUCTION), _Env(), SimpleNamespace(time_limit_s=600), PLAT, end, [], "/app", "/logs/agent")  # type: ignore[arg-type]
+    run = Run(
+        Task(id="t", instruction=INSTRUCTION),
+        _Env(),
+        SimpleNamespace(time_limit_s=600),
+        PLAT,
+        end,
+        [],
+        "/app",
+        "/logs/agent",
+    )  # type: ignore[arg-type]
     run.parts = harness.parts(PLAT)
     return run
 
@@ -93,7 +105,9 @@ def test_aider_command_env_and_settings_are_harbors(params: dict[str, Any], harb
     (call,) = _harbor("harbor.agents.installed.aider:Aider", harbor_kwargs)
     harness = AiderHarness(AiderConfig(model_params=params), None)
     run = _run(harness)
-    ours = harness.command(run).replace(f"PATH={shlex.quote(run.env.path(run.parts[1].env_dir()) + '/bin')}:\"$PATH\" ", "")
+    ours = harness.command(run).replace(
+        f'PATH={shlex.quote(run.env.path(run.parts[1].env_dir()) + "/bin")}:"$PATH" ', ""
+    )
     assert ours == _core(call["command"])
     env = harness.variables(run)
     assert set(call["env"]) <= set(env)
@@ -107,3 +121,66 @@ def test_aider_command_env_and_settings_are_harbors(params: dict[str, Any], harb
         k: v for k, v in call["env"].items() if k != "AIDER_API_KEY_SETTINGS"
     }
     assert json.loads(env["AIDER_API_KEY_SETTINGS"]) == json.loads(call["env"]["AIDER_API_KEY_SETTINGS"])
+
+
+@pytest.mark.parametrize(
+    ("params", "harbor_kwargs"),
+    [
+        ({}, {}),
+        (
+            {"model_params": {"reasoning_effort": "high", "temperature": 0.5}, "max_turns": 7, "load_skills": False},
+            {"reasoning_effort": "high", "temperature": 0.5, "max_iterations": 7, "load_skills": False},
+        ),
+    ],
+)
+def test_openhands_command_env_and_files_are_harbors_sdk_adapter(
+    params: dict[str, Any], harbor_kwargs: dict[str, Any], tmp_path: Any
+) -> None:
+    """Harbor's ``openhands-sdk`` adapter (our ``openhands``), for an OpenAI Chat Completions endpoint: the runner
+    script and the instruction file, the command's arguments and every environment variable."""
+    import asyncio
+
+    from agentcompass.harnesses.openhands import OpenHandsConfig, OpenHandsHarness
+    from agentcompass.interfaces import ComponentContext
+
+    kwargs = {"model_api_format": "openai_chat_completions", **harbor_kwargs}
+    calls = _harbor("harbor.agents.installed.openhands_sdk:OpenHandsSDK", kwargs, configure=True)
+    uploads = {c["upload"]: c["text"] for c in calls if "upload" in c}
+    (command,) = [c for c in calls if "command" in c and "--instruction-file" in c["command"]]
+    harness = OpenHandsHarness(OpenHandsConfig(**params), ComponentContext(data_dir=tmp_path))
+    run = _run(harness)
+    written: dict[str, str] = {}
+
+    async def write_file(path: str, data: str) -> None:
+        written[path] = data
+
+    runner = run.parts[2].host_dir(tmp_path) / "openhands_sdk_runner.py"
+    runner.parent.mkdir(parents=True)
+    runner.write_text(uploads["/installed-agent/run_agent.py"])  # the delivered file is the wheel's (test below)
+    run.env.write_file = write_file  # type: ignore[attr-defined]
+    asyncio.run(harness.prepare(run))
+    assert written == {k: v for k, v in uploads.items()}
+    ours = shlex.split(harness.command(run))
+    theirs = shlex.split(_core(command["command"]))
+    assert ours[0].endswith("/bin/python") and theirs[0] == "/opt/openhands-sdk-venv/bin/python"
+    assert ours[1:] == theirs[1:]
+    env = harness.variables(run)
+    assert set(env) - set(command["env"]) == {"LITELLM_LOCAL_MODEL_COST_MAP"}
+    assert {k: v for k, v in env.items() if k in command["env"]} == command["env"]
+
+
+def test_openhands_runner_is_harbors_file(tmp_path: Any) -> None:
+    """The runner delivered is the one in the harbor 0.26.0 wheel on PyPI, byte for byte the reference's."""
+    from agentcompass.harnesses._installed import delivery
+    from agentcompass.harnesses.openhands import OpenHandsConfig, OpenHandsHarness
+    from agentcompass.testing.reference import reference_dir
+    from tests.harnesses._installed.agent_support import agent_cache
+
+    if reference_python("harbor") is None:
+        pytest.skip("the harbor reference venv is missing: run scripts/ensure_reference.sh harbor")
+    part = OpenHandsHarness(OpenHandsConfig(), None).parts(PLAT)[2]
+    record = delivery.ensure_sync(part, agent_cache(), auto_install=True, harness="openhands", platform="linux-x64")
+    assert record["name"] == "harbor" and record["hash"].startswith("sha256:")
+    (reference,) = (reference_dir() / "harbor").glob("lib/python3*/site-packages/harbor/agents/installed")
+    ours = part.host_dir(agent_cache()) / "openhands_sdk_runner.py"
+    assert ours.read_bytes() == (reference / "openhands_sdk_runner.py").read_bytes()
