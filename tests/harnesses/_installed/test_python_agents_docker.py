@@ -66,18 +66,31 @@ def _aider_reply(request: dict[str, Any]) -> dict[str, Any]:
     return {"text": "hello.txt\n```\nHello, world!\n```\n", "usage": support.USAGE}
 
 
+def _required(body: dict[str, Any], tool: str) -> list[str]:
+    for spec in body.get("tools") or []:
+        function = spec.get("function") or {}
+        if function.get("name") == tool:
+            return list((function.get("parameters") or {}).get("required") or [])
+    raise AssertionError(
+        f"the request offers no tool {tool!r}: {[t.get('function', {}).get('name') for t in body['tools']]}"
+    )
+
+
 def _openhands_reply(request: dict[str, Any]) -> dict[str, Any]:
-    """OpenHands' own tools: ``file_editor`` creates the file, then ``finish``."""
+    """OpenHands' own tools: ``file_editor`` creates the file, then ``finish`` (the SDK's fields every action
+    requires, such as its security risk, filled in as its schema asks)."""
     body = request["body"]
     text = json.dumps(body)
     if not body.get("tools"):
         return {"text": "Done.", "usage": support.USAGE}
     if support.CALL_ID not in text:
-        args = {"command": "create", "path": "/app/hello.txt", "file_text": support.HELLO}
-        call = {"id": support.CALL_ID, "name": "file_editor", "arguments": args}
+        name, call_id = "file_editor", support.CALL_ID
+        args: dict[str, Any] = {"command": "create", "path": "/app/hello.txt", "file_text": support.HELLO}
     else:
-        call = {"id": "call_ac_2", "name": "finish", "arguments": {"message": "Created hello.txt."}}
-    return {"text": "", "tool_calls": [call], "usage": support.USAGE}
+        name, call_id, args = "finish", "call_ac_2", {"message": "Created hello.txt."}
+    for field in _required(body, name):
+        args.setdefault(field, "LOW" if field == "security_risk" else "hello.txt")
+    return {"text": "", "tool_calls": [{"id": call_id, "name": name, "arguments": args}], "usage": support.USAGE}
 
 
 SCRIPTS = {"aider": _aider_reply, "openhands": _openhands_reply}
