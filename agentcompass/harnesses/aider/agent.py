@@ -82,7 +82,7 @@ class AiderHarness(InstalledAgent):
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         rt = python.runtime(PYTHON)
-        return [python.part(rt, plat), pyenv.part(PROJECT, self.version, rt, plat, ("aider",), size="about 250 MB")]
+        return [python.part(rt, plat), pyenv.part(PROJECT, self.version, rt, plat, ("aider",), size="about 660 MB")]
 
     def flags(self) -> list[str]:
         return [_flag(FLAGS[k], v) for k, v in self.config.model_params.items()]

@@ -65,7 +65,7 @@ class OpenHandsHarness(InstalledAgent):
     def parts(self, plat: Platform) -> list[delivery.Part]:
         rt = python.runtime(PYTHON)
         reqs = (f"openhands-tools=={self.version}", "fastapi")
-        wheels = pyenv.part("openhands-sdk", self.version, rt, plat, (), reqs, size="about 400 MB")
+        wheels = pyenv.part("openhands-sdk", self.version, rt, plat, (), reqs, size="about 520 MB")
         runner = delivery.Part(
             "pypi", "harbor", HARBOR_VERSION, f"pypi/harbor/{HARBOR_VERSION}", "any", "harbor/agents/installed/", "1 MB"
         )

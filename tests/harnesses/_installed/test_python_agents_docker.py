@@ -123,6 +123,11 @@ def test_python_agent_solves_hello_file_without_a_python_in_the_image(
     info = row["agent"]["info"]
     assert info["exit_code"] == 0 and info["platform"]["libc"] == "glibc"
     assert (Path(row["_dir"]) / "agent" / info["native_log"].rsplit("/", 1)[-1]).is_file()
+    trajectory = json.loads((Path(row["_dir"]) / "trajectory.json").read_text())
+    assert trajectory["schema_version"].startswith("ATIF")
+    assert any(step["source"] == "agent" for step in trajectory["steps"])
+    if agent == "openhands":  # the runner's own ATIF: the file_editor call, its result
+        assert any(support.CALL_ID in json.dumps(step.get("tool_calls")) for step in trajectory["steps"])
     run_dir = Path(result["paths"]["run_dir"])
     for path in run_dir.rglob("*"):
         if path.is_file():
