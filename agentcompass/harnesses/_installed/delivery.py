@@ -106,7 +106,8 @@ def _fetch(part: Part, data_dir: Path) -> dict[str, Any]:
             if found is not None:
                 return found
             if "build" in part.extra:  # a build made of several packages (a Python runtime, a wheel set)
-                return part.extra["build"](dest)
+                built: dict[str, Any] = part.extra["build"](dest)
+                return built
             if part.registry == "npm":
                 return registry.fetch_npm(part.name, part.version, dest, executables=part.executables)
             return registry.fetch_wheel(part.name, part.version, part.platform_tag, dest, part.member_prefix)

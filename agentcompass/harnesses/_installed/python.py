@@ -183,7 +183,7 @@ def build(rt: Runtime, arch: str, dest: Path) -> dict[str, Any]:
             subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True, timeout=APT_TIMEOUT_S)
             packages.append({"file": deb.name, "sha256": hashlib.sha256(deb.read_bytes()).hexdigest()})
         _check(tree, rt, arch, what)
-        record = {"registry": "debian", "name": f"python{rt.version}", "version": rt.version, "suite": rt.suite}
+        record: dict[str, Any] = {"registry": "debian", "name": rt.python, "version": rt.version, "suite": rt.suite}
         record.update(arch=_DEB_ARCH[arch], packages=packages)
         write_json(tree / registry.RECORD, record)
         registry._place(tree, dest)
