@@ -5,6 +5,7 @@ same model, endpoint and task; the differences are the ones docs/aider.md and do
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -32,7 +33,7 @@ os.environ.update(p["process_env"])
 module, _, name = p["agent"].partition(":")
 cls = getattr(importlib.import_module(module), name)
 from harbor.models.agent.context import AgentContext
-calls = []
+calls = None
 class Env:
     default_user = None
     async def exec(self, command, user=None, env=None, cwd=None, timeout_sec=None):
@@ -40,16 +41,39 @@ class Env:
         return SimpleNamespace(return_code=0, stdout="", stderr="")
     async def upload_file(self, source_path, target_path):
         calls.append({"upload": str(target_path), "text": Path(source_path).read_text()})
-logs = Path(tempfile.mkdtemp())
-agent = cls(logs_dir=logs, model_name=p["model"], base_url=p["base_url"], **p["kwargs"])
-if p.get("configure"):
-    asyncio.run(agent.configure(Env()))
-asyncio.run(agent.run(p["instruction"], Env(), AgentContext()))
-print(json.dumps(calls))
+out = []
+for kwargs in p["cases"]:
+    calls = []
+    agent = cls(logs_dir=Path(tempfile.mkdtemp()), model_name=p["model"], base_url=p["base_url"], **kwargs)
+    if p.get("configure"):
+        asyncio.run(agent.configure(Env()))
+    asyncio.run(agent.run(p["instruction"], Env(), AgentContext()))
+    out.append(calls)
+print(json.dumps(out))
 """
+AIDER_CASES = [
+    ({}, {}),
+    ({"reasoning_effort": "high", "map_tokens": 1024}, {"reasoning_effort": "high", "map_tokens": 1024}),
+]
+OPENHANDS_CASES = [
+    ({}, {}),
+    (
+        {"model_params": {"reasoning_effort": "high", "temperature": 0.5}, "max_turns": 7, "load_skills": False},
+        {"reasoning_effort": "high", "temperature": 0.5, "max_iterations": 7, "load_skills": False},
+    ),
+]
 
 
-def _harbor(agent: str, kwargs: dict[str, Any] | None = None, configure: bool = False) -> list[dict[str, Any]]:
+def _harbor(agent: str, kwargs: dict[str, Any], cases: list[Any], configure: bool = False) -> list[dict[str, Any]]:
+    """The calls Harbor's adapter ``agent`` makes with ``kwargs``: every case of ``cases`` is run by one reference
+    process (the first test asks, the others read its answer)."""
+    all_kwargs = [harbor for _ours, harbor in cases]
+    answer = _harbor_cases(agent, json.dumps(all_kwargs), configure)
+    return answer[all_kwargs.index(kwargs)]
+
+
+@functools.lru_cache(maxsize=4)
+def _harbor_cases(agent: str, cases: str, configure: bool) -> list[list[dict[str, Any]]]:
     if reference_python("harbor") is None:
         message = "the harbor reference venv is missing: run scripts/ensure_reference.sh harbor"
         if os.environ.get("CI", "").lower() == "true":
@@ -61,7 +85,7 @@ def _harbor(agent: str, kwargs: dict[str, Any] | None = None, configure: bool = 
         "configure": configure,
         "base_url": BASE + "/v1",
         "instruction": INSTRUCTION,
-        "kwargs": kwargs or {},
+        "cases": json.loads(cases),
         "process_env": {"OPENAI_API_KEY": "tok-1", "LLM_API_KEY": "tok-1", "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
     }
     return run_reference("harbor", HARBOR, payload)
@@ -95,14 +119,11 @@ def _core(command: str) -> str:
     return command.rsplit(" 2>&1 | ", 1)[0].strip()
 
 
-@pytest.mark.parametrize(
-    ("params", "harbor_kwargs"),
-    [({}, {}), ({"reasoning_effort": "high", "map_tokens": 1024}, {"reasoning_effort": "high", "map_tokens": 1024})],
-)
+@pytest.mark.parametrize(("params", "harbor_kwargs"), AIDER_CASES)
 def test_aider_command_env_and_settings_are_harbors(params: dict[str, Any], harbor_kwargs: dict[str, Any]) -> None:
     from agentcompass.harnesses.aider import AiderConfig, AiderHarness
 
-    (call,) = _harbor("harbor.agents.installed.aider:Aider", harbor_kwargs)
+    (call,) = _harbor("harbor.agents.installed.aider:Aider", harbor_kwargs, AIDER_CASES)
     harness = AiderHarness(AiderConfig(model_params=params), None)
     run = _run(harness)
     ours = harness.command(run).replace(
@@ -123,16 +144,7 @@ def test_aider_command_env_and_settings_are_harbors(params: dict[str, Any], harb
     assert json.loads(env["AIDER_API_KEY_SETTINGS"]) == json.loads(call["env"]["AIDER_API_KEY_SETTINGS"])
 
 
-@pytest.mark.parametrize(
-    ("params", "harbor_kwargs"),
-    [
-        ({}, {}),
-        (
-            {"model_params": {"reasoning_effort": "high", "temperature": 0.5}, "max_turns": 7, "load_skills": False},
-            {"reasoning_effort": "high", "temperature": 0.5, "max_iterations": 7, "load_skills": False},
-        ),
-    ],
-)
+@pytest.mark.parametrize(("params", "harbor_kwargs"), OPENHANDS_CASES)
 def test_openhands_command_env_and_files_are_harbors_sdk_adapter(
     params: dict[str, Any], harbor_kwargs: dict[str, Any], tmp_path: Any
 ) -> None:
@@ -143,8 +155,9 @@ def test_openhands_command_env_and_files_are_harbors_sdk_adapter(
     from agentcompass.harnesses.openhands import OpenHandsConfig, OpenHandsHarness
     from agentcompass.interfaces import ComponentContext
 
+    cases = [(ours, {"model_api_format": "openai_chat_completions", **theirs}) for ours, theirs in OPENHANDS_CASES]
     kwargs = {"model_api_format": "openai_chat_completions", **harbor_kwargs}
-    calls = _harbor("harbor.agents.installed.openhands_sdk:OpenHandsSDK", kwargs, configure=True)
+    calls = _harbor("harbor.agents.installed.openhands_sdk:OpenHandsSDK", kwargs, cases, configure=True)
     uploads = {c["upload"]: c["text"] for c in calls if "upload" in c}
     (command,) = [c for c in calls if "command" in c and "--instruction-file" in c["command"]]
     harness = OpenHandsHarness(OpenHandsConfig(**params), ComponentContext(data_dir=tmp_path))
