@@ -15,6 +15,7 @@ and package lists in a temporary directory), so the host's own apt setup is neit
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import logging
 import re
@@ -111,10 +112,13 @@ def wheel_platforms(rt: Runtime, arch: str) -> list[str]:
 
 
 def _apt(argv: list[str], conf: Path, what: str, cwd: Path | None = None) -> str:
+    # apt's own files in ``conf``; downloads run as this user (apt would switch to its _apt user, which cannot
+    # write into a private directory)
     options = [
         *("-o", f"Dir::Etc::SourceList={conf / 'sources.list'}", "-o", "Dir::Etc::SourceParts=/nonexistent"),
         *("-o", f"Dir::State::Lists={conf / 'lists'}", "-o", f"Dir::Cache={conf / 'cache'}"),
-        *("-o", "Dir::State::status=/dev/null", "-o", "Debug::NoLocking=1", "-o", "APT::Sandbox::User=root"),
+        *("-o", "Dir::State::status=/dev/null", "-o", "Debug::NoLocking=1"),
+        *("-o", f"APT::Sandbox::User={getpass.getuser()}"),
     ]
     try:
         proc = subprocess.run(
@@ -142,7 +146,6 @@ def _download(rt: Runtime, arch: str, into: Path, what: str) -> list[Path]:
     arch_opt = ["-o", f"APT::Architecture={_DEB_ARCH[arch]}"]
     _apt(["apt-get", *arch_opt, "update", "-q"], conf, what)
     debs = conf / "debs"
-    subprocess.run(["chmod", "-R", "a+rwX", str(conf)], check=False)
     _apt(["apt-get", *arch_opt, "download", *_closure(rt, arch_opt, conf, what)], conf, what, debs)
     return sorted(debs.glob("*.deb"))
 
