@@ -2,7 +2,8 @@
 
 The file is a series of sessions (``# aider chat started at ...``); in each, ``#### `` lines are what aider sent as
 the user (the instruction), lines quoted with ``> `` are aider's own output (tool output: files created, commits,
-warnings) and every other line belongs to the model's reply. One agent step per reply, its following tool output
+warnings; a line aider wrote itself ends with two spaces, which tells a quoted line's continuation from the
+model's text) and every other line belongs to the model's reply. One agent step per reply, its following tool output
 attached as the step's observation.
 """
 
@@ -20,8 +21,11 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     for line in text.splitlines():
         if line.startswith("# aider chat started at"):
             continue
-        kind = "user" if line.startswith("#### ") else "tool" if line.startswith(">") else "reply"
-        body = line[5:] if kind == "user" else line[1:].removeprefix(" ") if kind == "tool" else line
+        kind = "user" if line.startswith("####") else "tool" if line.startswith(">") else "reply"
+        if kind == "reply" and line.endswith("  ") and out and out[-1][0] == "tool":
+            kind = "tool"  # aider ends every line it writes itself with two spaces: a quoted line's continuation
+        body = (line[4:] if kind == "user" else line[1:] if line.startswith(">") else line).strip(" ")
+        body = line.rstrip() if kind == "reply" else body
         if out and out[-1][0] == kind:
             out[-1][1].append(body)
         else:
@@ -39,11 +43,11 @@ def convert(history: Path, instruction: str, version: str, model: str) -> dict[s
         return None
     builder = atif.Builder("aider", version, model)
     builder.user(instruction)
-    for n, (kind, body) in enumerate(blocks):
+    for kind, body in blocks:
         if kind == "reply":
             builder.agent_step(body)
         elif kind == "tool" and builder.steps[-1]["source"] == "agent":
             builder.steps[-1].setdefault("observation", {"results": []})["results"].append({"content": body})
-        elif kind == "user" and n and body.strip() != instruction.strip():
+        elif kind == "user" and body.split() != instruction.split():
             builder.user(body)
     return builder.to_dict()

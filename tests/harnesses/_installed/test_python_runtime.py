@@ -99,3 +99,46 @@ def test_the_built_aider_environment_runs_on_this_host() -> None:
     assert done.returncode == 0 and done.stdout.strip() == "aider 0.86.2", done.stderr
     env_record = json.loads((parts[1].host_dir(support.agent_cache()) / registry.RECORD).read_text())
     assert any(d.startswith("aider_chat-0.86.2") for d in env_record["distributions"])
+
+
+HISTORY = """
+# aider chat started at 2026-01-01 00:00:00
+
+> Aider v0.86.2$$
+> aider --yes --message=Write the file
+with two lines$$
+> Model: openai/m with whole edit format$$
+
+#### Write the file$$
+#### with two lines$$
+
+notes.txt
+```
+one
+```
+
+> Tokens: 10 sent, 2 received.$$
+> Applied edit to notes.txt$$
+
+#### And another$$
+
+Fine.
+""".replace("$$", "  ")  # aider ends the lines it writes itself with two spaces
+
+
+def test_aider_chat_history_as_atif(tmp_path: Path) -> None:
+    from agentcompass.harnesses.aider import trajectory
+
+    path = tmp_path / "aider.chat.history.md"
+    path.write_text(HISTORY)
+    steps = trajectory.convert(path, "Write the file\nwith two lines\n", "0.86.2", "m")["steps"]  # type: ignore[index]
+    assert [(s["source"], s["message"]) for s in steps] == [
+        ("user", "Write the file\nwith two lines\n"),
+        ("agent", "notes.txt\n```\none\n```"),
+        ("user", "And another"),
+        ("agent", "Fine."),
+    ]
+    assert steps[1]["observation"]["results"] == [
+        {"content": "Tokens: 10 sent, 2 received.\nApplied edit to notes.txt"}
+    ]
+    assert trajectory.convert(tmp_path / "missing.md", "x", "0.86.2", "m") is None
