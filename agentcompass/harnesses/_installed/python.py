@@ -5,8 +5,8 @@ package against the suite's signed index), unpacked with ``dpkg-deb -x`` into
 ``<data_dir>/agents/python/<suite>-<version>/<platform>/`` together with the C library and every shared library the
 interpreter and its standard-library modules load. The interpreter runs through that C library's own loader
 (``ld-linux-*.so --library-path ...``), so it needs nothing from the image: not a Python, not a particular glibc
-(a musl image should run it too; tested on Debian images only); the processes the agent starts (bash, git, the task's programs) use the image's own
-libraries, since no ``LD_LIBRARY_PATH`` is set.
+(a musl image should run it too; tested on Debian images only); the processes the agent starts (bash, git, the
+task's programs) use the image's own libraries, since no ``LD_LIBRARY_PATH`` is set.
 
 The host needs ``apt-get`` and ``dpkg-deb`` (Debian or Ubuntu) and Debian's archive keyring
 (``/usr/share/keyrings/debian-archive-keyring.gpg``); apt runs with a private configuration (its own source list
