@@ -47,9 +47,11 @@ bash scripts/ensure_reference.sh   # reference packages of the agreement tests, 
 bash scripts/ensure_docker.sh
 
 # the agent programs' builds (Claude Code's is about 400 MB), fetched once into the session-wide agent cache that
-# the agent harness tests use (integrity-checked against the registries' hashes; kept between runs on one machine)
+# the agent harness tests use (integrity-checked against the registries' hashes; kept between runs on one machine).
+# aider and openhands: a Python built from Debian's packages plus the agent's wheel set, the first time only (aider
+# about 720 MB in 2 min, openhands about 580 MB in 5 min on 2 cores; docs/aider.md, docs/openhands.md)
 export AGENTCOMPASS_AGENT_CACHE="${AGENTCOMPASS_AGENT_CACHE:-$HOME/.cache/agentcompass}"
-for agent in claude_code codex opencode qwen_code gemini_cli pi cline kilo; do
+for agent in claude_code codex opencode qwen_code gemini_cli pi cline kilo aider openhands; do
     python3 -m agentcompass.harnesses._installed fetch "$agent" --data-dir "$AGENTCOMPASS_AGENT_CACHE" >/dev/null \
         || echo "test.sh: could not fetch the $agent build (its tests will try again)" >&2
 done

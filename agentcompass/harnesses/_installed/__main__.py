@@ -20,9 +20,11 @@ from . import delivery
 from .platform import Platform, host
 
 HARNESSES = {
+    "aider": "agentcompass.harnesses.aider:AiderHarness",
     "claude_code": "agentcompass.harnesses.claude_code:ClaudeCodeHarness",
     "codex": "agentcompass.harnesses.codex:CodexHarness",
     "opencode": "agentcompass.harnesses.opencode:OpenCodeHarness",
+    "openhands": "agentcompass.harnesses.openhands:OpenHandsHarness",
     "qwen_code": "agentcompass.harnesses.qwen_code:QwenCodeHarness",
     "gemini_cli": "agentcompass.harnesses.gemini_cli:GeminiCliHarness",
     "pi": "agentcompass.harnesses.pi:PiHarness",

