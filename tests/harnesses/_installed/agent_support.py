@@ -62,7 +62,7 @@ def _write(agent: str, path: str) -> tuple[str, dict[str, Any]]:
         return "Write", {"file_path": path, "content": HELLO}
     if agent == "opencode":
         return "write", {"filePath": path, "content": HELLO}
-    if agent == "qwen_code":
+    if agent in ("qwen_code", "gemini_cli"):
         return "write_file", {"file_path": path, "content": HELLO}
     if agent == "pi":
         return "write", {"path": path, "content": HELLO}
@@ -78,6 +78,7 @@ def _shell(agent: str, command: str) -> tuple[str, dict[str, Any]]:
         "claude_code": ("Bash", {"command": command, "description": "Fix stats.py"}),
         "opencode": ("bash", {"command": command, "description": "Fix stats.py"}),
         "qwen_code": ("run_shell_command", {"command": command, "description": "Fix stats.py"}),
+        "gemini_cli": ("run_shell_command", {"command": command, "description": "Fix stats.py"}),
         "pi": ("bash", {"command": command}),
         "cline": ("run_commands", {"commands": [command]}),
         "kilo": ("bash", {"command": command, "description": "Fix stats.py"}),

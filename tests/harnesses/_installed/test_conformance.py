@@ -3,6 +3,7 @@ gateway (the suite's scripted server behind it) in a real local environment, wit
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +67,60 @@ class TestOpenCodeHarness(_AgentSuite):
 @pytest.mark.slow
 class TestQwenCodeHarness(_AgentSuite):
     HARNESS = "qwen_code"
+
+
+@pytest.mark.slow
+class TestGeminiCliHarness(_AgentSuite):
+    HARNESS = "gemini_cli"
+
+
+@pytest.mark.slow
+class TestPiHarness(_AgentSuite):
+    HARNESS = "pi"
+
+
+@pytest.mark.slow
+class TestClineHarness(_AgentSuite):
+    HARNESS = "cline"
+
+
+@pytest.mark.slow
+class TestKiloHarness(_AgentSuite):
+    HARNESS = "kilo"
+
+
+class _PythonAgentSuite(_AgentSuite):
+    """The Python agents, each on its own script (aider's edit format; OpenHands' own tools)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def replayed(cls, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+        from agentcompass.testing.replay import replay
+        from tests.harnesses._installed.test_python_agents_docker import SCRIPTS
+
+        suite, tmp = cls(), tmp_path_factory.mktemp("replay")
+
+        def reply(request: dict[str, Any]) -> dict[str, Any]:
+            out = SCRIPTS[cls.HARNESS](request)
+            for call in out.get("tool_calls", []):  # the workspace's workdir, as the agent states it
+                if "path" in call["arguments"]:
+                    workdir = support._workdir(json.dumps(request["body"]), str(tmp / "workspaces"))
+                    call["arguments"]["path"] = f"{workdir}/hello.txt"
+            return out
+
+        return replay(harness, suite.task(), reply, tmp, read_back=list(cls.READ_BACK), **suite.replay_kwargs(tmp))
+
+    def test_model_requests_are_the_conversation(self, replayed: Any, harness: Any) -> None:
+        assert REQUIRES_MODEL.of(harness) is True
+        assert len(replayed.requests) >= 2, [r["path"] for r in replayed.requests]
+        assert replayed.result.usage.n_calls == len(replayed.requests)
+
+
+@pytest.mark.slow
+class TestAiderHarness(_PythonAgentSuite):
+    HARNESS = "aider"
+
+
+@pytest.mark.slow
+class TestOpenHandsHarness(_PythonAgentSuite):
+    HARNESS = "openhands"
