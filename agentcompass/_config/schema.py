@@ -323,6 +323,12 @@ class ExecutionConfig(_Strict):
         form="no-flag",
         description="scan every finished attempt for reward hacking when the run is finalised (docs/integrity.md)",
     )
+    end_agent_processes: bool = Field(
+        True,
+        description="hardening: end every process the agent left running (detached, nohup, tmux, background) "
+        "before verification in the agent's environment; the command lines ended are recorded in each attempt's "
+        "environment.agent_processes_ended (docs/integrity.md)",
+    )
     analysis_params: dict[str, Any] = option(
         dict, metavar="JSON", description="analysis settings (an optional judge model in analysis_params.model)"
     )

@@ -134,6 +134,17 @@ class Processes:
             truncated=any(b.elided for b in bufs),
         )
 
+    async def end_all(self) -> list[str]:
+        """End every process the environment started (the supervisor stays for the commands that follow): the
+        command lines of those ended. Without a supervisor (not Linux): their process groups only."""
+        ended: list[str] = []
+        if self._sup is not None:
+            ended = await self._sup.end_all()
+        for pgid in list(self._pgids):
+            procs.kill_group(pgid)
+        self._pgids.clear()
+        return ended
+
     async def close(self) -> None:
         """End every process the environment started; what could not be ended is logged as a warning."""
         for pgid in list(self._pgids):

@@ -207,12 +207,29 @@ class SupervisedProcesses:
             raise
         return Spawned(pid, exited)
 
+    async def end_all(self) -> list[str]:
+        """Have the supervisor kill every process it started and their descendants (it goes on running): the
+        command lines of those ended. SandboxError when it is gone, or when some survived."""
+        if self.sock is None or self.lost:
+            raise SandboxError(f"local environment {self.label}: {self.lost or 'its supervisor is stopped'}")
+        assert self.loop is not None
+        ended: asyncio.Future[Any] = self.loop.create_future()
+        self._pending[-2] = ended
+        data = marshal.dumps({"op": "end"})
+        async with self._sending:
+            await self._send(_HEADER.pack(len(data)) + data, [])
+        reply = await ended
+        if reply.get("left"):
+            raise SandboxError(f"local environment {self.label}: processes {reply['left']} survived the end of all")
+        return list(reply.get("ended") or [])
+
     async def _send(self, data: bytes, fds: list[int]) -> None:
         assert self.sock is not None and self.loop is not None
         sock, loop = self.sock, self.loop
         while True:
             try:
-                sent = sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))])
+                rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))] if fds else []
+                sent = sock.sendmsg([data], rights)
                 break
             except (BlockingIOError, InterruptedError):
                 writable: asyncio.Future[None] = loop.create_future()
@@ -249,6 +266,8 @@ class SupervisedProcesses:
         if op == "ready":
             self.cgroup_error = msg.get("cgroup_error") or ""
             self._settle(self._pending.pop(-1, None), msg.get("pid"))
+        elif op == "ended":
+            self._settle(self._pending.pop(-2, None), msg)
         elif op == "started":
             self._settle(self._pending.pop(ident, None), msg["pid"])
             if ident in self._abandoned:  # its caller was cancelled while it started: end it now

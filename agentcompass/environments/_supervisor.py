@@ -15,6 +15,8 @@ ends run the same interpreter; ``json`` would cost its import, ``re`` included):
   command's stdout and stderr); the command runs in a session of its own, stdin ``/dev/null``;
 - out: ``{"op": "started", "id", "pid"}``, or ``{"op": "failed", "id", "error"}`` when it could not be run,
   then ``{"op": "exit", "id", "status"}`` (a raw wait status) when it ends;
+- in: ``{"op": "end"}``: every descendant is killed as below, the supervisor goes on; out: ``{"op": "ended",
+  "ended": [command lines], "left": [pids]}``;
 - end of file on the socket (the environment closes, or its process died, even by SIGKILL) or SIGTERM: every
   descendant is killed (SIGKILL, scanning ``/proc`` again until none is left, so a respawning loop cannot outrun
   it) and reaped; out: ``{"op": "bye", "left": [pids]}`` (empty: none is left), then it exits.
@@ -31,9 +33,23 @@ import struct
 import subprocess
 
 try:
-    from agentcompass.environments._proctree import drain, kill_descendants, set_subreaper, wake_pipe
+    from agentcompass.environments._proctree import (
+        command_lines,
+        descendants,
+        drain,
+        kill_descendants,
+        set_subreaper,
+        wake_pipe,
+    )
 except ImportError:  # forked by the zygote, which runs without the package (-S)
-    from _proctree import drain, kill_descendants, set_subreaper, wake_pipe  # type: ignore[no-redef]
+    from _proctree import (  # type: ignore[no-redef]
+        command_lines,
+        descendants,
+        drain,
+        kill_descendants,
+        set_subreaper,
+        wake_pipe,
+    )
 
 _HEADER = struct.Struct(">I")
 _MAX_FDS = 16
@@ -121,6 +137,11 @@ class Supervisor:
             self.handle(msg)
 
     def handle(self, msg: dict) -> None:
+        if msg.get("op") == "end":
+            ended = command_lines(descendants(os.getpid()))
+            left = kill_descendants(os.getpid(), self.reap)
+            self.send({"op": "ended", "ended": ended, "left": left})
+            return
         if msg.get("op") != "spawn":
             return
         fds, self.fds = self.fds[:2], self.fds[2:]

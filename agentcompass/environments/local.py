@@ -381,6 +381,14 @@ class LocalEnvironment:
         if self._on_close:
             self._on_close(self)
 
+    async def end_processes(self) -> list[str]:
+        """interfaces.END_PROCESSES: end every process the environment's commands started and left running
+        (detached, ``nohup`` / ``setsid``, tmux, background): its supervisor kills all its descendants. The
+        command lines of those ended."""
+        if self._closed:
+            raise SandboxError(f"local environment {self.root} is closed")
+        return await self.processes.end_all()
+
     async def host_address(self) -> str:
         """interfaces.HOST_ADDRESS: commands run on this host, which reaches the gateway on loopback."""
         return "127.0.0.1"
