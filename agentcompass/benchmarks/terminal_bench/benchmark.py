@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agentcompass.benchmarks.terminal_bench import registry
+from agentcompass.benchmarks.terminal_bench import registry, startup
 from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
 from agentcompass.benchmarks.terminal_bench.registry import DEFAULT_REGISTRY_URL
 from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checkout
@@ -87,6 +87,18 @@ class TerminalBenchConfig(BaseModel):
         "the workdir (see the module docstring); None: nothing is uploaded.",
     )
 
+    empty_verifier_logs: bool = Field(
+        True,
+        description="hardening: /logs/verifier is emptied before the verifier runs, and what the agent left there "
+        "recorded (grade details verifier_logs_left_by_agent); false: only its reward files are deleted",
+    )
+    isolate_verifier_startup: bool = Field(
+        True,
+        description="hardening: Python start-up hooks the agent added or changed (sitecustomize.py, "
+        "usercustomize.py, conftest.py or a pytest configuration above /tests) are emptied before the verifier "
+        "runs; .pth files are only recorded (grade details startup_hooks_changed, recorded whatever this says)",
+    )
+
     @field_validator("sample_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:
@@ -109,6 +121,7 @@ class TerminalBenchBenchmark:
         self.id = "terminal_bench"
         self.problems: list[TaskProblem] = []
         self.checkout: Checkout | None = None
+        self._hooks_before: dict[str, dict[str, dict[str, str]]] = {}  # environment id -> start-up hooks at setup
 
     # ------------------------------------------------------------------ loading
     def dataset_root(self) -> Path:
@@ -224,6 +237,7 @@ class TerminalBenchBenchmark:
             files = self.task_dir(task).environment_dir / self.config.workdir_files
             if files.is_dir():
                 await _upload_clean(env, files, task.workdir)
+        self._hooks_before[_env_key(env)] = await startup.snapshot(env)
 
     async def grade(
         self, task: Task, env: Any, agent: AgentResult | None = None, ctx: AttemptContext | None = None
@@ -243,10 +257,28 @@ class TerminalBenchBenchmark:
             )
             details = {"tests": results, "n_tests": len(results)}
         else:
+            hooks = await self._startup_hooks(env)
             out = await run_verifier(
-                env, td.tests_dir, workdir=task.workdir, timeout_s=timeout, env_vars=td.spec.verifier_env
+                env,
+                td.tests_dir,
+                workdir=task.workdir,
+                timeout_s=timeout,
+                env_vars=td.spec.verifier_env,
+                empty_logs=self.config.empty_verifier_logs,
             )
+            out.startup_hooks = hooks
         return _grade(out, details)
+
+    async def _startup_hooks(self, env: Any) -> list[dict[str, Any]]:
+        """The start-up hooks added or changed since setup (:mod:`.startup`), emptied where the config says; none
+        known when setup ran elsewhere (a resumed attempt's environment)."""
+        before = self._hooks_before.pop(_env_key(env), None)
+        if before is None:
+            return []
+        hooks = startup.changed(before, await startup.snapshot(env))
+        if self.config.isolate_verifier_startup:
+            await startup.neutralize(env, hooks)
+        return hooks
 
     def reference_solution(self, task: Task) -> Solution:
         """Upload ``solution/`` to ``/solution`` and run ``solve.sh`` (with ``[solution].env``) from the workdir."""
@@ -269,6 +301,10 @@ class TerminalBenchBenchmark:
         if self.checkout is not None:
             paths["dataset_source"] = write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
         return paths
+
+
+def _env_key(env: Any) -> str:
+    return str(env.id or id(env))
 
 
 def _grade(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:

@@ -1,0 +1,105 @@
+"""Python start-up hooks the verifier would run (hole 3 of docs/integrity.md): files that execute code, or change
+pytest's collection, whenever the verifier's interpreter or pytest starts, wherever an agent can write them.
+
+- ``*.pth``, ``sitecustomize.py`` and ``usercustomize.py`` in the site directories of the usual interpreters (the
+  system's, ``/usr/local``'s, the user site of root, ``/opt/*``, ``/*/.venv``, uv's managed Pythons);
+- ``conftest.py`` and pytest's configuration files (``pytest.ini``, ``pyproject.toml``, ``tox.ini``,
+  ``setup.cfg``) above the tests directory (``/``), which pytest reads for ``/tests``.
+
+The files are listed with shell globs and built-ins only, and read with the environment's own file API
+(``env.read_file``), once when the task is set up (before the agent) and again before the verifier runs; the ones
+added or changed in between are the agent's (``startup_hooks_changed``). With ``isolate_verifier_startup`` the
+ones no honest solution needs (``sitecustomize.py``, ``usercustomize.py``, a ``conftest.py`` or a pytest
+configuration above the tests) are emptied before the verifier runs; ``.pth`` files are recorded only (``pip
+install -e`` writes one, and the tests may import what it installs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import shlex
+from typing import Any
+
+SITE_DIRS = (
+    "/usr/lib/python3*/site-packages",
+    "/usr/lib/python3*/dist-packages",
+    "/usr/lib/python3/dist-packages",
+    "/usr/local/lib/python3*/site-packages",
+    "/usr/local/lib/python3*/dist-packages",
+    "/root/.local/lib/python3*/site-packages",
+    "/opt/*/lib/python3*/site-packages",
+    "/*/.venv/lib/python3*/site-packages",
+    "/root/.local/share/uv/python/*/lib/python3*/site-packages",
+)
+SITE_FILES = ("*.pth", "sitecustomize.py", "usercustomize.py")
+ABOVE_TESTS = ("conftest.py", "pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+NEUTRALIZED = ("sitecustomize.py", "usercustomize.py", *ABOVE_TESTS)
+MAX_FILES = 300
+MAX_BYTES = 1 << 20
+EXCERPT = 300
+_MARK = "@@agentcompass-hook@@"
+
+
+def _globs(env: Any, tests_path: str) -> list[str]:
+    """The glob patterns (quoted for bash, the wildcards left out of the quotes) in the environment's paths."""
+    root = posixpath.dirname(tests_path.rstrip("/")) or "/"
+    patterns = [posixpath.join(d, f) for d in SITE_DIRS for f in SITE_FILES]
+    patterns += [posixpath.join(root, f) for f in ABOVE_TESTS]
+    return [_glob_quote(env.path(p)) for p in patterns]
+
+
+def _glob_quote(path: str) -> str:
+    return "".join(part if part == "*" else shlex.quote(part) for part in _split_stars(path))
+
+
+def _split_stars(path: str) -> list[str]:
+    out: list[str] = []
+    for i, chunk in enumerate(path.split("*")):
+        if i:
+            out.append("*")
+        if chunk:
+            out.append(chunk)
+    return out
+
+
+def list_command(env: Any, tests_path: str) -> str:
+    """Bash (built-ins only) printing every start-up hook file that exists, one per line behind a marker."""
+    return f'for f in {" ".join(_globs(env, tests_path))}; do [ -f "$f" ] && echo "{_MARK} $f"; done; exit 0'
+
+
+async def snapshot(env: Any, tests_path: str = "/tests") -> dict[str, dict[str, str]]:
+    """path -> {sha256, excerpt} of every start-up hook file in the environment now."""
+    res = await env.exec(list_command(env, tests_path), timeout=120)
+    prefix = env.path("/").rstrip("/")  # the local environment's paths are under its workspace
+    paths = [line[len(_MARK) + 1 :] for line in res.stdout.splitlines() if line.startswith(_MARK + " ")]
+    paths = [p[len(prefix) :] if prefix and p.startswith(prefix + "/") else p for p in paths]
+    out: dict[str, dict[str, str]] = {}
+    for path in paths[:MAX_FILES]:
+        try:
+            data = bytes(await env.read_file(path))[:MAX_BYTES]
+        except (FileNotFoundError, IsADirectoryError):
+            continue
+        text = data[:EXCERPT].decode("utf-8", errors="replace")
+        out[path] = {"sha256": hashlib.sha256(data).hexdigest(), "excerpt": text}
+    return out
+
+
+def changed(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """The hook files added or changed since ``before``: ``{path, kind, sha256, excerpt, change}``."""
+    out = []
+    for path, now in sorted(after.items()):
+        was = before.get(path)
+        if was is not None and was["sha256"] == now["sha256"]:
+            continue
+        kind = "pth" if path.endswith(".pth") else posixpath.basename(path)
+        out.append({"path": path, "kind": kind, "change": "added" if was is None else "changed", **now})
+    return out
+
+
+async def neutralize(env: Any, hooks: list[dict[str, Any]]) -> None:
+    """Empty the changed hooks no honest solution needs (``NEUTRALIZED``), with the environment's file API."""
+    for hook in hooks:
+        if hook["kind"] in NEUTRALIZED:
+            await env.write_file(hook["path"], b"")
+            hook["neutralized"] = True
