@@ -152,6 +152,9 @@ class EnvSpec:
     labels: dict[str, str] = field(default_factory=dict)  # agentcompass.run_id / request / task
     keep: bool = False  # keep_environment: close() leaves it in place
     mounts: list[Mount] = field(default_factory=list)  # host directories the environment sees (ENV_MOUNTS)
+    # host paths the agent must not read (the benchmark's task directories: tests, solutions); an environment
+    # whose commands run on this host hides them where it can (local: hide_host_paths)
+    private_paths: list[Path] = field(default_factory=list)
 
 
 @runtime_checkable

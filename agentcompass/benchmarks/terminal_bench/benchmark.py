@@ -121,6 +121,7 @@ class TerminalBenchBenchmark:
         self.id = "terminal_bench"
         self.problems: list[TaskProblem] = []
         self.checkout: Checkout | None = None
+        self._many = True  # the dataset is a directory of task directories (not one task's)
         self._hooks_before: dict[str, dict[str, dict[str, str]]] = {}  # environment id -> start-up hooks at setup
 
     # ------------------------------------------------------------------ loading
@@ -157,8 +158,10 @@ class TerminalBenchBenchmark:
 
     def load(self) -> list[Task]:
         c = self.config
-        result = load_tasks(self.dataset_root(), sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
+        root = self.dataset_root()
+        result = load_tasks(root, sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
         self.problems = result.problems
+        self._many = not any(td.path.resolve() == root.resolve() for td in result.tasks)  # else: one task's dir
         return [self.to_task(td) for td in result.tasks]
 
     def to_task(self, td: TaskDir) -> Task:
@@ -216,6 +219,7 @@ class TerminalBenchBenchmark:
             env=dict(task.env),
             network=td.spec.network,
             build_timeout_s=task.build_timeout_s,
+            private_paths=[td.path.parent if self._many else td.path],
         )
 
     # ------------------------------------------------------------------ attempt phases
