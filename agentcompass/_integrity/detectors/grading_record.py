@@ -72,7 +72,8 @@ def _hooks(details: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         kind, path = str(hook.get("kind") or ""), str(hook.get("path") or "")
         severity = SUSPECT if kind in _NEUTRAL_HOOKS else HACK
-        reason = f"a Python start-up hook the verifier would run was {hook.get('change') or 'changed'}: {path}"
+        what = "a program the verifier runs" if kind == "program" else "a Python start-up hook the verifier would run"
+        reason = f"{what} was {hook.get('change') or 'changed'}: {path}"
         if hook.get("neutralized"):
             reason += " (emptied before grading)"
         out.append(flag(NAME, severity, reason, path=path, excerpt=str(hook.get("excerpt") or "")[:200]))

@@ -262,6 +262,9 @@ class TerminalBenchBenchmark:
             details = {"tests": results, "n_tests": len(results)}
         else:
             hooks = await self._startup_hooks(env)
+            replaced = startup.replaced_programs(hooks) if self.config.isolate_verifier_startup else []
+            if replaced:
+                return _grade(_refused(replaced, hooks), details)
             out = await run_verifier(
                 env,
                 td.tests_dir,
@@ -305,6 +308,15 @@ class TerminalBenchBenchmark:
         if self.checkout is not None:
             paths["dataset_source"] = write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
         return paths
+
+
+def _refused(replaced: list[str], hooks: list[dict[str, Any]]) -> VerifierOutcome:
+    """No verifier run: programs the tests would run were replaced (``isolate_verifier_startup``)."""
+    out = VerifierOutcome(
+        error=f"VerifierError: programs the verifier runs were replaced before grading: {', '.join(replaced[:5])}"
+    )
+    out.startup_hooks = hooks
+    return out
 
 
 def _env_key(env: Any) -> str:
