@@ -250,6 +250,10 @@ class TerminalBenchBenchmark:
         td = self.task_dir(task)
         timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
         details: dict[str, Any] = {}
+        hooks = await self._startup_hooks(env)
+        replaced = startup.replaced_programs(hooks) if self.config.isolate_verifier_startup else []
+        if replaced:
+            return _grade(_refused(replaced, hooks), details)
         if td.layout == "tb1":
             out, results = await run_tb1_verifier(
                 env,
@@ -261,10 +265,6 @@ class TerminalBenchBenchmark:
             )
             details = {"tests": results, "n_tests": len(results)}
         else:
-            hooks = await self._startup_hooks(env)
-            replaced = startup.replaced_programs(hooks) if self.config.isolate_verifier_startup else []
-            if replaced:
-                return _grade(_refused(replaced, hooks), details)
             out = await run_verifier(
                 env,
                 td.tests_dir,
@@ -273,7 +273,7 @@ class TerminalBenchBenchmark:
                 env_vars=td.spec.verifier_env,
                 empty_logs=self.config.empty_verifier_logs,
             )
-            out.startup_hooks = hooks
+        out.startup_hooks = hooks
         return _grade(out, details)
 
     async def _startup_hooks(self, env: Any) -> list[dict[str, Any]]:
