@@ -27,10 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from agentcompass.benchmarks.terminal_bench import registry, startup
 from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
+from agentcompass.benchmarks.terminal_bench.outcome import env_key, grade_of, refused, upload_clean
 from agentcompass.benchmarks.terminal_bench.registry import DEFAULT_REGISTRY_URL
 from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checkout
 from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_solution
-from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
+from agentcompass.benchmarks.terminal_bench.verifier import run_verifier
 from agentcompass.errors import HARBOR_ERROR_POLICY, ConfigError, DatasetError, SandboxError
 from agentcompass.interfaces import (
     PREPARE,
@@ -94,9 +95,8 @@ class TerminalBenchConfig(BaseModel):
     )
     isolate_verifier_startup: bool = Field(
         True,
-        description="hardening: Python start-up hooks the agent added or changed (sitecustomize.py, "
-        "usercustomize.py, conftest.py or a pytest configuration above /tests) are emptied before the verifier "
-        "runs; .pth files are only recorded (grade details startup_hooks_changed, recorded whatever this says)",
+        description="hardening: sitecustomize / usercustomize / conftest.py / pytest settings above /tests the agent "
+        "added are emptied, replaced programs refuse grading; .pth files recorded only (startup_hooks_changed)",
     )
 
     @field_validator("sample_ids", mode="before")
@@ -121,7 +121,7 @@ class TerminalBenchBenchmark:
         self.id = "terminal_bench"
         self.problems: list[TaskProblem] = []
         self.checkout: Checkout | None = None
-        self._many = True  # the dataset is a directory of task directories (not one task's)
+        self._root: Path | None = None  # the loaded dataset's directory (hidden from local commands)
         self._hooks_before: dict[str, dict[str, dict[str, str]]] = {}  # environment id -> start-up hooks at setup
 
     # ------------------------------------------------------------------ loading
@@ -161,7 +161,7 @@ class TerminalBenchBenchmark:
         root = self.dataset_root()
         result = load_tasks(root, sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
         self.problems = result.problems
-        self._many = not any(td.path.resolve() == root.resolve() for td in result.tasks)  # else: one task's dir
+        self._root = root
         return [self.to_task(td) for td in result.tasks]
 
     def to_task(self, td: TaskDir) -> Task:
@@ -219,7 +219,7 @@ class TerminalBenchBenchmark:
             env=dict(task.env),
             network=td.spec.network,
             build_timeout_s=task.build_timeout_s,
-            private_paths=[td.path.parent if self._many else td.path],
+            private_paths=[self._root or td.path],
         )
 
     # ------------------------------------------------------------------ attempt phases
@@ -240,8 +240,8 @@ class TerminalBenchBenchmark:
         if self.config.workdir_files:
             files = self.task_dir(task).environment_dir / self.config.workdir_files
             if files.is_dir():
-                await _upload_clean(env, files, task.workdir)
-        self._hooks_before[_env_key(env)] = await startup.snapshot(env)
+                await upload_clean(env, files, task.workdir)
+        self._hooks_before[env_key(env)] = await startup.snapshot(env)
 
     async def grade(
         self, task: Task, env: Any, agent: AgentResult | None = None, ctx: AttemptContext | None = None
@@ -250,10 +250,11 @@ class TerminalBenchBenchmark:
         td = self.task_dir(task)
         timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
         details: dict[str, Any] = {}
-        hooks = await self._startup_hooks(env)
+        before = self._hooks_before.pop(env_key(env), None)  # None: set up elsewhere (a resumed attempt)
+        hooks = await startup.since(env, before, isolate=self.config.isolate_verifier_startup)
         replaced = startup.replaced_programs(hooks) if self.config.isolate_verifier_startup else []
         if replaced:
-            return _grade(_refused(replaced, hooks), details)
+            return grade_of(refused(replaced, hooks), details)
         if td.layout == "tb1":
             out, results = await run_tb1_verifier(
                 env,
@@ -274,18 +275,7 @@ class TerminalBenchBenchmark:
                 empty_logs=self.config.empty_verifier_logs,
             )
         out.startup_hooks = hooks
-        return _grade(out, details)
-
-    async def _startup_hooks(self, env: Any) -> list[dict[str, Any]]:
-        """The start-up hooks added or changed since setup (:mod:`.startup`), emptied where the config says; none
-        known when setup ran elsewhere (a resumed attempt's environment)."""
-        before = self._hooks_before.pop(_env_key(env), None)
-        if before is None:
-            return []
-        hooks = startup.changed(before, await startup.snapshot(env))
-        if self.config.isolate_verifier_startup:
-            await startup.neutralize(env, hooks)
-        return hooks
+        return grade_of(out, details)
 
     def reference_solution(self, task: Task) -> Solution:
         """Upload ``solution/`` to ``/solution`` and run ``solve.sh`` (with ``[solution].env``) from the workdir."""
@@ -308,40 +298,3 @@ class TerminalBenchBenchmark:
         if self.checkout is not None:
             paths["dataset_source"] = write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
         return paths
-
-
-def _refused(replaced: list[str], hooks: list[dict[str, Any]]) -> VerifierOutcome:
-    """No verifier run: programs the tests would run were replaced (``isolate_verifier_startup``)."""
-    out = VerifierOutcome(
-        error=f"VerifierError: programs the verifier runs were replaced before grading: {', '.join(replaced[:5])}"
-    )
-    out.startup_hooks = hooks
-    return out
-
-
-def _env_key(env: Any) -> str:
-    return str(env.id or id(env))
-
-
-def _grade(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:
-    details = {**out.details(), **extra}
-    if out.error is not None:
-        return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log, details=details)
-    return Grade(
-        reward=out.reward,
-        rewards=out.rewards,
-        resolved=bool(out.reward is not None and out.reward >= 1),
-        log=out.log,
-        details=details,
-    )
-
-
-async def _upload_clean(env: Any, src: Path, dst: str) -> None:
-    """Upload a task's input files without Python byte-code caches (an installed package compiles its .py files)."""
-    import shutil
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="agentcompass-files-") as tmp:
-        staged = Path(tmp) / "files"
-        shutil.copytree(src, staged, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), symlinks=True)
-        await env.upload(staged, dst)

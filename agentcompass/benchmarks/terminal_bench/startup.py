@@ -148,3 +148,13 @@ async def neutralize(env: Any, hooks: list[dict[str, Any]]) -> None:
         if hook["kind"] in NEUTRALIZED:
             await env.write_file(hook["path"], b"")
             hook["neutralized"] = True
+
+
+async def since(env: Any, before: dict[str, dict[str, str]] | None, *, isolate: bool) -> list[dict[str, Any]]:
+    """The hooks added or changed since ``before`` (none known without it), emptied with ``isolate``."""
+    if before is None:
+        return []
+    hooks = changed(before, await snapshot(env))
+    if isolate:
+        await neutralize(env, hooks)
+    return hooks
