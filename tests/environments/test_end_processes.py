@@ -96,3 +96,30 @@ def test_docker_end_processes_restarts_only_when_the_agent_left_one(docker_engin
             await provider.aclose()
 
     run(body())
+
+
+def test_docker_keepers_are_the_init_and_the_tree_of_its_first_child():
+    from agentcompass.environments.docker.processes import others
+
+    titles = ["UID", "PID", "PPID", "C", "STIME", "TTY", "TIME", "CMD"]
+
+    def row(pid: int, ppid: int, cmd: str) -> list[str]:
+        return ["root", str(pid), str(ppid), "0", "20:05", "?", "00:00:00", cmd]
+
+    top = {
+        "Titles": titles,
+        "Processes": [
+            row(100, 90, "/sbin/docker-init -- sh -c exec sleep infinity"),
+            row(120, 100, "sleep infinity"),
+            row(130, 120, "a child of the keeper (a compose service's own)"),
+            row(150, 100, "bash -c while :; do echo 1 > /logs/verifier/reward.txt; done"),
+            row(151, 150, "sleep 0.05"),
+            row(160, 95, "tmux: server (an exec still running)"),
+        ],
+    }
+    assert others(top) == [
+        "bash -c while :; do echo 1 > /logs/verifier/reward.txt; done",
+        "sleep 0.05",
+        "tmux: server (an exec still running)",
+    ]
+    assert others({"Titles": titles, "Processes": top["Processes"][:3]}) == []

@@ -306,7 +306,6 @@ async def open_compose(provider: Any, spec: EnvSpec) -> ComposeEnvironment:
     memory = (info.get("HostConfig") or {}).get("Memory") or 0
     env.memory_mb = int(memory) // (1 << 20) or None  # what the kernel kills at (main's limit)
     provider.remember(env)
-    await env.note_processes()
     log.debug("opened compose project %s for %s", name, spec.task_id)
     return env
 

@@ -71,7 +71,6 @@ class DockerEnvironment(StagedDelivery):
         self.oom_kills = 0  # processes the kernel killed at that limit so far (reported after each command)
         self._staged = staging.Staged()
         self._stdin_fusion = True  # archives ride on a command's stdin (off for other transports)
-        self._keepers: set[str] | None = None  # host pids of the processes there when it opened (:mod:`.processes`)
 
     def path(self, p: str) -> str:
         return p if p.startswith("/") else posixpath.join(self.workdir, p)
@@ -109,23 +108,12 @@ class DockerEnvironment(StagedDelivery):
         self._check_open()
         return await reach.offline_namespace(self._run, self.api, self.id)
 
-    async def note_processes(self) -> None:
-        """Remember the processes the container runs now, before anything else runs there (its keepers)."""
-        try:
-            self._keepers = await processes.keepers(self._run, self.api, self.id)
-        except Exception as exc:  # ended later with the fallback of end_processes
-            log.debug("%s: cannot list its processes: %s", self.name, exc)
-
     async def end_processes(self) -> list[str]:
         """interfaces.END_PROCESSES: end every process the agent left (restarting the container when there is one,
         :mod:`.processes`); the command lines of those ended."""
         self._check_open()
         await self._settle()
-        if self._keepers is None:  # opened without a record of its keepers: its init and keep-alive command
-            top = processes.processes(await self._run(self.api.top, self.id))
-            self._keepers = {pid for pid, _cmd in top[:2]}
-        ended, self._keepers = await processes.end_others(self._run, self.api, self.id, self._keepers)
-        return ended
+        return await processes.end_others(self._run, self.api, self.id)
 
     def _check_open(self) -> None:
         if self._closed:

@@ -215,7 +215,6 @@ class DockerProvider:
         )
         env.memory_mb = cfg.memory_mb or spec.memory_mb
         self._open[cid] = env
-        await env.note_processes()
         log.debug("opened container %s (%s) from %s for %s", env.name, cid[:12], image, spec.task_id)
         return env
 
