@@ -316,18 +316,18 @@ class ExecutionConfig(_Strict):
     keep_environment: bool = option(
         False, description="do not destroy environments; their ids / paths are recorded in each attempt's result"
     )
+    end_agent_processes: bool = Field(
+        True,
+        description="hardening: end every process the agent left running (detached, nohup, tmux, background) "
+        "before verification in the agent's environment; the command lines ended are recorded in each attempt's "
+        "environment.agent_processes_ended (docs/integrity.md)",
+    )
     enable_analysis: bool = option(False, description="write analysis.json / analysis.md after the run")
     integrity_scan: bool = option(
         True,
         cli="--no-integrity-scan",
         form="no-flag",
         description="scan every finished attempt for reward hacking when the run is finalised (docs/integrity.md)",
-    )
-    end_agent_processes: bool = Field(
-        True,
-        description="hardening: end every process the agent left running (detached, nohup, tmux, background) "
-        "before verification in the agent's environment; the command lines ended are recorded in each attempt's "
-        "environment.agent_processes_ended (docs/integrity.md)",
     )
     analysis_params: dict[str, Any] = option(
         dict, metavar="JSON", description="analysis settings (an optional judge model in analysis_params.model)"
