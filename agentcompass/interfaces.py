@@ -152,6 +152,9 @@ class EnvSpec:
     labels: dict[str, str] = field(default_factory=dict)  # agentcompass.run_id / request / task
     keep: bool = False  # keep_environment: close() leaves it in place
     mounts: list[Mount] = field(default_factory=list)  # host directories the environment sees (ENV_MOUNTS)
+    # host paths the agent must not read (the benchmark's task directories: tests, solutions); an environment
+    # whose commands run on this host hides them where it can (local: hide_host_paths)
+    private_paths: list[Path] = field(default_factory=list)
 
 
 @runtime_checkable
@@ -804,6 +807,14 @@ OUT_OF_MEMORY: Capability[Callable[[], str | None] | None] = Capability(
     "killed 1 process ... at its memory limit (64 MB)'), None when nothing; an attempt that fails or scores below "
     "full after it ends in OutOfMemoryError; absent: not known",
 )
+END_PROCESSES: Capability[Callable[[], Awaitable[list[str]]] | None] = Capability(
+    "environment",
+    "end_processes",
+    None,
+    "async end_processes() -> list[str]: end every process the agent started that still runs (detached, nohup / "
+    "setsid, tmux, background), so none runs into verification (execution.end_agent_processes); the command lines "
+    "of those ended; absent: nothing can outlive a command there",
+)
 CALL_RECORDER: Capability[Any] = Capability(
     "model",
     "recorder",
@@ -864,6 +875,7 @@ CAPABILITIES: tuple[Capability[Any], ...] = (
     HOST_ADDRESS,
     NET_NAMESPACE,
     OUT_OF_MEMORY,
+    END_PROCESSES,
     CALL_RECORDER,
     CONVERSATION,
     CONVERSES,

@@ -70,6 +70,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "agentcompass.models.cache",  # cache stats | prune | clear: the model layer's response database
         "agentcompass.models.config",  # cache prune --older-than: the duration form of model.cache_expire_after
         "agentcompass.gateway",  # the request-scoped model gateway service (Hooks.services)
+        "agentcompass.harnesses.exploit.library",  # audit --exploits: the exploit harness's list of exploits
         *_CORE,
     ),
     "agentcompass._cli": (

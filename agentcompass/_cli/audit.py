@@ -1,5 +1,7 @@
 """``agentcompass audit BENCHMARK [--repeats N] [--env ID]``: the oracle N times and nop once on every task; the
-tasks whose oracle fails, whose oracle is flaky, or that nop passes, with their verifier output (``--json``)."""
+tasks whose oracle fails, whose oracle is flaky, or that nop passes, with their verifier output (``--json``).
+``--exploits``: instead, every exploit of the ``exploit`` harness against every task; the hackable tasks, whether
+the integrity scan flagged each, and ``hackable_rate`` (``--no-hardening``: with every hardening off)."""
 
 from __future__ import annotations
 
@@ -41,11 +43,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--log-level", default="WARNING", type=options.log_level, help="console log level (default WARNING)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--exploits", action="store_true", help="run the exploit library against every task (docs/integrity.md)"
+    )
+    p.add_argument(
+        "--exploit", action="append", default=None, metavar="NAME", help="with --exploits: only this exploit (repeat)"
+    )
+    p.add_argument(
+        "--no-hardening",
+        dest="hardening",
+        action="store_false",
+        help="with --exploits: turn every hardening off, so that the exploits succeed where they can",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
-    """Exit 0 when no task has a problem, 1 when some do."""
+    """Exit 0 when no task has a problem (with --exploits: no task is hackable), 1 when some do."""
     from agentcompass import _sdk
+
+    if args.exploits:
+        return _exploits(args)
 
     report = _sdk.audit(
         args.benchmark,
@@ -62,3 +79,23 @@ def main(args: argparse.Namespace) -> int:
     )
     print(json.dumps(report.to_dict(), indent=1) if args.json else _sdk.format_audit(report))
     return EXIT_FAILED if report.findings else EXIT_OK
+
+
+def _exploits(args: argparse.Namespace) -> int:
+    from agentcompass import _sdk
+
+    report = _sdk.audit_exploits(
+        args.benchmark,
+        exploits=args.exploit,
+        hardening=args.hardening,
+        environment=args.environment,
+        benchmark_params=args.benchmark_params,
+        environment_params=args.env_params,
+        task_concurrency=args.task_concurrency,
+        results_dir=args.results_dir,
+        data_dir=args.data_dir,
+        progress=args.progress,
+        log_level=args.log_level,
+    )
+    print(json.dumps(report.to_dict(), indent=1) if args.json else _sdk.format_exploit_audit(report))
+    return EXIT_FAILED if report.hackable else EXIT_OK

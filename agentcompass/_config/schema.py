@@ -316,6 +316,12 @@ class ExecutionConfig(_Strict):
     keep_environment: bool = option(
         False, description="do not destroy environments; their ids / paths are recorded in each attempt's result"
     )
+    end_agent_processes: bool = Field(
+        True,
+        description="hardening: end every process the agent left running (detached, nohup, tmux, background) "
+        "before verification in the agent's environment; the command lines ended are recorded in each attempt's "
+        "environment.agent_processes_ended (docs/integrity.md)",
+    )
     enable_analysis: bool = option(False, description="write analysis.json / analysis.md after the run")
     integrity_scan: bool = option(
         True,

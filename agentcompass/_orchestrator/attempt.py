@@ -22,6 +22,7 @@ from agentcompass.errors import (
     storage_error,
 )
 from agentcompass.interfaces import (
+    END_PROCESSES,
     ENV_MOUNTS,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
@@ -170,11 +171,21 @@ class _Attempt:
         graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
         if fresh is not None or graded is not None:
             return await self._verify_fresh(out, agent, fresh, graded)
+        if self.checkpoint is None and rt.config.execution.end_agent_processes:
+            await self._timed("end_processes", self._end_agent_processes(out), SETUP_TIMEOUT_S)
         await rt.hook("before_verify", self.env, self.ctx)
         grade = await self._timed("verify", rt.benchmark.grade(task, self.env, agent, self.ctx), _verify_watchdog(task))
         self._apply_grade(out, grade)
         if rt.config.execution.artifacts.save:
             out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
+
+    async def _end_agent_processes(self, out: AttemptOutcome) -> None:
+        """Hardening (``execution.end_agent_processes``): no process of the agent runs into verification; the
+        command lines ended go into the attempt's ``environment.agent_processes_ended``."""
+        end = END_PROCESSES.of(self.env)
+        if end is not None:
+            ended = await end()
+            out.environment = {**out.environment, "agent_processes_ended": ended}
 
     async def _verify_fresh(
         self, out: AttemptOutcome, agent: AgentResult, spec: EnvSpec | None, grade: Grade | None

@@ -79,6 +79,9 @@ _EXPORTS = {
     "format_scan": "scanning",
     "format_audit": "audit",
     "AuditReport": "audit",
+    "audit_exploits": "exploits",
+    "format_exploit_audit": "exploits",
+    "ExploitAuditReport": "exploits",
 }
 
 __all__ = list(_EXPORTS)

@@ -52,8 +52,11 @@ async def _spawn_direct(argv: list[str], cwd: str, env: dict[str, str], out: int
 class Processes:
     """Runs the commands of the environment rooted at ``root`` and ends them all at :meth:`close`."""
 
-    def __init__(self, root: Path, *, output_limit: int, grace_s: float, cgroup: Path | None) -> None:
+    def __init__(
+        self, root: Path, *, output_limit: int, grace_s: float, cgroup: Path | None, hide: dict | None = None
+    ) -> None:
         self.root = root
+        self.hide = hide  # host paths its commands must not see (:mod:`._hide`)
         self.output_limit = output_limit
         self.grace_s = grace_s
         self.cgroup = cgroup  # made by the provider with the workspace (its marker names it)
@@ -71,15 +74,26 @@ class Processes:
         if self._prestart is None and CONTAINED:
             self._prestart = asyncio.ensure_future(self._supervisor())
 
+    @property
+    def supervisor(self) -> SupervisedProcesses | None:
+        return self._sup
+
+    async def ready(self) -> None:
+        """Wait until the supervisor runs (started now when it was not)."""
+        if CONTAINED:
+            await self._supervisor()
+
     async def _supervisor(self) -> SupervisedProcesses:
         async with self._starting:
             if self._sup is None:
-                sup = SupervisedProcesses(str(self.root), str(self.cgroup) if self.cgroup else None)
+                sup = SupervisedProcesses(str(self.root), str(self.cgroup) if self.cgroup else None, self.hide)
                 await sup.start()
                 if sup.cgroup_error and self.cgroup is not None:
                     log.debug("local environment %s: no cgroup (%s)", self.root, sup.cgroup_error)
                     await asyncio.to_thread(_cgroup.kill_and_remove, self.cgroup)  # empty: only removed
                     self.cgroup = None
+                if sup.hide_error:
+                    log.debug("local environment %s: host paths not hidden: %s", self.root, sup.hide_error)
                 self._sup = sup
             return self._sup
 
@@ -133,6 +147,17 @@ class Processes:
             duration_s=time.monotonic() - start,
             truncated=any(b.elided for b in bufs),
         )
+
+    async def end_all(self) -> list[str]:
+        """End every process the environment started (the supervisor stays for the commands that follow): the
+        command lines of those ended. Without a supervisor (not Linux): their process groups only."""
+        ended: list[str] = []
+        if self._sup is not None:
+            ended = await self._sup.end_all()
+        for pgid in list(self._pgids):
+            procs.kill_group(pgid)
+        self._pgids.clear()
+        return ended
 
     async def close(self) -> None:
         """End every process the environment started; what could not be ended is logged as a warning."""

@@ -50,6 +50,21 @@ def descendants(root: int, skip: frozenset[int] = frozenset()) -> dict[int, str]
     return found
 
 
+def command_lines(pids: dict[int, str], limit: int = 50) -> list[str]:
+    """The command lines of ``pids`` (at most ``limit``, each at most 300 characters), zombies left out."""
+    out = []
+    for pid, state in sorted(pids.items()):
+        if state == "Z" or len(out) >= limit:
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                line = f.read().replace(b"\0", b" ").strip().decode("utf-8", "replace")
+        except OSError:
+            continue
+        out.append(line[:300])
+    return out
+
+
 def kill_descendants(
     root: int,
     reap: Callable[[], None] | None = None,

@@ -58,8 +58,8 @@ class _ZygoteClient:
         ours.settimeout(30)
         self.sock, self.owner, self.buf = ours, os.getpid(), b""
 
-    def fork(self, fd: int, cgroup: str) -> int:
-        data = marshal.dumps({"op": "fork", "cgroup": cgroup})
+    def fork(self, fd: int, cgroup: str, hide: dict[str, Any] | None = None) -> int:
+        data = marshal.dumps({"op": "fork", "cgroup": cgroup, "hide": hide})
         self.sock.sendmsg(
             [_HEADER.pack(len(data)) + data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", fd))]
         )
@@ -73,7 +73,7 @@ class _ZygoteClient:
         return int(reply["pid"])
 
 
-def zygote_fork(fd: int, cgroup: str) -> int:
+def zygote_fork(fd: int, cgroup: str, hide: dict[str, Any] | None = None) -> int:
     """A new supervisor on socket ``fd`` (in ``cgroup``), forked by this process's zygote: its pid. Blocking."""
     with _ZygoteClient.lock:
         for fresh in (False, True):
@@ -81,7 +81,7 @@ def zygote_fork(fd: int, cgroup: str) -> int:
             if fresh or client is None or client.owner != os.getpid() or client.proc.poll() is not None:
                 client = _ZygoteClient.current = _ZygoteClient()
             try:
-                return client.fork(fd, cgroup)
+                return client.fork(fd, cgroup, hide)
             except OSError:
                 if fresh:
                     raise
@@ -99,9 +99,12 @@ class Spawned:
 class SupervisedProcesses:
     """The supervisor of one environment, seen from the process that owns the environment."""
 
-    def __init__(self, label: str, cgroup: str | None = None) -> None:
+    def __init__(self, label: str, cgroup: str | None = None, hide: dict[str, Any] | None = None) -> None:
         self.label = label  # for messages: the workspace
         self.cgroup = cgroup
+        self.hide = hide  # what its commands must not see (:mod:`._hide`); None: nothing hidden
+        self.hidden: list[str] = []
+        self.hide_error = ""
         self.pid = 0  # the supervisor's
         self.sock: socket.socket | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -121,7 +124,7 @@ class SupervisedProcesses:
         self.loop = asyncio.get_running_loop()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            self.pid = await asyncio.to_thread(zygote_fork, theirs.fileno(), self.cgroup or "")
+            self.pid = await asyncio.to_thread(zygote_fork, theirs.fileno(), self.cgroup or "", self.hide)
         except OSError as exc:
             ours.close()
             raise SandboxError(f"local environment {self.label}: cannot start its supervisor: {exc}") from exc
@@ -207,12 +210,29 @@ class SupervisedProcesses:
             raise
         return Spawned(pid, exited)
 
+    async def end_all(self) -> list[str]:
+        """Have the supervisor kill every process it started and their descendants (it goes on running): the
+        command lines of those ended. SandboxError when it is gone, or when some survived."""
+        if self.sock is None or self.lost:
+            raise SandboxError(f"local environment {self.label}: {self.lost or 'its supervisor is stopped'}")
+        assert self.loop is not None
+        ended: asyncio.Future[Any] = self.loop.create_future()
+        self._pending[-2] = ended
+        data = marshal.dumps({"op": "end"})
+        async with self._sending:
+            await self._send(_HEADER.pack(len(data)) + data, [])
+        reply = await ended
+        if reply.get("left"):
+            raise SandboxError(f"local environment {self.label}: processes {reply['left']} survived the end of all")
+        return list(reply.get("ended") or [])
+
     async def _send(self, data: bytes, fds: list[int]) -> None:
         assert self.sock is not None and self.loop is not None
         sock, loop = self.sock, self.loop
         while True:
             try:
-                sent = sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))])
+                rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))] if fds else []
+                sent = sock.sendmsg([data], rights)
                 break
             except (BlockingIOError, InterruptedError):
                 writable: asyncio.Future[None] = loop.create_future()
@@ -248,7 +268,10 @@ class SupervisedProcesses:
         op, ident = msg.get("op"), msg.get("id", -1)
         if op == "ready":
             self.cgroup_error = msg.get("cgroup_error") or ""
+            self.hidden, self.hide_error = list(msg.get("hidden") or []), msg.get("hide_error") or ""
             self._settle(self._pending.pop(-1, None), msg.get("pid"))
+        elif op == "ended":
+            self._settle(self._pending.pop(-2, None), msg)
         elif op == "started":
             self._settle(self._pending.pop(ident, None), msg["pid"])
             if ident in self._abandoned:  # its caller was cancelled while it started: end it now

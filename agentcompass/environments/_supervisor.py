@@ -10,11 +10,14 @@ only (the zygote runs with ``-S``): it imports :mod:`._proctree` as a plain modu
 Protocol on its stream socket, each message a 4-byte big-endian length and a dict in ``marshal``'s format (both
 ends run the same interpreter; ``json`` would cost its import, ``re`` included):
 
-- out first: ``{"op": "ready", "pid", "cgroup_error"}``;
+- out first: ``{"op": "ready", "pid", "cgroup_error", "hidden", "hide_error"}`` (``hidden``: the host paths it
+  hid from its commands, :mod:`._hide`);
 - in: ``{"op": "spawn", "id", "argv", "cwd", "env"}`` with two file descriptors attached (SCM_RIGHTS: the
   command's stdout and stderr); the command runs in a session of its own, stdin ``/dev/null``;
 - out: ``{"op": "started", "id", "pid"}``, or ``{"op": "failed", "id", "error"}`` when it could not be run,
   then ``{"op": "exit", "id", "status"}`` (a raw wait status) when it ends;
+- in: ``{"op": "end"}``: every descendant is killed as below, the supervisor goes on; out: ``{"op": "ended",
+  "ended": [command lines], "left": [pids]}``;
 - end of file on the socket (the environment closes, or its process died, even by SIGKILL) or SIGTERM: every
   descendant is killed (SIGKILL, scanning ``/proc`` again until none is left, so a respawning loop cannot outrun
   it) and reaped; out: ``{"op": "bye", "left": [pids]}`` (empty: none is left), then it exits.
@@ -31,9 +34,25 @@ import struct
 import subprocess
 
 try:
-    from agentcompass.environments._proctree import drain, kill_descendants, set_subreaper, wake_pipe
+    from agentcompass.environments._hide import hide
+    from agentcompass.environments._proctree import (
+        command_lines,
+        descendants,
+        drain,
+        kill_descendants,
+        set_subreaper,
+        wake_pipe,
+    )
 except ImportError:  # forked by the zygote, which runs without the package (-S)
-    from _proctree import drain, kill_descendants, set_subreaper, wake_pipe  # type: ignore[no-redef]
+    from _hide import hide  # type: ignore[no-redef]
+    from _proctree import (  # type: ignore[no-redef]
+        command_lines,
+        descendants,
+        drain,
+        kill_descendants,
+        set_subreaper,
+        wake_pipe,
+    )
 
 _HEADER = struct.Struct(">I")
 _MAX_FDS = 16
@@ -121,6 +140,11 @@ class Supervisor:
             self.handle(msg)
 
     def handle(self, msg: dict) -> None:
+        if msg.get("op") == "end":
+            ended = command_lines(descendants(os.getpid()))
+            left = kill_descendants(os.getpid(), self.reap)
+            self.send({"op": "ended", "ended": ended, "left": left})
+            return
         if msg.get("op") != "spawn":
             return
         fds, self.fds = self.fds[:2], self.fds[2:]
@@ -161,12 +185,13 @@ def _join_cgroup(path: str) -> str:
     return ""
 
 
-def supervise(fd: int, cgroup: str) -> int:
+def supervise(fd: int, cgroup: str, hiding: dict | None = None) -> int:
     """Be the supervisor on socket ``fd`` (in ``cgroup`` when given) until the end of the environment; the exit
     code: 0 when no process is left, 2 when it could not become a subreaper, 3 when processes survived."""
     os.set_inheritable(fd, False)  # commands must not hold (or talk on) the socket
     sup = Supervisor(socket.socket(fileno=fd))
     cgroup_error = _join_cgroup(cgroup)
+    hidden, hide_error = hide(hiding) if hiding else ([], "")
     try:
         set_subreaper()
     except OSError as exc:
@@ -179,7 +204,9 @@ def supervise(fd: int, cgroup: str) -> int:
     for sig in (signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: None)
     signal.set_wakeup_fd(wake_w)
-    sup.send({"op": "ready", "pid": os.getpid(), "cgroup_error": cgroup_error})
+    sup.send(
+        {"op": "ready", "pid": os.getpid(), "cgroup_error": cgroup_error, "hidden": hidden, "hide_error": hide_error}
+    )
     sup.loop(wake_r)
     left = kill_descendants(os.getpid(), sup.reap)
     sup.send({"op": "bye", "left": left})

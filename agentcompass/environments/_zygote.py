@@ -8,7 +8,7 @@ zygote, which kills them (it knows which of its children are supervisors).
 
 Run as ``python -E -s -S _zygote.py FD``. Protocol on the stream socket FD, framed as the supervisor's:
 
-- in: ``{"op": "fork", "cgroup"}`` with one file descriptor attached, the new supervisor's socket;
+- in: ``{"op": "fork", "cgroup", "hide"}`` with one file descriptor attached, the new supervisor's socket;
 - out: ``{"op": "forked", "pid"}`` (the supervisor then says ``ready`` on its own socket).
 
 End of file on FD (the owning process ended, however): the zygote exits; its supervisors see the end of their
@@ -55,7 +55,7 @@ class Zygote:
                 for own in (self.sock.fileno(), *self.wake):
                     os.close(own)
                 os.setsid()
-                code = supervisor.supervise(fd, msg.get("cgroup") or "")
+                code = supervisor.supervise(fd, msg.get("cgroup") or "", msg.get("hide"))
             finally:
                 os._exit(code)
         os.close(fd)

@@ -106,6 +106,13 @@ class LocalConfig(BaseModel):
         description="Put each environment's processes in a cgroup v2 of their own where this process may make "
         "one (else, and when false, its supervisor alone contains them).",
     )
+    hide_host_paths: bool = Field(
+        True,
+        description="hardening: commands run in a mount namespace of their own (where this process may make one: "
+        "root) in which the benchmark's task directories and the other workspaces are empty, and the command lines "
+        "of this process and its ancestors read as empty (docs/integrity.md); the paths hidden are recorded in each "
+        "attempt's environment.hidden",
+    )
     background_grace_s: float = Field(
         1.0,
         ge=0,
@@ -154,6 +161,8 @@ class LocalProvider:
         try:
             env.processes.prestart()
             await asyncio.to_thread(env.make_dirs)
+            if self.config.hide_host_paths:  # what it hid is known before its describe()
+                await env.processes.ready()
         except BaseException:
             await env.close()
             raise
@@ -234,11 +243,25 @@ class LocalEnvironment:
         self.keep = spec.keep
         self._on_close = on_close
         self.processes = Processes(
-            root, output_limit=config.exec_output_limit, grace_s=config.background_grace_s, cgroup=cgroup
+            root,
+            output_limit=config.exec_output_limit,
+            grace_s=config.background_grace_s,
+            cgroup=cgroup,
+            hide=self._hiding() if config.hide_host_paths else None,
         )
         self._closed = False
         self._warned_startup = False
         self._base_env = self._make_base_env()
+
+    def _hiding(self) -> dict[str, Any]:
+        from agentcompass.environments._hide import ancestors
+
+        return {
+            "paths": [str(p) for p in self.spec.private_paths],
+            "workspace": str(self.root),
+            "spare": [str(m.source) for m in self.spec.mounts],
+            "pids": ancestors(os.getpid()),
+        }
 
     # ------------------------------------------------------------------ paths
     def path(self, p: str) -> str:
@@ -381,12 +404,26 @@ class LocalEnvironment:
         if self._on_close:
             self._on_close(self)
 
+    async def end_processes(self) -> list[str]:
+        """interfaces.END_PROCESSES: end every process the environment's commands started and left running
+        (detached, ``nohup`` / ``setsid``, tmux, background): its supervisor kills all its descendants. The
+        command lines of those ended."""
+        if self._closed:
+            raise SandboxError(f"local environment {self.root} is closed")
+        return await self.processes.end_all()
+
     async def host_address(self) -> str:
         """interfaces.HOST_ADDRESS: commands run on this host, which reaches the gateway on loopback."""
         return "127.0.0.1"
 
     def describe(self) -> dict[str, Any]:
-        return {"provider": "local", "workspace": str(self.root)}
+        out: dict[str, Any] = {"provider": "local", "workspace": str(self.root)}
+        sup = self.processes.supervisor
+        if self.config.hide_host_paths and sup is not None:
+            out["hidden"] = list(sup.hidden)
+            if sup.hide_error:
+                out["hide_error"] = sup.hide_error
+        return out
 
     def __repr__(self) -> str:
         return f"LocalEnvironment({self.root})"

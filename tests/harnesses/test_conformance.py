@@ -32,6 +32,13 @@ class TestNopHarness(HarnessSuite):
     EXIT_STATUS = "completed"
 
 
+class TestExploitHarness(HarnessSuite):
+    """The reward-file exploit of the exploit harness's library (the audit's: docs/integrity.md)."""
+
+    HARNESS = "exploit"
+    EXIT_STATUS = "completed"
+
+
 class TestPredictionsHarness(HarnessSuite):
     """The SWE-bench predictions input ('gold': the dataset's own patches) of the generated calc instance."""
 

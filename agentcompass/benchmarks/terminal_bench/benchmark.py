@@ -25,12 +25,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agentcompass.benchmarks.terminal_bench import registry
+from agentcompass.benchmarks.terminal_bench import registry, startup
 from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
+from agentcompass.benchmarks.terminal_bench.outcome import env_key, grade_of, refused, upload_clean
 from agentcompass.benchmarks.terminal_bench.registry import DEFAULT_REGISTRY_URL
 from agentcompass.benchmarks.terminal_bench.source import Checkout, fetch_checkout
 from agentcompass.benchmarks.terminal_bench.tb1 import run_tb1_verifier, tb1_solution
-from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome, run_verifier
+from agentcompass.benchmarks.terminal_bench.verifier import run_verifier
 from agentcompass.errors import HARBOR_ERROR_POLICY, ConfigError, DatasetError, SandboxError
 from agentcompass.interfaces import (
     PREPARE,
@@ -87,6 +88,17 @@ class TerminalBenchConfig(BaseModel):
         "the workdir (see the module docstring); None: nothing is uploaded.",
     )
 
+    empty_verifier_logs: bool = Field(
+        True,
+        description="hardening: /logs/verifier is emptied before the verifier runs, and what the agent left there "
+        "recorded (grade details verifier_logs_left_by_agent); false: only its reward files are deleted",
+    )
+    isolate_verifier_startup: bool = Field(
+        True,
+        description="hardening: sitecustomize / usercustomize / conftest.py / pytest settings above /tests the agent "
+        "added are emptied, replaced programs refuse grading; .pth files recorded only (startup_hooks_changed)",
+    )
+
     @field_validator("sample_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:
@@ -109,6 +121,8 @@ class TerminalBenchBenchmark:
         self.id = "terminal_bench"
         self.problems: list[TaskProblem] = []
         self.checkout: Checkout | None = None
+        self._root: Path | None = None  # the loaded dataset's directory (hidden from local commands)
+        self._hooks_before: dict[str, dict[str, dict[str, str]]] = {}  # environment id -> start-up hooks at setup
 
     # ------------------------------------------------------------------ loading
     def dataset_root(self) -> Path:
@@ -144,8 +158,10 @@ class TerminalBenchBenchmark:
 
     def load(self) -> list[Task]:
         c = self.config
-        result = load_tasks(self.dataset_root(), sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
+        root = self.dataset_root()
+        result = load_tasks(root, sample_ids=c.sample_ids, limit=c.limit, subset=c.task_subset)
         self.problems = result.problems
+        self._root = root
         return [self.to_task(td) for td in result.tasks]
 
     def to_task(self, td: TaskDir) -> Task:
@@ -203,6 +219,7 @@ class TerminalBenchBenchmark:
             env=dict(task.env),
             network=td.spec.network,
             build_timeout_s=task.build_timeout_s,
+            private_paths=[self._root or td.path],
         )
 
     # ------------------------------------------------------------------ attempt phases
@@ -223,7 +240,8 @@ class TerminalBenchBenchmark:
         if self.config.workdir_files:
             files = self.task_dir(task).environment_dir / self.config.workdir_files
             if files.is_dir():
-                await _upload_clean(env, files, task.workdir)
+                await upload_clean(env, files, task.workdir)
+        self._hooks_before[env_key(env)] = await startup.snapshot(env)
 
     async def grade(
         self, task: Task, env: Any, agent: AgentResult | None = None, ctx: AttemptContext | None = None
@@ -232,6 +250,11 @@ class TerminalBenchBenchmark:
         td = self.task_dir(task)
         timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
         details: dict[str, Any] = {}
+        before = self._hooks_before.pop(env_key(env), None)  # None: set up elsewhere (a resumed attempt)
+        hooks = await startup.since(env, before, isolate=self.config.isolate_verifier_startup)
+        replaced = startup.replaced_programs(hooks) if self.config.isolate_verifier_startup else []
+        if replaced:
+            return grade_of(refused(replaced, hooks), details)
         if td.layout == "tb1":
             out, results = await run_tb1_verifier(
                 env,
@@ -244,9 +267,15 @@ class TerminalBenchBenchmark:
             details = {"tests": results, "n_tests": len(results)}
         else:
             out = await run_verifier(
-                env, td.tests_dir, workdir=task.workdir, timeout_s=timeout, env_vars=td.spec.verifier_env
+                env,
+                td.tests_dir,
+                workdir=task.workdir,
+                timeout_s=timeout,
+                env_vars=td.spec.verifier_env,
+                empty_logs=self.config.empty_verifier_logs,
             )
-        return _grade(out, details)
+        out.startup_hooks = hooks
+        return grade_of(out, details)
 
     def reference_solution(self, task: Task) -> Solution:
         """Upload ``solution/`` to ``/solution`` and run ``solve.sh`` (with ``[solution].env``) from the workdir."""
@@ -269,27 +298,3 @@ class TerminalBenchBenchmark:
         if self.checkout is not None:
             paths["dataset_source"] = write_json(Path(run_dir) / "dataset_source.json", self.checkout.to_dict())
         return paths
-
-
-def _grade(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:
-    details = {**out.details(), **extra}
-    if out.error is not None:
-        return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log, details=details)
-    return Grade(
-        reward=out.reward,
-        rewards=out.rewards,
-        resolved=bool(out.reward is not None and out.reward >= 1),
-        log=out.log,
-        details=details,
-    )
-
-
-async def _upload_clean(env: Any, src: Path, dst: str) -> None:
-    """Upload a task's input files without Python byte-code caches (an installed package compiles its .py files)."""
-    import shutil
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="agentcompass-files-") as tmp:
-        staged = Path(tmp) / "files"
-        shutil.copytree(src, staged, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), symlinks=True)
-        await env.upload(staged, dst)

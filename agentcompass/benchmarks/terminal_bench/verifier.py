@@ -47,6 +47,8 @@ class VerifierOutcome:
     present: list[str] = field(default_factory=list)  # the reward files found after test.sh ran
     unexpected: list[str] = field(default_factory=list)  # present, but the task's tests never name them
     left_by_agent: dict[str, str] = field(default_factory=dict)  # reward files there before the verifier ran
+    logs_left_by_agent: dict[str, str] = field(default_factory=dict)  # anything else in the logs directory then
+    startup_hooks: list[dict[str, Any]] = field(default_factory=list)  # start-up hooks the agent added or changed
 
     def details(self) -> dict[str, Any]:
         return {
@@ -57,6 +59,8 @@ class VerifierOutcome:
             "reward_files_present": list(self.present),
             "reward_files_unexpected": list(self.unexpected),
             "reward_files_left_by_agent": dict(self.left_by_agent),
+            "verifier_logs_left_by_agent": dict(self.logs_left_by_agent),
+            "startup_hooks_changed": list(self.startup_hooks),
         }
 
 
@@ -78,18 +82,34 @@ _MARK = "@@agentcompass-verifier@@"
 LEFT_EXCERPT_CHARS = 100
 
 
-def _run_command(env: Any, tests_dir: Path, tests_path: str, logs_dir: str, staging: str) -> str:
-    """Report the reward files the agent left (shell built-ins only), clear them and check they are gone, move the
+def _run_command(
+    env: Any, tests_dir: Path, tests_path: str, logs_dir: str, staging: str, empty_logs: bool = True
+) -> str:
+    """Report what the agent left in the logs directory (shell built-ins only: everything with ``empty_logs``, else
+    the reward files), delete it and check it is gone, move the
     staged tests to ``tests_path``, run test.sh and print its exit code behind a marker line. Nothing is read back
     through the environment's binaries: the rewards and the log are read with ``env.read_file`` afterwards."""
     logs, tests = _q(env, logs_dir), _q(env, tests_path)
-    left = (
-        f"for f in {REWARD_TXT} {REWARD_JSON}; do if [ -e {logs}/$f ]; then l=; "
-        f'IFS= read -r -n {LEFT_EXCERPT_CHARS} l < {logs}/$f; echo "{_MARK} left $f $l"; fi; done; '
-    )
-    cleared = f"[ ! -e {logs}/{REWARD_TXT} ] && [ ! -e {logs}/{REWARD_JSON} ] && [ ! -e {tests} ]"
+    if empty_logs:  # everything there: reported (names, the start of a file's first line), then deleted
+        every = f"{logs}/* {logs}/.[!.]* {logs}/..?*"
+        left = (
+            f'for f in {every}; do [ -e "$f" ] || [ -L "$f" ] || continue; l=; '
+            f'[ -f "$f" ] && IFS= read -r -n {LEFT_EXCERPT_CHARS} l < "$f"; echo "{_MARK} left ${{f##*/}} $l"; done; '
+        )
+        remove = f"rm -rf {every}; "
+        cleared = (
+            f'ac_n=0; for f in {every}; do [ -e "$f" ] || [ -L "$f" ] && ac_n=1; done; '
+            f"[ $ac_n = 0 ] && [ ! -e {tests} ]"
+        )
+    else:
+        left = (
+            f"for f in {REWARD_TXT} {REWARD_JSON}; do if [ -e {logs}/$f ]; then l=; "
+            f'IFS= read -r -n {LEFT_EXCERPT_CHARS} l < {logs}/$f; echo "{_MARK} left $f $l"; fi; done; '
+        )
+        remove = f"rm -f {logs}/{REWARD_TXT} {logs}/{REWARD_JSON}; "
+        cleared = f"[ ! -e {logs}/{REWARD_TXT} ] && [ ! -e {logs}/{REWARD_JSON} ] && [ ! -e {tests} ]"
     prepare = (
-        f"rm -f {logs}/{REWARD_TXT} {logs}/{REWARD_JSON}; rm -rf {tests}; "
+        f"{remove}rm -rf {tests}; "
         f'{cleared} || {{ echo "{_MARK} not-cleared"; exit 0; }}; '
         f"mkdir -p {logs} {_q(env, posixpath.dirname(tests_path) or '/')} && mv {_q(env, staging)} {tests} "
         f'|| {{ echo "{_MARK} prepare-failed"; exit 0; }}; '
@@ -128,6 +148,11 @@ def _parse_left(stdout: str) -> dict[str, str]:
     return left
 
 
+def _split_left(outcome: VerifierOutcome, left: dict[str, str]) -> None:
+    outcome.left_by_agent = {n: v for n, v in left.items() if n in (REWARD_TXT, REWARD_JSON)}
+    outcome.logs_left_by_agent = {n: v for n, v in left.items() if n not in (REWARD_TXT, REWARD_JSON)}
+
+
 def expected_reward_files(tests_dir: Path) -> set[str]:
     """The reward files the task's own tests name (``reward.txt`` / ``reward.json`` anywhere in ``tests/``);
     empty when they name neither (then any may be theirs)."""
@@ -162,15 +187,18 @@ async def run_verifier(
     env_vars: dict[str, str] | None = None,
     tests_path: str = TESTS_PATH,
     logs_dir: str = VERIFIER_LOGS,
+    empty_logs: bool = True,
 ) -> VerifierOutcome:
-    """Run the verifier; verifier failures land in ``outcome.error``, environment failures raise."""
+    """Run the verifier; verifier failures land in ``outcome.error``, environment failures raise. With
+    ``empty_logs`` the logs directory is emptied first (what was there: ``logs_left_by_agent``), else only its
+    reward files are deleted."""
     tests_dir = Path(tests_dir)
     if not (tests_dir / "test.sh").is_file():
         return VerifierOutcome(error=f"verifier script {tests_dir / 'test.sh'} does not exist")
     staging = await _stage(env, tests_dir)
     start = time.monotonic()
     res = await env.exec(
-        _run_command(env, tests_dir, tests_path, logs_dir, staging),
+        _run_command(env, tests_dir, tests_path, logs_dir, staging, empty_logs),
         timeout=timeout_s,
         cwd=workdir,
         env=dict(env_vars or {}),
@@ -178,11 +206,13 @@ async def run_verifier(
     try:
         rc, left = _parse_report(res.stdout)
     except VerifierError as exc:
-        return VerifierOutcome(error=f"VerifierError: {exc}", left_by_agent=_parse_left(res.stdout))
+        outcome = VerifierOutcome(error=f"VerifierError: {exc}")
+        _split_left(outcome, _parse_left(res.stdout))
+        return outcome
     outcome = VerifierOutcome(
         exit_code=None if res.timed_out else rc, timed_out=res.timed_out, duration_s=time.monotonic() - start
     )
-    outcome.left_by_agent = left
+    _split_left(outcome, left)
     outcome.log = await _log_tail(env, logs_dir)
     if res.timed_out:
         outcome.error = f"VerifierError: verifier timed out after {timeout_s:g}s"

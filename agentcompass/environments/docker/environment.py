@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from agentcompass.environments.docker import reach, staging, tarsafe
+from agentcompass.environments.docker import processes, reach, staging, tarsafe
 from agentcompass.environments.docker.delivery import StagedDelivery
 from agentcompass.environments.docker.execstream import (
     KILL_SCRIPT,
@@ -107,6 +107,13 @@ class DockerEnvironment(StagedDelivery):
         """interfaces.NET_NAMESPACE: for a container without internet, its network namespace (see :mod:`.reach`)."""
         self._check_open()
         return await reach.offline_namespace(self._run, self.api, self.id)
+
+    async def end_processes(self) -> list[str]:
+        """interfaces.END_PROCESSES: end every process the agent left (restarting the container when there is one,
+        :mod:`.processes`); the command lines of those ended."""
+        self._check_open()
+        await self._settle()
+        return await processes.end_others(self._run, self.api, self.id)
 
     def _check_open(self) -> None:
         if self._closed:

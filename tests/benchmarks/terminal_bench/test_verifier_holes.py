@@ -110,3 +110,35 @@ def test_the_reward_files_a_tests_directory_names(tmp_path):
     (tests / "check.py").write_text("open('/logs/verifier/reward.json', 'w').write('{}')\n")
     assert expected_reward_files(tests) == {"reward.txt", "reward.json"}
     assert expected_reward_files(_tests(tmp_path / "x", "exit 0")) == set()
+
+
+def test_everything_the_agent_left_in_the_logs_is_recorded_and_deleted(tmp_path, local_provider):  # noqa: F811
+    tests = _tests(tmp_path, f"ls -A {LOGS} > {WORKDIR}/seen; echo 0 > {LOGS}/reward.txt")
+
+    async def plant(env):
+        await env.exec(f"echo planted > {LOGS}/notes.txt; mkdir -p {LOGS}/.hidden; echo 1 > {LOGS}/reward.txt")
+
+    outcome = _verify(local_provider, tests, before=plant)
+    assert outcome.reward == 0.0
+    assert outcome.left_by_agent == {"reward.txt": "1"}
+    assert outcome.logs_left_by_agent == {"notes.txt": "planted", ".hidden": ""}
+    assert outcome.details()["verifier_logs_left_by_agent"] == {"notes.txt": "planted", ".hidden": ""}
+
+
+def test_with_empty_logs_off_only_reward_files_are_deleted(tmp_path, local_provider):  # noqa: F811
+    tests = _tests(tmp_path, f"cat {LOGS}/notes.txt; echo 0 > {LOGS}/reward.txt")
+
+    async def plant(env):
+        await env.exec(f"echo planted > {LOGS}/notes.txt")
+
+    async def body():
+        env = await local_provider.open(EnvSpec(task_id="holes"))
+        try:
+            await env.exec(f"mkdir -p {env.path('/logs/verifier')} {env.path('/app')}", timeout=30)
+            await plant(env)
+            return await run_verifier(env, tests, workdir="/app", timeout_s=60, empty_logs=False)
+        finally:
+            await env.close()
+
+    outcome = run(body())
+    assert outcome.logs_left_by_agent == {} and "planted" in outcome.log
