@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -79,7 +80,10 @@ def test_a_slow_write_sends_the_later_ones_to_the_thread():
 
 def test_a_write_busy_computing_is_not_a_slow_disk():
     """Slow means waiting off the CPU (the disk): a write that computes for long (a garbage collection, a large
-    encoding) stays inline."""
+    encoding) stays inline. On a machine whose run queue is longer than twice its cores the computing thread waits
+    for a core as long as it computes (the same as waiting on a disk), so there is nothing to measure."""
+    if os.getloadavg()[0] > 2 * (os.cpu_count() or 1):
+        pytest.skip(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: CPU time is not measurable")
 
     async def go() -> None:
         writer = Writer(slow_s=0.05)
