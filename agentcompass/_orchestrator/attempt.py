@@ -388,7 +388,7 @@ class _Attempt:
         if not out.usage and self.model is not None:
             out.usage = self.model.usage.to_dict()
         out.usage_by_role = self.roles.usage()
-        self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
+        self.rt.store.writer.later(self.record.write_result, out.record())
         self.rt.store.writer.attempt_took(work_s(out.phases))
         self.rt.attempt_ended(id(self), with_roles(out.usage, out.usage_by_role))
 
