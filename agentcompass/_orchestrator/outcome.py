@@ -66,7 +66,7 @@ def _absent(value: object) -> bool:
 class AttemptOutcome(BaseModel):
     """One attempt's outcome, filled in as the attempt goes; written as its ``result.json`` (:meth:`record`)."""
 
-    model_config = ConfigDict(extra="allow", json_schema_serialization_defaults_required=True, title="AttemptResult")
+    model_config = ConfigDict(extra="allow", title="AttemptResult")
 
     task_id: str
     attempt: int
@@ -93,6 +93,11 @@ class AttemptOutcome(BaseModel):
     sample: int = 1  # the independent sample of the task this attempt belongs to
     node: JsonObject = Field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
     integrity: IntegrityRecord | None = Field(None, exclude_if=_absent)  # added by the integrity scan
+
+    @classmethod
+    def written_fields(cls) -> list[str]:
+        """The fields every ``result.json`` holds (``integrity`` only once scanned)."""
+        return [name for name, info in cls.model_fields.items() if info.exclude_if is None]
 
     def record(self) -> dict[str, Any]:
         """The ``result.json`` object (enum members as they are: the file's JSON writes their values)."""

@@ -14,6 +14,8 @@ from typing import Any, NotRequired
 from pydantic import ConfigDict, JsonValue, with_config
 from typing_extensions import TypedDict
 
+from agentcompass.interfaces import AttemptStatus
+
 OPEN = ConfigDict(extra="allow")  # a key added later (or by a plug-in) is kept, and valid
 
 JsonObject = dict[str, JsonValue]  # a dict a benchmark or harness defines (grade details, agent info): any JSON
@@ -74,7 +76,7 @@ class ResultRow(TypedDict):
 
     task_id: str
     sample: int
-    status: str  # AttemptStatus: completed | error
+    status: AttemptStatus  # completed | error
     reward: float | None
     rewards: dict[str, float]
     resolved: bool | None
