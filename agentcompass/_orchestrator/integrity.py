@@ -11,6 +11,7 @@ from typing import Any
 from agentcompass._integrity import scan_attempt, summary_of
 from agentcompass.errors import ConfigError, StorageError
 
+from .records import upgrade_row
 from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, row_sample
 
 log = logging.getLogger("agentcompass")
@@ -76,7 +77,7 @@ def scan_run(run_dir: str | Path) -> dict[str, Any]:
     store = RunStore.at(run_dir)
     if not store.results_path.exists():
         raise ConfigError(f"{store.run_dir}: no {store.results_path.name}; not a run directory, or nothing finished")
-    rows = list(store.finished_rows().values())
+    rows = [upgrade_row(row) for row in store.finished_rows().values()]
     n = scan_rows(store, rows, _benchmark_of(store), rescan=True)
     store.rewrite_results(rows)
     summary = store.read_summary()

@@ -99,6 +99,11 @@ class ResultRow(TypedDict):
     integrity: NotRequired[IntegritySummary | None]  # the integrity scan's verdict (scan on)
 
 
-def row_of(data: Any) -> ResultRow:
-    """A row read back from ``results.jsonl`` (rows of older runs may lack later keys: readers use ``.get``)."""
-    return data  # type: ignore[no-any-return]
+def upgrade_row(row: dict[str, Any]) -> ResultRow:
+    """A row read back from ``results.jsonl`` as the current schema has it: a row written before samples existed
+    gets ``sample`` 1 (what every reader takes it for), right after ``task_id`` as in a new row."""
+    if "sample" in row:
+        return row  # type: ignore[return-value]
+    out = {"task_id": row.get("task_id"), "sample": 1}
+    out.update(row)
+    return out  # type: ignore[return-value]

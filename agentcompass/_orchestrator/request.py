@@ -41,12 +41,14 @@ from .logs import LOGGER, current_request
 from .metrics import ErrorCounts, compute_metrics, task_row
 from .pool import Pool, set_due
 from .progress import AttemptFinished, Progress, RetryScheduled
+from .records import upgrade_row
 from .result import RunResult
 from .retry import should_retry
 from .roles import ModelRoles
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
+from .schema import SCHEMA_VERSION
 from .services import Services
 from .sessions import Sessions
 from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
@@ -284,7 +286,7 @@ class RequestRun:
             for task in tasks:
                 row = finished.get((task.id, sample))
                 if row is not None and row["status"] == AttemptStatus.COMPLETED:
-                    self._keep((task.id, sample), row)
+                    self._keep((task.id, sample), upgrade_row(row))
                     continue
                 attempts = store.attempts_of(task.id, sample) if resume else []
                 last = store.attempt(task.id, attempts[-1], sample) if attempts else None
@@ -556,6 +558,7 @@ class RequestRun:
             **_harness_info(self.components.harness if self.components else None),
             **_price_info(self.components.model if self.components else None),
             **self._budget_record(),
+            "schema_version": SCHEMA_VERSION,
         }
 
     @property
