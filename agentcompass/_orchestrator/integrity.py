@@ -6,25 +6,46 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from agentcompass._integrity import scan_attempt, summary_of
 from agentcompass.errors import ConfigError, StorageError
 
-from .records import upgrade_row
+from .outcome import IntegrityRecord
+from .records import JsonObject, ResultRow, upgrade_row
+from .result import IntegrityVerdicts
 from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, row_sample
 
 log = logging.getLogger("agentcompass")
 
 
-def record_of(store: RunStore, row: dict[str, Any]) -> AttemptRecord | None:
+class Flagged(TypedDict):
+    """A sample the scan did not find clean (``agentcompass scan``)."""
+
+    task_id: str
+    sample: int
+    attempt_dir: str | None
+    verdict: str
+    resolved: bool | None
+    flags: list[JsonObject]
+
+
+class ScanReport(TypedDict):
+    run_dir: str
+    n_scanned: int
+    verdicts: IntegrityVerdicts | dict[str, int]
+    flagged: list[Flagged]
+
+
+def record_of(store: RunStore, row: ResultRow) -> AttemptRecord | None:
     """The record of a row's final attempt, found in this run directory (the row's ``attempt_dir`` may name the
     place the run was first written)."""
     n = attempt_number(row.get("attempt_dir") or "")
     return store.attempt(str(row["task_id"]), n, row_sample(row)) if n is not None else None
 
 
-def scan_record(record: AttemptRecord, benchmark: str) -> dict[str, Any] | None:
+def scan_record(record: AttemptRecord, benchmark: str) -> IntegrityRecord | None:
     """Scan one attempt and write its ``integrity`` into its ``result.json``; None without a result."""
     result = record.read_result()
     if result is None:
@@ -35,10 +56,10 @@ def scan_record(record: AttemptRecord, benchmark: str) -> dict[str, Any] | None:
         verifier_log = ""
     integrity = scan_attempt(record.dir, result, verifier_log, benchmark)
     record.write_result({**result, "integrity": integrity})
-    return integrity
+    return integrity  # type: ignore[return-value]  # _integrity's verdict, as the record holds it
 
 
-def scan_rows(store: RunStore, rows: list[dict[str, Any]], benchmark: str, *, rescan: bool = False) -> int:
+def scan_rows(store: RunStore, rows: list[ResultRow], benchmark: str, *, rescan: bool = False) -> int:
     """Scan the final attempt of every row that has no verdict yet (every row with ``rescan``), resolved ones
     first; set each row's ``integrity``. Returns how many attempts were scanned. An attempt that cannot be read
     or written is left unscanned (logged), never failing the run."""
@@ -57,7 +78,7 @@ def scan_rows(store: RunStore, rows: list[dict[str, Any]], benchmark: str, *, re
             log.warning("integrity scan of %s: %s", row.get("attempt_dir"), exc)
             continue
         if integrity is not None:
-            row["integrity"] = summary_of(integrity)
+            row["integrity"] = summary_of(dict(integrity))  # type: ignore[typeddict-item]
             scanned += 1
     return scanned
 
@@ -67,7 +88,7 @@ def _benchmark_of(store: RunStore) -> str:
     return str((summary.get("metadata") or {}).get("benchmark") or "")
 
 
-def scan_run(run_dir: str | Path) -> dict[str, Any]:
+def scan_run(run_dir: str | Path) -> ScanReport:
     """Scan every sample's final attempt of a run directory again: each ``result.json`` gets its ``integrity``,
     ``results.jsonl`` its rows' verdicts, and ``summary.json`` (when there is one) its integrity metrics and task
     rows. Returns ``{run_dir, n_scanned, verdicts, flagged: [{task_id, sample, attempt_dir, verdict, flags}]}``."""
@@ -94,10 +115,10 @@ def scan_run(run_dir: str | Path) -> dict[str, Any]:
     }
 
 
-def _flagged(store: RunStore, row: dict[str, Any]) -> dict[str, Any]:
+def _flagged(store: RunStore, row: ResultRow) -> Flagged:
     record = record_of(store, row)
     result = (record.read_result() if record is not None else None) or {}
-    integrity = result.get("integrity") or {}
+    integrity: IntegrityRecord = result.get("integrity") or {}  # type: ignore[assignment]
     return {
         "task_id": row["task_id"],
         "sample": row_sample(row),

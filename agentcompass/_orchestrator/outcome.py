@@ -92,14 +92,14 @@ class AttemptOutcome(BaseModel):
     reward_valid: bool = False  # the reward counts (no error, or the error's policy counts it)
     sample: int = 1  # the independent sample of the task this attempt belongs to
     node: JsonObject = Field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
-    integrity: IntegrityRecord | None = Field(None, exclude_if=_absent)  # added by the integrity scan
+    integrity: IntegrityRecord | None = Field(default=None, exclude_if=_absent)  # added by the integrity scan
 
     @classmethod
     def written_fields(cls) -> list[str]:
         """The fields every ``result.json`` holds (``integrity`` only once scanned)."""
         return [name for name, info in cls.model_fields.items() if info.exclude_if is None]
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JsonObject:
         """The ``result.json`` object (enum members as they are: the file's JSON writes their values)."""
         return self.model_dump(warnings=False)  # values a provider left unvalidated are written as before
 
@@ -114,7 +114,7 @@ def agent_to_dict(res: AgentResult) -> AgentRecord:
     return out  # type: ignore[return-value]
 
 
-def agent_from_dict(record: AgentRecord | dict[str, Any]) -> AgentResult:
+def agent_from_dict(record: AgentRecord | JsonObject) -> AgentResult:
     data: dict[str, Any] = dict(record)
     usage = data.pop("usage", {}) or {}
     res = AgentResult(**{k: v for k, v in data.items() if k in AgentResult.__dataclass_fields__})

@@ -9,12 +9,12 @@ Field names are the user-facing contract (docs/results.md).
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import NotRequired
 
 from pydantic import ConfigDict, JsonValue, with_config
 from typing_extensions import TypedDict
 
-from agentcompass.interfaces import AttemptStatus
+from agentcompass.interfaces import AttemptStatus, Usage
 
 OPEN = ConfigDict(extra="allow")  # a key added later (or by a plug-in) is kept, and valid
 
@@ -99,11 +99,16 @@ class ResultRow(TypedDict):
     integrity: NotRequired[IntegritySummary | None]  # the integrity scan's verdict (scan on)
 
 
-def upgrade_row(row: dict[str, Any]) -> ResultRow:
+def usage_record(usage: Usage) -> UsageRecord:
+    """A model's :class:`~agentcompass.interfaces.Usage` as the record holds it."""
+    return usage.to_dict()  # type: ignore[return-value]  # Usage.to_dict's keys are UsageRecord's
+
+
+def upgrade_row(row: ResultRow | JsonObject) -> ResultRow:
     """A row read back from ``results.jsonl`` as the current schema has it: a row written before samples existed
     gets ``sample`` 1 (what every reader takes it for), right after ``task_id`` as in a new row."""
     if "sample" in row:
         return row  # type: ignore[return-value]
-    out = {"task_id": row.get("task_id"), "sample": 1}
+    out: JsonObject = {"task_id": row.get("task_id"), "sample": 1}
     out.update(row)
     return out  # type: ignore[return-value]

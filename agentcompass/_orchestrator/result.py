@@ -238,3 +238,19 @@ class RunRecord(TypedDict):
     agentcompass_version: str
     counts: ErrorsByClass | None  # errors by class
     budget: NotRequired[list[JsonObject]]
+
+
+class MetadataExtras(TypedDict, total=False):
+    harness_info: JsonObject  # what the harness is made of, when it says
+    prices: JsonObject  # where the price of the request's model came from
+
+
+class BudgetRecord(TypedDict, total=False):
+    budget: list[JsonObject]  # each active budget's limits, spending and whether it was reached
+
+
+class Fingerprint(TypedDict):
+    """``tasks.json``: what a reuse must repeat."""
+
+    components: dict[str, JsonObject]  # the component configs, redacted
+    task_ids: list[str]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass._orchestrator.integrity import ScanReport
 
 
-def scan_run(run_dir: str | Path) -> dict[str, Any]:
+def scan_run(run_dir: str | Path) -> ScanReport:
     """Scan every sample's final attempt of ``run_dir`` for reward hacking and record the verdicts (each
     ``result.json``'s ``integrity``, ``results.jsonl``, ``summary.json``'s ``integrity_flagged`` and
     ``resolved_rate_clean``). Returns ``{run_dir, n_scanned, verdicts, flagged}``; each flagged attempt with its
