@@ -14,19 +14,21 @@ INTERMIXED = True
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from agentcompass._orchestrator.schema import KINDS
+    from agentcompass._sdk.schemas import record_kinds
 
-    p.add_argument("kind", metavar="KIND", nargs="?", choices=tuple(KINDS), help=" | ".join(KINDS))
+    kinds = record_kinds()
+    p.add_argument("kind", metavar="KIND", nargs="?", choices=tuple(kinds), help=" | ".join(kinds))
     p.add_argument("--all", action="store_true", help="every schema, keyed by kind")
 
 
 def main(args: argparse.Namespace) -> int:
-    from agentcompass._orchestrator.schema import KINDS, json_schema
+    from agentcompass._sdk.schemas import record_kinds, record_schema
 
+    kinds = record_kinds()
     if args.all:
-        print(json.dumps({kind: json_schema(kind) for kind in KINDS}, indent=2))
+        print(json.dumps({kind: record_schema(kind) for kind in kinds}, indent=2))
     elif args.kind:
-        print(json.dumps(json_schema(args.kind), indent=2))
+        print(json.dumps(record_schema(args.kind), indent=2))
     else:
-        print("\n".join(f"{kind:<8} {text}" for kind, text in KINDS.items()))
+        print("\n".join(f"{kind:<8} {text}" for kind, text in kinds.items()))
     return EXIT_OK
