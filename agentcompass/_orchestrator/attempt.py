@@ -326,7 +326,9 @@ class _Attempt:
         if grade.log:
             self.record.write_verifier_log(grade.log)
         if self.after_error is not None:  # verified after an agent-phase error, which stays the recorded one
-            out.grade.update(after_error=True, reward_counts=self.after_error.reward_counts, reward=grade.reward)
+            out.grade.update(
+                {"after_error": True, "reward_counts": self.after_error.reward_counts, "reward": grade.reward}
+            )
             if not (self.after_error.reward_counts and out.reward_valid):
                 out.reward, out.resolved, out.reward_valid = None, False, False
             return

@@ -84,8 +84,8 @@ def scan_rows(store: RunStore, rows: list[ResultRow], benchmark: str, *, rescan:
 
 
 def _benchmark_of(store: RunStore) -> str:
-    summary = store.read_summary() or {}
-    return str((summary.get("metadata") or {}).get("benchmark") or "")
+    summary = store.read_summary()
+    return str(summary["metadata"].get("benchmark") or "") if summary and summary.get("metadata") else ""
 
 
 def scan_run(run_dir: str | Path) -> ScanReport:

@@ -32,7 +32,7 @@ class SessionsRecord(TypedDict):
 def _earlier(record: RunRecord | JsonObject, summary: RunResult | None) -> list[Session]:
     """The sessions recorded by the run being reused (one, read from its timings, for older run directories)."""
     run: Any = record  # as read: a run directory of any age
-    md: Any = (summary or {}).get("metadata") or {}
+    md: Any = (summary["metadata"] if summary else None) or {}
     recorded = md.get("sessions") or run.get("sessions")
     if isinstance(recorded, list) and recorded:
         return [Session(**s) for s in recorded if isinstance(s, dict)]  # type: ignore[typeddict-item]

@@ -227,7 +227,7 @@ class RunStore:
             data = read_json(self.summary_path)
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) else None
+        return data if isinstance(data, dict) else None  # type: ignore[return-value]  # as written (any age)
 
     def write_analysis(self, analysis: JsonObject, markdown: str) -> None:
         write_json(self.run_dir / ANALYSIS_JSON, analysis)
