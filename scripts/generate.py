@@ -17,7 +17,10 @@ from agentcompass._config import reference  # noqa: E402 - after the path set-up
 
 def generated() -> dict[str, str]:
     """Path (relative to the repository root) -> the text it must hold."""
-    return {reference.PAGE: reference.options_markdown()}
+    from agentcompass._orchestrator import schema
+
+    pages = {reference.PAGE: reference.options_markdown()}
+    return {**pages, schema.DOC_PAGE: schema.results_page((ROOT / schema.DOC_PAGE).read_text())}
 
 
 def stale() -> list[str]:

@@ -1,6 +1,9 @@
 import pytest
 
-pytest_plugins = ("tests.tau2_fixtures",)  # tau2_root, tau2_reference: the τ²-bench snapshot and reference
+pytest_plugins = (
+    "tests.tau2_fixtures",  # tau2_root, tau2_reference: the τ²-bench snapshot and reference
+    "tests.record_schema",  # every result.json, results row and summary.json written fits `agentcompass schema`
+)
 
 
 @pytest.fixture(autouse=True)

@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("agentcompass._cli.list", "list benchmarks | harnesses | environments | models, or a benchmark's tasks"),
     "audit": ("agentcompass._cli.audit", "run oracle N times and nop once on every task; report broken tasks"),
     "scan": ("agentcompass._cli.scan", "scan a run directory's attempts for reward hacking (docs/integrity.md)"),
+    "schema": ("agentcompass._cli.schema", "the JSON Schema of result.json | a results row | summary.json | run.json"),
 }
 
 

@@ -48,6 +48,7 @@ from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .pool import due_since
 from .progress import AttemptStarted, PhaseChanged
+from .records import usage_record
 from .roles import AttemptRoles
 from .runtime import RequestRuntime
 from .store import AttemptRecord, record_write_error
@@ -163,7 +164,7 @@ class _Attempt:
             await rt.hook("before_agent", self.env, self.ctx)
         agent = self.checkpoint or await self._agent_or_error(out)
         out.agent = agent_to_dict(agent)
-        out.usage = agent.usage.to_dict()
+        out.usage = usage_record(agent.usage)
         if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
             await self._write(self.record.write_checkpoint, out.agent)  # on disk before verification starts
         if self.checkpoint is None and self.env is not None:
@@ -336,7 +337,9 @@ class _Attempt:
         if grade.log:
             self.record.write_verifier_log(grade.log)
         if self.after_error is not None:  # verified after an agent-phase error, which stays the recorded one
-            out.grade.update(after_error=True, reward_counts=self.after_error.reward_counts, reward=grade.reward)
+            out.grade.update(
+                {"after_error": True, "reward_counts": self.after_error.reward_counts, "reward": grade.reward}
+            )
             if not (self.after_error.reward_counts and out.reward_valid):
                 out.reward, out.resolved, out.reward_valid = None, False, False
             return
@@ -397,9 +400,9 @@ class _Attempt:
         out.duration_s = round(time.monotonic() - start, 4)
         out.phases = dict(self.phases)
         if not out.usage and self.model is not None:
-            out.usage = self.model.usage.to_dict()
+            out.usage = usage_record(self.model.usage)
         out.usage_by_role = self.roles.usage()
-        self.rt.store.writer.later(self.record.write_result, dict(vars(out)))
+        self.rt.store.writer.later(self.record.write_result, out.record())
         self.rt.store.writer.attempt_took(work_s(out.phases))
         self.rt.attempt_ended(id(self), with_roles(out.usage, out.usage_by_role))
 

@@ -17,12 +17,40 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import SET_ATTEMPT_COST_LIMIT, Usage, add_cost
 
+from .records import UsageRecord, usage_record
+
+if TYPE_CHECKING:
+    from .result import RunResult
+    from .store import RunStore
+
 POLL_S = 0.2  # how often a ``cancel`` budget looks at the spending of running attempts
+
+
+class Spending(TypedDict, total=False):
+    cost_usd: float | None  # None: a price was unknown
+    tokens: int
+
+
+class BudgetState(TypedDict):
+    """What run.json and summary.json say of one budget (``budget``)."""
+
+    scope: str  # request | orchestration
+    cost_limit_usd: float | None
+    token_limit: int | None
+    policy: str  # finish | cancel
+    spent_cost_usd: float | None
+    spent_tokens: int
+    spent_before: Spending
+    reached: bool
+    reason: str | None
+    reached_at: str | None
+    not_started: int
+    checked_at: float
 
 
 class Budget:
@@ -34,20 +62,20 @@ class Budget:
         cost_limit_usd: float | None,
         token_limit: int | None,
         policy: str = "finish",
-        prior: dict[str, Any] | None = None,
+        prior: Spending | None = None,
     ) -> None:
         self.scope, self.cost_limit, self.token_limit, self.policy = scope, cost_limit_usd, token_limit, policy
-        prior = prior or {}
+        prior = prior or Spending()
         self.cost: float | None = prior.get("cost_usd", 0.0)
         self.tokens: int = int(prior.get("tokens", 0))
-        self.prior = {"cost_usd": self.cost, "tokens": self.tokens}
+        self.prior: Spending = {"cost_usd": self.cost, "tokens": self.tokens}
         self._running: dict[int, Usage] = {}
         self.reached_at: str | None = None
         self.reason: str | None = None
         self.n_not_started = 0
         self.exhausted = asyncio.Event()
 
-    def add_prior(self, prior: dict[str, Any]) -> None:
+    def add_prior(self, prior: Spending) -> None:
         """Count what an earlier run spent (a request of the orchestration continuing a run)."""
         self.cost = add_cost(self.cost, prior.get("cost_usd", 0.0))
         self.tokens += int(prior.get("tokens", 0))
@@ -70,10 +98,10 @@ class Budget:
         if usage is not None:
             self._running[key] = usage
 
-    def finish(self, key: int, usage: dict[str, Any] | None) -> None:
+    def finish(self, key: int, usage: UsageRecord | None) -> None:
         """The attempt ended: its final usage (``result.json``'s ``usage``) is spent."""
         self._running.pop(key, None)
-        spent = Usage.from_dict(usage)
+        spent = Usage.from_dict(dict(usage) if usage else None)
         self.cost = add_cost(self.cost, spent.cost_usd)
         self.tokens += spent.total_tokens
         self._check()
@@ -107,7 +135,7 @@ class Budget:
             except TimeoutError:
                 pass
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> BudgetState:
         """What run.json and summary.json say of the budget."""
         cost, tokens = self.spent()
         return {
@@ -126,15 +154,15 @@ class Budget:
         }
 
 
-def with_roles(usage: dict[str, Any] | None, by_role: dict[str, Any] | None) -> dict[str, Any]:
+def with_roles(usage: UsageRecord | None, by_role: dict[str, UsageRecord] | None) -> UsageRecord:
     """An attempt's whole spending: its model's usage plus its model roles' (a user simulator, a judge)."""
-    total = Usage.from_dict(usage)
+    total = Usage.from_dict(dict(usage) if usage else None)
     for part in (by_role or {}).values():
-        total.add(Usage.from_dict(part))
-    return total.to_dict()
+        total.add(Usage.from_dict(dict(part)))
+    return usage_record(total)
 
 
-def prior_spending(store: Any, task_ids: list[str]) -> dict[str, Any]:
+def prior_spending(store: RunStore, task_ids: list[str]) -> Spending:
     """What the earlier runs of a reused run spent: ``usage`` and ``usage_by_role`` in every attempt's result.json."""
     cost: float | None = 0.0
     tokens = 0
@@ -142,7 +170,7 @@ def prior_spending(store: Any, task_ids: list[str]) -> dict[str, Any]:
         for sample in store.samples_of(task_id):
             for record in store.attempt_records(task_id, sample):
                 result = record.read_result() or {}
-                usage = Usage.from_dict(with_roles(result.get("usage"), result.get("usage_by_role")))
+                usage = Usage.from_dict(dict(with_roles(result.get("usage"), result.get("usage_by_role"))))  # type: ignore[arg-type]
                 cost, tokens = add_cost(cost, usage.cost_usd), tokens + usage.total_tokens
     return {"cost_usd": cost, "tokens": tokens}
 
@@ -166,7 +194,7 @@ def check_config(execution: Any, model: Any, price: dict[str, Any] | None, share
         )
 
 
-def request_budget(execution: Any, prior: dict[str, Any]) -> Budget:
+def request_budget(execution: Any, prior: Spending) -> Budget:
     return Budget("request", execution.cost_limit_usd, execution.token_limit, execution.budget_policy, prior)
 
 
@@ -188,10 +216,10 @@ async def cancel_on_budget(budgets: list[Budget], jobs: list[asyncio.Future], lo
         job.cancel()
 
 
-def budget_message(result: dict[str, Any]) -> str:
+def budget_message(result: RunResult) -> str:
     """The one line a run stopped by its budget ends with."""
     meta, m = result["metadata"], result["metrics"]
-    reasons = "; ".join(b["reason"] for b in meta.get("budget", []) if b.get("reason")) or "budget reached"
+    reasons = "; ".join(str(b["reason"]) for b in meta.get("budget", []) if b.get("reason")) or "budget reached"
     return (
         f"stopped_budget: {reasons}; {m['n_samples']} samples finished, the others not started; "
         f"results in {result['paths']['run_dir']} (continue with --reuse {meta['run_id']} and a larger budget)"

@@ -7,18 +7,26 @@ answered from the response cache or a replayed run, and ``cost_saved_usd`` is wh
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from agentcompass.interfaces import sum_cost
 
 from .outcome import AttemptOutcome
+from .records import ResultRow
+
+
+class Costs(TypedDict):
+    cost_usd: float | None
+    cache_hits: int
+    cost_saved_usd: float | None
 
 
 def _rounded(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def row_costs(attempts: list[AttemptOutcome]) -> dict[str, Any]:
+def row_costs(attempts: list[AttemptOutcome]) -> Costs:
     """Cost fields of one sample: summed over its attempts (retries cost money too)."""
     usages = [a.usage or {} for a in attempts]
     return {
@@ -28,7 +36,7 @@ def row_costs(attempts: list[AttemptOutcome]) -> dict[str, Any]:
     }
 
 
-def run_costs(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def run_costs(rows: Iterable[ResultRow]) -> Costs:
     """Cost fields of the run metrics, from its sample rows (rows of older runs carry no cache fields)."""
     rows = list(rows)
     return {

@@ -6,24 +6,49 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import NotRequired
+
+from typing_extensions import TypedDict
 
 from agentcompass._integrity import scan_attempt, summary_of
 from agentcompass.errors import ConfigError, StorageError
 
+from .outcome import IntegrityRecord
+from .records import JsonObject, ResultRow, upgrade_row
+from .result import IntegrityVerdicts
 from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, read_json, row_sample
 
 log = logging.getLogger("agentcompass")
 
 
-def record_of(store: RunStore, row: dict[str, Any]) -> AttemptRecord | None:
+class Flagged(TypedDict):
+    """A sample the scan did not find clean (``agentcompass scan``)."""
+
+    task_id: str
+    sample: int
+    attempt_dir: str | None
+    verdict: str
+    resolved: bool | None
+    flags: list[JsonObject]
+    review: NotRequired[JsonObject]  # its LLM review, once reviewed (``scan --review``)
+
+
+class ScanReport(TypedDict):
+    run_dir: str
+    n_scanned: int
+    verdicts: IntegrityVerdicts | dict[str, int]
+    flagged: list[Flagged]
+    review: NotRequired[JsonObject]  # the LLM review's counts, usage and cost (``scan --review``)
+
+
+def record_of(store: RunStore, row: ResultRow) -> AttemptRecord | None:
     """The record of a row's final attempt, found in this run directory (the row's ``attempt_dir`` may name the
     place the run was first written)."""
     n = attempt_number(row.get("attempt_dir") or "")
     return store.attempt(str(row["task_id"]), n, row_sample(row)) if n is not None else None
 
 
-def scan_record(record: AttemptRecord, benchmark: str) -> dict[str, Any] | None:
+def scan_record(record: AttemptRecord, benchmark: str) -> IntegrityRecord | None:
     """Scan one attempt and write its ``integrity`` into its ``result.json``; None without a result."""
     result = record.read_result()
     if result is None:
@@ -37,10 +62,10 @@ def scan_record(record: AttemptRecord, benchmark: str) -> dict[str, Any] | None:
     if review is not None:  # a rescan keeps the LLM review (the scan is deterministic: the same flags)
         integrity["review"] = review
     record.write_result({**result, "integrity": integrity})
-    return integrity
+    return integrity  # type: ignore[return-value]  # _integrity's verdict, as the record holds it
 
 
-def scan_rows(store: RunStore, rows: list[dict[str, Any]], benchmark: str, *, rescan: bool = False) -> int:
+def scan_rows(store: RunStore, rows: list[ResultRow], benchmark: str, *, rescan: bool = False) -> int:
     """Scan the final attempt of every row that has no verdict yet (every row with ``rescan``), resolved ones
     first; set each row's ``integrity``. Returns how many attempts were scanned. An attempt that cannot be read
     or written is left unscanned (logged), never failing the run."""
@@ -59,17 +84,17 @@ def scan_rows(store: RunStore, rows: list[dict[str, Any]], benchmark: str, *, re
             log.warning("integrity scan of %s: %s", row.get("attempt_dir"), exc)
             continue
         if integrity is not None:
-            row["integrity"] = summary_of(integrity)
+            row["integrity"] = summary_of(dict(integrity))  # type: ignore[typeddict-item]
             scanned += 1
     return scanned
 
 
 def _benchmark_of(store: RunStore) -> str:
-    summary = store.read_summary() or {}
-    return str((summary.get("metadata") or {}).get("benchmark") or "")
+    summary = store.read_summary()
+    return str(summary["metadata"].get("benchmark") or "") if summary and summary.get("metadata") else ""
 
 
-def scan_run(run_dir: str | Path) -> dict[str, Any]:
+def scan_run(run_dir: str | Path) -> ScanReport:
     """Scan every sample's final attempt of a run directory again: each ``result.json`` gets its ``integrity``,
     ``results.jsonl`` its rows' verdicts, and ``summary.json`` (when there is one) its integrity metrics and task
     rows. Returns ``{run_dir, n_scanned, verdicts, flagged: [{task_id, sample, attempt_dir, verdict, flags}]}``."""
@@ -79,7 +104,7 @@ def scan_run(run_dir: str | Path) -> dict[str, Any]:
     store = RunStore.at(run_dir)
     if not store.results_path.exists():
         raise ConfigError(f"{store.run_dir}: no {store.results_path.name}; not a run directory, or nothing finished")
-    rows = list(store.finished_rows().values())
+    rows = [upgrade_row(row) for row in store.finished_rows().values()]
     n = scan_rows(store, rows, _benchmark_of(store), rescan=True)
     store.rewrite_results(rows)
     summary = store.read_summary()
@@ -96,23 +121,26 @@ def scan_run(run_dir: str | Path) -> dict[str, Any]:
     }
 
 
-def reviewed(flagged: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def reviewed(flagged: list[Flagged]) -> list[Flagged]:
     """The flagged attempts of :func:`scan_run`'s report, each with its ``review`` as now recorded."""
-    out = []
+    out: list[Flagged] = []
     for item in flagged:
         try:
-            result = read_json(Path(item["attempt_dir"]) / "result.json")
+            result = read_json(Path(item["attempt_dir"] or "") / "result.json")
         except (OSError, ValueError, TypeError, KeyError):
             result = None
         review = ((result if isinstance(result, dict) else {}).get("integrity") or {}).get("review")
-        out.append({**item, "review": review} if review else item)
+        if review:
+            item = item.copy()
+            item["review"] = review
+        out.append(item)
     return out
 
 
-def _flagged(store: RunStore, row: dict[str, Any]) -> dict[str, Any]:
+def _flagged(store: RunStore, row: ResultRow) -> Flagged:
     record = record_of(store, row)
     result = (record.read_result() if record is not None else None) or {}
-    integrity = result.get("integrity") or {}
+    integrity: IntegrityRecord = result.get("integrity") or {}  # type: ignore[assignment]
     return {
         "task_id": row["task_id"],
         "sample": row_sample(row),

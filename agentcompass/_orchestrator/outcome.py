@@ -8,25 +8,72 @@ import functools
 import logging
 import socket
 import traceback
-from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, with_config
+from typing_extensions import TypedDict
 
 from agentcompass._config.redact import scrub
 from agentcompass.conversation import Transcript
 from agentcompass.errors import AgentCompassError, StorageError, classify, one_line
 from agentcompass.interfaces import AgentResult, AttemptStatus, Usage
 
+from .records import OPEN, JsonObject, UsageRecord
 from .store import AttemptRecord
 
 
-@dataclass
-class AttemptOutcome:
+@with_config(OPEN)
+class AgentRecord(TypedDict, total=False):
+    """The agent phase's result (:class:`~agentcompass.interfaces.AgentResult`) as ``result.json`` and
+    ``checkpoint.json`` hold it; ``info`` is the harness's own."""
+
+    exit_status: str  # an ExitStatus value, or a harness's own
+    submission: str | None
+    n_turns: int
+    usage: UsageRecord
+    trajectory_path: str | None
+    limit_hit: str | None
+    n_format_errors: int
+    info: JsonObject
+    transcript: JsonObject  # a tool-use conversation (absent for coding agents)
+
+
+@with_config(OPEN)
+class GradeRecord(TypedDict, total=False):
+    """The verifier's outcome: its error and the benchmark's own ``details``; after an agent-phase error also
+    ``after_error``, ``reward_counts`` and the ``reward`` the verifier wrote."""
+
+    error: str | None
+    details: JsonObject
+    after_error: bool
+    reward_counts: bool
+    reward: float | None
+
+
+@with_config(OPEN)
+class IntegrityRecord(TypedDict, total=False):
+    """The integrity scan's verdict on the attempt (docs/integrity.md)."""
+
+    verdict: str
+    flags: list[JsonObject]
+    n_flags: int
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+class AttemptOutcome(BaseModel):
+    """One attempt's outcome, filled in as the attempt goes; written as its ``result.json`` (:meth:`record`)."""
+
+    model_config = ConfigDict(extra="allow", title="AttemptResult")
+
     task_id: str
     attempt: int
     status: AttemptStatus
     attempt_dir: str
     reward: float | None = None
-    rewards: dict[str, float] = field(default_factory=dict)
+    rewards: dict[str, float] = Field(default_factory=dict)
     resolved: bool | None = None
     error_type: str | None = None
     error: str | None = None  # "<Type>: <message>"
@@ -34,31 +81,41 @@ class AttemptOutcome:
     retryable: bool = False
     duration_s: float = 0.0  # from the moment the attempt holds its slot
     queue_s: float = 0.0  # the wait for the slot before that
-    phases: dict[str, float] = field(default_factory=dict)
-    usage: dict[str, Any] = field(default_factory=dict)
-    usage_by_role: dict[str, Any] = field(default_factory=dict)  # the model roles' usage (user, judge...)
-    agent: dict[str, Any] = field(default_factory=dict)
-    grade: dict[str, Any] = field(default_factory=dict)
-    environment: dict[str, Any] = field(default_factory=dict)
+    phases: dict[str, float] = Field(default_factory=dict)
+    usage: UsageRecord = Field(default_factory=lambda: UsageRecord())
+    usage_by_role: dict[str, UsageRecord] = Field(default_factory=dict)  # the model roles' usage (user, judge...)
+    agent: AgentRecord = Field(default_factory=lambda: AgentRecord())
+    grade: GradeRecord = Field(default_factory=lambda: GradeRecord())
+    environment: JsonObject = Field(default_factory=dict)  # the provider's description of the environment
     resumed_from_checkpoint: bool = False
-    artifacts: dict[str, Any] | None = None
+    artifacts: JsonObject | None = None
     reward_valid: bool = False  # the reward counts (no error, or the error's policy counts it)
     sample: int = 1  # the independent sample of the task this attempt belongs to
-    node: dict[str, Any] = field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
+    node: JsonObject = Field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
+    integrity: IntegrityRecord | None = Field(default=None, exclude_if=_absent)  # added by the integrity scan
+
+    @classmethod
+    def written_fields(cls) -> list[str]:
+        """The fields every ``result.json`` holds (``integrity`` only once scanned)."""
+        return [name for name, info in cls.model_fields.items() if info.exclude_if is None]
+
+    def record(self) -> JsonObject:
+        """The ``result.json`` object (enum members as they are: the file's JSON writes their values)."""
+        return self.model_dump(warnings=False)  # values a provider left unvalidated are written as before
 
 
-def agent_to_dict(res: AgentResult) -> dict[str, Any]:
-    out = dict(vars(res))
+def agent_to_dict(res: AgentResult) -> AgentRecord:
+    out: dict[str, Any] = dict(vars(res))
     out["usage"] = res.usage.to_dict()
     if res.transcript is None:
         out.pop("transcript", None)  # coding agents: result.json as before
     elif isinstance(res.transcript, Transcript):
         out["transcript"] = res.transcript.to_dict()
-    return out
+    return out  # type: ignore[return-value]
 
 
-def agent_from_dict(data: dict[str, Any]) -> AgentResult:
-    data = dict(data)
+def agent_from_dict(record: AgentRecord | JsonObject) -> AgentResult:
+    data: dict[str, Any] = dict(record)
     usage = data.pop("usage", {}) or {}
     res = AgentResult(**{k: v for k, v in data.items() if k in AgentResult.__dataclass_fields__})
     res.usage = Usage.from_dict(usage)
@@ -74,10 +131,10 @@ def _hostname() -> str:
 
 def new_outcome(task_id: str, n: int, sample: int, record: AttemptRecord, resumed: bool) -> AttemptOutcome:
     return AttemptOutcome(
-        task_id,
-        n,
-        AttemptStatus.COMPLETED,
-        str(record.dir),
+        task_id=task_id,
+        attempt=n,
+        status=AttemptStatus.COMPLETED,
+        attempt_dir=str(record.dir),
         resumed_from_checkpoint=resumed,
         sample=sample,
         node={"hostname": _hostname()},

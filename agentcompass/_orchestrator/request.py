@@ -38,16 +38,27 @@ from .budget import check_config as check_budget_config
 from .hooks import Hooks
 from .integrity import scan_rows
 from .logs import LOGGER, current_request
-from .metrics import ErrorCounts, compute_metrics, task_row
+from .metrics import ErrorCounted, ErrorCounts, compute_metrics, task_row
 from .pool import Pool, set_due
 from .progress import AttemptFinished, Progress, RetryScheduled
-from .result import RunResult
+from .records import ResultRow, upgrade_row
+from .result import (
+    BudgetRecord,
+    Fingerprint,
+    MetadataExtras,
+    NotRunTask,
+    RunMetadata,
+    RunMetrics,
+    RunRecord,
+    RunResult,
+)
 from .retry import should_retry
 from .review import check_review, review_finished
 from .roles import ModelRoles
 from .runlock import RunLock
 from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
+from .schema import SCHEMA_VERSION
 from .services import Services
 from .sessions import Sessions
 from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
@@ -63,13 +74,13 @@ def _version() -> str:
     return __version__
 
 
-def _harness_info(harness: Harness | None) -> dict[str, Any]:
+def _harness_info(harness: Harness | None) -> MetadataExtras:
     """``{"harness_info": ...}`` when the harness describes what it is made of (e.g. the prompts it uses)."""
     describe = HARNESS_DESCRIBE.of(harness)
     return {"harness_info": redact(describe())} if callable(describe) else {}
 
 
-def _price_info(model: Any) -> dict[str, Any]:
+def _price_info(model: Any) -> MetadataExtras:
     """``{"prices": {model id: source}}``: where the price of the request's model came from."""
     info = PRICE_INFO.of(model)
     return {"prices": {str(model.model_id): info}} if info is not None else {}
@@ -105,7 +116,7 @@ class RequestRun:
         self.name = name or self.run_name
         self.components: Components | None = None  # built by build()
         self.n_tasks = 0
-        self.rows: dict[tuple[str, int], dict[str, Any]] = {}  # (task id, sample) -> its final row (via _keep)
+        self.rows: dict[tuple[str, int], ResultRow] = {}  # (task id, sample) -> its final row (via _keep)
         self.error_counts = ErrorCounts()  # of self.rows, for the running run.json
         self.write_error: AgentCompassError | None = None  # a queued write of the record failed (afinalize)
         self.unwritten: set[tuple[str, int]] = set()  # rows whose results.jsonl line was not written
@@ -228,7 +239,7 @@ class RequestRun:
         self.budgets.insert(0, request_budget(self.cfg.execution, prior))
         self.rt.budgets = [b for b in self.budgets if b.active]
 
-    def _fingerprint(self, tasks: list[Task]) -> dict[str, Any]:
+    def _fingerprint(self, tasks: list[Task]) -> Fingerprint:
         comps = {g: redact(self.resolved.data[g]) for g in GROUPS}
         comps["model"] = {k: v for k, v in comps["model"].items() if k not in RUN_ONLY_MODEL_KEYS}
         return {"components": comps, "task_ids": sorted(t.id for t in tasks)}
@@ -285,7 +296,7 @@ class RequestRun:
             for task in tasks:
                 row = finished.get((task.id, sample))
                 if row is not None and row["status"] == AttemptStatus.COMPLETED:
-                    self._keep((task.id, sample), row)
+                    self._keep((task.id, sample), upgrade_row(row))
                     continue
                 attempts = store.attempts_of(task.id, sample) if resume else []
                 last = store.attempt(task.id, attempts[-1], sample) if attempts else None
@@ -414,8 +425,7 @@ class RequestRun:
             raise rt.stopped
 
     # ------------------------------------------------------------------ record
-    def _run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> dict[str, Any]:
-        metrics = metrics or {}
+    def _run_record(self, status: RunStatus, metrics: RunMetrics | ErrorCounted | None = None) -> RunRecord:
         return {
             "run_id": self.store.run_id,
             "run_name": self.run_name,
@@ -426,21 +436,21 @@ class RequestRun:
             "n_tasks": self.n_tasks,
             "n_samples": self.n_tasks * self.cfg.execution.n_attempts,
             "n_finished": len(self.rows),
-            "n_errors": metrics.get("n_errors", 0),
+            "n_errors": metrics["n_errors"] if metrics else 0,
             "agentcompass_version": _version(),
-            "counts": metrics.get("errors_by_class"),
+            "counts": metrics["errors_by_class"] if metrics else None,
             **self._budget_record(),
         }
 
-    def _budget_record(self) -> dict[str, Any]:
+    def _budget_record(self) -> BudgetRecord:
         """``budget``: each active budget's limits, spending and whether (and when) it was reached."""
         active = self.rt.budgets if self.rt is not None else []
         return {"budget": [b.record() for b in active]} if active else {}
 
-    def _write_run_record(self, status: RunStatus, metrics: dict[str, Any] | None = None) -> None:
+    def _write_run_record(self, status: RunStatus, metrics: RunMetrics | None = None) -> None:
         self.store.write_run_record(self._run_record(status, metrics))
 
-    def _append(self, key: tuple[str, int], row: dict[str, Any]) -> None:
+    def _append(self, key: tuple[str, int], row: ResultRow) -> None:
         """A sample's results.jsonl line, in the store's writer thread after its attempts' files. None after a
         failed write (the record is incomplete from there: such samples run again on reuse)."""
         if self.store.writer.failed is not None:
@@ -457,16 +467,16 @@ class RequestRun:
         """The samples whose final row is on disk (what a reuse keeps)."""
         return len(self.rows) - len(self.unwritten)
 
-    def _keep(self, key: tuple[str, int], row: dict[str, Any]) -> None:
+    def _keep(self, key: tuple[str, int], row: ResultRow) -> None:
         self.error_counts.replace(self.rows.get(key), row)
         self.rows[key] = row
 
-    def _running_record(self) -> dict[str, Any]:
+    def _running_record(self) -> RunRecord:
         """run.json while the request runs (on the event loop; written by :class:`ThrottledRecord`): O(1), the
         counts are kept as rows come."""
         return self._run_record(RunStatus.RUNNING, self.error_counts.metrics())
 
-    def _write_record(self, record: dict[str, Any]) -> None:
+    def _write_record(self, record: RunRecord) -> None:
         self.store.write_run_record(record)
 
     def finalize(self, status: RunStatus) -> RunResult:
@@ -488,7 +498,7 @@ class RequestRun:
             status = RunStatus.FAILED
             return self._result(rows, metrics, status)
 
-    def _write_final(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
+    def _write_final(self, rows: list[ResultRow], metrics: RunMetrics, status: RunStatus) -> RunResult:
         store = self.store
         store.rewrite_results(rows)
         try:
@@ -505,7 +515,7 @@ class RequestRun:
         self._write_run_record(status, metrics)
         return result
 
-    def _result(self, rows: list[dict[str, Any]], metrics: dict[str, Any], status: RunStatus) -> RunResult:
+    def _result(self, rows: list[ResultRow], metrics: RunMetrics, status: RunStatus) -> RunResult:
         return {
             "metadata": self._metadata(status),
             "metrics": metrics,
@@ -513,7 +523,7 @@ class RequestRun:
             "paths": {**self.store.paths(self.cfg.runtime.log_file), **self.extra_paths},
         }
 
-    def _not_run(self, status: RunStatus) -> list[dict[str, Any]]:
+    def _not_run(self, status: RunStatus) -> list[NotRunTask]:
         """The planned samples with no row: not started, or started and cut short, and why."""
         missing = [(task, sample, n) for task, sample, n, _ in self.pending if (task.id, sample) not in self.rows]
         if not missing:
@@ -542,7 +552,7 @@ class RequestRun:
             result = await self.hooks.analysis(result, ex.analysis_params, self.logger, judge)
         return result
 
-    def _metadata(self, status: RunStatus) -> dict[str, Any]:
+    def _metadata(self, status: RunStatus) -> RunMetadata:
         data, finished = self.resolved.data, datetime.now(UTC)
         model = data["model"]
         return {
@@ -563,6 +573,7 @@ class RequestRun:
             **_harness_info(self.components.harness if self.components else None),
             **_price_info(self.components.model if self.components else None),
             **self._budget_record(),
+            "schema_version": SCHEMA_VERSION,
         }
 
     @property

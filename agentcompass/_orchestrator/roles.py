@@ -20,6 +20,8 @@ from typing import Any
 from agentcompass.errors import ConfigError, ModelRoleUnavailableError
 from agentcompass.interfaces import ComponentContext, ModelClient, Usage
 
+from .records import ResultRow, UsageRecord, usage_record
+
 DEFAULT_TARGET = "agentcompass.models.client.Model"
 _ENDPOINT_KEYS = ("id", "params", "prices", "context_limit")  # what a role never takes from the main model
 
@@ -118,19 +120,19 @@ class AttemptRoles:
             )
         return self.forks[role]
 
-    def usage(self) -> dict[str, dict[str, Any]]:
+    def usage(self) -> dict[str, UsageRecord]:
         """Usage per role of this attempt (the roles it called: a client asked for but never called is left out)."""
-        return {role: fork.usage.to_dict() for role, fork in sorted(self.forks.items()) if _used(fork.usage)}
+        return {role: usage_record(fork.usage) for role, fork in sorted(self.forks.items()) if _used(fork.usage)}
 
 
 def _used(usage: Usage) -> bool:
     return bool(usage.n_calls or usage.cache_hits or usage.n_retries)
 
 
-def sum_role_usage(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def sum_role_usage(rows: list[ResultRow]) -> dict[str, UsageRecord]:
     """Usage per role over results rows (each row's ``usage_by_role``)."""
     totals: dict[str, Usage] = {}
     for row in rows:
         for role, usage in (row.get("usage_by_role") or {}).items():
-            totals.setdefault(role, Usage()).add(Usage.from_dict(usage))
-    return {role: usage.to_dict() for role, usage in sorted(totals.items())}
+            totals.setdefault(role, Usage()).add(Usage.from_dict(dict(usage)))
+    return {role: usage_record(usage) for role, usage in sorted(totals.items())}

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from agentcompass.errors import RunInUseError
 from agentcompass.kit import process_alive, start_ticks
@@ -34,12 +34,22 @@ def _boot_id() -> str:
         return ""
 
 
+class Holder(TypedDict, total=False):
+    """``run.lock``'s content: the process holding the run."""
+
+    pid: int
+    host: str
+    boot_id: str
+    start_ticks: str  # the process's start time in clock ticks (tells a reused pid apart)
+    since: str  # ISO 8601, UTC
+
+
 def _start_ticks(pid: int) -> str:
     ticks = start_ticks(pid)
     return "" if ticks is None else str(ticks)
 
 
-def holder_info() -> dict[str, Any]:
+def holder_info() -> Holder:
     """Who this process is, as the lock file records it."""
     pid = os.getpid()
     return {
@@ -51,7 +61,7 @@ def holder_info() -> dict[str, Any]:
     }
 
 
-def holder_alive(info: dict[str, Any]) -> bool:
+def holder_alive(info: Holder) -> bool:
     """True when ``info`` names a process of this host's current boot that still runs (not a reused pid)."""
     pid = info.get("pid")
     if not isinstance(pid, int) or info.get("host") != socket.gethostname() or info.get("boot_id") != _boot_id():
@@ -59,7 +69,7 @@ def holder_alive(info: dict[str, Any]) -> bool:
     return process_alive(pid) and (not info.get("start_ticks") or _start_ticks(pid) == info.get("start_ticks"))
 
 
-def describe_holder(info: dict[str, Any]) -> str:
+def describe_holder(info: Holder) -> str:
     return f"pid {info.get('pid', '?')} on host {info.get('host', '?')} since {info.get('since', '?')}"
 
 
@@ -83,15 +93,16 @@ class RunLock:
             os.close(fd)
 
 
-def _read(fd: int) -> dict[str, Any]:
+def _read(fd: int) -> Holder:
+    """The lock file's holder as written (by any process: its values are checked where they are used)."""
     try:
         data = json.loads(os.pread(fd, 4096, 0).decode("utf-8", "replace") or "{}")
     except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        return Holder()
+    return data if isinstance(data, dict) else Holder()
 
 
-def _write(fd: int, info: dict[str, Any]) -> None:
+def _write(fd: int, info: Holder) -> None:
     raw = json.dumps(info).encode()
     os.ftruncate(fd, 0)
     os.pwrite(fd, raw, 0)

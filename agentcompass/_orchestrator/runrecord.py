@@ -7,7 +7,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .result import RunRecord
 
 log = logging.getLogger("agentcompass")
 
@@ -20,7 +23,7 @@ class ThrottledRecord:
     written last by the caller (the final status) is never overwritten by a late progress write."""
 
     def __init__(
-        self, snapshot: Callable[[], dict[str, Any]], write: Callable[[dict[str, Any]], None], interval: float = 1.0
+        self, snapshot: Callable[[], RunRecord], write: Callable[[RunRecord], None], interval: float = 1.0
     ) -> None:
         self.snapshot, self.write, self.interval = snapshot, write, interval
         self._last = float("-inf")
@@ -46,7 +49,7 @@ class ThrottledRecord:
         record = self.snapshot()
         asyncio.get_running_loop().run_in_executor(None, self._write, record)
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: RunRecord) -> None:
         with self._lock:
             if self._closed:
                 return

@@ -12,6 +12,7 @@ from agentcompass.interfaces import AttemptContext, Benchmark, Environment, Envi
 
 from .pool import Pool
 from .progress import Progress
+from .records import UsageRecord
 from .store import RunStore
 
 
@@ -41,7 +42,7 @@ class RequestRuntime:
         for budget in self.budgets:
             budget.watch(key, usage)
 
-    def attempt_ended(self, key: Any, usage: dict[str, Any] | None) -> None:
+    def attempt_ended(self, key: Any, usage: UsageRecord | None) -> None:
         for budget in self.budgets:
             budget.finish(key, usage)
 

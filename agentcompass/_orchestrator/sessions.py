@@ -10,15 +10,32 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import TypedDict
+
+from .result import Session
+
+if TYPE_CHECKING:
+    from .records import JsonObject
+    from .result import RunRecord, RunResult
 
 
-def _earlier(run: dict[str, Any], summary: dict[str, Any] | None) -> list[dict[str, Any]]:
+class SessionsRecord(TypedDict):
+    """What run.json and summary.json's metadata say of the sessions."""
+
+    started_at: str  # the run's first start
+    duration_s: float  # every session's
+    sessions: list[Session]
+
+
+def _earlier(record: RunRecord | JsonObject, summary: RunResult | None) -> list[Session]:
     """The sessions recorded by the run being reused (one, read from its timings, for older run directories)."""
-    md = (summary or {}).get("metadata") or {}
+    run: Any = record  # as read: a run directory of any age
+    md: Any = (summary["metadata"] if summary else None) or {}
     recorded = md.get("sessions") or run.get("sessions")
     if isinstance(recorded, list) and recorded:
-        return [dict(s) for s in recorded if isinstance(s, dict)]
+        return [Session(**s) for s in recorded if isinstance(s, dict)]  # type: ignore[typeddict-item]
     started = run.get("started_at") or md.get("started_at")
     if not started:
         return []
@@ -43,11 +60,11 @@ class Sessions:
     def __init__(self) -> None:
         self.started_at = datetime.now(UTC)
         self._t0 = time.monotonic()
-        self.earlier: list[dict[str, Any]] = []
+        self.earlier: list[Session] = []
         self.kept = 0  # samples finished before this session, kept by it
         self._end: tuple[datetime, float] | None = None  # (finished at, duration), once the session ended
 
-    def continue_from(self, run: dict[str, Any], summary: dict[str, Any] | None) -> None:
+    def continue_from(self, run: RunRecord | JsonObject, summary: RunResult | None) -> None:
         """This session continues the run whose record is ``run.json`` / ``summary.json`` (``--reuse``)."""
         self.earlier = _earlier(run, summary)
 
@@ -56,7 +73,7 @@ class Sessions:
         first = self.earlier[0].get("started_at") if self.earlier else None
         return str(first) if first else self.started_at.isoformat()
 
-    def current(self, n_finished: int, status: str, finished: datetime | None = None) -> dict[str, Any]:
+    def current(self, n_finished: int, status: str, finished: datetime | None = None) -> Session:
         """This session: ``finished_at`` None while it runs (the first end given is kept: summary.json and the
         final run.json say the same); ``samples_run`` the samples it finished."""
         if finished is not None and self._end is None:
@@ -70,7 +87,7 @@ class Sessions:
             "status": str(status),
         }
 
-    def record(self, n_finished: int, status: str, finished: datetime | None = None) -> dict[str, Any]:
+    def record(self, n_finished: int, status: str, finished: datetime | None = None) -> SessionsRecord:
         """``started_at`` (the run's first start), ``duration_s`` (every session's) and ``sessions``."""
         sessions = [*self.earlier, self.current(n_finished, status, finished)]
         total = sum(float(s.get("duration_s") or 0.0) for s in sessions)

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.errors import AgentCompassError, ConfigError, RecordWriteError, one_line, storage_error
 from agentcompass.kit import write_atomic, writing
@@ -35,6 +35,11 @@ from agentcompass.kit import write_json as _write_json
 from . import jsontext
 from .runlock import RunLock, acquire
 from .writer import Writer
+
+if TYPE_CHECKING:  # the record's types (which name this module's classes)
+    from .outcome import AgentRecord
+    from .records import JsonObject, ResultRow
+    from .result import RunPaths, RunRecord, RunResult
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._@+=-]")
 _ATTEMPT_DIR = re.compile(r"^attempt-(\d+)$")
@@ -111,10 +116,11 @@ class AttemptRecord:
                 _mkdir(sample)
                 _mkdir(self._dir)
 
-    def write_result(self, outcome: dict[str, Any]) -> None:
+    def write_result(self, outcome: JsonObject) -> None:
+        """``result.json``: an :class:`~.outcome.AttemptOutcome`'s :meth:`record` (or one read back, amended)."""
         write_json(f"{self._dir}/{RESULT_FILE}", outcome, compact=True)
 
-    def read_result(self) -> dict[str, Any] | None:
+    def read_result(self) -> JsonObject | None:
         """The attempt's result.json, or None when it is missing or unreadable (a torn or partial attempt)."""
         try:
             data = read_json(self.dir / RESULT_FILE)
@@ -122,10 +128,10 @@ class AttemptRecord:
             return None
         return data if isinstance(data, dict) else None
 
-    def write_checkpoint(self, agent: dict[str, Any]) -> None:
+    def write_checkpoint(self, agent: AgentRecord) -> None:
         write_json(f"{self._dir}/{CHECKPOINT_FILE}", agent, compact=True)
 
-    def read_checkpoint(self) -> dict[str, Any] | None:
+    def read_checkpoint(self) -> AgentRecord | None:
         path = self.dir / CHECKPOINT_FILE
         return read_json(path) if path.is_file() else None
 
@@ -189,41 +195,41 @@ class RunStore:
         return len(found)
 
     # ------------------------------------------------------------------ run-level files
-    def write_config(self, redacted: dict[str, Any]) -> None:
+    def write_config(self, redacted: JsonObject) -> None:
         import yaml
 
         write_atomic(self.run_dir / CONFIG_FILE, yaml.safe_dump(redacted, sort_keys=False))
 
-    def write_fingerprint(self, fingerprint: dict[str, Any]) -> None:
+    def write_fingerprint(self, fingerprint: JsonObject) -> None:
         write_json(self.run_dir / FINGERPRINT_FILE, fingerprint)
 
-    def read_fingerprint(self) -> dict[str, Any]:
+    def read_fingerprint(self) -> JsonObject:
         path = self.run_dir / FINGERPRINT_FILE
         return read_json(path) if path.is_file() else {}
 
-    def read_run_record(self) -> dict[str, Any]:
+    def read_run_record(self) -> RunRecord | JsonObject:
         try:
             data = read_json(self.run_dir / RUN_FILE)
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
 
-    def write_run_record(self, record: dict[str, Any]) -> None:
+    def write_run_record(self, record: RunRecord) -> None:
         write_atomic(self.run_dir / RUN_FILE, jsontext.dumps(record, depth=2) + "\n")
 
-    def write_summary(self, result: dict[str, Any]) -> None:
+    def write_summary(self, result: RunResult) -> None:
         """Sections, keys and per-task rows one per line (:mod:`.jsontext`: a large run's summary in milliseconds,
         not seconds)."""
         write_atomic(self.summary_path, jsontext.dumps(result, depth=3) + "\n", durable=True)
 
-    def read_summary(self) -> dict[str, Any] | None:
+    def read_summary(self) -> RunResult | None:
         try:
             data = read_json(self.summary_path)
         except (OSError, ValueError):
             return None
-        return data if isinstance(data, dict) else None
+        return data if isinstance(data, dict) else None  # type: ignore[return-value]  # as written (any age)
 
-    def write_analysis(self, analysis: dict[str, Any], markdown: str) -> None:
+    def write_analysis(self, analysis: JsonObject, markdown: str) -> None:
         write_json(self.run_dir / ANALYSIS_JSON, analysis)
         write_atomic(self.run_dir / ANALYSIS_MD, markdown)
 
@@ -233,7 +239,7 @@ class RunStore:
     def log_path(self, log_file: str | None = None) -> Path:
         return Path(log_file) if log_file else self.run_dir / LOG_FILE
 
-    def paths(self, log_file: str | None = None) -> dict[str, str]:
+    def paths(self, log_file: str | None = None) -> RunPaths:
         """The ``paths`` section of a run's result."""
         d = self.run_dir
         return {
@@ -246,7 +252,7 @@ class RunStore:
         }
 
     # ------------------------------------------------------------------ results.jsonl
-    def append_result(self, row: dict[str, Any]) -> None:
+    def append_result(self, row: ResultRow) -> None:
         """One whole line per write on an O_APPEND descriptor: a crash never leaves a half-merged file, and a
         write the disk cannot hold is taken back (a StorageError)."""
         line = (json.dumps(row, default=str) + "\n").encode("utf-8")
@@ -262,11 +268,11 @@ class RunStore:
             finally:
                 os.close(fd)
 
-    def finished_rows(self, *, strict: bool = False) -> dict[tuple[str, int], dict[str, Any]]:
+    def finished_rows(self, *, strict: bool = False) -> dict[tuple[str, int], ResultRow]:
         """The last complete row per (task, sample) in results.jsonl (a row without ``sample``, from a run
         written before samples existed, is sample 1). A torn line is skipped, or with ``strict`` a ConfigError
         naming the file and the line."""
-        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        rows: dict[tuple[str, int], ResultRow] = {}
         if not self.results_path.exists():
             return rows
         for n, line in enumerate(self.results_path.read_text(encoding="utf-8").splitlines(), 1):
@@ -281,7 +287,7 @@ class RunStore:
             rows[(str(row["task_id"]), row_sample(row))] = row
         return rows
 
-    def rewrite_results(self, rows: list[dict[str, Any]]) -> None:
+    def rewrite_results(self, rows: list[ResultRow]) -> None:
         write_atomic(self.results_path, "".join(json.dumps(r, default=str) + "\n" for r in rows), durable=True)
 
     # ------------------------------------------------------------------ tasks and attempts
@@ -338,7 +344,7 @@ def _attempt_subdirs(folder: Path) -> Iterator[tuple[Path, int]]:
             yield sub, int(match.group(1))
 
 
-def row_sample(row: dict[str, Any]) -> int:
+def row_sample(row: ResultRow | JsonObject) -> int:
     """The sample a results row belongs to (1 for rows written before samples existed)."""
     sample = row.get("sample")
     return int(sample) if isinstance(sample, int) and not isinstance(sample, bool) else 1

@@ -9,6 +9,8 @@ from agentcompass.interfaces import AttemptStatus
 
 from .costs import format_cost, run_costs
 from .metrics import by_task, passed, scored
+from .records import IntegritySummary, Interval, ResultRow
+from .result import NotRunSample, NotRunTask, RunMetadata, RunMetrics, RunResult, RunSummary, TaskSummary
 
 SAMPLE_KEYS = (
     "sample",
@@ -48,9 +50,9 @@ TASK_KEYS = (
 _SEVERITY = {None: 0, "clean": 0, "suspect": 1, "hack": 2}
 
 
-def worst_integrity(samples: list[dict[str, Any]]) -> dict[str, Any] | None:
+def worst_integrity(samples: list[ResultRow]) -> IntegritySummary | None:
     """A task's integrity over its samples: the worst verdict, every detector that fired (None: unscanned)."""
-    scanned = [s["integrity"] for s in samples if s.get("integrity")]
+    scanned = [i for s in samples if (i := s.get("integrity"))]
     if not scanned:
         return None
     worst = max(scanned, key=lambda i: _SEVERITY.get(i.get("verdict"), 0))
@@ -59,18 +61,18 @@ def worst_integrity(samples: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {**out, "review": reviews} if reviews else out
 
 
-def outcome_of(row: dict[str, Any]) -> str:
+def outcome_of(row: ResultRow) -> str:
     if row["status"] != AttemptStatus.COMPLETED:
         return f"error:{row.get('error_class') or 'agent'}"
     return "passed" if (row["reward"] or 0) >= 1 else "failed"
 
 
-def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
+def task_summary(samples: list[ResultRow]) -> TaskSummary:
     """One task's summary row. With one sample it carries that sample's fields; with several, ``reward`` is the
     task's mean reward over its samples (errors as 0), ``status`` is ``error`` when any sample ended in one,
     ``error`` is the first sample error, and attempts, durations, tokens and cost are summed."""
     if len(samples) == 1:
-        row = {k: samples[0].get(k) for k in TASK_KEYS}
+        row: dict[str, object] = {k: samples[0].get(k) for k in TASK_KEYS}
     else:
         first_error = next((s.get("error") for s in samples if s.get("error")), None)
         any_error = any(s["status"] != AttemptStatus.COMPLETED for s in samples)
@@ -100,7 +102,7 @@ def task_summary(samples: list[dict[str, Any]]) -> dict[str, Any]:
         n_passed=sum(passed(s) for s in samples),
         samples=[{k: s.get(k) for k in SAMPLE_KEYS} for s in samples],
     )
-    return row
+    return row  # type: ignore[return-value]  # TASK_KEYS and the keys set here
 
 
 NOT_STARTED, CANCELLED = "not_started", "cancelled"
@@ -119,10 +121,10 @@ def not_run_reason(status: str, stopped: BaseException | None) -> str:
     }.get(str(status), f"the run ended ({status})")
 
 
-def not_run_rows(missing: list[tuple[str, int, bool]], reason: str) -> list[dict[str, Any]]:
+def not_run_rows(missing: list[tuple[str, int, bool]], reason: str) -> list[NotRunTask]:
     """One row per task with samples that did not finish: ``(task id, sample, started)`` each; ``status``
     ``cancelled`` when one of them had started (its attempt was cut short), else ``not_started``."""
-    tasks: dict[str, list[dict[str, Any]]] = {}
+    tasks: dict[str, list[NotRunSample]] = {}
     for task_id, sample, started in missing:
         tasks.setdefault(task_id, []).append({"sample": sample, "status": CANCELLED if started else NOT_STARTED})
     return [
@@ -136,7 +138,7 @@ def not_run_rows(missing: list[tuple[str, int, bool]], reason: str) -> list[dict
     ]
 
 
-def build_summary(rows: list[dict[str, Any]], not_run: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def build_summary(rows: list[ResultRow], not_run: list[NotRunTask] | None = None) -> RunSummary:
     """Outcome counts over samples, one row per task (sorted by id) with its finished samples, and ``not_run``:
     the tasks with samples the run did not finish, each with its status and why (empty for a complete run)."""
     counts = Counter(outcome_of(r) for r in rows)
@@ -153,13 +155,13 @@ TABLE_LEGEND = (
 )
 
 
-def _passed(row: dict[str, Any]) -> int:
+def _passed(row: TaskSummary) -> int:
     if "n_passed" in row:
         return int(row["n_passed"])
     return int(row["status"] == "completed" and (row["reward"] or 0) >= 1)
 
 
-def _task_line(row: dict[str, Any]) -> str:
+def _task_line(row: TaskSummary) -> str:
     reward = "-" if row["reward"] is None else f"{row['reward']:.3f}"
     err = (row["error"] or {}).get("message") or ""
     samples = row.get("n_samples", 1) or 1
@@ -170,7 +172,7 @@ def _task_line(row: dict[str, Any]) -> str:
     )  # whole: the end of a message is what matters
 
 
-def _not_run_line(row: dict[str, Any], same: bool) -> str:
+def _not_run_line(row: NotRunTask, same: bool) -> str:
     """A task the run did not finish: its status, the samples (with several) and why (once for a run of them)."""
     samples = row["samples"]
     which = "" if samples == [{"sample": 1, "status": row["status"]}] else f"samples {_numbers(samples)}: "
@@ -178,7 +180,7 @@ def _not_run_line(row: dict[str, Any], same: bool) -> str:
     return f"{row['task_id'][:40]:<40} {row['status']:<11} {'-':>8} {'-':>7} {'-':>5} {'-':>8}  {which}{why}"
 
 
-def _numbers(samples: list[dict[str, Any]]) -> str:
+def _numbers(samples: list[NotRunSample]) -> str:
     return ", ".join(f"{s['sample']}{' (cancelled)' if s['status'] == CANCELLED else ''}" for s in samples)
 
 
@@ -187,17 +189,17 @@ def _n(count: Any, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _ci_text(ci: dict[str, Any] | None) -> tuple[str, str]:
+def _ci_text(ci: Interval | None) -> tuple[str, str]:
     """``[low, high]`` and ``method over N tasks`` of an interval (``-`` without one)."""
     if not ci or ci.get("low") is None:
         return "-", (ci or {}).get("method") or "none"
     return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {_n(ci['n'], 'task')}"
 
 
-def figures_lines(m: dict[str, Any]) -> list[str]:
+def figures_lines(m: RunMetrics) -> list[str]:
     """Every headline figure with its 95 % interval and the interval's method (older summaries have no
     intervals: their rows show ``-``)."""
-    rows: list[tuple[str, Any, dict[str, Any] | None, str]] = [
+    rows: list[tuple[str, float | None, Interval | None, str]] = [
         ("mean_reward", m["mean_reward"], m.get("mean_reward_ci"), " (errors count 0)"),
         ("mean_reward_valid", m.get("mean_reward_valid"), m.get("mean_reward_valid_ci"), " (valid rewards only)"),
         ("pass_rate", m["pass_rate"], m.get("pass_rate_ci"), ""),
@@ -217,7 +219,7 @@ def figures_lines(m: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _sessions(meta: dict[str, Any]) -> str:
+def _sessions(meta: RunMetadata) -> str:
     """`` over N sessions (this one: S s, K samples)`` for a run continued by ``--reuse``."""
     sessions = meta.get("sessions") or []
     if len(sessions) < 2:
@@ -229,7 +231,7 @@ def _sessions(meta: dict[str, Any]) -> str:
     )
 
 
-def _integrity_line(m: dict[str, Any], tasks: list[dict[str, Any]]) -> str:
+def _integrity_line(m: RunMetrics, tasks: list[TaskSummary]) -> str:
     """``integrity: N of M samples flagged (hack H, suspect S): task, task ...`` (the scan, docs/integrity.md)."""
     v = m.get("integrity_verdicts") or {}
     flagged = [t["task_id"] for t in tasks if (t.get("integrity") or {}).get("verdict") in ("suspect", "hack")]
@@ -253,7 +255,7 @@ def _review_note(r: dict[str, Any] | None) -> str:
     )
 
 
-def format_table(result: dict[str, Any]) -> str:
+def format_table(result: RunResult) -> str:
     """The readable summary printed at the end of a CLI run."""
     m, meta = result["metrics"], result["metadata"]
     lines = [

@@ -349,11 +349,11 @@ class RayExecutor:
         out.duration_s = round(now - start, 4)
         if writer is None:
             _write_files(record.dir, files)
-            record.write_result(dict(vars(out)))
+            record.write_result(out.record())
             return
         for rel, _data, _append in files:
             _target(record.dir, rel)
-        writer.later(_write_last, record, files, dict(vars(out)))
+        writer.later(_write_last, record, files, out.record())
         writer.attempt_took(work_s(out.phases))
 
     # ------------------------------------------------------------------ every node

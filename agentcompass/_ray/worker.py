@@ -193,7 +193,7 @@ async def _attempt(p: dict[str, Any], events: queue.SimpleQueue) -> dict[str, An
             for item in await _read_files(record.dir, store.streamed):
                 events.put(item)
             return {
-                "outcome": dict(vars(out)),
+                "outcome": out.record(),
                 "staging": str(record.dir),
                 "duration_s": round(time.monotonic() - started, 4),
             }

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass._orchestrator.result import RunResult
 
 
 def render_config(**kwargs: Any) -> str:
@@ -16,7 +19,7 @@ def render_config(**kwargs: Any) -> str:
     return str(yaml.safe_dump(redact(compose_from_kwargs(kwargs).data), sort_keys=False))
 
 
-def format_result(result: dict[str, Any]) -> str:
+def format_result(result: RunResult) -> str:
     """The readable summary of one run's result (what ``agentcompass run`` prints)."""
     from agentcompass._orchestrator.summary import format_table
 

@@ -4,7 +4,10 @@ its printed form."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass._orchestrator.integrity import ScanReport
 
 
 def scan_run(
@@ -13,7 +16,7 @@ def scan_run(
     review: bool = False,
     judge: dict[str, Any] | str | None = None,
     review_params: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> ScanReport:
     """Scan every sample's final attempt of ``run_dir`` for reward hacking and record the verdicts (each
     ``result.json``'s ``integrity``, ``results.jsonl``, ``summary.json``'s ``integrity_flagged`` and
     ``resolved_rate_clean``). Returns ``{run_dir, n_scanned, verdicts, flagged}``; each flagged attempt with its
