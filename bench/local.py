@@ -23,9 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agentcompass.environments import _cgroup
-from agentcompass.environments import _localfs as fs
-from agentcompass.environments.local import LocalConfig, LocalProvider
+from agentcompass.environments.local import LocalConfig, LocalProvider, fs
+from agentcompass.environments.local import cgroup as _cgroup
 from agentcompass.interfaces import EnvSpec
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from agentcompass.environments import _cgroup
-from agentcompass.environments._proctree import descendants
+from agentcompass.environments.local import cgroup as _cgroup
+from agentcompass.environments.local.proctree import descendants
 from agentcompass.errors import SandboxError
 from tests.environments.conftest import run
 from tests.environments.process_patterns import (

@@ -1,17 +1,17 @@
 """The supervisor of one local environment: the parent of every command, and a child subreaper.
 
-Forked by the zygote (:mod:`._zygote`), one per local environment. It marks itself a *child subreaper*
+Forked by the zygote (:mod:`.zygote`), one per local environment. It marks itself a *child subreaper*
 (``prctl(PR_SET_CHILD_SUBREAPER)``): a process that leaves its parent (double fork, ``setsid``, ``env -i``, a
 renamed command line) is re-parented to the supervisor instead of to init, so every process the environment ever
 started stays a descendant of it, whatever it does to its session, environment or name. When a cgroup directory
 is given, the supervisor moves itself into it first, so every descendant is in that cgroup too. Standard library
-only (the zygote runs with ``-S``): it imports :mod:`._proctree` as a plain module when not in the package.
+only (the zygote runs with ``-S``): it imports :mod:`.proctree` as a plain module when not in the package.
 
 Protocol on its stream socket, each message a 4-byte big-endian length and a dict in ``marshal``'s format (both
 ends run the same interpreter; ``json`` would cost its import, ``re`` included):
 
 - out first: ``{"op": "ready", "pid", "cgroup_error", "hidden", "hide_error"}`` (``hidden``: the host paths it
-  hid from its commands, :mod:`._hide`);
+  hid from its commands, :mod:`.hide`);
 - in: ``{"op": "spawn", "id", "argv", "cwd", "env"}`` with two file descriptors attached (SCM_RIGHTS: the
   command's stdout and stderr); the command runs in a session of its own, stdin ``/dev/null``;
 - out: ``{"op": "started", "id", "pid"}``, or ``{"op": "failed", "id", "error"}`` when it could not be run,
@@ -34,8 +34,8 @@ import struct
 import subprocess
 
 try:
-    from agentcompass.environments._hide import hide
-    from agentcompass.environments._proctree import (
+    from agentcompass.environments.local.hide import hide
+    from agentcompass.environments.local.proctree import (
         command_lines,
         descendants,
         drain,
@@ -44,8 +44,8 @@ try:
         wake_pipe,
     )
 except ImportError:  # forked by the zygote, which runs without the package (-S)
-    from _hide import hide  # type: ignore[no-redef]
-    from _proctree import (  # type: ignore[no-redef]
+    from hide import hide  # type: ignore[no-redef]
+    from proctree import (  # type: ignore[no-redef]
         command_lines,
         descendants,
         drain,

@@ -2,10 +2,10 @@
 
 Containment, strongest first, each where the machine allows it:
 
-1. a cgroup v2 of the environment's own (:mod:`._cgroup`): the supervisor joins it before it starts anything,
+1. a cgroup v2 of the environment's own (:mod:`.cgroup`): the supervisor joins it before it starts anything,
    so every process the environment starts is born in it; ``close`` kills the cgroup, which ends even processes
    that left the supervisor's tree (because the supervisor itself was killed);
-2. the supervisor (:mod:`._supervisor`), a child subreaper that forks every command: whatever a process does to
+2. the supervisor (:mod:`.supervisor`), a child subreaper that forks every command: whatever a process does to
    its session, environment or command line, it and its orphans stay descendants of the supervisor, which kills
    them all when the environment closes (and when the process owning the environment dies, even by SIGKILL);
 3. each command's process group, killed on its timeout or cancellation;
@@ -22,9 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from agentcompass.environments import _cgroup
-from agentcompass.environments import _localprocs as procs
-from agentcompass.environments._supervise import Spawned, SupervisedProcesses
+from agentcompass.environments.local import cgroup as _cgroup
+from agentcompass.environments.local import procs as procs
+from agentcompass.environments.local.supervise import Spawned, SupervisedProcesses
 from agentcompass.interfaces import ExecResult
 
 log = logging.getLogger("agentcompass.environments.local")
@@ -56,7 +56,7 @@ class Processes:
         self, root: Path, *, output_limit: int, grace_s: float, cgroup: Path | None, hide: dict | None = None
     ) -> None:
         self.root = root
-        self.hide = hide  # host paths its commands must not see (:mod:`._hide`)
+        self.hide = hide  # host paths its commands must not see (:mod:`.hide`)
         self.output_limit = output_limit
         self.grace_s = grace_s
         self.cgroup = cgroup  # made by the provider with the workspace (its marker names it)

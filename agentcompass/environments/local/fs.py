@@ -1,5 +1,5 @@
 """File helpers of the local environment: path confinement, copies, staging, removal (its processes and their
-output: :mod:`agentcompass.environments._localprocs`)."""
+output: :mod:`agentcompass.environments.local.procs`)."""
 
 from __future__ import annotations
 

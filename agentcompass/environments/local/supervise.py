@@ -1,4 +1,4 @@
-"""The local environment's side of its supervisor (:mod:`._supervisor`): start it, spawn commands through it,
+"""The local environment's side of its supervisor (:mod:`.supervisor`): start it, spawn commands through it,
 learn their exits, and stop it (which ends every process the environment started).
 
 One :class:`SupervisedProcesses` per local environment, started at its first command. Commands are forked by the
@@ -26,13 +26,13 @@ from agentcompass.errors import SandboxError
 
 log = logging.getLogger("agentcompass.environments.local")
 
-_ZYGOTE = Path(__file__).with_name("_zygote.py")
+_ZYGOTE = Path(__file__).with_name("zygote.py")
 _HEADER = struct.Struct(">I")
 STOP_TIMEOUT_S = 30.0  # the supervisor kills for at most 20 s; past this it is killed itself
 
 
 class _ZygoteClient:
-    """This process's zygote (:mod:`._zygote`), started at the first local environment; a new one when it is
+    """This process's zygote (:mod:`.zygote`), started at the first local environment; a new one when it is
     gone (or this is a forked child of the process that started it)."""
 
     lock = threading.Lock()
@@ -102,7 +102,7 @@ class SupervisedProcesses:
     def __init__(self, label: str, cgroup: str | None = None, hide: dict[str, Any] | None = None) -> None:
         self.label = label  # for messages: the workspace
         self.cgroup = cgroup
-        self.hide = hide  # what its commands must not see (:mod:`._hide`); None: nothing hidden
+        self.hide = hide  # what its commands must not see (:mod:`.hide`); None: nothing hidden
         self.hidden: list[str] = []
         self.hide_error = ""
         self.pid = 0  # the supervisor's

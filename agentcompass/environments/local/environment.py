@@ -12,7 +12,7 @@ This is NOT a security sandbox. Commands run as the current user with the host's
 
 Each command runs in a session of its own, forked by the environment's supervisor; on timeout or cancellation
 its whole group gets SIGKILL. ``close()`` ends every process the environment started, however it left the
-group (:mod:`._localcommands`: the supervisor is a child subreaper, in a cgroup of the environment's own where
+group (:mod:`.commands`: the supervisor is a child subreaper, in a cgroup of the environment's own where
 one can be made), then removes the workspace unless the spec says keep. A marker file
 ``<root_dir>/<workspace>.json`` records the run id and the cgroup so ``cleanup(run_id)`` can reap leftovers.
 """
@@ -31,11 +31,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentcompass.environments import _beneath as beneath
-from agentcompass.environments import _cgroup
-from agentcompass.environments import _localfs as fs
-from agentcompass.environments import _localprocs as procs
-from agentcompass.environments._localcommands import Processes
+from agentcompass.environments.local import beneath as beneath
+from agentcompass.environments.local import cgroup as _cgroup
+from agentcompass.environments.local import fs as fs
+from agentcompass.environments.local import procs as procs
+from agentcompass.environments.local.commands import Processes
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
@@ -254,7 +254,7 @@ class LocalEnvironment:
         self._base_env = self._make_base_env()
 
     def _hiding(self) -> dict[str, Any]:
-        from agentcompass.environments._hide import ancestors
+        from agentcompass.environments.local.hide import ancestors
 
         return {
             "paths": [str(p) for p in self.spec.private_paths],
@@ -270,7 +270,7 @@ class LocalEnvironment:
 
     def host_path(self, p: str) -> Path:
         """Host path of ``p``, refusing paths that escape the workspace (also through symlinks). For commands
-        and messages only: file operations resolve paths with :mod:`._beneath`, never through this path."""
+        and messages only: file operations resolve paths with :mod:`.beneath`, never through this path."""
         return fs.confined(self.root, fs.map_path(self.root, p, self.workdir), p)
 
     def _rel(self, p: str) -> str:
@@ -336,7 +336,7 @@ class LocalEnvironment:
         env: dict[str, str] | None = None,
     ) -> ExecResult:
         """Run ``cmd`` (a string runs under ``bash -c``) in its own session, through the environment's
-        supervisor (:mod:`._localcommands`)."""
+        supervisor (:mod:`.commands`)."""
         if self._closed:
             raise SandboxError(f"local environment {self.root} is closed")
         argv = ["bash", "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]

@@ -10,7 +10,7 @@ namespace of its own before it starts anything, where
 Every command the supervisor starts inherits that namespace; the owning process (which uploads the tests and the
 solution into the workspace) keeps the host's view. It needs the right to make a mount namespace (root, or
 CAP_SYS_ADMIN); without it nothing is hidden and the reason is reported. Standard library only (imported by the
-supervisor as a plain module, like :mod:`._proctree`).
+supervisor as a plain module, like :mod:`.proctree`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The zygote of the local environments' supervisors: one small process per owning process, which forks a new
-supervisor (:mod:`._supervisor`) for every local environment.
+supervisor (:mod:`.supervisor`) for every local environment.
 
 A supervisor forked from a process that has already started (``python -E -s -S``, the standard library loaded,
 ctypes too) costs a ``fork``, not an interpreter start-up: about a millisecond of CPU instead of some 30. The
 zygote is a child subreaper itself: when a supervisor dies before its time (killed), its orphans come to the
 zygote, which kills them (it knows which of its children are supervisors).
 
-Run as ``python -E -s -S _zygote.py FD``. Protocol on the stream socket FD, framed as the supervisor's:
+Run as ``python -E -s -S zygote.py FD``. Protocol on the stream socket FD, framed as the supervisor's:
 
 - in: ``{"op": "fork", "cgroup", "hide"}`` with one file descriptor attached, the new supervisor's socket;
 - out: ``{"op": "forked", "pid"}`` (the supervisor then says ``ready`` on its own socket).
@@ -26,11 +26,11 @@ import struct
 import sys
 
 try:
-    from agentcompass.environments import _supervisor as supervisor
-    from agentcompass.environments._proctree import drain, kill_descendants, set_subreaper, wake_pipe
+    from agentcompass.environments.local import supervisor
+    from agentcompass.environments.local.proctree import drain, kill_descendants, set_subreaper, wake_pipe
 except ImportError:  # run as a script, without the package (-S); this file's directory comes first
-    import _supervisor as supervisor  # type: ignore[no-redef]
-    from _proctree import drain, kill_descendants, set_subreaper, wake_pipe  # type: ignore[no-redef]
+    import supervisor  # type: ignore[no-redef]
+    from proctree import drain, kill_descendants, set_subreaper, wake_pipe  # type: ignore[no-redef]
 
 _HEADER = struct.Struct(">I")
 
