@@ -109,13 +109,19 @@ class InstalledAgent:
         return {"agent": self.AGENT_NAME, "version": self.version, "cache": str(delivery.cache_root(self.data_dir))}
 
     def listing(self) -> dict[str, Any]:
-        """What ``agentcompass list harnesses`` shows: the pinned version, the protocols the program speaks, and
-        whether its build for this host's platform (as a docker image on it) is in the cache."""
+        """What ``agentcompass list harnesses`` shows: the pinned version, the protocols the program speaks,
+        whether its build for this host's platform (as a docker image on it) is in the cache, and the
+        ``model_params`` it takes (key -> what it becomes)."""
         try:
             cached: bool | None = all(delivery.is_cached(p, self.data_dir) for p in self.parts(host()))
         except Exception:  # no build for this platform
             cached = None
-        return {"version": self.version, "protocols": list(self.PROTOCOLS), "cached": cached}
+        params = {o.key: o.describe() for o in self.config_class.OPTIONS}
+        return {"version": self.version, "protocols": list(self.PROTOCOLS), "cached": cached, "model_params": params}
+
+    def home(self, run: Run) -> str:
+        """The agent's home folder as an environment path: the attempt's on the host, the image's user's else."""
+        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
     # ------------------------------------------------------------------ per-agent hooks
     def parts(self, plat: Platform) -> list[delivery.Part]:

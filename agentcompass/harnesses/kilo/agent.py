@@ -18,16 +18,16 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
-from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 from agentcompass.harnesses.opencode import trajectory
-from agentcompass.interfaces import ON_HOST
 
 DEFAULT_VERSION = "7.7.7"
 PROVIDER = "agentcompass"
@@ -36,25 +36,13 @@ PROVIDER = "agentcompass"
 class KiloConfig(InstalledAgentConfig):
     """``harness_params`` of ``kilo``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "--variant (Kilo's reasoning-effort variant of the model)",
-        "max_tokens": "the model's limit.output in the provider registration",
-    }
+    OPTIONS = (
+        AgentOption("reasoning_effort", flag="--variant", doc="Kilo's reasoning-effort variant of the model"),
+        AgentOption("max_tokens", sets="limit.output", doc="the model's output limit in the provider registration"),
+    )
+    NO_TURN_LIMIT = "kilo run"
     version: str = Field(DEFAULT_VERSION, description="@kilocode/cli version (its native build).")
     kilo_config: dict[str, Any] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
-
-    @model_validator(mode="after")
-    def _check(self) -> KiloConfig:
-        if self.max_turns is not None:
-            raise ValueError("max_turns: kilo run has no turn limit (set a gateway limit or the task's timeout)")
-        return self
-
-
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
 
 
 class KiloHarness(InstalledAgent):
@@ -70,9 +58,6 @@ class KiloHarness(InstalledAgent):
         name = f"@kilocode/cli-{plat.os}-{plat.arch}" + ("" if plat.avx2 or plat.arch != "x64" else "-baseline")
         name += "-musl" if plat.libc == "musl" else ""
         return [delivery.npm_part(name, self.version, "about 240 MB", ("bin/kilo",))]
-
-    def _home(self, run: Run) -> str:
-        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
     def settings(self, run: Run) -> dict[str, Any]:
         cfg, model = self.config, run.endpoint.model
@@ -93,11 +78,11 @@ class KiloHarness(InstalledAgent):
         }
         if cfg.disable_web_search:
             config["permission"] = {"websearch": "deny", "webfetch": "deny"}
-        return _merge(config, cfg.kilo_config)
+        return merged(config, cfg.kilo_config)
 
     async def prepare(self, run: Run) -> None:
         text = json.dumps(self.settings(run), indent=2)
-        await run.env.write_file(f"{self._home(run)}/.config/kilo/kilo.json", text)
+        await run.env.write_file(f"{self.home(run)}/.config/kilo/kilo.json", text)
 
     def variables(self, run: Run) -> dict[str, str]:
         return {
@@ -112,9 +97,7 @@ class KiloHarness(InstalledAgent):
         }
 
     def flags(self, run: Run) -> list[str]:
-        out = [f"--model={PROVIDER}/{run.endpoint.model}", "--format=json"]
-        if "reasoning_effort" in self.config.model_params:
-            out += ["--variant", str(self.config.model_params["reasoning_effort"])]
+        out = [f"--model={PROVIDER}/{run.endpoint.model}", "--format=json", *self.config.option_args()]
         return [*out, "--thinking", "--auto", *self.config.extra_args]
 
     def command(self, run: Run) -> str:
