@@ -84,6 +84,23 @@ def _select(options: Iterable[AgentOption], keys: tuple[str, ...]) -> list[Agent
     return [by_key[k] for k in keys] if keys else list(by_key.values())
 
 
+PAGE = "docs/agent-options.md"
+
+
+def page() -> str:
+    """The text of :data:`PAGE`: every bundled agent program's options (``python -m
+    agentcompass.harnesses._installed fetch``'s list of harnesses), by harness id."""
+    import importlib
+
+    from .__main__ import HARNESSES
+
+    agents = {}
+    for ident, target in sorted(HARNESSES.items()):
+        module, _, name = target.partition(":")
+        agents[ident] = getattr(importlib.import_module(module), name).config_class.OPTIONS
+    return markdown(agents)
+
+
 def markdown(agents: Mapping[str, Iterable[AgentOption]]) -> str:
     """The page documenting every agent program's ``model_params`` (``docs/agent-options.md``)."""
     lines = [
@@ -98,8 +115,9 @@ def markdown(agents: Mapping[str, Iterable[AgentOption]]) -> str:
     for name, options in agents.items():
         lines += [f"## {name}", "", "| key | becomes | allowed | notes |", "| --- | --- | --- | --- |"]
         for o in options:
-            kind = "flag" if o.flag else "`-c`" if o.setting else "variable" if o.env else "setting"
+            kind = "flag" if o.flag else "override" if o.setting else "variable" if o.env else "setting"
             allowed = ", ".join(f"`{c}`" for c in o.choices) or "any"
-            lines.append(f"| `{o.key}` | {kind} `{o.target()}` | {allowed} | {o.doc} |")
+            notes = "; ".join([*([o.doc] if o.doc else []), *(["true: the flag, false: its `--no-` form"] * o.switch)])
+            lines.append(f"| `{o.key}` | {kind} `{o.target()}` | {allowed} | {notes} |")
         lines.append("")
     return "\n".join(lines)

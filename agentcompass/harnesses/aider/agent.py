@@ -59,14 +59,8 @@ class AiderConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="aider-chat version.")
 
 
-class AiderHarness(InstalledAgent):
+class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt", sessions=("aider.chat.history.md",)):
     id = "aider"
-    config_class = AiderConfig
-    config: AiderConfig
-    AGENT_NAME = "aider"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "aider.txt"
-    SESSION_DIRS = ("aider.chat.history.md",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         rt = python.runtime(PYTHON)

@@ -54,16 +54,12 @@ class ClaudeCodeConfig(InstalledAgentConfig):
     permission_mode: str = Field("bypassPermissions", description="--permission-mode (Harbor's default).")
 
 
-class ClaudeCodeHarness(InstalledAgent):
+class ClaudeCodeHarness(
+    InstalledAgent[ClaudeCodeConfig], program="claude-code", log="claude-code.txt", sessions=("sessions",)
+):
     id = "claude_code"
     converses = True
-    config_class = ClaudeCodeConfig
-    config: ClaudeCodeConfig
-    AGENT_NAME = "claude-code"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "claude-code.txt"
     PROTOCOLS = ("anthropic-messages",)
-    SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [delivery.npm_part(f"{PACKAGE}-{plat.npm}", self.version, size="about 400 MB")]

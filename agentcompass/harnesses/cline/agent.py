@@ -50,14 +50,8 @@ class ClineConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="cline version (its native build @cline/cli-<os>-<arch>).")
 
 
-class ClineHarness(InstalledAgent):
+class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.txt", sessions=("sessions",)):
     id = "cline"
-    config_class = ClineConfig
-    config: ClineConfig
-    AGENT_NAME = "cline-cli"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "cline.txt"
-    SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         if plat.libc == "musl":

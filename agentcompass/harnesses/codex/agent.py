@@ -58,16 +58,10 @@ class CodexConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@openai/codex version (its native build).")
 
 
-class CodexHarness(InstalledAgent):
+class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt", sessions=("sessions",)):
     id = "codex"
     converses = True
-    config_class = CodexConfig
-    config: CodexConfig
-    AGENT_NAME = "codex"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "codex.txt"
     PROTOCOLS = ("openai-responses",)
-    SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         key = f"{plat.os}-{plat.arch}"  # one static (musl) build serves glibc and musl alike

@@ -56,15 +56,14 @@ class GeminiCliConfig(NodeAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@google/gemini-cli version.")
 
 
-class GeminiCliHarness(InstalledAgent):
+class GeminiCliHarness(
+    InstalledAgent[GeminiCliConfig],
+    program="gemini-cli",
+    log="gemini-cli.txt",
+    sessions=(f"{TRAJECTORY}.json", f"{TRAJECTORY}.jsonl"),
+):
     id = "gemini_cli"
     converses = True
-    config_class = GeminiCliConfig
-    config: GeminiCliConfig
-    AGENT_NAME = "gemini-cli"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "gemini-cli.txt"
-    SESSION_DIRS = (f"{TRAJECTORY}.json", f"{TRAJECTORY}.jsonl")
     PROTOCOLS = ("google-genai",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:

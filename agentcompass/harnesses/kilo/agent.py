@@ -15,7 +15,6 @@ internet.
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 from typing import Any
@@ -24,10 +23,10 @@ from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
 from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
-from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 from agentcompass.harnesses.opencode import trajectory
+from agentcompass.harnesses.opencode.agent import OpenCodeConfig, gateway_settings, program_variables, write_settings
 
 DEFAULT_VERSION = "7.7.7"
 PROVIDER = "agentcompass"
@@ -36,23 +35,14 @@ PROVIDER = "agentcompass"
 class KiloConfig(InstalledAgentConfig):
     """``harness_params`` of ``kilo``."""
 
-    OPTIONS = (
-        AgentOption("reasoning_effort", flag="--variant", doc="Kilo's reasoning-effort variant of the model"),
-        AgentOption("max_tokens", sets="limit.output", doc="the model's output limit in the provider registration"),
-    )
+    OPTIONS = OpenCodeConfig.OPTIONS
     NO_TURN_LIMIT = "kilo run"
     version: str = Field(DEFAULT_VERSION, description="@kilocode/cli version (its native build).")
     kilo_config: dict[str, Any] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
 
 
-class KiloHarness(InstalledAgent):
+class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", sessions=("kilo",)):
     id = "kilo"
-    config_class = KiloConfig
-    config: KiloConfig
-    AGENT_NAME = "kilo"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "kilo.txt"
-    SESSION_DIRS = ("kilo",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         name = f"@kilocode/cli-{plat.os}-{plat.arch}" + ("" if plat.avx2 or plat.arch != "x64" else "-baseline")
@@ -60,41 +50,14 @@ class KiloHarness(InstalledAgent):
         return [delivery.npm_part(name, self.version, "about 240 MB", ("bin/kilo",))]
 
     def settings(self, run: Run) -> dict[str, Any]:
-        cfg, model = self.config, run.endpoint.model
-        entry: dict[str, Any] = {"name": model}
-        if "max_tokens" in cfg.model_params:
-            entry["limit"] = {"output": int(cfg.model_params["max_tokens"]), "context": 1_000_000}
-        provider = {
-            "npm": "@ai-sdk/openai-compatible",
-            "name": "agentcompass gateway",
-            "options": {"baseURL": run.endpoint.v1, "apiKey": "{env:AGENTCOMPASS_GATEWAY_TOKEN}"},
-            "models": {model: entry},
-        }
-        config: dict[str, Any] = {
-            "autoupdate": False,
-            "share": "disabled",
-            "model": f"{PROVIDER}/{model}",
-            "provider": {PROVIDER: provider},
-        }
-        if cfg.disable_web_search:
-            config["permission"] = {"websearch": "deny", "webfetch": "deny"}
-        return merged(config, cfg.kilo_config)
+        return merged(gateway_settings(run, self.config, "@ai-sdk/openai-compatible"), self.config.kilo_config)
 
     async def prepare(self, run: Run) -> None:
-        text = json.dumps(self.settings(run), indent=2)
-        await run.env.write_file(f"{self.home(run)}/.config/kilo/kilo.json", text)
+        await write_settings(run, self.home(run), "kilo", self.settings(run))
 
     def variables(self, run: Run) -> dict[str, str]:
-        return {
-            "AGENTCOMPASS_GATEWAY_TOKEN": run.endpoint.token,
-            "KILO_FAKE_VCS": "git",
-            "XDG_DATA_HOME": f"{run.logs}/kilo/xdg-data",
-            "XDG_STATE_HOME": f"{run.logs}/kilo/xdg-state",
-            "KILO_DISABLE_MODELS_FETCH": "1",
-            "KILO_DISABLE_AUTOUPDATE": "1",
-            "KILO_DISABLE_SESSION_INGEST": "1",
-            "KILO_DISABLE_LSP_DOWNLOAD": "1",
-        }
+        env = program_variables(run, "kilo")
+        return {**env, "KILO_DISABLE_SESSION_INGEST": "1", "KILO_DISABLE_LSP_DOWNLOAD": "1"}
 
     def flags(self, run: Run) -> list[str]:
         out = [f"--model={PROVIDER}/{run.endpoint.model}", "--format=json", *self.config.option_args()]

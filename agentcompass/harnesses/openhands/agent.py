@@ -54,14 +54,10 @@ class OpenHandsConfig(InstalledAgentConfig):
     load_skills: bool = Field(True, description="LOAD_SKILLS: load skills from the skill folders.")
 
 
-class OpenHandsHarness(InstalledAgent):
+class OpenHandsHarness(
+    InstalledAgent[OpenHandsConfig], program="openhands-sdk", log="openhands_sdk.txt", sessions=("trajectory.json",)
+):
     id = "openhands"
-    config_class = OpenHandsConfig
-    config: OpenHandsConfig
-    AGENT_NAME = "openhands-sdk"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "openhands_sdk.txt"
-    SESSION_DIRS = ("trajectory.json",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         rt = python.runtime(PYTHON)

@@ -55,14 +55,8 @@ class PiConfig(NodeAgentConfig):
         return self
 
 
-class PiHarness(InstalledAgent):
+class PiHarness(InstalledAgent[PiConfig], program="pi", log="pi.txt", sessions=("pi",)):
     id = "pi"
-    config_class = PiConfig
-    config: PiConfig
-    AGENT_NAME = "pi"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "pi.txt"
-    SESSION_DIRS = ("pi",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [delivery.npm_part(PACKAGE, self.version, "about 30 MB"), node.part(plat, self.config.node_version)]

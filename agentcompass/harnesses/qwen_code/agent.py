@@ -45,15 +45,11 @@ class QwenCodeConfig(NodeAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@qwen-code/qwen-code version.")
 
 
-class QwenCodeHarness(InstalledAgent):
+class QwenCodeHarness(
+    InstalledAgent[QwenCodeConfig], program="qwen-code", log="qwen-code.txt", sessions=("qwen-sessions",)
+):
     id = "qwen_code"
     converses = True
-    config_class = QwenCodeConfig
-    config: QwenCodeConfig
-    AGENT_NAME = "qwen-code"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "qwen-code.txt"
-    SESSION_DIRS = ("qwen-sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [
