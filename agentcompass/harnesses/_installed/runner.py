@@ -24,7 +24,7 @@ import shlex
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, get_args
 
 from agentcompass.errors import AgentError, DependencyError
 from agentcompass.interfaces import (
@@ -45,6 +45,7 @@ from . import conversing, delivery, gateway
 from .config import InstalledAgentConfig
 from .platform import Platform, host, probe
 
+C = TypeVar("C", bound=InstalledAgentConfig)
 log = logging.getLogger("agentcompass.harnesses.installed")
 LOGS = "/logs/agent"
 FINISH_TIMEOUT_S = 30.0
@@ -71,22 +72,33 @@ class Run:
         return self.env.path(self.parts[index].env_dir())
 
 
-class InstalledAgent:
-    """Implements :class:`~agentcompass.interfaces.Harness` for one published agent program (subclassed)."""
+class InstalledAgent(Generic[C]):
+    """Implements :class:`~agentcompass.interfaces.Harness` for one published agent program (subclassed as
+    ``InstalledAgent[ItsConfig]``: that class is its ``config_class``, whose ``version`` default is the pinned one)."""
 
     id: str = ""
     requires_model: ClassVar[bool] = True
     converses: ClassVar[bool] = False  # True where the agent takes the conversation's MCP server (prepare, command)
     config_class: ClassVar[type[InstalledAgentConfig]] = InstalledAgentConfig
     AGENT_NAME: ClassVar[str] = ""  # the program's own name (ATIF agent.name)
-    DEFAULT_VERSION: ClassVar[str] = ""
     NATIVE_LOG: ClassVar[str] = "agent.txt"  # under /logs/agent
     SESSION_DIRS: ClassVar[tuple[str, ...]] = ()  # more folders under /logs/agent kept with the log
     PROTOCOLS: ClassVar[tuple[str, ...]] = ("openai-chat",)  # the model APIs the program speaks to the gateway
 
-    def __init__(self, config: InstalledAgentConfig, ctx: ComponentContext | None = None) -> None:
-        self.config, self.component_ctx = config, ctx
-        self.version = config.version or self.DEFAULT_VERSION
+    def __init_subclass__(cls, program: str = "", log: str = "", sessions: tuple[str, ...] = (), **kw: Any) -> None:
+        """A subclass names the program (``AGENT_NAME``), its log (``NATIVE_LOG``) and session files
+        (``SESSION_DIRS``) in its class statement; its config class is the ``InstalledAgent[...]`` argument."""
+        super().__init_subclass__(**kw)
+        for base in getattr(cls, "__orig_bases__", ()):
+            found = [a for a in get_args(base) if isinstance(a, type) and issubclass(a, InstalledAgentConfig)]
+            cls.config_class = found[0] if found else cls.config_class
+        cls.AGENT_NAME, cls.NATIVE_LOG = program or cls.AGENT_NAME, log or cls.NATIVE_LOG
+        cls.SESSION_DIRS = sessions or cls.SESSION_DIRS
+
+    def __init__(self, config: C, ctx: ComponentContext | None = None) -> None:
+        self.config: C = config
+        self.component_ctx = ctx
+        self.version = config.version or str(type(config).model_fields["version"].default or "")
         self.data_dir = _data_dir(ctx)
         self.model_name = (ctx.model_id if ctx is not None else "") or ""
         self.auto_install = bool(config.auto_install or (ctx is not None and ctx.auto_install_dependencies))
@@ -109,13 +121,19 @@ class InstalledAgent:
         return {"agent": self.AGENT_NAME, "version": self.version, "cache": str(delivery.cache_root(self.data_dir))}
 
     def listing(self) -> dict[str, Any]:
-        """What ``agentcompass list harnesses`` shows: the pinned version, the protocols the program speaks, and
-        whether its build for this host's platform (as a docker image on it) is in the cache."""
+        """What ``agentcompass list harnesses`` shows: the pinned version, the protocols the program speaks,
+        whether its build for this host's platform (as a docker image on it) is in the cache, and the
+        ``model_params`` it takes (key -> what it becomes)."""
         try:
             cached: bool | None = all(delivery.is_cached(p, self.data_dir) for p in self.parts(host()))
         except Exception:  # no build for this platform
             cached = None
-        return {"version": self.version, "protocols": list(self.PROTOCOLS), "cached": cached}
+        params = {o.key: o.describe() for o in self.config_class.OPTIONS}
+        return {"version": self.version, "protocols": list(self.PROTOCOLS), "cached": cached, "model_params": params}
+
+    def home(self, run: Run) -> str:
+        """The agent's home folder as an environment path: the attempt's on the host, the image's user's else."""
+        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
     # ------------------------------------------------------------------ per-agent hooks
     def parts(self, plat: Platform) -> list[delivery.Part]:

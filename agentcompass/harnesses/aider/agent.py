@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, pyenv, python
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
@@ -32,14 +33,6 @@ from . import trajectory
 DEFAULT_VERSION = "0.86.2"
 PROJECT = "aider-chat"
 PYTHON = "3.11"
-# Harbor's AiderOptions: model_params key -> aider flag
-FLAGS = {
-    "reasoning_effort": "--reasoning-effort",
-    "thinking_tokens": "--thinking-tokens",
-    "cache_prompts": "--cache-prompts",
-    "stream": "--stream",
-    "map_tokens": "--map-tokens",
-}
 # a workspace that is no git repository yet is committed first, so aider's own commits show what it changed
 SNAPSHOT = (
     "if command -v git >/dev/null 2>&1 && ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then "
@@ -57,35 +50,25 @@ SETTINGS = (
 class AiderConfig(InstalledAgentConfig):
     """``harness_params`` of ``aider``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {k: v for k, v in FLAGS.items()}
+    # Harbor's AiderOptions: aider's flags, in the order given (true / false: the flag or its --no- form)
+    OPTIONS = tuple(
+        AgentOption(key, flag="--" + key.replace("_", "-"), switch=True)
+        for key in ("reasoning_effort", "thinking_tokens", "cache_prompts", "stream", "map_tokens")
+    )
+    NO_TURN_LIMIT = "aider --message"
     version: str = Field(DEFAULT_VERSION, description="aider-chat version.")
 
-    def model_post_init(self, context: Any) -> None:
-        if self.max_turns is not None:
-            raise ValueError("max_turns: aider --message has no turn limit")
 
-
-def _flag(name: str, value: Any) -> str:
-    if isinstance(value, bool):
-        return name if value else "--no-" + name.removeprefix("--")
-    return f"{name} {shlex.quote(str(value))}"
-
-
-class AiderHarness(InstalledAgent):
+class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt", sessions=("aider.chat.history.md",)):
     id = "aider"
-    config_class = AiderConfig
-    config: AiderConfig
-    AGENT_NAME = "aider"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "aider.txt"
-    SESSION_DIRS = ("aider.chat.history.md",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         rt = python.runtime(PYTHON)
         return [python.part(rt, plat), pyenv.part(PROJECT, self.version, rt, plat, ("aider",), size="about 660 MB")]
 
     def flags(self) -> list[str]:
-        return [_flag(FLAGS[k], v) for k, v in self.config.model_params.items()]
+        """One ``flag value`` (or bare flag) a given model_params key, in the order given."""
+        return [" ".join(shlex.quote(a) for a in self.config.option_args(k)) for k in self.config.model_params]
 
     @staticmethod
     def model(name: str) -> str:

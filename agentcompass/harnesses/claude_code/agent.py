@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
 
@@ -44,25 +45,21 @@ _INSTRUCTION_VAR = "AGENTCOMPASS_CLAUDE_CODE_INSTRUCTION"
 class ClaudeCodeConfig(InstalledAgentConfig):
     """``harness_params`` of ``claude_code``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "--effort: low, medium, high, xhigh, max",
-        "max_tokens": "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "max_thinking_tokens": "MAX_THINKING_TOKENS",
-    }
+    OPTIONS = (
+        AgentOption("reasoning_effort", flag="--effort", doc="low, medium, high, xhigh, max"),
+        AgentOption("max_tokens", env="CLAUDE_CODE_MAX_OUTPUT_TOKENS"),
+        AgentOption("max_thinking_tokens", env="MAX_THINKING_TOKENS"),
+    )
     version: str = Field(DEFAULT_VERSION, description="@anthropic-ai/claude-code version (its native build).")
     permission_mode: str = Field("bypassPermissions", description="--permission-mode (Harbor's default).")
 
 
-class ClaudeCodeHarness(InstalledAgent):
+class ClaudeCodeHarness(
+    InstalledAgent[ClaudeCodeConfig], program="claude-code", log="claude-code.txt", sessions=("sessions",)
+):
     id = "claude_code"
     converses = True
-    config_class = ClaudeCodeConfig
-    config: ClaudeCodeConfig
-    AGENT_NAME = "claude-code"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "claude-code.txt"
     PROTOCOLS = ("anthropic-messages",)
-    SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [delivery.npm_part(f"{PACKAGE}-{plat.npm}", self.version, size="about 400 MB")]
@@ -81,12 +78,7 @@ class ClaudeCodeHarness(InstalledAgent):
         }
         if run.mcp is not None:
             env["ENABLE_TOOL_SEARCH"] = "false"
-        params = self.config.model_params
-        if "max_tokens" in params:
-            env["CLAUDE_CODE_MAX_OUTPUT_TOKENS"] = str(params["max_tokens"])
-        if "max_thinking_tokens" in params:
-            env["MAX_THINKING_TOKENS"] = str(params["max_thinking_tokens"])
-        return env
+        return {**env, **self.config.option_variables()}
 
     async def prepare(self, run: Run) -> None:
         sessions = f"{run.logs}/sessions"
@@ -108,8 +100,7 @@ class ClaudeCodeHarness(InstalledAgent):
         cfg, out = self.config, []
         if cfg.max_turns is not None:
             out += ["--max-turns", str(cfg.max_turns)]
-        if "reasoning_effort" in cfg.model_params:
-            out += ["--effort", str(cfg.model_params["reasoning_effort"])]
+        out += cfg.option_args()
         if cfg.disable_web_search:
             out += ["--disallowedTools", "WebSearch,WebFetch"]
         out.append(f"--permission-mode={cfg.permission_mode}")

@@ -20,16 +20,16 @@ import json
 import shlex
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from agentcompass.errors import DependencyError
 from agentcompass.harnesses._installed import delivery
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
-from agentcompass.interfaces import ON_HOST
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
 from . import trajectory
 
@@ -42,38 +42,21 @@ GLOBAL_STATE = {"welcomeViewCompleted": True, "isNewUser": False}
 class ClineConfig(InstalledAgentConfig):
     """``harness_params`` of ``cline``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "--thinking (none, low, medium, high, xhigh)",
-        "max_consecutive_mistakes": "--max-consecutive-mistakes",
-    }
+    OPTIONS = (
+        AgentOption("reasoning_effort", flag="--thinking", choices=THINKING),
+        AgentOption("max_consecutive_mistakes", flag="--max-consecutive-mistakes", text=lambda v: str(int(v))),
+    )
+    NO_TURN_LIMIT = "the Cline CLI"
     version: str = Field(DEFAULT_VERSION, description="cline version (its native build @cline/cli-<os>-<arch>).")
 
-    @model_validator(mode="after")
-    def _check(self) -> ClineConfig:
-        if self.max_turns is not None:
-            raise ValueError("max_turns: the Cline CLI has no turn limit (set a gateway limit or the task's timeout)")
-        effort = self.model_params.get("reasoning_effort")
-        if effort is not None and effort not in THINKING:
-            raise ValueError(f"model_params.reasoning_effort={effort!r}; allowed: {', '.join(THINKING)}")
-        return self
 
-
-class ClineHarness(InstalledAgent):
+class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.txt", sessions=("sessions",)):
     id = "cline"
-    config_class = ClineConfig
-    config: ClineConfig
-    AGENT_NAME = "cline-cli"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "cline.txt"
-    SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         if plat.libc == "musl":
             raise DependencyError("the Cline CLI is published for glibc Linux only (no musl build of @cline/cli-*)")
         return [delivery.npm_part(f"@cline/cli-{plat.os}-{plat.arch}", self.version, "about 160 MB", ("bin/cline",))]
-
-    def _home(self, run: Run) -> str:
-        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
     def providers(self, run: Run) -> dict[str, Any]:
         """``~/.cline/data/settings/providers.json``: the gateway as Cline's ``openai-compatible`` provider."""
@@ -83,7 +66,7 @@ class ClineHarness(InstalledAgent):
         return {"version": 1, "lastUsedProvider": PROVIDER, "modes": {}, "providers": {PROVIDER: entry}}
 
     async def prepare(self, run: Run) -> None:
-        data = f"{self._home(run)}/.cline/data"
+        data = f"{self.home(run)}/.cline/data"
         await run.env.write_file(f"{data}/globalState.json", json.dumps(GLOBAL_STATE))
         await run.env.write_file(f"{data}/settings/providers.json", json.dumps(self.providers(run), indent=2))
 
@@ -99,12 +82,7 @@ class ClineHarness(InstalledAgent):
 
     def flags(self) -> list[str]:
         out = ["-P", PROVIDER, "-k", "$API_KEY", "-m", "$MODELID", "--json", "--yolo"]
-        params = self.config.model_params
-        if "reasoning_effort" in params:
-            out += ["--thinking", str(params["reasoning_effort"])]
-        if "max_consecutive_mistakes" in params:
-            out += ["--max-consecutive-mistakes", str(int(params["max_consecutive_mistakes"]))]
-        return [*out, *self.config.extra_args]
+        return [*out, *self.config.option_args(), *self.config.extra_args]
 
     def command(self, run: Run) -> str:
         binary = shlex.quote(f"{run.part_dir()}/bin/cline")
@@ -113,7 +91,7 @@ class ClineHarness(InstalledAgent):
         return f'{binary} {args} -- {instruction}; status=$?; echo "__CLINE_EXIT=$status"; exit "$status"'
 
     async def finish(self, run: Run) -> None:
-        sessions = shlex.quote(run.env.path(f"{self._home(run)}/.cline/data/sessions"))
+        sessions = shlex.quote(run.env.path(f"{self.home(run)}/.cline/data/sessions"))
         dest = shlex.quote(f"{run.logs}/sessions")
         script = (
             f"if [ -d {sessions} ]; then mkdir -p {dest}; latest=$(ls -1td {sessions}/*/ 2>/dev/null | head -n 1); "

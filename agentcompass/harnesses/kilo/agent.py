@@ -15,19 +15,18 @@ internet.
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
-from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 from agentcompass.harnesses.opencode import trajectory
-from agentcompass.interfaces import ON_HOST
+from agentcompass.harnesses.opencode.agent import OpenCodeConfig, gateway_settings, program_variables, write_settings
 
 DEFAULT_VERSION = "7.7.7"
 PROVIDER = "agentcompass"
@@ -36,85 +35,32 @@ PROVIDER = "agentcompass"
 class KiloConfig(InstalledAgentConfig):
     """``harness_params`` of ``kilo``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "--variant (Kilo's reasoning-effort variant of the model)",
-        "max_tokens": "the model's limit.output in the provider registration",
-    }
+    OPTIONS = OpenCodeConfig.OPTIONS
+    NO_TURN_LIMIT = "kilo run"
     version: str = Field(DEFAULT_VERSION, description="@kilocode/cli version (its native build).")
     kilo_config: dict[str, Any] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
 
-    @model_validator(mode="after")
-    def _check(self) -> KiloConfig:
-        if self.max_turns is not None:
-            raise ValueError("max_turns: kilo run has no turn limit (set a gateway limit or the task's timeout)")
-        return self
 
-
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
-class KiloHarness(InstalledAgent):
+class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", sessions=("kilo",)):
     id = "kilo"
-    config_class = KiloConfig
-    config: KiloConfig
-    AGENT_NAME = "kilo"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "kilo.txt"
-    SESSION_DIRS = ("kilo",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         name = f"@kilocode/cli-{plat.os}-{plat.arch}" + ("" if plat.avx2 or plat.arch != "x64" else "-baseline")
         name += "-musl" if plat.libc == "musl" else ""
         return [delivery.npm_part(name, self.version, "about 240 MB", ("bin/kilo",))]
 
-    def _home(self, run: Run) -> str:
-        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
-
     def settings(self, run: Run) -> dict[str, Any]:
-        cfg, model = self.config, run.endpoint.model
-        entry: dict[str, Any] = {"name": model}
-        if "max_tokens" in cfg.model_params:
-            entry["limit"] = {"output": int(cfg.model_params["max_tokens"]), "context": 1_000_000}
-        provider = {
-            "npm": "@ai-sdk/openai-compatible",
-            "name": "agentcompass gateway",
-            "options": {"baseURL": run.endpoint.v1, "apiKey": "{env:AGENTCOMPASS_GATEWAY_TOKEN}"},
-            "models": {model: entry},
-        }
-        config: dict[str, Any] = {
-            "autoupdate": False,
-            "share": "disabled",
-            "model": f"{PROVIDER}/{model}",
-            "provider": {PROVIDER: provider},
-        }
-        if cfg.disable_web_search:
-            config["permission"] = {"websearch": "deny", "webfetch": "deny"}
-        return _merge(config, cfg.kilo_config)
+        return merged(gateway_settings(run, self.config, "@ai-sdk/openai-compatible"), self.config.kilo_config)
 
     async def prepare(self, run: Run) -> None:
-        text = json.dumps(self.settings(run), indent=2)
-        await run.env.write_file(f"{self._home(run)}/.config/kilo/kilo.json", text)
+        await write_settings(run, self.home(run), "kilo", self.settings(run))
 
     def variables(self, run: Run) -> dict[str, str]:
-        return {
-            "AGENTCOMPASS_GATEWAY_TOKEN": run.endpoint.token,
-            "KILO_FAKE_VCS": "git",
-            "XDG_DATA_HOME": f"{run.logs}/kilo/xdg-data",
-            "XDG_STATE_HOME": f"{run.logs}/kilo/xdg-state",
-            "KILO_DISABLE_MODELS_FETCH": "1",
-            "KILO_DISABLE_AUTOUPDATE": "1",
-            "KILO_DISABLE_SESSION_INGEST": "1",
-            "KILO_DISABLE_LSP_DOWNLOAD": "1",
-        }
+        env = program_variables(run, "kilo")
+        return {**env, "KILO_DISABLE_SESSION_INGEST": "1", "KILO_DISABLE_LSP_DOWNLOAD": "1"}
 
     def flags(self, run: Run) -> list[str]:
-        out = [f"--model={PROVIDER}/{run.endpoint.model}", "--format=json"]
-        if "reasoning_effort" in self.config.model_params:
-            out += ["--variant", str(self.config.model_params["reasoning_effort"])]
+        out = [f"--model={PROVIDER}/{run.endpoint.model}", "--format=json", *self.config.option_args()]
         return [*out, "--thinking", "--auto", *self.config.extra_args]
 
     def command(self, run: Run) -> str:

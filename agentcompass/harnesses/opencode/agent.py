@@ -17,15 +17,15 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field, model_validator
 
 from agentcompass.harnesses._installed import delivery
-from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
-from agentcompass.interfaces import ON_HOST
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
 from . import trajectory
 
@@ -36,10 +36,11 @@ PROVIDER = "agentcompass"
 class OpenCodeConfig(InstalledAgentConfig):
     """``harness_params`` of ``opencode``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "--variant (opencode's reasoning-effort variant of the model)",
-        "max_tokens": "the model's limit.output in the provider registration",
-    }
+    OPTIONS = (
+        AgentOption("reasoning_effort", flag="--variant", doc="the reasoning-effort variant of the model"),
+        AgentOption("max_tokens", sets="limit.output", doc="the model's output limit in the provider registration"),
+    )
+    NO_TURN_LIMIT = "opencode run"
     version: str = Field(DEFAULT_VERSION, description="opencode-ai version (its native build).")
     api: str = Field(
         "openai-chat", description="The API opencode speaks to the gateway: openai-chat or anthropic-messages."
@@ -52,83 +53,80 @@ class OpenCodeConfig(InstalledAgentConfig):
     def _check(self) -> OpenCodeConfig:
         if self.api not in ("openai-chat", "anthropic-messages"):
             raise ValueError(f"api={self.api!r}; allowed: openai-chat, anthropic-messages")
-        if self.max_turns is not None:
-            raise ValueError("max_turns: opencode run has no turn limit (set a gateway limit or the task's timeout)")
         return self
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
+def gateway_settings(run: Run, cfg: InstalledAgentConfig, npm: str) -> dict[str, Any]:
+    """The settings opencode and Kilo share: no auto-update or sharing, the gateway as provider ``agentcompass``
+    (the AI SDK package ``npm``) with the model, and (``disable_web_search``) no web search or fetch."""
+    model = run.endpoint.model
+    entry: dict[str, Any] = {"name": model}
+    if "max_tokens" in cfg.model_params:
+        entry["limit"] = {"output": int(cfg.model_params["max_tokens"]), "context": 1_000_000}
+    provider = {
+        "npm": npm,
+        "name": "agentcompass gateway",
+        "options": {"baseURL": run.endpoint.v1, "apiKey": "{env:AGENTCOMPASS_GATEWAY_TOKEN}"},
+        "models": {model: entry},
+    }
+    config: dict[str, Any] = {
+        "autoupdate": False,
+        "share": "disabled",
+        "model": f"{PROVIDER}/{model}",
+        "provider": {PROVIDER: provider},
+    }
+    if cfg.disable_web_search:
+        config["permission"] = {"websearch": "deny", "webfetch": "deny"}
+    return config
 
 
-class OpenCodeHarness(InstalledAgent):
+async def write_settings(run: Run, home: str, name: str, settings: dict[str, Any]) -> None:
+    """``<home>/.config/<name>/<name>.json``: the settings of opencode (or of Kilo, ``name`` ``kilo``)."""
+    await run.env.write_file(f"{home}/.config/{name}/{name}.json", json.dumps(settings, indent=2))
+
+
+def program_variables(run: Run, name: str) -> dict[str, str]:
+    """The environment opencode (or Kilo, ``name`` ``kilo``: its variables under its own prefix) runs in."""
+    prefix = name.upper()
+    return {
+        "AGENTCOMPASS_GATEWAY_TOKEN": run.endpoint.token,
+        f"{prefix}_FAKE_VCS": "git",
+        "XDG_DATA_HOME": f"{run.logs}/{name}/xdg-data",
+        "XDG_STATE_HOME": f"{run.logs}/{name}/xdg-state",
+        f"{prefix}_DISABLE_MODELS_FETCH": "1",
+        f"{prefix}_DISABLE_AUTOUPDATE": "1",
+    }
+
+
+class OpenCodeHarness(InstalledAgent[OpenCodeConfig], program="opencode", log="opencode.txt", sessions=("opencode",)):
     id = "opencode"
     converses = True
-    config_class = OpenCodeConfig
-    config: OpenCodeConfig
-    AGENT_NAME = "opencode"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "opencode.txt"
     PROTOCOLS = ("openai-chat", "anthropic-messages")
-    SESSION_DIRS = ("opencode",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         name = f"opencode-{plat.os}-{plat.arch}" + ("" if plat.avx2 or plat.arch != "x64" else "-baseline")
         name += "-musl" if plat.libc == "musl" else ""
         return [delivery.npm_part(name, self.version, size="about 170 MB")]
 
-    def _home(self, run: Run) -> str:
-        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
-
     def settings(self, run: Run) -> dict[str, Any]:
-        cfg, model = self.config, run.endpoint.model
-        anthropic = cfg.api == "anthropic-messages"
-        entry: dict[str, Any] = {"name": model}
-        if "max_tokens" in cfg.model_params:
-            entry["limit"] = {"output": int(cfg.model_params["max_tokens"]), "context": 1_000_000}
-        provider = {
-            "npm": "@ai-sdk/anthropic" if anthropic else "@ai-sdk/openai-compatible",
-            "name": "agentcompass gateway",
-            "options": {"baseURL": run.endpoint.v1, "apiKey": "{env:AGENTCOMPASS_GATEWAY_TOKEN}"},
-            "models": {model: entry},
-        }
-        config: dict[str, Any] = {
-            "$schema": "https://opencode.ai/config.json",
-            "autoupdate": False,
-            "share": "disabled",
-            "model": f"{PROVIDER}/{model}",
-            "provider": {PROVIDER: provider},
-        }
-        if cfg.disable_web_search:
-            config["permission"] = {"websearch": "deny", "webfetch": "deny"}
+        cfg = self.config
+        npm = "@ai-sdk/anthropic" if cfg.api == "anthropic-messages" else "@ai-sdk/openai-compatible"
+        config = {"$schema": "https://opencode.ai/config.json", **gateway_settings(run, cfg, npm)}
         if run.mcp is not None:
             auth = {"Authorization": "Bearer {env:AGENTCOMPASS_GATEWAY_TOKEN}"}  # the same token as the gateway's
             server = {"type": "remote", "url": run.mcp.url, "headers": auth, "oauth": False, "enabled": True}
             config["mcp"] = {run.mcp.name: server}
-        return _merge(config, cfg.opencode_config)
+        return merged(config, cfg.opencode_config)
 
     async def prepare(self, run: Run) -> None:
-        text = json.dumps(self.settings(run), indent=2)
-        await run.env.write_file(f"{self._home(run)}/.config/opencode/opencode.json", text)
+        await write_settings(run, self.home(run), "opencode", self.settings(run))
 
     def variables(self, run: Run) -> dict[str, str]:
-        return {
-            "AGENTCOMPASS_GATEWAY_TOKEN": run.endpoint.token,
-            "OPENCODE_FAKE_VCS": "git",
-            "XDG_DATA_HOME": f"{run.logs}/opencode/xdg-data",
-            "XDG_STATE_HOME": f"{run.logs}/opencode/xdg-state",
-            "OPENCODE_DISABLE_MODELS_FETCH": "1",
-            "OPENCODE_DISABLE_AUTOUPDATE": "1",
-        }
+        return program_variables(run, "opencode")
 
     def command(self, run: Run) -> str:
         binary = shlex.quote(f"{run.part_dir()}/bin/opencode")
-        flags = ["--format=json"]
-        if "reasoning_effort" in self.config.model_params:
-            flags += ["--variant", str(self.config.model_params["reasoning_effort"])]
+        flags = ["--format=json", *self.config.option_args()]
         flags += ["--thinking", "--dangerously-skip-permissions", *self.config.extra_args]
         model = shlex.quote(f"--model={PROVIDER}/{run.endpoint.model}")
         rest = " ".join(shlex.quote(f) for f in flags)

