@@ -32,10 +32,18 @@ class Executor(Protocol):
         ...
 
     async def run_attempt(
-        self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
+        self,
+        rt: RequestRuntime,
+        task: Task,
+        n: int,
+        checkpoint: AgentResult | None,
+        sample: int,
+        due: float | None = None,
     ) -> AttemptOutcome:
-        """Attempt ``n`` of sample ``sample`` of ``task``, holding one slot of ``rt.pool`` for its whole life;
-        its files and ``result.json`` end up in ``rt.store`` as a local attempt's do."""
+        """Attempt ``n`` of sample ``sample`` of ``task``, due since ``due``, holding one slot of ``rt.pool`` for
+        its whole life (:class:`~agentcompass._orchestrator.AttemptFrame`: the slot, admission, queue time, budget
+        accounting and cancel are the local attempt's); its files and ``result.json`` end up in ``rt.store`` as a
+        local attempt's do."""
         ...
 
     async def cleanup(self, rt: RequestRuntime) -> int:
