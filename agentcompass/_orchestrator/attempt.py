@@ -438,9 +438,8 @@ async def run_attempt(
     counts from then; now when None), here or on the request's executor (``executor: ray``); its result is on
     disk. An error that stops the request (``stops_request``, e.g. a dead model endpoint) is kept in
     ``rt.stopped``: no attempt starts after it."""
-    if rt.executor is not None:
-        return await rt.executor.run_attempt(rt, task, n, checkpoint, sample, due)
-    return await _Attempt(rt, task, n, checkpoint, sample).run(due)
+    make = rt.executor.attempt if rt.executor is not None else _Attempt
+    return await make(rt, task, n, checkpoint, sample).run(due)
 
 
 def load_checkpoint(record: AttemptRecord) -> AgentResult | None:

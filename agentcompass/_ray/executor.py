@@ -31,7 +31,7 @@ from typing import Any
 from agentcompass import errors
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope, require
-from agentcompass._orchestrator import AttemptFrame
+from agentcompass._orchestrator import AttemptFrame as Frame
 from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
 from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
@@ -159,16 +159,8 @@ class RayExecutor:
         return self._remote[rt.name, node]
 
     # ------------------------------------------------------------------ one attempt
-    async def run_attempt(
-        self,
-        rt: RequestRuntime,
-        task: Task,
-        n: int,
-        checkpoint: AgentResult | None,
-        sample: int,
-        due: float | None = None,
-    ) -> AttemptOutcome:
-        return await _RayAttempt(self, rt, task, n, checkpoint, sample).run(due)
+    def attempt(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int) -> Frame:
+        return _RayAttempt(self, rt, task, n, checkpoint, sample)
 
     async def _attempt(self, a: _RayAttempt) -> list[tuple[str, bytes, bool]]:
         """Submit the admitted attempt ``a``, then make its directory while the task travels; the files of the
@@ -342,9 +334,10 @@ class RayExecutor:
         return sum(int(c) for c in counts.values())
 
 
-class _RayAttempt(AttemptFrame):
-    """An attempt run as a Ray task, from its slot of the driver's pool (:class:`AttemptFrame`); its spending
-    counts for the budgets once it ends (the driver cannot see a worker's calls live)."""
+class _RayAttempt(Frame):
+    """An attempt run as a Ray task from its slot of the driver's pool (the shared frame:
+    :class:`~agentcompass._orchestrator.AttemptFrame`); its spending counts for the budgets once it ends (the
+    driver cannot see a worker's calls live)."""
 
     def __init__(
         self, ex: RayExecutor, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
