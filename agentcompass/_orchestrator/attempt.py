@@ -14,8 +14,6 @@ from agentcompass.errors import (
     AgentCompassError,
     AgentError,
     AttemptLimitReached,
-    RecordWriteError,
-    StorageError,
     VerifierError,
     after_error,
     one_line,
@@ -44,9 +42,9 @@ from agentcompass.interfaces import (
 
 from . import resources
 from .budget import with_roles
+from .frame import AttemptFrame
 from .gateway import AttemptGateway, attempt_gateway
 from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
-from .pool import due_since
 from .progress import AttemptStarted, PhaseChanged
 from .records import usage_record
 from .roles import AttemptRoles
@@ -60,11 +58,16 @@ SETUP_TIMEOUT_S = 900.0
 VERIFY_WATCHDOG_MARGIN_S = 120.0
 
 
-class _Attempt:
+class _Attempt(AttemptFrame):
+    """An attempt run in this process. It exists from the moment it holds its slot (:meth:`AttemptFrame.run`): its
+    directory is made then, ``duration_s`` counts from then, and the wait before it is ``queue_s`` (a cancelled
+    wait leaves nothing on disk)."""
+
     def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int = 1) -> None:
-        self.rt, self.n, self.checkpoint, self.sample = rt, n, checkpoint, sample
+        self.n, self.checkpoint, self.sample = n, checkpoint, sample
         self.task = _with_overrides(task, rt)
         self.record = rt.store.attempt(task.id, n, sample)
+        super().__init__(rt, new_outcome(task.id, n, sample, self.record, checkpoint is not None), id(self))
         self.dir = self.record.dir
         self.phases: dict[str, float] = {}
         self.env: Environment | None = None
@@ -109,42 +112,33 @@ class _Attempt:
         finally:
             self.phases[name] = round(time.monotonic() - start, 4)
 
-    async def run(self) -> AttemptOutcome:
-        """The attempt exists from the moment it holds its slot: its directory is made then, ``duration_s``
-        counts from then, and the wait before it is ``queue_s`` (a cancelled wait leaves nothing on disk)."""
-        rt, queued, start = self.rt, due_since(), None
-        out = new_outcome(self.task.id, self.n, self.sample, self.record, self.checkpoint is not None)
+    async def admitted(self, start: float) -> None:
+        """Run in this process, from its slot (:class:`~.frame.AttemptFrame`): file-system work runs in the store's
+        writer thread (a slow disk must not stall every other attempt); the directory and the checkpoint are
+        waited for, the others queued in order. A record that cannot be opened stops the request."""
+        out = self.out
+        await self._write(self._open_record)
+        self.rt.progress.emit(AttemptStarted(self.rt.name, self.task.id, self.n, sample=self.sample))
         try:
-            async with rt.pool.slot(rt.slot_providers):
-                if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
-                    raise asyncio.CancelledError()
-                rt.attempt_started(id(self), self.model.usage if self.model is not None else None)
-                start = time.monotonic()
-                out.queue_s = round(start - queued, 4)
-                # file-system work runs in the store's writer thread: a slow disk must not stall every other
-                # attempt; the directory and the checkpoint are waited for, the others queued in order
-                try:
-                    await self._write(self._open_record)
-                except (RecordWriteError, StorageError):  # this attempt never ran: the request stops
-                    rt.attempt_ended(id(self), None)
-                    raise
-                rt.progress.emit(AttemptStarted(rt.name, self.task.id, self.n, sample=self.sample))
-                try:
-                    try:
-                        await self._body(out)
-                    finally:
-                        if self.gateway is not None:
-                            self.gateway.close()
-                        await self._close(out)
-                except Exception as exc:
-                    self._fail(out, exc)
-                self._finish(out, start)
-        except asyncio.CancelledError:
-            if start is not None:  # cancelled while running: recorded; while queued: never started
-                self._fail(out, asyncio.CancelledError("attempt cancelled"))
-                self._finish(out, start)
-            raise
-        return out
+            try:
+                await self._body(out)
+            finally:
+                if self.gateway is not None:
+                    self.gateway.close()
+                await self._close(out)
+        except Exception as exc:
+            self._fail(out, exc)
+        self._finish(out, start)
+
+    def cancelled(self, start: float) -> None:
+        self._fail(self.out, asyncio.CancelledError("attempt cancelled"))
+        self._finish(self.out, start)
+
+    def live_usage(self) -> Usage | None:
+        return self.model.usage if self.model is not None else None
+
+    def spent(self) -> dict[str, Any]:
+        return with_roles(self.out.usage, self.out.usage_by_role)
 
     async def _body(self, out: AttemptOutcome) -> None:
         rt, task = self.rt, self.task
@@ -404,7 +398,6 @@ class _Attempt:
         out.usage_by_role = self.roles.usage()
         self.rt.store.writer.later(self.record.write_result, out.record())
         self.rt.store.writer.attempt_took(work_s(out.phases))
-        self.rt.attempt_ended(id(self), with_roles(out.usage, out.usage_by_role))
 
 
 def _limit_cost(rt: RequestRuntime, model: Any) -> None:
@@ -448,14 +441,19 @@ def _verify_watchdog(task: Task) -> float:
 
 
 async def run_attempt(
-    rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None = None, sample: int = 1
+    rt: RequestRuntime,
+    task: Task,
+    n: int,
+    checkpoint: AgentResult | None = None,
+    sample: int = 1,
+    due: float | None = None,
 ) -> AttemptOutcome:
-    """Attempt ``n`` of sample ``sample`` of ``task``, here or on the request's executor (``executor: ray``); its
-    result is on disk. An error that stops the request (``stops_request``, e.g. a dead model endpoint) is kept in
+    """Attempt ``n`` of sample ``sample`` of ``task``, due since ``due`` (``time.monotonic``: its ``queue_s``
+    counts from then; now when None), here or on the request's executor (``executor: ray``); its result is on
+    disk. An error that stops the request (``stops_request``, e.g. a dead model endpoint) is kept in
     ``rt.stopped``: no attempt starts after it."""
-    if rt.executor is not None:
-        return await rt.executor.run_attempt(rt, task, n, checkpoint, sample)
-    return await _Attempt(rt, task, n, checkpoint, sample).run()
+    make = rt.executor.attempt if rt.executor is not None else _Attempt
+    return await make(rt, task, n, checkpoint, sample).run(due)
 
 
 def load_checkpoint(record: AttemptRecord) -> AgentResult | None:

@@ -16,7 +16,7 @@ from agentcompass._config.schema import RequestConfig
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AgentResult, Task
 
-from .outcome import AttemptOutcome
+from .frame import AttemptFrame as Frame
 from .pool import Pool
 from .runtime import RequestRuntime
 
@@ -31,11 +31,12 @@ class Executor(Protocol):
         """Connect (before the first attempt)."""
         ...
 
-    async def run_attempt(
-        self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
-    ) -> AttemptOutcome:
-        """Attempt ``n`` of sample ``sample`` of ``task``, holding one slot of ``rt.pool`` for its whole life;
-        its files and ``result.json`` end up in ``rt.store`` as a local attempt's do."""
+    def attempt(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int) -> Frame:
+        """Attempt ``n`` of sample ``sample`` of ``task``, ready to run in the frame every attempt shares
+        (:class:`~agentcompass._orchestrator.AttemptFrame`: ``run(due)`` holds one slot of ``rt.pool`` for the
+        attempt's whole life, admits it, times its queue, counts its spending, records a cancel); the executor
+        supplies how the admitted attempt runs. Its files and ``result.json`` end up in ``rt.store`` as a local
+        attempt's do."""
         ...
 
     async def cleanup(self, rt: RequestRuntime) -> int:

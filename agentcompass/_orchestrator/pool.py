@@ -11,22 +11,6 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
-
-_DUE: ContextVar[float | None] = ContextVar("agentcompass_attempt_due", default=None)
-
-
-def set_due(when: float) -> None:
-    """The attempt about to wait for its slot (in this context) has been due since ``when`` (``time.monotonic``):
-    its sample's turn came when the request began executing, a retry's when it was decided."""
-    _DUE.set(when)
-
-
-def due_since() -> float:
-    """Since when the attempt now waiting for its slot has been due (its ``queue_s`` counts from then); now when
-    nobody said."""
-    due = _DUE.get()
-    return time.monotonic() if due is None else due
 
 
 class RateLimiter:

@@ -39,7 +39,7 @@ from .hooks import Hooks
 from .integrity import scan_rows
 from .logs import LOGGER, current_request
 from .metrics import ErrorCounted, ErrorCounts, compute_metrics, task_row
-from .pool import Pool, set_due
+from .pool import Pool
 from .progress import AttemptFinished, Progress, RetryScheduled
 from .records import ResultRow, upgrade_row
 from .result import (
@@ -386,8 +386,7 @@ class RequestRun:
         rt, ex = self.rt, self.cfg.execution
         attempts: list[AttemptOutcome] = []
         while True:
-            set_due(due)
-            out = await run_attempt(rt, task, n, checkpoint, sample)
+            out = await run_attempt(rt, task, n, checkpoint, sample, due)
             due = time.monotonic()
             attempts.append(out)
             checkpoint = None

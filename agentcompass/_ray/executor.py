@@ -31,8 +31,9 @@ from typing import Any
 from agentcompass import errors
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope, require
+from agentcompass._orchestrator import AttemptFrame as Frame
 from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
-from agentcompass._orchestrator.pool import Pool, due_since
+from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass._orchestrator.store import AttemptRecord, write_atomic
@@ -158,45 +159,14 @@ class RayExecutor:
         return self._remote[rt.name, node]
 
     # ------------------------------------------------------------------ one attempt
-    async def run_attempt(
-        self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
-    ) -> AttemptOutcome:
-        record = rt.store.attempt(task.id, n, sample)
-        out = new_outcome(task.id, n, sample, record, checkpoint is not None)
-        key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{next(self._ids)}"
-        queued, start = due_since(), None
-        try:
-            async with rt.pool.slot(rt.slot_providers):
-                if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
-                    raise asyncio.CancelledError()
-                start = time.monotonic()  # as locally: the attempt exists from the moment it holds its slot
-                out.queue_s = round(start - queued, 4)
-                files = await self._attempt(rt, task, n, sample, checkpoint, key, record, out)
-                self._finish(record, out, start, files, rt.store.writer)
-        except asyncio.CancelledError:
-            if start is not None:  # cancelled while running: recorded; while queued: never started
-                record_failure(out, asyncio.CancelledError("attempt cancelled"), record, rt.logger)
-                self._finish(record, out, start)
-            raise
-        finally:
-            if start is not None:  # its spending counts once it ends (the driver cannot see a worker's calls live)
-                rt.attempt_ended(key, out.usage)
-        return out
+    def attempt(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int) -> Frame:
+        return _RayAttempt(self, rt, task, n, checkpoint, sample)
 
-    async def _attempt(
-        self,
-        rt: RequestRuntime,
-        task: Task,
-        n: int,
-        sample: int,
-        checkpoint: AgentResult | None,
-        key: str,
-        record: AttemptRecord,
-        out: AttemptOutcome,
-    ) -> list[tuple[str, bytes, bool]]:
-        """Submit the attempt, then make its directory while the task travels; the files of the stream's last
-        batch are returned, for the driver to write with ``result.json``."""
-        payload = self._payload(rt, task, n, sample, checkpoint, key)
+    async def _attempt(self, a: _RayAttempt) -> list[tuple[str, bytes, bool]]:
+        """Submit the admitted attempt ``a``, then make its directory while the task travels; the files of the
+        stream's last batch are returned, for the driver to write with ``result.json``."""
+        rt, task, n, sample, key, record, out = a.rt, a.task, a.n, a.sample, a.key, a.record, a.out
+        payload = self._payload(rt, task, n, sample, a.checkpoint, key)
         stream = self._submit(rt, payload)
         gated = self._request(rt)[1]["services"] is not None
         files: list[tuple[str, bytes, bool]] = []
@@ -362,6 +332,28 @@ class RayExecutor:
 
         counts = await on_every_node(self.ray, "cleanup", rt.config.model_dump(mode="json"), rt.run_id)
         return sum(int(c) for c in counts.values())
+
+
+class _RayAttempt(Frame):
+    """An attempt run as a Ray task from its slot of the driver's pool (the shared frame:
+    :class:`~agentcompass._orchestrator.AttemptFrame`); its spending counts for the budgets once it ends (the
+    driver cannot see a worker's calls live)."""
+
+    def __init__(
+        self, ex: RayExecutor, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
+    ) -> None:
+        self.ex, self.task, self.n, self.checkpoint, self.sample = ex, task, n, checkpoint, sample
+        self.record = rt.store.attempt(task.id, n, sample)
+        key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{next(ex._ids)}"
+        super().__init__(rt, new_outcome(task.id, n, sample, self.record, checkpoint is not None), key)
+
+    async def admitted(self, start: float) -> None:
+        files = await self.ex._attempt(self)
+        self.ex._finish(self.record, self.out, start, files, self.rt.store.writer)
+
+    def cancelled(self, start: float) -> None:
+        record_failure(self.out, asyncio.CancelledError("attempt cancelled"), self.record, self.rt.logger)
+        self.ex._finish(self.record, self.out, start)
 
 
 async def _drain(stream: Any) -> None:
