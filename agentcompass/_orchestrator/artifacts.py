@@ -16,7 +16,7 @@ import posixpath
 import shlex
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from agentcompass.errors import AgentCompassError, ConfigError
 from agentcompass.interfaces import READ_HEAD, Environment
@@ -53,7 +53,35 @@ exit 0
 """
 
 
-async def prepare_artifacts(env: Environment, items: list[dict[str, Any]]) -> None:
+class Listed(TypedDict):
+    """A file the listing found: its environment path, size and whether it is a symlink."""
+
+    path: str
+    size: int
+    symlink: bool
+
+
+class Saved(TypedDict):
+    """A manifest's file entry: what was saved of a listed file (``status`` saved / truncated / skipped, and why)."""
+
+    path: str
+    size: int
+    bytes: int
+    status: str
+    reason: str | None
+
+
+class Manifest(TypedDict):
+    """``manifest.json`` of an attempt's artifacts (docs/results.md)."""
+
+    patterns: list[str]
+    budgets: dict[str, int]
+    files: list[Saved]
+    errors: list[dict[str, str]]
+    totals: dict[str, int]
+
+
+async def prepare_artifacts(env: Environment, items: list[dict[str, str]]) -> None:
     """Upload each ``{src: host path, dst: environment path}`` (files or directories) into ``env``."""
     for item in items:
         src = Path(os.path.expanduser(str(item["src"])))
@@ -67,7 +95,7 @@ def _env_abs(env: Environment, p: str) -> str:
     return posixpath.normpath(p if p.startswith("/") else posixpath.join(env.workdir or "/", p))
 
 
-async def _list(env: Environment, patterns: list[str], cap: int) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+async def _list(env: Environment, patterns: list[str], cap: int) -> tuple[list[Listed], list[dict[str, str]]]:
     """Expand ``patterns`` inside the environment: (file entries in order, per-pattern errors)."""
     root = env.path("/").rstrip("/")
     mapped, errors = [], []
@@ -90,9 +118,10 @@ async def _list(env: Environment, patterns: list[str], cap: int) -> tuple[list[d
     return _parse_listing(res.stdout, root, errors), errors
 
 
-def _parse_listing(out: str, root: str, errors: list[dict[str, str]]) -> list[dict[str, Any]]:
+def _parse_listing(out: str, root: str, errors: list[dict[str, str]]) -> list[Listed]:
     """Entries in pattern order, sorted by path within a pattern; a file matched twice is listed once."""
-    fields, groups, seen, i = out.split("\0"), [[]], set(), 0
+    fields, seen, i = out.split("\0"), set(), 0
+    groups: list[list[Listed]] = [[]]
 
     def unmap(p: str) -> str:
         return posixpath.normpath("/" + (p[len(root) :] if root and p.startswith(root + "/") else p).lstrip("/"))
@@ -114,13 +143,13 @@ def _parse_listing(out: str, root: str, errors: list[dict[str, str]]) -> list[di
         i += 3 if kind == "F" else 2
         if path not in seen:
             seen.add(path)
-            groups[-1].append({"path": path, "size": size, "symlink": kind == "L"})
+            groups[-1].append(Listed(path=path, size=size, symlink=kind == "L"))
     return [e for group in groups for e in sorted(group, key=lambda e: e["path"])]
 
 
 async def save_artifacts(
     env: Environment, patterns: list[str], dest_dir: Path, *, max_files: int, max_file_bytes: int, max_total_bytes: int
-) -> dict[str, Any]:
+) -> Manifest:
     """Copy files matching ``patterns`` (environment paths or globs; relative ones from the workdir) out of
     ``env`` into ``dest_dir`` within the budgets; write and return the manifest."""
     dest_dir = Path(dest_dir)
@@ -130,22 +159,18 @@ async def save_artifacts(
     state = {"files": 0, "bytes": 0}
     files = [await _save_one(env, e, dest_dir, budget, state) for e in entries]
     counts = {s: sum(1 for f in files if f["status"] == s) for s in ("saved", "truncated", "skipped")}
-    manifest = {
-        "patterns": list(patterns),
-        "budgets": budget,
-        "files": files,
-        "errors": errors,
-        "totals": {**counts, "bytes": state["bytes"]},
-    }
+    manifest = Manifest(
+        patterns=list(patterns), budgets=budget, files=files, errors=errors, totals={**counts, "bytes": state["bytes"]}
+    )
     write_json(dest_dir / MANIFEST, manifest, indent=1, ensure_ascii=False)
     return manifest
 
 
 async def _save_one(
-    env: Environment, entry: dict[str, Any], dest_dir: Path, budget: dict[str, int], state: dict[str, int]
-) -> dict[str, Any]:
+    env: Environment, entry: Listed, dest_dir: Path, budget: dict[str, int], state: dict[str, int]
+) -> Saved:
     path, size = entry["path"], entry["size"]
-    row: dict[str, Any] = {"path": path, "size": size, "bytes": 0, "status": "skipped", "reason": None}
+    row = Saved(path=path, size=size, bytes=0, status="skipped", reason=None)
     if entry["symlink"]:
         row["reason"] = "symlink (not followed)"
         return row
@@ -166,11 +191,8 @@ async def _save_one(
         row["reason"] = f"{type(exc).__name__}: {str(exc)[:300]}"
         return row
     keep = target.stat().st_size if keep == size else keep
-    row.update(
-        bytes=keep,
-        status="truncated" if keep < size else "saved",
-        reason=f"larger than max_file_bytes ({budget['max_file_bytes']})" if keep < size else None,
-    )
+    row["bytes"], row["status"] = keep, "truncated" if keep < size else "saved"
+    row["reason"] = f"larger than max_file_bytes ({budget['max_file_bytes']})" if keep < size else None
     state["files"] += 1
     state["bytes"] += keep
     return row

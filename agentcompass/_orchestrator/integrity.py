@@ -14,7 +14,7 @@ from agentcompass._integrity import scan_attempt, summary_of
 from agentcompass.errors import ConfigError, StorageError
 
 from .outcome import IntegrityRecord
-from .records import JsonObject, ResultRow, upgrade_row
+from .records import JsonObject, ResultRow, Review, ReviewReport, upgrade_row
 from .result import IntegrityVerdicts
 from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, read_json, row_sample
 
@@ -30,7 +30,7 @@ class Flagged(TypedDict):
     verdict: str
     resolved: bool | None
     flags: list[JsonObject]
-    review: NotRequired[JsonObject]  # its LLM review, once reviewed (``scan --review``)
+    review: NotRequired[Review]  # its LLM review, once reviewed (``scan --review``)
 
 
 class ScanReport(TypedDict):
@@ -38,7 +38,7 @@ class ScanReport(TypedDict):
     n_scanned: int
     verdicts: IntegrityVerdicts | dict[str, int]
     flagged: list[Flagged]
-    review: NotRequired[JsonObject]  # the LLM review's counts, usage and cost (``scan --review``)
+    review: NotRequired[ReviewReport]  # the LLM review's counts, usage and cost (``scan --review``)
 
 
 def record_of(store: RunStore, row: ResultRow) -> AttemptRecord | None:

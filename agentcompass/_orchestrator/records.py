@@ -54,6 +54,34 @@ class IntegritySummary(TypedDict):
 
     verdict: str | None
     detectors: list[str]
+    review: NotRequired[str]  # the LLM review's verdict (clean, suspect, hack; error), once reviewed
+
+
+@with_config(OPEN)
+class Review(TypedDict, total=False):
+    """One attempt's review: ``result.json``'s ``integrity.review`` (``verdict`` None with ``error`` when the
+    judge's answer was unusable)."""
+
+    model: str
+    verdict: str | None
+    reason: str
+    error: str
+    usage: UsageRecord
+
+
+@with_config(OPEN)
+class ReviewReport(TypedDict, total=False):
+    """``summary.json``'s ``metrics.integrity_review`` (only ``error`` when no judge could be built)."""
+
+    model: str
+    rubric: str
+    n_selected: int
+    n_reviewed: int
+    verdicts: dict[str, int]
+    n_errors: int
+    usage: UsageRecord
+    cost_usd: float | None
+    error: str
 
 
 @with_config(OPEN)

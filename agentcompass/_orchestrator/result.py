@@ -15,7 +15,7 @@ from typing_extensions import TypedDict
 
 from agentcompass.interfaces import AttemptStatus, RunStatus
 
-from .records import OPEN, ErrorInfo, IntegritySummary, Interval, JsonObject, Tokens, UsageRecord
+from .records import OPEN, ErrorInfo, IntegritySummary, Interval, JsonObject, ReviewReport, Tokens, UsageRecord
 
 
 @with_config(OPEN)
@@ -120,6 +120,8 @@ class RunMetrics(TypedDict):
     integrity_verdicts: NotRequired[IntegrityVerdicts]
     resolved_rate_clean: NotRequired[float]
     resolved_rate_clean_ci: NotRequired[Interval]
+    integrity_review: NotRequired[ReviewReport]  # the LLM review's counts, usage and cost (docs/integrity.md)
+    benchmark_figures: NotRequired[JsonObject]  # a benchmark's own figures with intervals (summary_figures)
     analysis_cost_usd: NotRequired[float | None]  # with the post-run analysis: its judge's cost and tokens
     analysis_tokens: NotRequired[Tokens]
     total_cost_usd: NotRequired[float | None]

@@ -25,10 +25,13 @@ from agentcompass.interfaces import ModelClient, Usage
 
 from .integrity import record_of
 from .metrics import passed
+from .records import ResultRow, Review, ReviewReport
+from .result import RunResult
 from .roles import RoleAttempt
 from .store import RunStore, row_sample
 
 ROLE = "judge"
+Params = dict[str, Any]  # settings as given (a config mapping), checked by ReviewParams
 
 
 class ReviewParams(BaseModel):
@@ -56,7 +59,7 @@ def load_rubric(path: str | Path | None) -> str:
     return text
 
 
-def parse_params(raw: dict[str, Any] | None, where: str = "integrity_review_params") -> ReviewParams:
+def parse_params(raw: Params | None, where: str = "integrity_review_params") -> ReviewParams:
     from pydantic import ValidationError
 
     from agentcompass._config.registry import validation_error
@@ -69,13 +72,13 @@ def parse_params(raw: dict[str, Any] | None, where: str = "integrity_review_para
         raise validation_error(exc, where, sorted(ReviewParams.model_fields)) from None
 
 
-def _succeeded(row: dict[str, Any]) -> bool:
+def _succeeded(row: ResultRow) -> bool:
     """Resolved, or passed for benchmarks without a resolved notion (as ``resolved_rate_clean`` counts)."""
     resolved = row.get("resolved")
     return bool(resolved) if resolved is not None else passed({"status": "error", "reward": None, **row})
 
 
-def select(rows: list[dict[str, Any]], sample: int, seed: int) -> list[dict[str, Any]]:
+def select(rows: list[ResultRow], sample: int, seed: int) -> list[ResultRow]:
     """Every flagged row (suspect or hack), then ``sample`` clean resolved rows drawn with ``seed``."""
     verdict = [(r, (r.get("integrity") or {}).get("verdict")) for r in rows]
     flagged = [r for r, v in verdict if v in ("suspect", "hack")]
@@ -84,13 +87,13 @@ def select(rows: list[dict[str, Any]], sample: int, seed: int) -> list[dict[str,
     return sorted(flagged, key=_key) + sorted(drawn, key=_key)
 
 
-def _key(row: dict[str, Any]) -> tuple[str, int]:
+def _key(row: ResultRow) -> tuple[str, int]:
     return str(row["task_id"]), row_sample(row)
 
 
 async def _review_one(
-    store: RunStore, row: dict[str, Any], client: ModelClient, rubric: str, params: ReviewParams, keep: bool
-) -> tuple[dict[str, Any] | None, Usage]:
+    store: RunStore, row: ResultRow, client: ModelClient, rubric: str, params: ReviewParams, keep: bool
+) -> tuple[Review | None, Usage]:
     """One attempt's review, written into its result.json; None when its record cannot be read. With ``keep``,
     an attempt reviewed before (a run continued by --reuse) keeps its review and is not asked again."""
     record = record_of(store, row)
@@ -102,14 +105,14 @@ async def _review_one(
         return earlier, Usage.from_dict(earlier.get("usage"))
     attempt = RoleAttempt(SimpleNamespace(id=row["task_id"]), row_sample(row), record.dir, ROLE)
     fork = client.fork(attempt)  # type: ignore[arg-type]  # what fork reads of an attempt, as roles.py forks
-    review: dict[str, Any] = {"model": client.model_id}
+    review = Review(model=client.model_id)
     cap = params.max_chars
     try:
         sent = [{**m, "content": scrub(m["content"])} for m in rubric_text.messages(rubric, record.dir, result, cap)]
         reply = await fork.complete(sent)
         review["verdict"], review["reason"] = rubric_text.parse_answer(reply.text)
     except Exception as exc:  # a failed or unusable answer is this attempt's error, never the run's
-        review.update(verdict=None, error=one_line(exc))
+        review["verdict"], review["error"] = None, one_line(exc)
     review["usage"] = fork.usage.to_dict()
     record.write_result({**result, "integrity": {**result["integrity"], "review": review}})
     row["integrity"] = {**(row.get("integrity") or {}), "review": review["verdict"] or "error"}
@@ -117,8 +120,8 @@ async def _review_one(
 
 
 async def review_rows(
-    store: RunStore, rows: list[dict[str, Any]], client: ModelClient, params: ReviewParams, *, keep: bool = False
-) -> dict[str, Any]:
+    store: RunStore, rows: list[ResultRow], client: ModelClient, params: ReviewParams, *, keep: bool = False
+) -> ReviewReport:
     """Review the selected rows (:func:`select`) with ``client`` (``keep``: see :func:`_review_one`); returns
     ``metrics.integrity_review``:
     ``{model, rubric, n_selected, n_reviewed, verdicts, n_errors, usage, cost_usd}``."""
@@ -126,7 +129,7 @@ async def review_rows(
     chosen = select(rows, params.sample, params.seed)
     sem = asyncio.Semaphore(params.concurrency)
 
-    async def one(row: dict[str, Any]) -> tuple[dict[str, Any] | None, Usage]:
+    async def one(row: ResultRow) -> tuple[Review | None, Usage]:
         async with sem:
             return await _review_one(store, row, client, rubric, params, keep)
 
@@ -137,19 +140,19 @@ async def review_rows(
         if review is not None:
             verdicts[review["verdict"] or "error"] += 1
     usage = total.to_dict()
-    return {
-        "model": client.model_id,
-        "rubric": params.rubric or "built-in",
-        "n_selected": len(chosen),
-        "n_reviewed": sum(v for k, v in verdicts.items() if k != "error"),
-        "verdicts": {k: verdicts.get(k, 0) for k in ("clean", "suspect", "hack")},
-        "n_errors": verdicts.get("error", 0),
-        "usage": usage,
-        "cost_usd": usage["cost_usd"],
-    }
+    return ReviewReport(
+        model=client.model_id,
+        rubric=params.rubric or "built-in",
+        n_selected=len(chosen),
+        n_reviewed=sum(v for k, v in verdicts.items() if k != "error"),
+        verdicts={k: verdicts.get(k, 0) for k in ("clean", "suspect", "hack")},
+        n_errors=verdicts.get("error", 0),
+        usage=usage,
+        cost_usd=usage["cost_usd"],
+    )
 
 
-def record_review(store: RunStore, rows: list[dict[str, Any]], report: dict[str, Any]) -> None:
+def record_review(store: RunStore, rows: list[ResultRow], report: ReviewReport) -> None:
     """The rows' review verdicts into results.jsonl, the report and the task rows into summary.json."""
     from .summary import build_summary
 
@@ -161,7 +164,7 @@ def record_review(store: RunStore, rows: list[dict[str, Any]], report: dict[str,
         store.write_summary(summary)
 
 
-def check_review(execution: Any, main: dict[str, Any], defaults: Any, given: dict[str, Any]) -> None:
+def check_review(execution: Any, main: Params, defaults: Any, given: Params) -> None:
     """ConfigError before a run with ``execution.integrity_review`` whose settings, rubric or judge are wrong."""
     from .roles import role_config
 
@@ -173,21 +176,21 @@ def check_review(execution: Any, main: dict[str, Any], defaults: Any, given: dic
 
 
 async def review_finished(
-    store: RunStore, rows: list[dict[str, Any]], roles: Any, raw: dict[str, Any], result: dict[str, Any]
-) -> dict[str, Any]:
+    store: RunStore, rows: list[ResultRow], roles: Any, raw: Params, result: RunResult
+) -> RunResult:
     """The review at a run's finalisation (``execution.integrity_review``), through the request's judge role;
     returns the run's result with ``metrics.integrity_review``. A judge that cannot be built is recorded as the
     review's ``error`` (the run's results stand)."""
     try:
         report = await review_rows(store, rows, roles.client(ROLE), parse_params(raw), keep=True)
     except Exception as exc:
-        report = {"error": one_line(exc)}
+        report = ReviewReport(error=one_line(exc))
     record_review(store, rows, report)
     summary = store.read_summary() or result
     return {**result, "metrics": {**result["metrics"], "integrity_review": report}, "summary": summary["summary"]}
 
 
-async def review_run(run_dir: str | Path, client: ModelClient, params: dict[str, Any] | None = None) -> dict[str, Any]:
+async def review_run(run_dir: str | Path, client: ModelClient, params: Params | None = None) -> ReviewReport:
     """Review a scanned run directory with the judge's ``client`` (``agentcompass scan RUN_DIR --review``; it is
     closed here); returns the review report."""
     parsed = parse_params(params)
