@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from . import options
 from .exits import EXIT_FAILED, EXIT_OK
@@ -64,38 +65,28 @@ def main(args: argparse.Namespace) -> int:
     if args.exploits:
         return _exploits(args)
 
-    report = _sdk.audit(
-        args.benchmark,
-        repeats=args.repeats,
-        environment=args.environment,
-        benchmark_params=args.benchmark_params,
-        environment_params=args.env_params,
-        task_concurrency=args.task_concurrency,
-        max_retries=args.max_retries,
-        results_dir=args.results_dir,
-        data_dir=args.data_dir,
-        progress=args.progress,
-        log_level=args.log_level,
-    )
+    report = _sdk.audit(args.benchmark, repeats=args.repeats, max_retries=args.max_retries, **_run_options(args))
     print(json.dumps(report.to_dict(), indent=1) if args.json else _sdk.format_audit(report))
     return EXIT_FAILED if report.findings else EXIT_OK
+
+
+def _run_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options both audits take from the command line."""
+    return {
+        "environment": args.environment,
+        "benchmark_params": args.benchmark_params,
+        "environment_params": args.env_params,
+        "task_concurrency": args.task_concurrency,
+        "results_dir": args.results_dir,
+        "data_dir": args.data_dir,
+        "progress": args.progress,
+        "log_level": args.log_level,
+    }
 
 
 def _exploits(args: argparse.Namespace) -> int:
     from agentcompass import _sdk
 
-    report = _sdk.audit_exploits(
-        args.benchmark,
-        exploits=args.exploit,
-        hardening=args.hardening,
-        environment=args.environment,
-        benchmark_params=args.benchmark_params,
-        environment_params=args.env_params,
-        task_concurrency=args.task_concurrency,
-        results_dir=args.results_dir,
-        data_dir=args.data_dir,
-        progress=args.progress,
-        log_level=args.log_level,
-    )
+    report = _sdk.audit_exploits(args.benchmark, exploits=args.exploit, hardening=args.hardening, **_run_options(args))
     print(json.dumps(report.to_dict(), indent=1) if args.json else _sdk.format_exploit_audit(report))
     return EXIT_FAILED if report.hackable else EXIT_OK

@@ -38,8 +38,13 @@ class _AgentSuite(HarnessSuite):
         from agentcompass.testing.replay import replay
 
         suite, tmp = cls(), tmp_path_factory.mktemp("replay")
-        reply = support.script(cls.HARNESS, root=tmp / "workspaces")
+        reply = cls.reply(tmp / "workspaces")
         return replay(harness, suite.task(), reply, tmp, read_back=list(cls.READ_BACK), **suite.replay_kwargs(tmp))
+
+    @classmethod
+    def reply(cls, root: Path) -> Any:
+        """The scripted server's reply function (the agent's own tools writing under ``root``)."""
+        return support.script(cls.HARNESS, root=root)
 
     def test_model_requests_are_the_conversation(self, replayed: Any, harness: Any) -> None:
         assert REQUIRES_MODEL.of(harness) is True
@@ -92,23 +97,19 @@ class TestKiloHarness(_AgentSuite):
 class _PythonAgentSuite(_AgentSuite):
     """The Python agents, each on its own script (aider's edit format; OpenHands' own tools)."""
 
-    @pytest.fixture(scope="class")
     @classmethod
-    def replayed(cls, harness: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-        from agentcompass.testing.replay import replay
+    def reply(cls, root: Path) -> Any:
         from tests.harnesses._installed.test_python_agents_docker import SCRIPTS
-
-        suite, tmp = cls(), tmp_path_factory.mktemp("replay")
 
         def reply(request: dict[str, Any]) -> dict[str, Any]:
             out = SCRIPTS[cls.HARNESS](request)
             for call in out.get("tool_calls", []):  # the workspace's workdir, as the agent states it
                 if "path" in call["arguments"]:
-                    workdir = support._workdir(json.dumps(request["body"]), str(tmp / "workspaces"))
+                    workdir = support._workdir(json.dumps(request["body"]), str(root))
                     call["arguments"]["path"] = f"{workdir}/hello.txt"
             return out
 
-        return replay(harness, suite.task(), reply, tmp, read_back=list(cls.READ_BACK), **suite.replay_kwargs(tmp))
+        return reply
 
     def test_model_requests_are_the_conversation(self, replayed: Any, harness: Any) -> None:
         assert REQUIRES_MODEL.of(harness) is True
