@@ -128,10 +128,9 @@ class RunMetrics(TypedDict):
 
 
 @with_config(OPEN)
-class SampleEntry(TypedDict):
-    """One sample of a task's summary row."""
+class Outcome(TypedDict):
+    """What a task's summary row and each of its samples say of the outcome."""
 
-    sample: int
     status: AttemptStatus
     reward: float | None
     rewards: dict[str, float]
@@ -145,29 +144,22 @@ class SampleEntry(TypedDict):
     cost_saved_usd: float | None
     exit_status: str | None
     limit_hit: str | None
-    attempt_dir: str
     integrity: IntegritySummary | None
 
 
 @with_config(OPEN)
-class TaskSummary(TypedDict):
+class SampleEntry(Outcome):
+    """One sample of a task's summary row."""
+
+    sample: int
+    attempt_dir: str
+
+
+@with_config(OPEN)
+class TaskSummary(Outcome):
     """One task's row: with one sample that sample's fields, with several the task's mean and sums."""
 
     task_id: str
-    status: AttemptStatus
-    reward: float | None
-    rewards: dict[str, float]
-    resolved: bool | None
-    attempts: int
-    error: ErrorInfo | None
-    duration_s: float
-    tokens: Tokens
-    cost_usd: float | None
-    cache_hits: int
-    cost_saved_usd: float | None
-    exit_status: str | None
-    limit_hit: str | None
-    integrity: IntegritySummary | None
     n_samples: int
     mean_reward: float
     n_passed: int
