@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agentcompass.environments.local import LocalConfig, LocalProvider, fs
+from agentcompass.environments.local import LocalConfig, LocalProvider, fs, procs
 from agentcompass.environments.local import cgroup as _cgroup
 from agentcompass.interfaces import EnvSpec
 
@@ -60,9 +60,9 @@ async def execs(provider: LocalProvider, n: int) -> tuple[list[float], list[floa
 
 async def life_before(root: str) -> None:
     ws = Path(tempfile.mkdtemp(prefix="bench-", dir=root))
-    since = fs.boot_ticks() - 2
+    since = procs.boot_ticks() - 2
     await direct("true")
-    await asyncio.to_thread(fs.kill_workspace_processes, ws, since)
+    await asyncio.to_thread(procs.kill_workspace_processes, ws, since)
     await asyncio.to_thread(fs.remove_tree, ws)
 
 
