@@ -1,26 +1,18 @@
-"""One attempt: open -> prepare -> agent -> checkpoint -> verify -> artifacts -> close -> result.json."""
+"""One attempt: open -> setup -> agent -> checkpoint -> verify -> collect -> close -> result.json.
+
+:meth:`_Attempt.admitted` reads as that sequence: each phase (:mod:`.phases`, :mod:`.agent_phase`) takes what it
+needs and returns a typed result, which the attempt records in its outcome. Its limits are resolved once
+(:func:`~.timeouts.attempt_timeouts`), its failures typed in one place (:mod:`.failures`), and the request's
+services take part through one generic hook (:class:`~.services.AttemptServices`).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import time
-from dataclasses import replace
 from typing import Any
 
-from agentcompass.conversation import CONVERSATION
-from agentcompass.errors import (
-    AfterError,
-    AgentCompassError,
-    AgentError,
-    AttemptLimitReached,
-    VerifierError,
-    after_error,
-    one_line,
-    storage_error,
-)
 from agentcompass.interfaces import (
-    END_PROCESSES,
     ENV_MOUNTS,
     GRADE_WITHOUT_ENV,
     GRADING_ENV_SPEC,
@@ -31,31 +23,29 @@ from agentcompass.interfaces import (
     AttemptContext,
     AttemptStatus,
     Benchmark,
-    Environment,
     EnvSpec,
-    ExitStatus,
     Grade,
     Task,
     Usage,
-    error_policy,
 )
 
 from . import resources
+from .agent_phase import run_agent
 from .budget import with_roles
+from .failures import FailureRecord, classify_failure, grade_failure, stops_request
 from .frame import AttemptFrame
-from .gateway import AttemptGateway, attempt_gateway
-from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
-from .progress import AttemptStarted, PhaseChanged
+from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome
+from .phases import AgentPhase, Environments, Phases, Verified
+from .progress import AttemptStarted
 from .records import usage_record
 from .roles import AttemptRoles
 from .runtime import RequestRuntime
+from .services import AttemptServices
 from .store import AttemptRecord, record_write_error
+from .timeouts import attempt_timeouts
 from .writer import work_s
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
-
-SETUP_TIMEOUT_S = 900.0
-VERIFY_WATCHDOG_MARGIN_S = 120.0
 
 
 class _Attempt(AttemptFrame):
@@ -65,73 +55,51 @@ class _Attempt(AttemptFrame):
 
     def __init__(self, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int = 1) -> None:
         self.n, self.checkpoint, self.sample = n, checkpoint, sample
-        self.task = _with_overrides(task, rt)
+        self.task, timeouts = attempt_timeouts(task, rt.config)
         self.record = rt.store.attempt(task.id, n, sample)
         super().__init__(rt, new_outcome(task.id, n, sample, self.record, checkpoint is not None), id(self))
-        self.dir = self.record.dir
-        self.phases: dict[str, float] = {}
-        self.env: Environment | None = None
-        self.grading_env: Environment | None = None  # FreshGrading: the environment verification runs in
-        self.after_error: AfterError | None = None  # set when the agent phase failed and is verified anyway
-        self.current_phase: str | None = None
+        self.failures = FailureRecord(self.out, self.record, rt.logger)
+        self.envs = Environments()
         self.ctx = AttemptContext(
             task=self.task,
             attempt=n,
-            attempt_dir=self.dir,
+            attempt_dir=self.record.dir,
             benchmark=rt.benchmark,
-            time_limit_s=self.task.agent_timeout_s,
+            time_limit_s=timeouts.agent,
             logger=rt.logger,
             emit=self._emit_custom,
             auto_install_dependencies=rt.config.runtime.auto_install_dependencies,
             sample=sample,
         )
+        self.phases = Phases(rt, self.task, self.ctx, timeouts, sample)
         self.model = rt.model.fork(self.ctx) if rt.model is not None else None
         self.roles = AttemptRoles(rt.roles, self.ctx)
         self.ctx.model_role = self.roles
         _limit_cost(rt, self.model)
         _limit_calls(rt, self.model)
-        self.gateway: AttemptGateway | None = attempt_gateway(
-            rt.services, self.model, f"{task.id}/attempt-{n}", rt.config, self.ctx
-        )
-        if self.gateway is not None:
-            self.ctx.gateway = self.gateway.endpoint
+        self.services = AttemptServices.of(rt.services, self.ctx, self.model, f"{task.id}/attempt-{n}", rt.config)
 
     def _emit_custom(self, kind: str, data: dict[str, Any]) -> None:
         self.rt.logger.debug("%s %s: %s %s", self.rt.name, self.task.id, kind, data)
-
-    def _phase(self, name: str) -> None:
-        self.current_phase = name
-        self.rt.progress.emit(PhaseChanged(self.rt.name, self.task.id, self.n, phase=name, sample=self.sample))
-
-    async def _timed(self, name: str, coro: Any, timeout: float | None) -> Any:
-        self._phase(name)
-        start = time.monotonic()
-        try:
-            async with asyncio.timeout(timeout):
-                return await coro
-        finally:
-            self.phases[name] = round(time.monotonic() - start, 4)
 
     async def admitted(self, start: float) -> None:
         """Run in this process, from its slot (:class:`~.frame.AttemptFrame`): file-system work runs in the store's
         writer thread (a slow disk must not stall every other attempt); the directory and the checkpoint are
         waited for, the others queued in order. A record that cannot be opened stops the request."""
-        out = self.out
         await self._write(self._open_record)
         self.rt.progress.emit(AttemptStarted(self.rt.name, self.task.id, self.n, sample=self.sample))
         try:
             try:
-                await self._body(out)
+                await self._body(self.out)
             finally:
-                if self.gateway is not None:
-                    self.gateway.close()
-                await self._close(out)
+                self.services.close()
+                await self._close(self.out)
         except Exception as exc:
-            self._fail(out, exc)
-        self._finish(out, start)
+            self._fail(classify_failure(exc, self.envs.current(), self.phases.current))
+        self._finish(self.out, start)
 
     def cancelled(self, start: float) -> None:
-        self._fail(self.out, asyncio.CancelledError("attempt cancelled"))
+        self._fail(asyncio.CancelledError("attempt cancelled"))
         self._finish(self.out, start)
 
     def live_usage(self) -> Usage | None:
@@ -141,236 +109,114 @@ class _Attempt(AttemptFrame):
         return with_roles(self.out.usage, self.out.usage_by_role)
 
     async def _body(self, out: AttemptOutcome) -> None:
-        rt, task = self.rt, self.task
-        fresh = _grading_env_spec(rt.benchmark, task)
+        """The phases in sequence: open and setup (unless a fresh grading environment makes the agent's
+        unneeded), agent (or its checkpoint), checkpoint, then verify and collect (:meth:`_verify_fresh`
+        without the agent's environment)."""
+        rt, task, p, fresh = self.rt, self.task, self.phases, _grading_env_spec(self.rt.benchmark, self.task)
+        env = None
         if fresh is None or (self.checkpoint is None and NEEDS_ENVIRONMENT.of(rt.harness)):
-            spec = rt.benchmark.env_spec(task)
-            spec.labels.update(rt.labels(task.id))
-            spec.keep = rt.config.execution.keep_environment
-            mounts = ENV_MOUNTS.of(rt.harness)
-            if mounts is not None:
-                spec.mounts.extend(mounts(task))
-            await rt.pool.before_open(rt.provider.name)
-            await self._open(spec)
-            out.environment = self.env.describe()
-            await self._timed("setup", self._setup(), SETUP_TIMEOUT_S)
-        if self.checkpoint is None and self.env is not None:
-            await rt.hook("before_agent", self.env, self.ctx)
-        agent = self.checkpoint or await self._agent_or_error(out)
-        out.agent = agent_to_dict(agent)
-        out.usage = usage_record(agent.usage)
-        if self.after_error is None:  # a failed agent phase is no checkpoint to resume from
-            await self._write(self.record.write_checkpoint, out.agent)  # on disk before verification starts
-        if self.checkpoint is None and self.env is not None:
-            await rt.hook("after_agent", self.env, self.ctx)
-        graded = _grade_without_env(rt.benchmark, task, agent, self.ctx)
+            env = await p.open(self._agent_spec(), self.envs)
+            out.environment = env.describe()
+            await p.setup(env)
+        agent = await self._agent(env)
+        await self._checkpoint(out, agent)
+        if self.checkpoint is None and env is not None:
+            await rt.hook("after_agent", env, self.ctx)
+        graded = _grade_without_env(rt.benchmark, task, agent.result, self.ctx)
         if fresh is not None or graded is not None:
             return await self._verify_fresh(out, agent, fresh, graded)
+        assert env is not None
         if self.checkpoint is None and rt.config.execution.end_agent_processes:
-            await self._timed("end_processes", self._end_agent_processes(out), SETUP_TIMEOUT_S)
-        await rt.hook("before_verify", self.env, self.ctx)
-        grade = await self._timed("verify", rt.benchmark.grade(task, self.env, agent, self.ctx), _verify_watchdog(task))
-        self._apply_grade(out, grade)
+            ended = await p.end_processes(env)
+            if ended is not None:
+                out.environment = {**out.environment, "agent_processes_ended": ended.commands}
+        self._apply_grade(out, await p.verify(env, agent.result), agent)
         if rt.config.execution.artifacts.save:
-            out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
+            out.artifacts = await p.collect(env, self.record.artifacts_dir)
 
-    async def _end_agent_processes(self, out: AttemptOutcome) -> None:
-        """Hardening (``execution.end_agent_processes``): no process of the agent runs into verification; the
-        command lines ended go into the attempt's ``environment.agent_processes_ended``."""
-        end = END_PROCESSES.of(self.env)
-        if end is not None:
-            ended = await end()
-            out.environment = {**out.environment, "agent_processes_ended": ended}
+    def _agent_spec(self) -> EnvSpec:
+        rt, task = self.rt, self.task
+        spec = rt.benchmark.env_spec(task)
+        spec.labels.update(rt.labels(task.id))
+        spec.keep = rt.config.execution.keep_environment
+        mounts = ENV_MOUNTS.of(rt.harness)
+        if mounts is not None:
+            spec.mounts.extend(mounts(task))
+        return spec
+
+    async def _agent(self, env: Any) -> AgentPhase:
+        """The agent phase (between the recipes' ``before_agent`` hooks and ``after_agent``), or the checkpoint
+        of an earlier attempt whose agent phase finished; an error it is verified after is recorded here."""
+        if self.checkpoint is not None:
+            return AgentPhase(self.checkpoint)
+        if env is not None:
+            await self.rt.hook("before_agent", env, self.ctx)
+        agent = await run_agent(self.phases, env, self.model, self.services)
+        if agent.error is not None:
+            self._fail(agent.error)
+        return agent
+
+    async def _checkpoint(self, out: AttemptOutcome, agent: AgentPhase) -> None:
+        """The agent's result in the outcome, and on disk before verification starts (unless it failed)."""
+        out.agent = agent_to_dict(agent.result)
+        out.usage = usage_record(agent.result.usage)
+        if agent.after_error is None:  # a failed agent phase is no checkpoint to resume from
+            await self._write(self.record.write_checkpoint, out.agent)
 
     async def _verify_fresh(
-        self, out: AttemptOutcome, agent: AgentResult, spec: EnvSpec | None, grade: Grade | None
+        self, out: AttemptOutcome, agent: AgentPhase, spec: EnvSpec | None, grade: Grade | None
     ) -> None:
         """Grade without the agent's environment (:class:`~agentcompass.interfaces.FreshGrading`): its artifacts
         are saved and it is closed first; then ``grade`` (one that needed no environment) stands, or a new
         environment opens from ``spec`` (same provider, same slot, ``env_open_qps``), closed by :meth:`_close`."""
-        rt, task = self.rt, self.task
-        if self.env is not None:
+        rt, p, envs = self.rt, self.phases, self.envs
+        if envs.agent is not None:
             if rt.config.execution.artifacts.save:
-                out.artifacts = await self._timed("artifacts", self._save_artifacts(), SETUP_TIMEOUT_S)
-            env, self.env = self.env, None
-            await self._close_env(env, "close")
-        if grade is None:
-            spec.labels.update({**rt.labels(task.id), "agentcompass.role": "grading"})
-            spec.keep = rt.config.execution.keep_environment
-            await rt.pool.before_open(rt.provider.name)
-            await self._open(spec, "grading_env", "grading_env_open")
-            out.environment = {**out.environment, "grading": self.grading_env.describe()}
-            await rt.hook("after_open", self.grading_env, self.ctx)
-            await rt.hook("before_verify", self.grading_env, self.ctx)
-            grade = await self._timed(
-                "verify", rt.benchmark.grade(task, self.grading_env, agent, self.ctx), _verify_watchdog(task)
-            )
-        self._apply_grade(out, grade)
+                out.artifacts = await p.collect(envs.agent, self.record.artifacts_dir)
+            env, envs.agent = envs.agent, None
+            await p.close(env, "close")
+        if grade is not None:
+            return self._apply_grade(out, Verified(grade, None), agent)
+        assert spec is not None
+        spec.labels.update({**rt.labels(self.task.id), "agentcompass.role": "grading"})
+        spec.keep = rt.config.execution.keep_environment
+        grading = await p.open(spec, envs, "grading", "grading_env_open")
+        out.environment = {**out.environment, "grading": grading.describe()}
+        await rt.hook("after_open", grading, self.ctx)
+        self._apply_grade(out, await p.verify(grading, agent.result), agent)
 
-    async def _open(self, spec: Any, attr: str = "env", phase: str = "env_open") -> None:
-        """Open an environment into ``self.<attr>``. Cancelled mid-open, the open still completes (within the close
-        timeout) so that what it created is closed by :meth:`run` instead of leaking; timed out, it is cancelled."""
-        timeouts = self.rt.config.execution.timeouts
-        opening = asyncio.ensure_future(self.rt.provider.open(spec))
-        try:
-            setattr(self, attr, await self._timed(phase, asyncio.shield(opening), timeouts.env_open))
-        except asyncio.CancelledError:
-            if not opening.done():
-                await asyncio.wait({opening}, timeout=timeouts.close)
-            if opening.done() and not opening.cancelled() and opening.exception() is None:
-                setattr(self, attr, opening.result())
-            else:
-                opening.cancel()
-            raise
-        except BaseException:
-            opening.cancel()
-            raise
-
-    async def _setup(self) -> None:
-        await self.rt.hook("after_open", self.env, self.ctx)
-        await self.rt.benchmark.setup(self.task, self.env, self.ctx)
-        items = self.rt.config.execution.artifacts.prepare
-        if items:
-            from .artifacts import prepare_artifacts
-
-            await prepare_artifacts(self.env, [i.model_dump() for i in items])
-
-    async def _agent(self) -> AgentResult:
-        self._phase("agent")
-        start = time.monotonic()
-        try:
-            async with asyncio.timeout(self.task.agent_timeout_s) as cm:
-                await self._converse()
-                result = await self.rt.harness.run(self.task, self.env, self.model, self.ctx)
-        except TimeoutError:
-            if not cm.expired():
-                raise
-            result = AgentResult(exit_status=ExitStatus.AGENT_TIMEOUT, limit_hit="agent_timeout")
-        except AttemptLimitReached as exc:  # a limit (calls, tokens, cost), not an error: verified as usual
-            self.rt.logger.info("%s: %s", self.task.id, exc)
-            result = AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=exc.limit, info={"limit": str(exc)})
-        except Exception as exc:
-            self._raise_fatal()  # an agent failing on a dead endpoint fails because of it
-            result = self._stopped_by_limit(exc)  # an agent program exiting after the gateway refused its call
-        finally:
-            self.phases["agent"] = round(time.monotonic() - start, 4)
-        self._raise_fatal()
-        refused = self.gateway.limit_hit if self.gateway is not None else None
-        if refused is not None and result.exit_status != ExitStatus.LIMITS_EXCEEDED:  # a gateway limit: not an error
-            result = replace(result, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused)
-        if self.model is not None:
-            result.usage = copy.copy(self.model.usage)
-        if self.ctx.conversation is not None and result.transcript is None:
-            result.transcript = self.ctx.conversation.transcript
-        return result
-
-    async def _converse(self) -> None:
-        """A tool-use benchmark's conversation for this attempt (``ctx.conversation``), made before the agent runs."""
-        make = CONVERSATION.of(self.rt.benchmark)
-        if make is not None and self.ctx.conversation is None:
-            self.ctx.conversation = await make(self.task, self.env, self.ctx)
-
-    def _stopped_by_limit(self, exc: Exception) -> AgentResult:
-        """The agent phase's result when the harness failed after the gateway refused a call of the attempt at a
-        per-attempt limit (the limit stopped it: ``limits_exceeded``); any other failure is raised again."""
-        refused = self.gateway.limit_hit if self.gateway is not None else None
-        if refused is None or (isinstance(exc, AgentCompassError) and exc.stops_request):
-            raise exc
-        self.rt.logger.info(
-            "%s: the agent stopped after a call was refused at a limit (%s): %s", self.task.id, refused, one_line(exc)
-        )
-        partial = exc.result if isinstance(exc, AgentError) else None
-        info = {
-            **(partial.info if isinstance(partial, AgentResult) else {}),
-            "limit": refused,
-            "agent_error": one_line(exc),
-        }
-        if isinstance(partial, AgentResult):
-            return replace(partial, exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
-        return AgentResult(exit_status=ExitStatus.LIMITS_EXCEEDED, limit_hit=refused, info=info)
-
-    def _raise_fatal(self) -> None:
-        """The error the gateway met that stops the request (a dead endpoint), if it met one."""
-        if self.gateway is not None and self.gateway.fatal is not None:
-            raise self.gateway.fatal
-
-    async def _agent_or_error(self, out: AttemptOutcome) -> AgentResult:
-        """The agent phase. An error after which the benchmark's policy verifies is recorded and the attempt
-        goes on to the verifier (``self.after_error``); any other error ends the attempt."""
-        try:
-            return await self._agent()
-        except Exception as failure:
-            exc = resources.typed(failure, self.env, "agent")
-            policy = after_error(error_policy(self.rt.benchmark), exc, "agent")
-            if not policy.verify or (isinstance(exc, AgentCompassError) and exc.stops_request):
-                if exc is failure:
-                    raise
-                raise exc from failure
-            self._fail(out, exc)
-            self.after_error = policy
-            usage = copy.copy(self.model.usage) if self.model is not None else Usage()
-            return AgentResult(exit_status=ExitStatus.ERROR, usage=usage, info={"error": one_line(exc)})
-
-    async def _save_artifacts(self) -> dict[str, Any]:
-        from .artifacts import save_artifacts
-
-        a = self.rt.config.execution.artifacts
-        return await save_artifacts(
-            self.env,
-            a.save,
-            self.record.artifacts_dir,
-            max_files=a.max_files,
-            max_file_bytes=a.max_file_bytes,
-            max_total_bytes=a.max_total_bytes,
-        )
-
-    def _apply_grade(self, out: AttemptOutcome, grade: Grade) -> None:
+    def _apply_grade(self, out: AttemptOutcome, verified: Verified, agent: AgentPhase) -> None:
+        grade = verified.grade
         out.reward, out.rewards, out.resolved = grade.reward, dict(grade.rewards), grade.resolved
         out.grade = {"error": grade.error, "details": grade.details}
         out.reward_valid = grade.reward is not None
         if grade.log:
             self.record.write_verifier_log(grade.log)
-        if self.after_error is not None:  # verified after an agent-phase error, which stays the recorded one
-            out.grade.update(
-                {"after_error": True, "reward_counts": self.after_error.reward_counts, "reward": grade.reward}
-            )
-            if not (self.after_error.reward_counts and out.reward_valid):
+        policy = agent.after_error
+        if policy is not None:  # verified after an agent-phase error, which stays the recorded one
+            out.grade.update({"after_error": True, "reward_counts": policy.reward_counts, "reward": grade.reward})
+            if not (policy.reward_counts and out.reward_valid):
                 out.reward, out.resolved, out.reward_valid = None, False, False
             return
-        if grade.reward is None:
-            message = (grade.error or "the verifier produced no valid reward").removeprefix("VerifierError: ")
-            self._fail(out, VerifierError(message))
-        elif grade.reward < 1:  # a task that ran out of memory fails for that reason, whatever it scored
-            oom = resources.oom_error(self.grading_env or self.env, None, f"the reward is {grade.reward:g}")
-            if oom is not None:
-                self._fail(out, oom)
+        env = self.envs.current()
+        failure = grade_failure(grade, env)
+        if failure is not None:
+            self._fail(classify_failure(failure, env, self.phases.current))
 
     async def _close(self, out: AttemptOutcome) -> None:
-        for env, phase in ((self.grading_env, "grading_close"), (self.env, "close")):
+        """Close the attempt's environments (the grading one first), each after noting the memory kills in it
+        (recorded even when the attempt succeeded despite them)."""
+        for env, phase in ((self.envs.grading, "grading_close"), (self.envs.agent, "close")):
             if env is not None:
                 oom = resources.out_of_memory(env)
-                if oom is not None:  # recorded even when the attempt succeeded despite it
+                if oom is not None:
                     out.environment = {**(out.environment or {}), "out_of_memory": oom}
-                await self._close_env(env, phase)
+                await self.phases.close(env, phase)
 
-    async def _close_env(self, env: Environment, phase: str) -> None:
-        start, limit = time.monotonic(), self.rt.config.execution.timeouts.close
-        closing = asyncio.ensure_future(env.close())
-        try:
-            await asyncio.wait_for(asyncio.shield(closing), limit)
-        except asyncio.CancelledError:  # cancelled (again) while closing: still finish, within the limit
-            await asyncio.wait({closing}, timeout=limit)
-            raise
-        except Exception as exc:  # a failed or slow close is logged, the outcome stands
-            self.rt.logger.warning("closing environment of %s failed: %s", self.task.id, one_line(exc))
-        finally:
-            self.phases[phase] = round(time.monotonic() - start, 4)
-
-    def _fail(self, out: AttemptOutcome, exc: BaseException) -> None:
-        exc = storage_error(exc) or exc  # a full disk anywhere in the attempt stops the request
-        exc = resources.typed(exc, self.grading_env or self.env, self.current_phase)
-        record_failure(out, exc, self.record, self.rt.logger)
-        if isinstance(exc, AgentCompassError) and exc.stops_request:
+    def _fail(self, exc: BaseException) -> None:
+        """Record the failure ``exc`` (classified); one that stops the request stops it."""
+        self.failures.add(exc)
+        if stops_request(exc):
             self.rt.stopped = exc
 
     def _open_record(self) -> None:
@@ -392,7 +238,7 @@ class _Attempt(AttemptFrame):
         """Complete the outcome and queue its ``result.json`` (written after the checkpoint, before the run's
         line of this sample)."""
         out.duration_s = round(time.monotonic() - start, 4)
-        out.phases = dict(self.phases)
+        out.phases = dict(self.phases.timings)
         if not out.usage and self.model is not None:
             out.usage = usage_record(self.model.usage)
         out.usage_by_role = self.roles.usage()
@@ -415,15 +261,6 @@ def _limit_calls(rt: RequestRuntime, model: Any) -> None:
         SET_ATTEMPT_LIMITS.of(model)(ex.attempt_max_model_calls, ex.attempt_max_tokens_total)
 
 
-def _with_overrides(task: Task, rt: RequestRuntime) -> Task:
-    t = rt.config.execution.timeouts
-    if not t.agent and not t.verifier:
-        return task
-    return replace(
-        task, agent_timeout_s=t.agent or task.agent_timeout_s, verifier_timeout_s=t.verifier or task.verifier_timeout_s
-    )
-
-
 def _grading_env_spec(benchmark: Benchmark, task: Task) -> EnvSpec | None:
     """The benchmark's fresh grading environment (optional capability; None: grade in the agent's)."""
     method = GRADING_ENV_SPEC.of(benchmark)
@@ -434,10 +271,6 @@ def _grade_without_env(benchmark: Benchmark, task: Task, agent: AgentResult, ctx
     """The grade that needs no environment (optional capability; None: grade normally)."""
     method = GRADE_WITHOUT_ENV.of(benchmark)
     return method(task, agent, ctx) if method is not None else None
-
-
-def _verify_watchdog(task: Task) -> float:
-    return (task.verifier_timeout_s or 1800.0) * 1.5 + VERIFY_WATCHDOG_MARGIN_S
 
 
 async def run_attempt(

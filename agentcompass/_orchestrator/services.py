@@ -1,16 +1,22 @@
-"""Request-scoped services: what lives exactly as long as one request (a model gateway, a request-wide budget).
+"""Request-scoped services: what lives exactly as long as one request (a model gateway, a tool server).
 
 A service is made by a factory handed in through :class:`~agentcompass._orchestrator.hooks.Hooks` (``services``),
 started once the request is prepared and before its first attempt, and closed on every path the request can end
 by (completed, failed, timeout, cancelled, a failed start of a later service), in reverse order of starting.
 Attempts reach a started service as ``rt.services[name]``.
+
+A service may also take part in each attempt (:class:`PerAttempt`): its ``attempt(ctx, model, label, config)``
+gives the attempt's part (:class:`AttemptService`, or None when it has none for this attempt), which attaches
+itself to the attempt's context (the model gateway sets ``ctx.gateway``), may meet an error that stops the request
+(``fatal``) or a per-attempt limit that refused a call (``limit_hit``), and is closed when the attempt ends. The
+attempt sees only :class:`AttemptServices`, the parts of all its request's services.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agentcompass.errors import one_line
 
@@ -30,6 +36,58 @@ class RequestService(Protocol):
     async def aclose(self) -> None:
         """After the request's last attempt, on every path; idempotent."""
         ...
+
+
+class AttemptService(Protocol):
+    """One service's part in one attempt."""
+
+    @property
+    def fatal(self) -> BaseException | None:
+        """An error met for this attempt that stops the request (a dead model endpoint), else None."""
+        ...
+
+    @property
+    def limit_hit(self) -> str | None:
+        """The per-attempt limit that refused a call of this attempt (``max_model_calls`` ...), else None."""
+        ...
+
+    def close(self) -> None:
+        """The attempt ended: its part stops working (idempotent)."""
+        ...
+
+
+class PerAttempt(Protocol):
+    """A request service that takes part in each attempt (optional: a service without ``attempt`` does not)."""
+
+    def attempt(self, ctx: Any, model: Any, label: str, config: Any) -> AttemptService | None:
+        """The part of attempt ``ctx`` (its AttemptContext, which the part attaches itself to), whose model
+        client is ``model`` (None: the request has none), named ``label`` in logs; ``config``: the request's
+        RequestConfig. Nothing may start before the attempt uses it."""
+        ...
+
+
+class AttemptServices:
+    """The parts of the request's services in one attempt, in the order the services started."""
+
+    def __init__(self, parts: Iterable[AttemptService] = ()) -> None:
+        self.parts = tuple(parts)
+
+    @classmethod
+    def of(cls, services: Mapping[str, Any], ctx: Any, model: Any, label: str, config: Any) -> AttemptServices:
+        made = (getattr(s, "attempt", None) for s in services.values())
+        return cls(p for p in (m(ctx, model, label, config) for m in made if m is not None) if p is not None)
+
+    @property
+    def fatal(self) -> BaseException | None:
+        return next((p.fatal for p in self.parts if p.fatal is not None), None)
+
+    @property
+    def limit_hit(self) -> str | None:
+        return next((p.limit_hit for p in self.parts if p.limit_hit is not None), None)
+
+    def close(self) -> None:
+        for part in self.parts:
+            part.close()
 
 
 ServiceFactory = Callable[["RequestRuntime"], "RequestService | None"]  # None: not needed by this request

@@ -28,15 +28,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agentcompass import errors
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope, require
 from agentcompass._orchestrator import AttemptFrame as Frame
-from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
+from agentcompass._orchestrator.failures import FailureRecord, classify_failure, stopping_error
+from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome
 from agentcompass._orchestrator.pool import Pool
 from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
 from agentcompass._orchestrator.runtime import RequestRuntime
 from agentcompass._orchestrator.store import AttemptRecord, write_atomic
+from agentcompass._orchestrator.timeouts import AttemptTimeouts, attempt_timeouts
 from agentcompass._orchestrator.writer import work_s
 from agentcompass.errors import ConfigError, NodeLostError, PathEscapeError, SandboxError
 from agentcompass.interfaces import AgentResult, Task
@@ -166,7 +167,7 @@ class RayExecutor:
         """Submit the admitted attempt ``a``, then make its directory while the task travels; the files of the
         stream's last batch are returned, for the driver to write with ``result.json``."""
         rt, task, n, sample, key, record, out = a.rt, a.task, a.n, a.sample, a.key, a.record, a.out
-        payload = self._payload(rt, task, n, sample, a.checkpoint, key)
+        payload = self._payload(rt, task, n, sample, a.checkpoint, key, a.timeouts)
         stream = self._submit(rt, payload)
         gated = self._request(rt)[1]["services"] is not None
         files: list[tuple[str, bytes, bool]] = []
@@ -189,18 +190,15 @@ class RayExecutor:
                     lost,
                     f" ({released} model tokens handed back)" if released else "",
                 )
-                exc = lost
-            else:
-                exc = getattr(exc, "cause", None) or exc  # an error raised on the worker
-            record_failure(out, exc, record, rt.logger)
+            a.failures.add(lost or classify_failure(exc, remote=True))  # remote: an error raised on the worker
             return files
         if result is None:
-            record_failure(out, SandboxError("the attempt's stream ended without its result"), record, rt.logger)
+            a.failures.add(SandboxError("the attempt's stream ended without its result"))
             return files
         self._merge(out, result, record)
         if (out.node or {}).get("node_id"):
             self._freed.append(out.node["node_id"])
-        stopped = _stops_request(out)
+        stopped = stopping_error(out)
         if stopped is not None:  # e.g. a dead model endpoint on the worker: the request ends
             rt.stopped = stopped
         return files
@@ -212,7 +210,14 @@ class RayExecutor:
         return self._task_fn(rt, node).remote(payload)
 
     def _payload(
-        self, rt: RequestRuntime, task: Task, n: int, sample: int, checkpoint: AgentResult | None, key: str
+        self,
+        rt: RequestRuntime,
+        task: Task,
+        n: int,
+        sample: int,
+        checkpoint: AgentResult | None,
+        key: str,
+        timeouts: AttemptTimeouts,
     ) -> dict[str, Any]:
         """The task's argument: the attempt's own fields and its request's token and shared parts' reference
         (in a list, so that Ray passes the reference as it is: the worker fetches it once per process)."""
@@ -224,7 +229,7 @@ class RayExecutor:
             "sample": sample,
             "checkpoint": agent_to_dict(checkpoint) if checkpoint is not None else None,
             "log_level": rt.config.runtime.file_log_level,
-            "grace_s": rt.config.execution.timeouts.close + CANCEL_MARGIN_S,
+            "grace_s": timeouts.close + CANCEL_MARGIN_S,
         }
 
     async def _consume(
@@ -343,16 +348,18 @@ class _RayAttempt(Frame):
         self, ex: RayExecutor, rt: RequestRuntime, task: Task, n: int, checkpoint: AgentResult | None, sample: int
     ) -> None:
         self.ex, self.task, self.n, self.checkpoint, self.sample = ex, task, n, checkpoint, sample
+        self.timeouts = attempt_timeouts(task, rt.config)[1]  # the worker resolves the same from the same parts
         self.record = rt.store.attempt(task.id, n, sample)
         key = f"{rt.run_id}/{rt.name}/{task.id}/{sample}/{n}/{next(ex._ids)}"
         super().__init__(rt, new_outcome(task.id, n, sample, self.record, checkpoint is not None), key)
+        self.failures = FailureRecord(self.out, self.record, rt.logger)
 
     async def admitted(self, start: float) -> None:
         files = await self.ex._attempt(self)
         self.ex._finish(self.record, self.out, start, files, self.rt.store.writer)
 
     def cancelled(self, start: float) -> None:
-        record_failure(self.out, asyncio.CancelledError("attempt cancelled"), self.record, self.rt.logger)
+        self.failures.add(asyncio.CancelledError("attempt cancelled"))
         self.ex._finish(self.record, self.out, start)
 
 
@@ -365,16 +372,6 @@ async def _drain(stream: Any) -> None:
             return
         except Exception:  # the task's error: the stream ends with it
             return
-
-
-def _stops_request(out: AttemptOutcome) -> BaseException | None:
-    """The error that ended a remote attempt, rebuilt from its type name, when its class stops the request."""
-    cls = getattr(errors, out.error_type or "", None)
-    if not (isinstance(cls, type) and issubclass(cls, errors.AgentCompassError) and cls.stops_request):
-        return None
-    prefix = f"{out.error_type}: "
-    text = out.error or ""
-    return cls(text[len(prefix) :] if text.startswith(prefix) else text)
 
 
 def _rebase(value: Any, old: str, new: str) -> Any:

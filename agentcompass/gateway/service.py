@@ -186,10 +186,17 @@ class GatewayService:
                 self.gateway = await Gateway(self.logger).start()
             return self.gateway
 
-    def attempt(self, model: Any, label: str, config: Any = None, ctx: Any = None) -> AttemptSession:
-        """An attempt's use of the gateway; ``config``: the request's config (``gateway.model_map``); ``ctx``: the
-        attempt's context (its conversation, once made, is served on the MCP route)."""
-        return AttemptSession(self, model, label, config, ctx)
+    def attempt(self, ctx: Any, model: Any, label: str, config: Any = None) -> AttemptSession | None:
+        """An attempt's use of the gateway (the orchestrator's per-attempt service hook), attached to the
+        attempt's context as ``ctx.gateway``; None when the attempt has no model client. ``config``: the request's
+        config (``gateway.model_map``); ``ctx``: the attempt's context (its conversation, once made, is served on
+        the MCP route)."""
+        if model is None:
+            return None
+        session = AttemptSession(self, model, label, config, ctx)
+        if ctx is not None:
+            ctx.gateway = session.endpoint
+        return session
 
     def opened(self) -> None:
         self._open += 1
