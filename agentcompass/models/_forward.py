@@ -285,8 +285,8 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     if not req.suffix and translation is None:  # the response cache (not count_tokens, not translated calls)
         request = _wire_cache.wire_request(req.protocol, call.route.endpoint, call.model_id, call.agent_body)
         call.pending, stored = await _wire_cache.lookup(model._calls, request)
-        if stored is not None and isinstance(stored.get("raw"), dict):
-            call.from_cache(stored["raw"])
+        if stored is not None and isinstance(raw := stored.get("raw"), dict):
+            call.from_cache(raw)
             return call
     try:
         await call_with_retries(

@@ -20,6 +20,7 @@ from typing import Any
 from agentcompass.errors import AttemptLimitReached
 from agentcompass.interfaces import ModelResponse, Usage
 
+from ._cache.records import RecordedError, StoredReply
 from ._secrets import MARK, Credentials, request_params
 
 REDACTED = MARK
@@ -36,7 +37,7 @@ class CallRecorder:
         self._seq = 0
         self._made = False  # the directory exists (made with the first line)
         self._lock = threading.Lock()
-        self.tags: dict[str, Any] = {}  # fields every line carries (a model role's client: {"role": name})
+        self.tags: dict[str, object] = {}  # fields every line carries (a model role's client: {"role": name})
 
     def add_secret(self, value: str | None) -> None:
         self._secrets.add(value)
@@ -65,7 +66,7 @@ class CallRecorder:
                 os.close(fd)
 
 
-def usage_dict(usage: Usage) -> dict[str, Any]:
+def usage_dict(usage: Usage) -> dict[str, object]:
     return {
         "input": usage.input_tokens,
         "output": usage.output_tokens,
@@ -89,7 +90,7 @@ def raw_json(raw: Any) -> Any:
     return str(raw)
 
 
-def response_entry(response: ModelResponse, raw: Any = None) -> dict[str, Any]:
+def response_entry(response: ModelResponse, raw: Any = None) -> StoredReply:
     return {
         "text": response.text,
         "finish_reason": response.finish_reason,
@@ -99,7 +100,7 @@ def response_entry(response: ModelResponse, raw: Any = None) -> dict[str, Any]:
     }
 
 
-def error_entry(exc: BaseException) -> dict[str, Any]:
+def error_entry(exc: BaseException) -> RecordedError:
     return {"type": type(exc).__name__, "message": str(exc)[:2000]}
 
 
@@ -112,8 +113,8 @@ def line(
     upstream_protocol: str,
     model: str,
     endpoint: str,
-    request: dict[str, Any],
-    response: dict[str, Any] | None,
+    request: dict[str, object],
+    response: StoredReply | None,
     status: str,
     usage: Usage,
     retries: int,
@@ -164,7 +165,13 @@ def complete_line(
     """The line of one ``Model.complete`` call: the request in chat form, as the client got it. ``cache``: off,
     miss, hit (answered from the response cache) or replay (from a recorded run); ``usage``: what the call added
     to the attempt's usage when it is not the response's (a hit adds no tokens and no cost)."""
-    request = {"protocol": protocol, "model": model_id, "messages": messages, "tools": tools, "params": params}
+    request: dict[str, object] = {
+        "protocol": protocol,
+        "model": model_id,
+        "messages": messages,
+        "tools": tools,
+        "params": params,
+    }
     return line(
         *began,
         source="client",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass.models.wire import ChatChunkChoice, ChatCompletion, ChatMessage, ChatUsage
+from agentcompass.models.wire import ChatChunkChoice, ChatCompletion, ChatReplyMessage, ChatUsage
 
 from . import _reply as r
 from ._writer import Writer
@@ -30,7 +30,7 @@ def tokens(usage: ChatUsage | None) -> r.Tokens:
     )
 
 
-def _reasoning(message: ChatMessage) -> str:
+def _reasoning(message: ChatReplyMessage) -> str:
     return message.get("reasoning_content") or message.get("reasoning") or ""
 
 

@@ -8,8 +8,7 @@ from typing import Any
 from agentcompass.models.wire import (
     ChatChunkChoice,
     ChatCompletion,
-    ChatDelta,
-    ChatMessage,
+    ChatReplyMessage,
     ChatRequest,
     ChatToolCall,
     ChatUsage,
@@ -49,7 +48,7 @@ def _call(block: r.Block) -> ChatToolCall:
 
 def body(reply: r.Reply, request: ChatRequest) -> ChatCompletion:
     text = reply.text()
-    message: ChatMessage = {"role": "assistant", "content": text if text or not reply.tools() else None}
+    message: ChatReplyMessage = {"role": "assistant", "content": text if text or not reply.tools() else None}
     thinking = "".join(b.text for b in reply.blocks if b.kind == "thinking")
     if thinking:
         message["reasoning_content"] = thinking
@@ -80,7 +79,7 @@ class StreamWriter(Writer[ChatRequest]):
         data.update(extra)
         self.emit(None, data)
 
-    def _delta(self, delta: ChatDelta, finish: str | None = None) -> None:
+    def _delta(self, delta: ChatReplyMessage, finish: str | None = None) -> None:
         self._chunk([{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}])
 
     def on_start(self) -> None:

@@ -56,8 +56,9 @@ class ChatMessage(TypedDict, total=False):
     reasoning: str
 
 
-class ChatDelta(TypedDict, total=False):
-    """The ``delta`` of a ``chat.completion.chunk`` choice: a piece of the assistant message."""
+class ChatReplyMessage(TypedDict, total=False):
+    """An assistant message as an OpenAI Chat Completions reply returns it (a choice's ``message``; a chunk's
+    ``delta`` carries a piece of one)."""
 
     role: str
     content: str | None
@@ -163,7 +164,7 @@ class ChatChoice(TypedDict, total=False):
     """A choice of a ``chat.completion`` reply."""
 
     index: int
-    message: ChatMessage
+    message: ChatReplyMessage
     finish_reason: str | None
     logprobs: object
 
@@ -185,7 +186,7 @@ class ChatChunkChoice(TypedDict, total=False):
     """A choice of a ``chat.completion.chunk``: its ``delta`` (a partial message)."""
 
     index: int
-    delta: ChatDelta
+    delta: ChatReplyMessage
     finish_reason: str | None
     logprobs: object
 

@@ -24,10 +24,10 @@ class GeminiFileData(TypedDict, total=False):
 
 
 class GeminiFunctionCall(TypedDict, total=False):
-    """A Gemini part's ``functionCall`` (``args``: the arguments as an object)."""
+    """A Gemini part's ``functionCall`` (``args``: the arguments as an object; ``name`` optional, as in the SDK)."""
 
     id: str
-    name: str
+    name: str | None
     args: JsonObject
 
 
@@ -60,9 +60,10 @@ class GeminiContent(TypedDict, total=False):
 
 
 class GeminiFunctionDeclaration(TypedDict, total=False):
-    """A Gemini ``FunctionDeclaration`` (``parameters``: OpenAPI subset; ``parametersJsonSchema``: JSON Schema)."""
+    """A Gemini ``FunctionDeclaration`` (``parameters``: OpenAPI subset; ``parametersJsonSchema``: JSON Schema;
+    ``name`` optional, as in the SDK)."""
 
-    name: str
+    name: str | None
     description: str
     parameters: JsonObject
     parametersJsonSchema: JsonObject
