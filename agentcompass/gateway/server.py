@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
@@ -108,7 +109,7 @@ class Handlers:
         protocol, suffix = route
         headers = {k: request.headers[k] for k in FORWARDED_HEADERS if k in request.headers}
 
-        def translation(upstream: str, agent_body: dict[str, Any]) -> Any:
+        def translation(upstream: str, agent_body: Mapping[str, object]) -> Any:
             return translate.translation(protocol, upstream, agent_body)
 
         model = session.model_map.get(str(body.get("model"))) if session.model_map else None

@@ -13,6 +13,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,7 @@ class CallRecorder:
             self._seq += 1
             return self._seq, time.monotonic(), datetime.now(UTC).isoformat(timespec="milliseconds")
 
-    def write(self, line: dict[str, Any]) -> None:
+    def write(self, line: dict[str, object]) -> None:
         request = line.get("request")
         if isinstance(request, dict) and isinstance(request.get("params"), dict):
             line = {**line, "request": {**request, "params": request_params(request["params"])}}
@@ -119,9 +120,9 @@ def line(
     usage: Usage,
     retries: int,
     **extra: Any,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """One record line (see the module doc for the fields' meaning)."""
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "seq": seq,
         "time": started,
         "source": source,
@@ -151,9 +152,9 @@ def complete_line(
     model_id: str,
     endpoint: str,
     protocol: str,
-    messages: list[dict[str, Any]],
+    messages: Sequence[Mapping[str, object]],
     params: dict[str, Any],
-    tools: list[dict[str, Any]] | None,
+    tools: Sequence[Mapping[str, object]] | None,
     response: ModelResponse | None,
     retries: int,
     error: BaseException | None,
@@ -161,7 +162,7 @@ def complete_line(
     cache: str = "off",
     key: str | None = None,
     usage: Usage | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The line of one ``Model.complete`` call: the request in chat form, as the client got it. ``cache``: off,
     miss, hit (answered from the response cache) or replay (from a recorded run); ``usage``: what the call added
     to the attempt's usage when it is not the response's (a hit adds no tokens and no cost)."""

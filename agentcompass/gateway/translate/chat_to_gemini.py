@@ -62,7 +62,7 @@ def gemini(chat: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[s
     return {"model": chat.get("model"), **({"stream": True} if chat.get("stream") else {}), **request}
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, object]:
     """The Gemini request for a chat request."""
     refuse = Refuser(AGENT, UPSTREAM)
     refuse.unknown_keys(agent, KNOWN)

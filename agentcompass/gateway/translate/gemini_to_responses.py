@@ -32,7 +32,7 @@ def _format(fmt: ChatResponseFormat) -> JsonObject:
     return {"type": "json_object"}
 
 
-def request(agent: GeminiRequest, warnings: list[str]) -> dict[str, Any]:
+def request(agent: GeminiRequest, warnings: list[str]) -> dict[str, object]:
     """The Responses request for a Gemini request."""
     refuse = Refuser(AGENT, UPSTREAM)
     chat = _gemini_in.chat(agent, warnings, refuse)

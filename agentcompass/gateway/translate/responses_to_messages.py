@@ -89,7 +89,7 @@ def _tool_choice(choice: str | None, parallel: Any) -> AnthropicToolChoice | Non
     return out
 
 
-def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, Any]:
+def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, object]:
     refuse = Refuser(AGENT, UPSTREAM)
     _responses_in.check(agent, refuse, warnings)
     refuse.unknown_keys(agent.get("text") or {}, {"format"}, "text.")

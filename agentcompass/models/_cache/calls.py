@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -153,8 +154,8 @@ class AttemptCalls:
         protocol: str,
         endpoint: str,
         model_id: str,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None,
+        messages: Sequence[Mapping[str, object]],
+        tools: Sequence[Mapping[str, object]] | None,
         params: dict[str, Any],
     ) -> Pending:
         self.seq += 1

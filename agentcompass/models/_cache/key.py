@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._secrets import request_params
@@ -35,8 +36,8 @@ def canonical_request(
     protocol: str,
     endpoint: str,
     model_id: str,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
+    messages: Sequence[Mapping[str, object]],
+    tools: Sequence[Mapping[str, object]] | None,
     params: dict[str, Any],
 ) -> CanonicalRequest:
     """The request as compared by the cache and by replay (JSON-ready; no secret can be in it: the key and
@@ -54,7 +55,7 @@ def canonical_request(
 WIRE_DELIVERY_KEYS = frozenset({"stream", "stream_options"})
 
 
-def wire_request(protocol: str, endpoint: str, model_id: str, body: dict[str, Any]) -> CanonicalRequest:
+def wire_request(protocol: str, endpoint: str, model_id: str, body: Mapping[str, object]) -> CanonicalRequest:
     """The canonical form of a gateway call (an agent's body in its API's wire form, the request's model id in
     it): the body without the keys that only change delivery."""
     kept = {k: v for k, v in sorted(body.items()) if k not in WIRE_DELIVERY_KEYS}

@@ -14,6 +14,7 @@ error in its API's shape and the attempt ends with it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from agentcompass.errors import ContextLengthExceededError, ModelError, ReplayMismatchError
@@ -25,7 +26,7 @@ _ERRORS = {"ContextLengthExceededError": ContextLengthExceededError}
 
 
 def replay_request(
-    protocol: str, upstream: str, endpoint: str, path: str, model_id: str, body: dict[str, Any]
+    protocol: str, upstream: str, endpoint: str, path: str, model_id: str, body: Mapping[str, object]
 ) -> CanonicalRequest:
     """The canonical form a gateway call is matched on."""
     return {**wire_request(protocol, endpoint, model_id, body), "path": path, "upstream": upstream}

@@ -54,6 +54,7 @@ class ChatMessage(TypedDict, total=False):
     refusal: str | None
     reasoning_content: str
     reasoning: str
+    cache_control: JsonObject
 
 
 class ChatReplyMessage(TypedDict, total=False):
@@ -126,6 +127,7 @@ class ChatRequest(TypedDict, total=False):
     temperature: float
     top_p: float
     stop: str | list[str]
+    top_k: int
     seed: int
     n: int
     reasoning_effort: str

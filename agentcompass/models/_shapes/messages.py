@@ -75,10 +75,11 @@ class AnthropicContextManagement(TypedDict, total=False):
 
 
 class AnthropicTool(TypedDict, total=False):
-    """An Anthropic Messages tool definition (a custom tool's ``input_schema``; a server tool's ``type``)."""
+    """An Anthropic Messages tool definition (a custom tool's ``input_schema``; a server tool's ``type``; a name
+    a translated request left out: None)."""
 
     type: str
-    name: str
+    name: str | None
     description: str
     input_schema: JsonObject
     cache_control: JsonObject
@@ -88,10 +89,11 @@ class AnthropicTool(TypedDict, total=False):
 
 
 class AnthropicToolChoice(TypedDict, total=False):
-    """An Anthropic Messages ``tool_choice`` (``auto``, ``any``, ``tool`` with ``name``, ``none``)."""
+    """An Anthropic Messages ``tool_choice`` (``auto``, ``any``, ``tool`` with ``name``, ``none``; a name a
+    translated request left out: None)."""
 
     type: str
-    name: str
+    name: str | None
     disable_parallel_tool_use: bool
 
 
