@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.models.wire import ApiErrorBody, GeminiCandidate, GeminiPart, GeminiResponse, GeminiUsage
 from agentcompass.models.wire import gemini as _gemini_wire
 
-from .shapes import ServedCall
+if TYPE_CHECKING:
+    from .script import ServedCall
 
 PROTOCOL = "google-genai"
 _ROUTE = re.compile(r"^(?:/v1)?/v1(?:beta)?/models/(?P<model>[^/:]+):(?P<method>[A-Za-z]+)$")

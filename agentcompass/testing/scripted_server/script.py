@@ -62,6 +62,15 @@ def normalize_reply(item: Reply, where: str = "reply") -> dict[str, Any]:
     return reply
 
 
+class ServedCall(TypedDict):
+    """A scripted tool call as served: its ``id`` given or made up."""
+
+    id: str
+    name: str
+    arguments: str
+    namespace: NotRequired[str]
+
+
 def _tool_calls(calls: Any, where: str) -> list[ScriptedCall]:
     """``[{name, arguments (a JSON string, or a mapping serialized here), id?}]`` in a reply."""
     if not isinstance(calls, list):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 from agentcompass.models.wire import (
     AnthropicBlock,
@@ -18,7 +18,7 @@ from agentcompass.models.wire import (
     ResponsesOutputItem,
 )
 
-from .script import ScriptedCall
+from .script import ScriptedCall, ServedCall
 
 CHAT, RESPONSES, MESSAGES = "/v1/chat/completions", "/v1/responses", "/v1/messages"
 PROTOCOL_OF_PATH = {CHAT: "openai-chat", RESPONSES: "openai-responses", MESSAGES: "anthropic-messages"}
@@ -69,15 +69,6 @@ def default_usage(body: dict[str, Any], text: str, calls: list[ServedCall] | Non
     prompt = sum(_words(body.get(k)) for k in ("messages", "input", "instructions", "system")) + gemini.words(body)
     out = len(text.split()) + sum(len(str(c.get("arguments", "")).split()) for c in calls or [])
     return {"input_tokens": prompt, "output_tokens": out, "cached_tokens": 0}
-
-
-class ServedCall(TypedDict):
-    """A scripted tool call as served: its ``id`` given or made up."""
-
-    id: str
-    name: str
-    arguments: str
-    namespace: NotRequired[str]
 
 
 def with_ids(calls: list[ScriptedCall]) -> list[ServedCall]:
