@@ -21,7 +21,7 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +73,7 @@ class Forwarded:
         self.raw: bytes | None = None  # a non-streamed reply as received
         self.retries, self.http_status, self.ttft = 0, None, None
         self.upstream_sse = False
-        self.stream_error: dict[str, Any] | None = None  # an error the stream itself carried (or its early end)
+        self.stream_error: Mapping[str, object] | None = None  # an error the stream itself carried (or its early end)
         self._error: BaseException | None = None
         self._stack = contextlib.AsyncExitStack()
         self._resp: Any = None

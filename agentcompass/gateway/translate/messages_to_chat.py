@@ -162,7 +162,7 @@ def _tool_choice(choice: AnthropicToolChoice, refuse: Refuser) -> Any:
     raise refuse(f"tool_choice type {kind!r}")
 
 
-def request(agent: AnthropicRequest, warnings: list[str]) -> dict[str, Any]:
+def request(agent: AnthropicRequest, warnings: list[str]) -> dict[str, object]:
     """The chat request for a Messages request (see the module doc)."""
     refuse = Refuser(AGENT, UPSTREAM)
     refuse.unknown_keys(agent, KNOWN)

@@ -78,7 +78,7 @@ def _messages(turns: list[Turn]) -> list[ChatMessage]:
     return out
 
 
-def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, Any]:
+def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, object]:
     refuse = Refuser(AGENT, UPSTREAM)
     _responses_in.check(agent, refuse, warnings)
     refuse.unknown_keys(agent.get("text") or {}, {"format", "verbosity"}, "text.")

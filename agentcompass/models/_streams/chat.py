@@ -7,7 +7,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from .._shapes.chat import ChatChoice, ChatChunkChoice, ChatCompletion, ChatReplyMessage
+from .._shapes.chat import ChatChoice, ChatChunkChoice, ChatCompletion, ChatReplyMessage, ChatToolCall, ChatUsage
 from .._shapes.common import ApiErrorBody
 
 DONE = "[DONE]"
@@ -88,10 +88,10 @@ class Assembler:
     the usage (the gateway drops it when the agent did not ask for it)."""
 
     def __init__(self) -> None:
-        self.head: dict[str, Any] | None = None
+        self.head: dict[str, object] | None = None  # the first chunk's fields but its choices and usage
         self.choices: dict[int, dict[str, Any]] = {}
-        self.usage: dict[str, Any] | None = None
-        self.error: dict[str, Any] | None = None
+        self.usage: ChatUsage | None = None
+        self.error: dict[str, object] | None = None  # an error chunk as received (recorded whole)
         self.done = False
 
     def feed(self, event: str | None, data: Any) -> None:
@@ -131,7 +131,7 @@ class Assembler:
             slot.setdefault("logprobs", []).append(choice["logprobs"])
 
     @staticmethod
-    def _call(calls: dict[int, dict[str, Any]], call: dict[str, Any]) -> None:
+    def _call(calls: dict[int, dict[str, Any]], call: ChatToolCall) -> None:
         held = calls.setdefault(
             call.get("index", len(calls)), {"id": None, "type": "function", "function": {"name": "", "arguments": ""}}
         )

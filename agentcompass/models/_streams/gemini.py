@@ -98,10 +98,10 @@ class Assembler:
     finish reason and usage; ``error`` holds an error chunk's body."""
 
     def __init__(self) -> None:
-        self.reply: dict[str, Any] | None = None
+        self.reply: dict[str, object] | None = None  # the chunks' fields but their candidates, the last kept
         self.parts: list[dict[str, Any]] = []
-        self.candidate: dict[str, Any] = {}
-        self.error: dict[str, Any] | None = None
+        self.candidate: dict[str, object] = {}  # the first candidate's fields but its content, the last kept
+        self.error: dict[str, object] | None = None  # an error chunk as received (recorded whole)
 
     def feed(self, event: str | None, data: Any) -> None:
         if not isinstance(data, dict):

@@ -108,11 +108,11 @@ async def call(
     from google.genai import types
 
     body, extra = _gemini.request(messages, tools, params)
-    config: dict[str, Any] = dict(body.get("generationConfig") or {})
+    config: dict[str, object] = dict(body.get("generationConfig") or {})
     for key in ("systemInstruction", "tools", "toolConfig"):
         if key in body:
             config[key] = body[key]
-    options: dict[str, Any] = {}
+    options: dict[str, object] = {}
     if extra:
         options["extra_body"] = extra
     if params.get("extra_headers"):
