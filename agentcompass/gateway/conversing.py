@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from agentcompass.conversation import USER_TOOL, Conversation, Message, ToolUse
 from agentcompass.errors import one_line
@@ -78,7 +78,7 @@ class ConversationTools:
         self._lock = asyncio.Lock()
         self._seq = 0
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+    async def call(self, name: str, arguments: dict[str, object]) -> Outcome:
         """The answer to one call. Raises UnknownTool (before anything is sent); an error of the conversation
         (the user's model) is kept in :attr:`failure` and answered as the end of the conversation."""
         if name not in self.names:
@@ -107,7 +107,7 @@ class ConversationTools:
             self._write({**line, "error": error} if error else line)
             return outcome
 
-    async def _send(self, seq: int, name: str, arguments: dict[str, Any]) -> Outcome:
+    async def _send(self, seq: int, name: str, arguments: dict[str, object]) -> Outcome:
         conversation = self.conversation
         if self.failure is not None:
             return Outcome(FAILED, True)

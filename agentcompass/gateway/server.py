@@ -6,7 +6,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -14,6 +14,9 @@ from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, Mod
 from agentcompass.models.wire import FORWARDED_HEADERS, ForwardRequest
 
 from . import routes, translate
+
+if TYPE_CHECKING:
+    from .service import Session
 
 LOG = logging.getLogger("agentcompass.gateway")
 
@@ -44,7 +47,7 @@ class _Stream(web.StreamResponse):
 class Handlers:
     """The routes of one gateway; ``sessions`` maps a token to its attempt's session."""
 
-    def __init__(self, sessions: dict[str, Any]) -> None:
+    def __init__(self, sessions: dict[str, Session]) -> None:
         self.sessions = sessions
 
     def app(self) -> web.Application:

@@ -102,7 +102,7 @@ class Forwarded:
     def content_type(self) -> str:
         return "text/event-stream" if self.stream else "application/json"
 
-    def upstream_body(self) -> dict[str, Any]:
+    def upstream_body(self) -> dict[str, object]:
         body = dict(self.agent_body if self.translation is None else self.translation.request)
         if hasattr(self.route.module, "url"):  # the model and the streaming are in the URL (the Gemini API)
             body.pop("model", None)

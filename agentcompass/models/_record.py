@@ -153,7 +153,7 @@ def complete_line(
     endpoint: str,
     protocol: str,
     messages: Sequence[Mapping[str, object]],
-    params: dict[str, Any],
+    params: Mapping[str, object],
     tools: Sequence[Mapping[str, object]] | None,
     response: ModelResponse | None,
     retries: int,

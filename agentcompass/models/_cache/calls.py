@@ -156,7 +156,7 @@ class AttemptCalls:
         model_id: str,
         messages: Sequence[Mapping[str, object]],
         tools: Sequence[Mapping[str, object]] | None,
-        params: dict[str, Any],
+        params: Mapping[str, object],
     ) -> Pending:
         self.seq += 1
         return self.begin_request(canonical_request(protocol, endpoint, model_id, messages, tools, params))

@@ -38,7 +38,7 @@ def canonical_request(
     model_id: str,
     messages: Sequence[Mapping[str, object]],
     tools: Sequence[Mapping[str, object]] | None,
-    params: dict[str, Any],
+    params: Mapping[str, object],
 ) -> CanonicalRequest:
     """The request as compared by the cache and by replay (JSON-ready; no secret can be in it: the key and
     headers are not part of it, credential parameters are masked, and the endpoint is shown without user info)."""

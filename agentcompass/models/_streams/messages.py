@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from .._shapes.common import ApiErrorBody
-from .._shapes.messages import AnthropicBlock, AnthropicDelta, AnthropicResponse
+from .._shapes.messages import AnthropicBlock, AnthropicDelta, AnthropicEvent, AnthropicResponse
 
 _ERROR_TYPE = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error"}
 _ERROR_TYPE.update({404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 529: "overloaded_error"})
@@ -70,6 +70,7 @@ class Assembler:
         self.done = False
 
     def feed(self, event: str | None, data: Any) -> None:
+        ev: AnthropicEvent = data  # read only when a dict (kind is None otherwise)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind == "message_start":
             message = data.get("message") or {}  # copied where the stream's later events change it
@@ -89,7 +90,7 @@ class Assembler:
                 block["citations"] = list(block["citations"])
             blocks[data["index"]] = block
         elif kind == "content_block_delta":
-            self._delta(data.get("index", 0), data.get("delta") or {})
+            self._delta(ev.get("index", 0), ev.get("delta") or {})
         elif kind == "content_block_stop":
             self._close(data.get("index", 0))
         elif kind == "message_delta":
@@ -99,7 +100,7 @@ class Assembler:
         elif kind == "message_stop":
             self.done = True
 
-    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+    def _delta(self, index: int, delta: AnthropicDelta) -> None:
         block = self.message["content"][index]
         kind = delta.get("type")
         if kind == "text_delta":
