@@ -80,7 +80,7 @@ class Stats:
     newest: float | None
     models: dict[str, int]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return dict(vars(self))
 
 
