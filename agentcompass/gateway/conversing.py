@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from agentcompass.conversation import USER_TOOL, Conversation, Message, ToolUse
 from agentcompass.errors import one_line
@@ -48,9 +48,17 @@ class Outcome:
     is_error: bool = False
 
 
-def tool_list(conversation: Conversation) -> list[dict[str, Any]]:
+class McpTool(TypedDict):
+    """A tool as MCP's ``tools/list`` gives it."""
+
+    name: str
+    description: str
+    inputSchema: object
+
+
+def tool_list(conversation: Conversation) -> list[McpTool]:
     """The conversation's tools in the MCP form (``name``, ``description``, ``inputSchema``), then the user tool."""
-    out = []
+    out: list[McpTool] = []
     for tool in conversation.tools or []:
         fn = tool.get("function", tool)
         schema = fn.get("parameters") or {"type": "object", "properties": {}}
@@ -70,7 +78,7 @@ class ConversationTools:
         self._lock = asyncio.Lock()
         self._seq = 0
 
-    async def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+    async def call(self, name: str, arguments: dict[str, object]) -> Outcome:
         """The answer to one call. Raises UnknownTool (before anything is sent); an error of the conversation
         (the user's model) is kept in :attr:`failure` and answered as the end of the conversation."""
         if name not in self.names:
@@ -99,7 +107,7 @@ class ConversationTools:
             self._write({**line, "error": error} if error else line)
             return outcome
 
-    async def _send(self, seq: int, name: str, arguments: dict[str, Any]) -> Outcome:
+    async def _send(self, seq: int, name: str, arguments: dict[str, object]) -> Outcome:
         conversation = self.conversation
         if self.failure is not None:
             return Outcome(FAILED, True)
@@ -125,7 +133,7 @@ class ConversationTools:
         text = answer.content or ""
         return Outcome(f"{text}\n\n({ENDED})" if conversation.done else text, answer.error)
 
-    def _write(self, line: dict[str, Any]) -> None:
+    def _write(self, line: dict[str, object]) -> None:
         if self.record is None:
             return
         text = json.dumps(line, ensure_ascii=False, default=str, separators=(",", ":")) + "\n"

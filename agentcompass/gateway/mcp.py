@@ -11,7 +11,7 @@ and ``DELETE`` (ending a session) answer 405, as the transport allows a server w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from .conversing import FILE_NAME, ConversationTools, UnknownTool, tool_list
 
@@ -24,11 +24,27 @@ INSTRUCTIONS = (
 )
 
 
-def _error(id_: Any, code: int, message: str) -> dict[str, Any]:
+class JsonRpcError(TypedDict):
+    """The ``error`` of a JSON-RPC 2.0 response."""
+
+    code: int
+    message: str
+
+
+class JsonRpcAnswer(TypedDict, total=False):
+    """A JSON-RPC 2.0 response of the MCP server: its ``result``, or its ``error``."""
+
+    jsonrpc: str
+    id: object
+    result: dict[str, object]
+    error: JsonRpcError
+
+
+def _error(id_: Any, code: int, message: str) -> JsonRpcAnswer:
     return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
 
 
-def _result(id_: Any, result: dict[str, Any]) -> dict[str, Any]:
+def _result(id_: Any, result: dict[str, object]) -> JsonRpcAnswer:
     return {"jsonrpc": "2.0", "id": id_, "result": result}
 
 
@@ -49,7 +65,7 @@ class McpServer:
         answer = await self._one(body)
         return (202, None) if answer is None else (200, answer)
 
-    async def _one(self, message: Any) -> dict[str, Any] | None:
+    async def _one(self, message: Any) -> JsonRpcAnswer | None:
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return _error(None, INVALID_REQUEST, "not a JSON-RPC 2.0 message")
         if "method" not in message:  # a response to a request of ours: we send none
@@ -70,7 +86,7 @@ class McpServer:
             return await self._call(id_, params)
         return _error(id_, METHOD_NOT_FOUND, f"method not found: {method}")
 
-    def _initialize(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _initialize(self, params: dict[str, object]) -> dict[str, object]:
         asked = params.get("protocolVersion")
         return {
             "protocolVersion": asked if asked in VERSIONS else VERSIONS[-1],
@@ -79,7 +95,7 @@ class McpServer:
             "instructions": INSTRUCTIONS,
         }
 
-    async def _call(self, id_: Any, params: dict[str, Any]) -> dict[str, Any]:
+    async def _call(self, id_: Any, params: dict[str, object]) -> JsonRpcAnswer:
         name, arguments = params.get("name"), params.get("arguments") or {}
         if not isinstance(name, str) or not isinstance(arguments, dict):
             return _error(id_, INVALID_PARAMS, "tools/call needs a tool name and an object of arguments")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from agentcompass.models.wire import chat, gemini, messages, responses
+from agentcompass.models.wire import ApiErrorBody, chat, gemini, messages, responses
 
 MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "openai-chat", "google-genai"
 
@@ -40,7 +39,7 @@ def protocol_of(path: str) -> str:
     return MESSAGES if "/messages" in path else CHAT
 
 
-def error_body(protocol: str, status: int, message: str, code: str | None = None) -> dict[str, Any]:
+def error_body(protocol: str, status: int, message: str, code: str | None = None) -> ApiErrorBody:
     """An error body in the shape the official SDK of ``protocol`` parses."""
     if protocol == MESSAGES:
         return messages.error_body(status, message)
@@ -49,7 +48,7 @@ def error_body(protocol: str, status: int, message: str, code: str | None = None
     return (responses if protocol == RESPONSES else chat).error_body(status, message, code)
 
 
-def models_body(model_id: str) -> dict[str, Any]:
+def models_body(model_id: str) -> dict[str, object]:
     """``GET /v1/models``: the one model the gateway serves (both APIs' list shapes at once)."""
     entry = {"id": model_id, "object": "model", "created": 0, "owned_by": "agentcompass"}
     entry.update({"type": "model", "display_name": model_id, "created_at": "1970-01-01T00:00:00Z"})

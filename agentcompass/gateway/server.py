@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -13,6 +14,9 @@ from agentcompass.errors import AttemptLimitReached, ModelEndpointDownError, Mod
 from agentcompass.models.wire import FORWARDED_HEADERS, ForwardRequest
 
 from . import routes, translate
+
+if TYPE_CHECKING:
+    from .service import Session
 
 LOG = logging.getLogger("agentcompass.gateway")
 
@@ -43,7 +47,7 @@ class _Stream(web.StreamResponse):
 class Handlers:
     """The routes of one gateway; ``sessions`` maps a token to its attempt's session."""
 
-    def __init__(self, sessions: dict[str, Any]) -> None:
+    def __init__(self, sessions: dict[str, Session]) -> None:
         self.sessions = sessions
 
     def app(self) -> web.Application:
@@ -108,7 +112,7 @@ class Handlers:
         protocol, suffix = route
         headers = {k: request.headers[k] for k in FORWARDED_HEADERS if k in request.headers}
 
-        def translation(upstream: str, agent_body: dict[str, Any]) -> Any:
+        def translation(upstream: str, agent_body: Mapping[str, object]) -> Any:
             return translate.translation(protocol, upstream, agent_body)
 
         model = session.model_map.get(str(body.get("model"))) if session.model_map else None

@@ -21,7 +21,7 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +73,7 @@ class Forwarded:
         self.raw: bytes | None = None  # a non-streamed reply as received
         self.retries, self.http_status, self.ttft = 0, None, None
         self.upstream_sse = False
-        self.stream_error: dict[str, Any] | None = None  # an error the stream itself carried (or its early end)
+        self.stream_error: Mapping[str, object] | None = None  # an error the stream itself carried (or its early end)
         self._error: BaseException | None = None
         self._stack = contextlib.AsyncExitStack()
         self._resp: Any = None
@@ -102,7 +102,7 @@ class Forwarded:
     def content_type(self) -> str:
         return "text/event-stream" if self.stream else "application/json"
 
-    def upstream_body(self) -> dict[str, Any]:
+    def upstream_body(self) -> dict[str, object]:
         body = dict(self.agent_body if self.translation is None else self.translation.request)
         if hasattr(self.route.module, "url"):  # the model and the streaming are in the URL (the Gemini API)
             body.pop("model", None)
@@ -285,8 +285,8 @@ async def forward(model: Any, req: ForwardRequest) -> Forwarded:
     if not req.suffix and translation is None:  # the response cache (not count_tokens, not translated calls)
         request = _wire_cache.wire_request(req.protocol, call.route.endpoint, call.model_id, call.agent_body)
         call.pending, stored = await _wire_cache.lookup(model._calls, request)
-        if stored is not None and isinstance(stored.get("raw"), dict):
-            call.from_cache(stored["raw"])
+        if stored is not None and isinstance(raw := stored.get("raw"), dict):
+            call.from_cache(raw)
             return call
     try:
         await call_with_retries(

@@ -4,6 +4,7 @@ the body a stream amounts to."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from agentcompass.errors import ModelError
@@ -31,7 +32,7 @@ def upstream_of(model: Any, req: Any) -> tuple[str, Any]:
     )
 
 
-def assembled(protocol: str, raw: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def assembled(protocol: str, raw: bytes) -> tuple[dict[str, Any] | None, Mapping[str, object] | None]:
     """The non-streamed body a stream amounts to, and the error it carried (None: none)."""
     asm, parser = _streams.assembler(protocol), _streams.SSEParser()
     for event, text in parser.feed(raw) + parser.close():

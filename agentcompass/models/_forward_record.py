@@ -8,6 +8,7 @@ from typing import Any
 from agentcompass.interfaces import Usage
 
 from . import _record, _usage, _wire
+from ._cache.records import StoredReply
 
 
 def account(call: Any, error: BaseException | None) -> None:
@@ -26,7 +27,7 @@ def account(call: Any, error: BaseException | None) -> None:
     if rec is None:
         return
     text, finish, calls = _wire.summary(call.protocol, body)
-    response = None
+    response: StoredReply | None = None
     if body is not None:
         response = {"text": text, "finish_reason": finish, "tool_calls": calls, "usage": _record.usage_dict(usage)}
         response["raw"] = body

@@ -27,6 +27,17 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from ._shapes.chat import ChatContentPart, ChatMessage
+from ._shapes.common import JsonObject
+from ._shapes.gemini import (
+    GeminiContent,
+    GeminiFunctionCall,
+    GeminiFunctionDeclaration,
+    GeminiFunctionResponse,
+    GeminiPart,
+    GeminiTool,
+)
+
 GENERATION = {
     "temperature": "temperature",
     "top_p": "topP",
@@ -66,7 +77,7 @@ def signature_of(call_id: str) -> str | None:
 SKIPPED = frozenset({"parallel_tool_calls", "extra_headers", "extra_query", "stream", "stream_options"})
 
 
-def _image(part: dict[str, Any]) -> dict[str, Any]:
+def _image(part: ChatContentPart) -> GeminiPart:
     url = str((part.get("image_url") or {}).get("url") or "")
     if url.startswith("data:") and ";base64," in url:
         media, data = url[5:].split(";base64,", 1)
@@ -74,13 +85,13 @@ def _image(part: dict[str, Any]) -> dict[str, Any]:
     return {"fileData": {"fileUri": url}}
 
 
-def parts_of(content: Any) -> list[dict[str, Any]]:
+def parts_of(content: Any) -> list[GeminiPart]:
     """A chat message content as Gemini parts (text and images)."""
     if content is None:
         return []
     if isinstance(content, str):
         return [{"text": content}] if content else []
-    out: list[dict[str, Any]] = []
+    out: list[GeminiPart] = []
     for part in content:
         if isinstance(part, str):
             out.append({"text": part})
@@ -95,7 +106,7 @@ def _text(content: Any) -> str:
     return "".join(p.get("text", "") for p in parts_of(content))
 
 
-def _args(text: Any) -> dict[str, Any]:
+def _args(text: Any) -> JsonObject:
     if isinstance(text, dict):
         return text
     try:
@@ -105,27 +116,31 @@ def _args(text: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"_raw": text}
 
 
-def _model_parts(message: dict[str, Any], names: dict[str, str]) -> list[dict[str, Any]]:
+def _model_parts(message: ChatMessage, names: dict[str, str]) -> list[GeminiPart]:
     """An assistant message's text and function calls (each call's name noted by id in ``names``)."""
     parts = parts_of(message.get("content"))
     for i, call in enumerate(message.get("tool_calls") or []):
         fn = call.get("function") or {}
         names[str(call.get("id"))] = str(fn.get("name") or "")
-        fc: dict[str, Any] = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
-        if call.get("id"):
-            fc["id"] = call["id"]
+        fc: GeminiFunctionCall = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
+        call_id = call.get("id")
+        if call_id:
+            fc["id"] = call_id
         signature = signature_of(str(call.get("id"))) or (UNKNOWN_SIGNATURE if i == 0 else None)
-        parts.append({"functionCall": fc, **({"thoughtSignature": signature} if signature else {})})
+        part: GeminiPart = {"functionCall": fc}
+        if signature:
+            part["thoughtSignature"] = signature
+        parts.append(part)
     return parts
 
 
-def contents(messages: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+def contents(messages: list[ChatMessage]) -> tuple[GeminiContent | None, list[GeminiContent]]:
     """``(systemInstruction or None, contents)`` of chat-form ``messages``."""
-    system: list[dict[str, Any]] = []
-    out: list[dict[str, Any]] = []
+    system: list[GeminiPart] = []
+    out: list[GeminiContent] = []
     names: dict[str, str] = {}
 
-    def add(role: str, parts: list[dict[str, Any]]) -> None:
+    def add(role: str, parts: list[GeminiPart]) -> None:
         if not parts:
             return
         if out and out[-1]["role"] == role:
@@ -142,7 +157,7 @@ def contents(messages: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, lis
         elif role == "tool":
             call_id = str(message.get("tool_call_id") or "")
             name = names.get(call_id) or message.get("name") or ""
-            response: dict[str, Any] = {"name": name, "response": {"output": _text(message.get("content"))}}
+            response: GeminiFunctionResponse = {"name": name, "response": {"output": _text(message.get("content"))}}
             if call_id:
                 response["id"] = call_id
             add("user", [{"functionResponse": response}])
@@ -151,11 +166,11 @@ def contents(messages: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, lis
     return ({"parts": system} if system else None), out
 
 
-def tools_of(tools: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    decls = []
+def tools_of(tools: list[dict[str, Any]] | None) -> list[GeminiTool]:
+    decls: list[GeminiFunctionDeclaration] = []
     for tool in tools or []:
-        fn = tool.get("function") or tool
-        decl: dict[str, Any] = {"name": fn.get("name")}
+        fn = tool.get("function") or tool  # a chat tool, or its function given flat
+        decl: GeminiFunctionDeclaration = {"name": fn.get("name")}
         if fn.get("description"):
             decl["description"] = fn["description"]
         decl["parametersJsonSchema"] = fn.get("parameters") or {"type": "object", "properties": {}}
@@ -203,7 +218,7 @@ def generation(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], 
 
 
 def request(
-    messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, params: dict[str, Any]
+    messages: list[ChatMessage], tools: list[dict[str, Any]] | None, params: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(the generateContent body, extra keys for the body as given)`` (see the module doc)."""
     system, turns = contents(messages)

@@ -41,7 +41,7 @@ class PriceInfo:
     """The prices of one model (None: unknown) and where they came from."""
 
     prices: Prices | None
-    source: dict[str, Any]
+    source: dict[str, object]  # where the prices came from (recorded whole)
 
 
 @functools.lru_cache(maxsize=1)

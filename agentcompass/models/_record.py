@@ -13,6 +13,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from agentcompass.errors import AttemptLimitReached
 from agentcompass.interfaces import ModelResponse, Usage
 
+from ._cache.records import RecordedError, StoredReply
 from ._secrets import MARK, Credentials, request_params
 
 REDACTED = MARK
@@ -36,7 +38,7 @@ class CallRecorder:
         self._seq = 0
         self._made = False  # the directory exists (made with the first line)
         self._lock = threading.Lock()
-        self.tags: dict[str, Any] = {}  # fields every line carries (a model role's client: {"role": name})
+        self.tags: dict[str, object] = {}  # fields every line carries (a model role's client: {"role": name})
 
     def add_secret(self, value: str | None) -> None:
         self._secrets.add(value)
@@ -47,7 +49,7 @@ class CallRecorder:
             self._seq += 1
             return self._seq, time.monotonic(), datetime.now(UTC).isoformat(timespec="milliseconds")
 
-    def write(self, line: dict[str, Any]) -> None:
+    def write(self, line: dict[str, object]) -> None:
         request = line.get("request")
         if isinstance(request, dict) and isinstance(request.get("params"), dict):
             line = {**line, "request": {**request, "params": request_params(request["params"])}}
@@ -65,7 +67,7 @@ class CallRecorder:
                 os.close(fd)
 
 
-def usage_dict(usage: Usage) -> dict[str, Any]:
+def usage_dict(usage: Usage) -> dict[str, object]:
     return {
         "input": usage.input_tokens,
         "output": usage.output_tokens,
@@ -89,7 +91,7 @@ def raw_json(raw: Any) -> Any:
     return str(raw)
 
 
-def response_entry(response: ModelResponse, raw: Any = None) -> dict[str, Any]:
+def response_entry(response: ModelResponse, raw: Any = None) -> StoredReply:
     return {
         "text": response.text,
         "finish_reason": response.finish_reason,
@@ -99,7 +101,7 @@ def response_entry(response: ModelResponse, raw: Any = None) -> dict[str, Any]:
     }
 
 
-def error_entry(exc: BaseException) -> dict[str, Any]:
+def error_entry(exc: BaseException) -> RecordedError:
     return {"type": type(exc).__name__, "message": str(exc)[:2000]}
 
 
@@ -112,15 +114,15 @@ def line(
     upstream_protocol: str,
     model: str,
     endpoint: str,
-    request: dict[str, Any],
-    response: dict[str, Any] | None,
+    request: dict[str, object],
+    response: StoredReply | None,
     status: str,
     usage: Usage,
     retries: int,
     **extra: Any,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """One record line (see the module doc for the fields' meaning)."""
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "seq": seq,
         "time": started,
         "source": source,
@@ -150,9 +152,9 @@ def complete_line(
     model_id: str,
     endpoint: str,
     protocol: str,
-    messages: list[dict[str, Any]],
-    params: dict[str, Any],
-    tools: list[dict[str, Any]] | None,
+    messages: Sequence[Mapping[str, object]],
+    params: Mapping[str, object],
+    tools: Sequence[Mapping[str, object]] | None,
     response: ModelResponse | None,
     retries: int,
     error: BaseException | None,
@@ -160,11 +162,17 @@ def complete_line(
     cache: str = "off",
     key: str | None = None,
     usage: Usage | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The line of one ``Model.complete`` call: the request in chat form, as the client got it. ``cache``: off,
     miss, hit (answered from the response cache) or replay (from a recorded run); ``usage``: what the call added
     to the attempt's usage when it is not the response's (a hit adds no tokens and no cost)."""
-    request = {"protocol": protocol, "model": model_id, "messages": messages, "tools": tools, "params": params}
+    request: dict[str, object] = {
+        "protocol": protocol,
+        "model": model_id,
+        "messages": messages,
+        "tools": tools,
+        "params": params,
+    }
     return line(
         *began,
         source="client",

@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.interfaces import Usage
 
 from ._cache.calls import CallPlan
 from ._circuit import Circuit
 from ._prices import PriceInfo
+
+if TYPE_CHECKING:
+    from .client import _Route
 
 CONNECTIONS_PER_SHARD = 8
 
@@ -31,7 +34,7 @@ class Shared:
     def __init__(self, candidates: list[str], limit: int | None) -> None:
         self.candidates, self.chosen, self.limit = candidates, None, limit
         self.total = Usage()
-        self.routes: dict[str, Any] = {}  # protocol -> client._Route
+        self.routes: dict[str, _Route] = {}  # by protocol
         self._clients: dict[Any, tuple[Any, list[Any]]] = {}
         self._turn = itertools.count()
         self._sem: asyncio.Semaphore | None = None

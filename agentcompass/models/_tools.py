@@ -27,6 +27,9 @@ from typing import Any
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import ToolCall
 
+from ._shapes.chat import ChatMessage
+from ._shapes.messages import AnthropicTool
+
 CHAT_MESSAGE_KEYS = ("role", "content", "name", "tool_calls", "tool_call_id")
 
 
@@ -47,9 +50,9 @@ def _function(tool: dict[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- openai-chat
 
 
-def chat_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def chat_messages(messages: list[ChatMessage]) -> list[dict[str, object]]:
     """Messages as sent on openai-chat: the chat keys only, keys whose value is None left out."""
-    return [{k: m[k] for k in CHAT_MESSAGE_KEYS if m.get(k) is not None} for m in messages]
+    return [{k: m.get(k) for k in CHAT_MESSAGE_KEYS if m.get(k) is not None} for m in messages]
 
 
 def chat_tool_calls(message: Any) -> list[ToolCall]:
@@ -86,7 +89,7 @@ def responses_tool_choice(choice: Any) -> Any:
     return choice
 
 
-def responses_input(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+def responses_input(messages: list[ChatMessage]) -> tuple[str, list[dict[str, Any]]]:
     """(instructions from the system messages, the other messages as Responses input items)."""
     system = "\n\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "system")
     items: list[dict[str, Any]] = []
@@ -132,11 +135,14 @@ def responses_tool_calls(response: Any) -> list[ToolCall]:
 # --------------------------------------------------------------------------- anthropic-messages
 
 
-def anthropic_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
+def anthropic_tools(tools: list[dict[str, Any]]) -> list[AnthropicTool]:
+    out: list[AnthropicTool] = []
     for tool in tools:
         fn = _function(tool)
-        entry = {"name": fn["name"], "input_schema": fn.get("parameters") or {"type": "object", "properties": {}}}
+        entry: AnthropicTool = {
+            "name": fn["name"],
+            "input_schema": fn.get("parameters") or {"type": "object", "properties": {}},
+        }
         if fn.get("description"):
             entry["description"] = fn["description"]
         out.append(entry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,7 +200,7 @@ class Model:
         raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ internals
-    def _admit(self, messages: list[dict[str, Any]], params: dict[str, Any], tools: Any) -> None:
+    def _admit(self, messages: Sequence[Mapping[str, object]], params: Mapping[str, object], tools: Any) -> None:
         """The per-attempt limits (:mod:`._limits`, and the cost limit); a refused call is recorded (``status:
         limit``)."""
         try:
@@ -252,9 +253,9 @@ class Model:
     async def _call(
         self,
         protocol: str,
-        messages: list[dict[str, Any]],
+        messages: Sequence[Mapping[str, object]],
         params: dict[str, Any],
-        tools: list[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, object]] | None = None,
     ) -> ModelResponse:
         route = self._route(protocol)
         rec = self._recorder

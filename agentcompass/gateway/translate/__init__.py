@@ -24,6 +24,7 @@ endpoint's replies (``read``: ``body(data)`` and ``Stream``) and the writer of t
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 MESSAGES, RESPONSES, CHAT, GEMINI = "anthropic-messages", "openai-responses", "openai-chat", "google-genai"
@@ -45,14 +46,14 @@ class Translation:
     """One agent request put into the endpoint's protocol (``request``, ``warnings``), and its reply put back
     (:meth:`reply` for a body, :meth:`stream` for events)."""
 
-    def __init__(self, module: Any, agent_body: dict[str, Any]) -> None:
+    def __init__(self, module: Any, agent_body: Mapping[str, object]) -> None:
         self.module = module
         self.agent, self.upstream = module.AGENT, module.UPSTREAM
         self.agent_body = agent_body
         self.warnings: list[str] = []
         self.request = module.request(agent_body, self.warnings)
 
-    def reply(self, upstream_body: dict[str, Any]) -> dict[str, Any]:
+    def reply(self, upstream_body: Mapping[str, object]) -> dict[str, object]:
         """The agent's reply body for the endpoint's reply body."""
         return self.module.body(self.module.read.body(upstream_body), self.agent_body)
 
@@ -63,7 +64,7 @@ class Translation:
 class StreamTranslation:
     """The endpoint's stream events in, the agent's out: :meth:`feed` per event, :meth:`finish` at the end."""
 
-    def __init__(self, module: Any, agent_body: dict[str, Any]) -> None:
+    def __init__(self, module: Any, agent_body: Mapping[str, object]) -> None:
         self.writer = module.writer(agent_body)
         self.reader = module.read.Stream(self.writer)
 
@@ -85,7 +86,7 @@ class StreamTranslation:
         return self.writer.take()
 
 
-def translation(agent: str, upstream: str, agent_body: dict[str, Any]) -> Translation | None:
+def translation(agent: str, upstream: str, agent_body: Mapping[str, object]) -> Translation | None:
     """The translation of ``agent_body`` from ``agent`` to ``upstream``; None when there is no such direction.
     Raises TranslationError for what cannot be translated."""
     name = DIRECTIONS.get((agent, upstream))

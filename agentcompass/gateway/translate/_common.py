@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from agentcompass.errors import TranslationError
+from agentcompass.models.wire import AnthropicTool, ResponsesTool
 
 # OpenAI Responses tools that OpenAI runs itself (no counterpart on another endpoint)
 HOSTED_RESPONSES_TOOLS = (
@@ -41,27 +43,27 @@ class Refuser:
     def __call__(self, what: str) -> TranslationError:
         return TranslationError(f"{where(self.agent, self.upstream)}: {what}")
 
-    def unknown_keys(self, body: dict[str, Any], known: set[str] | frozenset[str], prefix: str = "") -> None:
+    def unknown_keys(self, body: Mapping[str, object], known: set[str] | frozenset[str], prefix: str = "") -> None:
         extra = sorted(prefix + k for k, v in body.items() if k not in known and v is not None)
         if extra:
             raise self(f"unsupported field(s) {', '.join(extra)}")
 
 
-def hosted_responses_tool(tool: dict[str, Any]) -> bool:
+def hosted_responses_tool(tool: ResponsesTool) -> bool:
     kind = str(tool.get("type") or "")
     return any(kind == h or kind.startswith(h + "_") for h in HOSTED_RESPONSES_TOOLS)
 
 
-def hosted_anthropic_tool(tool: dict[str, Any]) -> bool:
+def hosted_anthropic_tool(tool: AnthropicTool) -> bool:
     return str(tool.get("type") or "").startswith(HOSTED_ANTHROPIC_TOOLS)
 
 
-def dropped(tool: dict[str, Any]) -> str:
+def dropped(tool: ResponsesTool | AnthropicTool) -> str:
     """The warning recorded for a hosted tool left out of the translated request."""
     return f"hosted tool {tool.get('type')!r} dropped: the endpoint cannot run it (gateway translation)"
 
 
-def arguments(text: str | None) -> dict[str, Any]:
+def arguments(text: str | None) -> dict[str, object]:
     """A tool call's JSON arguments as an object (Anthropic's ``input``); text that is not an object is kept
     under ``_raw`` rather than lost."""
     if not text:

@@ -26,6 +26,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import (
+    ChatContentPart,
+    ChatFunctionDefinition,
+    ChatMessage,
+    ChatTool,
+    ChatToolCall,
+    GeminiContent,
+    GeminiFunctionCall,
+    GeminiFunctionResponse,
+    GeminiGenerationConfig,
+    GeminiPart,
+    GeminiRequest,
+    GeminiThinkingConfig,
+)
 from agentcompass.models.wire import gemini as _gemini_wire
 
 from . import _common
@@ -79,7 +93,7 @@ def lower_schema(schema: Any) -> Any:
     return out
 
 
-def _image(part: dict[str, Any], refuse: Refuser, what: str) -> dict[str, Any]:
+def _image(part: GeminiPart, refuse: Refuser, what: str) -> ChatContentPart:
     inline, file = part.get("inlineData"), part.get("fileData")
     mime = str((inline or file or {}).get("mimeType") or "")
     if inline is not None and mime.startswith("image/"):
@@ -98,15 +112,15 @@ def _output(response: Any) -> str:
 class _Reader:
     def __init__(self, refuse: Refuser) -> None:
         self.refuse = refuse
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[ChatMessage] = []
         self.open: list[tuple[str, str]] = []  # (id, name) of calls not answered yet
         self.n = 0
 
-    def _call_id(self, call: dict[str, Any]) -> str:
+    def _call_id(self, call: GeminiFunctionCall) -> str:
         self.n += 1
         return str(call.get("id") or f"call_{call.get('name')}_{self.n}")
 
-    def _answer_id(self, resp: dict[str, Any]) -> str:
+    def _answer_id(self, resp: GeminiFunctionResponse) -> str:
         ids = [i for i, _ in self.open]
         if resp.get("id") in ids:
             pick = ids.index(resp["id"])
@@ -116,11 +130,12 @@ class _Reader:
             return str(resp.get("id") or f"call_{resp.get('name')}_{self.n}")
         return self.open.pop(pick)[0]
 
-    def content(self, i: int, content: dict[str, Any]) -> None:
+    def content(self, i: int, content: GeminiContent) -> None:
         role, what = content.get("role") or "user", f"contents[{i}]"
         if role not in ("user", "model", "function"):
             raise self.refuse(f"{what}.role {role!r}")
-        parts, calls = [], []
+        parts: list[ChatContentPart] = []
+        calls: list[ChatToolCall] = []
         for part in content.get("parts") or []:
             self.refuse.unknown_keys(part, PART_KEYS, f"{what}.parts[].")
             if part.get("thought"):
@@ -147,7 +162,7 @@ class _Reader:
         if role == "model":
             if parts or calls:
                 texts = "".join(p["text"] for p in parts if p["type"] == "text")
-                message: dict[str, Any] = {"role": "assistant", "content": texts or (None if calls else "")}
+                message: ChatMessage = {"role": "assistant", "content": texts or (None if calls else "")}
                 if calls:
                     message["tool_calls"] = calls
                 self.messages.append(message)
@@ -156,8 +171,8 @@ class _Reader:
             self.messages.append({"role": "user", "content": "".join(p["text"] for p in parts) if flat else parts})
 
 
-def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
-    out = []
+def _tools(agent: GeminiRequest, refuse: Refuser, warnings: list[str]) -> list[ChatTool]:
+    out: list[ChatTool] = []
     for tool in agent.get("tools") or []:
         for key in tool:
             if key in HOSTED:
@@ -167,7 +182,7 @@ def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[
         for decl in tool.get("functionDeclarations") or []:
             refuse.unknown_keys(decl, {"name", "description", "parameters", "parametersJsonSchema", "behavior"})
             schema = decl.get("parametersJsonSchema") or lower_schema(decl.get("parameters"))
-            fn: dict[str, Any] = {
+            fn: ChatFunctionDefinition = {
                 "name": decl.get("name"),
                 "parameters": schema or {"type": "object", "properties": {}},
             }
@@ -177,7 +192,7 @@ def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[
     return out
 
 
-def _tool_choice(agent: dict[str, Any], refuse: Refuser) -> Any:
+def _tool_choice(agent: GeminiRequest, refuse: Refuser) -> Any:
     config = (agent.get("toolConfig") or {}).get("functionCallingConfig") or {}
     mode = str(config.get("mode") or "AUTO").upper()
     names = config.get("allowedFunctionNames") or []
@@ -190,7 +205,7 @@ def _tool_choice(agent: dict[str, Any], refuse: Refuser) -> Any:
     return {"ANY": "required", "NONE": "none"}.get(mode, "auto")
 
 
-def _effort(thinking: dict[str, Any], refuse: Refuser, warnings: list[str]) -> str | None:
+def _effort(thinking: GeminiThinkingConfig, refuse: Refuser, warnings: list[str]) -> str | None:
     refuse.unknown_keys(thinking, {"thinkingLevel", "thinkingBudget", "includeThoughts"}, "thinkingConfig.")
     if thinking.get("thinkingLevel"):
         return str(thinking["thinkingLevel"]).lower()
@@ -203,11 +218,12 @@ def _effort(thinking: dict[str, Any], refuse: Refuser, warnings: list[str]) -> s
     return "low" if budget <= 2048 else "medium" if budget <= 8192 else "high"
 
 
-def _generation(config: dict[str, Any], out: dict[str, Any], refuse: Refuser, warnings: list[str]) -> None:
+def _generation(config: GeminiGenerationConfig, out: dict[str, Any], refuse: Refuser, warnings: list[str]) -> None:
     refuse.unknown_keys(config, GENERATION_KNOWN, "generationConfig.")
     for key, name in GENERATION.items():
-        if config.get(key) is not None:
-            out[name] = config[key]
+        value = config.get(key)
+        if value is not None:
+            out[name] = value
     if config.get("stopSequences"):
         out["stop"] = list(config["stopSequences"])
     if (config.get("candidateCount") or 1) != 1:
@@ -221,12 +237,13 @@ def _generation(config: dict[str, Any], out: dict[str, Any], refuse: Refuser, wa
         out["response_format"] = {"type": "json_schema", "json_schema": fmt} if fmt else {"type": "json_object"}
     elif mime != "text/plain":
         raise refuse(f"generationConfig.responseMimeType {mime!r}")
-    effort = _effort(config.get("thinkingConfig") or {}, refuse, warnings)
+    thinking: GeminiThinkingConfig = config.get("thinkingConfig") or {}
+    effort = _effort(thinking, refuse, warnings)
     if effort:
         out["reasoning_effort"] = effort
 
 
-def chat(agent: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[str, Any]:
+def chat(agent: GeminiRequest, warnings: list[str], refuse: Refuser) -> dict[str, Any]:
     """The chat request for a Gemini request (see the module doc; fields under their proto names are read as
     under their JSON names, as the API does)."""
     agent = _gemini_wire.camel_keys(agent)
@@ -255,11 +272,11 @@ def chat(agent: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[st
     return out
 
 
-def include_thoughts(agent: dict[str, Any]) -> bool:
+def include_thoughts(agent: GeminiRequest) -> bool:
     agent = _gemini_wire.camel_keys({k: v for k, v in agent.items() if k in ("generationConfig", "generation_config")})
     return bool(((agent.get("generationConfig") or {}).get("thinkingConfig") or {}).get("includeThoughts"))
 
 
-def loads(text: str) -> dict[str, Any]:
+def loads(text: str) -> dict[str, object]:
     """A tool call's JSON arguments as Gemini ``args`` (an object; other JSON kept under ``_raw``)."""
     return _common.arguments(text) if text else {}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import AnthropicMessage, AnthropicRequest, AnthropicTool, ChatResponseFormat
+
 from . import _common
 from ._common import Refuser
 
@@ -27,7 +29,7 @@ def _level(value: Any, what: str, refuse: Refuser) -> str | None:
     return value
 
 
-def _turn_effort(messages: list[dict[str, Any]], refuse: Refuser) -> str | None:
+def _turn_effort(messages: list[AnthropicMessage], refuse: Refuser) -> str | None:
     """The effort a ``role: "system"`` message sets for the current turn (one after the last user message)."""
     level = None
     for i, message in enumerate(messages):
@@ -40,7 +42,7 @@ def _turn_effort(messages: list[dict[str, Any]], refuse: Refuser) -> str | None:
     return level
 
 
-def effort(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> str | None:
+def effort(agent: AnthropicRequest, refuse: Refuser, warnings: list[str]) -> str | None:
     """OpenAI's ``reasoning_effort`` for the request: the effort asked (``output_config.effort``, or the current
     turn's system message's), else ``thinking.budget_tokens`` in bands (<= 2048 low, <= 8192 medium, else high);
     None with thinking disabled or adaptive without an effort (the endpoint's own default)."""
@@ -69,7 +71,7 @@ def effort(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> str |
     return None
 
 
-def response_format(agent: dict[str, Any], refuse: Refuser) -> dict[str, Any] | None:
+def response_format(agent: AnthropicRequest, refuse: Refuser) -> ChatResponseFormat | None:
     """``output_config.format`` (a JSON schema the reply must follow) as Chat's ``response_format``."""
     fmt = (agent.get("output_config") or {}).get("format")
     if fmt is None:
@@ -80,7 +82,7 @@ def response_format(agent: dict[str, Any], refuse: Refuser) -> dict[str, Any] | 
     return {"type": "json_schema", "json_schema": {"name": "output", "schema": fmt["schema"], "strict": True}}
 
 
-def context_edits(agent: dict[str, Any], upstream: str, refuse: Refuser, warnings: list[str]) -> None:
+def context_edits(agent: AnthropicRequest, upstream: str, refuse: Refuser, warnings: list[str]) -> None:
     """``context_management``: an edit whose target the translation never sends is a warning (nothing to clear);
     one the endpoint would have to apply (clearing tool results past a threshold, compaction) is refused."""
     config = agent.get("context_management")
@@ -98,7 +100,7 @@ def context_edits(agent: dict[str, Any], upstream: str, refuse: Refuser, warning
         warnings.append(f"context_management edit {kind!r} has nothing to clear: {why} (gateway translation)")
 
 
-def system_message(messages: list[dict[str, Any]], i: int, refuse: Refuser) -> str | None:
+def system_message(messages: list[AnthropicMessage], i: int, refuse: Refuser) -> str | None:
     """The text of ``messages[i]``, a ``role: "system"`` message, or None when the model no longer sees it
     (``clear_at: next_user_message`` with a later user message) or it carries only settings."""
     message = messages[i]
@@ -112,7 +114,7 @@ def system_message(messages: list[dict[str, Any]], i: int, refuse: Refuser) -> s
     return text or None
 
 
-def loaded_tools(messages: list[dict[str, Any]]) -> set[str]:
+def loaded_tools(messages: list[AnthropicMessage]) -> set[str]:
     """The deferred tools that ``tool_reference`` blocks (in tool results) have loaded."""
     names = set()
     for message in messages:
@@ -125,7 +127,7 @@ def loaded_tools(messages: list[dict[str, Any]]) -> set[str]:
     return names
 
 
-def visible(tool: dict[str, Any], loaded: set[str], refuse: Refuser) -> bool:
+def visible(tool: AnthropicTool, loaded: set[str], refuse: Refuser) -> bool:
     """Whether the model sees ``tool``: a ``defer_loading`` tool only once loaded; unknown tool keys refused."""
     refuse.unknown_keys(tool, TOOL_KEYS, f"tools[{tool.get('name')!r}].")
     return not tool.get("defer_loading") or tool.get("name") in loaded

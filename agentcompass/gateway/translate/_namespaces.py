@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import ResponsesRequest, ResponsesTool
+
 SEP = "__"
 
 
@@ -13,9 +15,9 @@ def flat(namespace: Any, name: Any) -> str:
     return f"{namespace}{SEP}{name}" if namespace else str(name)
 
 
-def members(request: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+def members(request: ResponsesRequest) -> dict[str, tuple[str, ResponsesTool]]:
     """Flat name -> (namespace, tool) for each tool inside the request's namespace tools."""
-    out = {}
+    out: dict[str, tuple[str, ResponsesTool]] = {}
     for tool in request.get("tools") or []:
         if isinstance(tool, dict) and tool.get("type") == "namespace":
             for inner in tool.get("tools") or []:
@@ -24,10 +26,10 @@ def members(request: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
-def tools(request: dict[str, Any]) -> list[dict[str, Any]]:
+def tools(request: ResponsesRequest) -> list[ResponsesTool]:
     """The request's tools with each namespace tool replaced by its members (flat names, the namespace's
     description before each member's own)."""
-    out = []
+    out: list[ResponsesTool] = []
     for tool in request.get("tools") or []:
         if not (isinstance(tool, dict) and tool.get("type") == "namespace"):
             out.append(tool)

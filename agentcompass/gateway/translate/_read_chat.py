@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import ChatChunkChoice, ChatCompletion, ChatReplyMessage, ChatUsage
+
 from . import _reply as r
 from ._writer import Writer
 
@@ -16,7 +18,7 @@ STOP = {
 }
 
 
-def tokens(usage: dict[str, Any] | None) -> r.Tokens:
+def tokens(usage: ChatUsage | None) -> r.Tokens:
     usage = usage or {}
     details = usage.get("prompt_tokens_details") or {}
     out = usage.get("completion_tokens_details") or {}
@@ -28,11 +30,11 @@ def tokens(usage: dict[str, Any] | None) -> r.Tokens:
     )
 
 
-def _reasoning(message: dict[str, Any]) -> str:
+def _reasoning(message: ChatReplyMessage) -> str:
     return message.get("reasoning_content") or message.get("reasoning") or ""
 
 
-def body(data: dict[str, Any]) -> r.Reply:
+def body(data: ChatCompletion) -> r.Reply:
     choice = (data.get("choices") or [{}])[0]
     message = choice.get("message") or {}
     reply = r.Reply(id=str(data.get("id") or ""), model=str(data.get("model") or ""))
@@ -59,7 +61,7 @@ class Stream:
     """Feeds chunks of a chat stream to a writer. Chat has no block boundaries: a block opens when its kind of
     delta first comes (reasoning, content, each tool call index) and closes when another begins."""
 
-    def __init__(self, writer: Writer) -> None:
+    def __init__(self, writer: Writer[Any]) -> None:
         self.w = writer
         self.kind: tuple[str, int] | None = None  # the open block: ("thinking" | "text", 0) or ("tool", index)
 
@@ -90,7 +92,7 @@ class Stream:
             self.kind = kind
             self.w.open(kind[0], **opening)
 
-    def _choice(self, choice: dict[str, Any]) -> None:
+    def _choice(self, choice: ChatChunkChoice) -> None:
         delta = choice.get("delta") or {}
         thinking = delta.get("reasoning_content") or delta.get("reasoning")
         if thinking:
@@ -106,5 +108,6 @@ class Stream:
             if self.kind != key:
                 self._switch(key, id=str(call.get("id") or ""), name=fn.get("name") or "")
             self.w.delta(fn.get("arguments") or "")
-        if choice.get("finish_reason"):
-            self.w.finish(STOP.get(choice["finish_reason"], r.END))
+        reason = choice.get("finish_reason")
+        if reason:
+            self.w.finish(STOP.get(reason, r.END))

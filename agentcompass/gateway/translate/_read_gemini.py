@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agentcompass.models.wire import GeminiCandidate, GeminiFunctionCall, GeminiPart, GeminiResponse, GeminiUsage
 from agentcompass.models.wire import gemini as _gemini_wire
 from agentcompass.models.wire import gemini_request as _gemini
 
@@ -19,7 +20,7 @@ from . import _reply as r
 from ._writer import Writer
 
 
-def tokens(meta: dict[str, Any] | None) -> r.Tokens:
+def tokens(meta: GeminiUsage | None) -> r.Tokens:
     meta = meta or {}
     thoughts = r.as_int(meta.get("thoughtsTokenCount"))
     return r.Tokens(
@@ -38,7 +39,7 @@ def stop_of(reason: str | None, has_calls: bool) -> str:
     return r.TOOL_USE if has_calls else r.END
 
 
-def _call(fc: dict[str, Any], signature: str = "") -> r.Block:
+def _call(fc: GeminiFunctionCall, signature: str = "") -> r.Block:
     call_id = str(fc.get("id") or r.new_id("call_"))
     if signature:
         _gemini.remember(call_id, signature)
@@ -46,16 +47,16 @@ def _call(fc: dict[str, Any], signature: str = "") -> r.Block:
     return r.Block("tool", args, call_id, str(fc.get("name") or ""))
 
 
-def _parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _parts(data: GeminiResponse) -> tuple[GeminiCandidate, list[GeminiPart]]:
     candidate = ((data.get("candidates") or [{}])[0]) or {}
     return candidate, list((candidate.get("content") or {}).get("parts") or [])
 
 
-def _head(data: dict[str, Any]) -> r.Reply:
+def _head(data: GeminiResponse) -> r.Reply:
     return r.Reply(id=str(data.get("responseId") or ""), model=str(data.get("modelVersion") or ""))
 
 
-def body(data: dict[str, Any]) -> r.Reply:
+def body(data: GeminiResponse) -> r.Reply:
     data = _gemini_wire.camel_keys(data)
     reply, (candidate, parts) = _head(data), _parts(data)
     for part in parts:
@@ -74,7 +75,7 @@ class Stream:
     """Feeds Gemini chunks to a writer: a block opens when its kind of part first comes, a function call is one
     whole block, and the chunk carrying the finish reason ends the stream."""
 
-    def __init__(self, writer: Writer) -> None:
+    def __init__(self, writer: Writer[Any]) -> None:
         self.w = writer
         self.kind: str | None = None
         self.calls = 0
@@ -98,7 +99,7 @@ class Stream:
             w.finish(stop_of(candidate["finishReason"], self.calls > 0))
             w.end()
 
-    def _part(self, part: dict[str, Any]) -> None:
+    def _part(self, part: GeminiPart) -> None:
         w = self.w
         if isinstance(part.get("functionCall"), dict):
             block = _call(part["functionCall"], part.get("thoughtSignature") or "")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agentcompass.models.wire import AnthropicBlock, AnthropicResponse, AnthropicUsage
+
 from . import _reply as r
 from ._writer import Writer
 
 _KINDS = {"text": "text", "thinking": "thinking", "redacted_thinking": "redacted_thinking", "tool_use": "tool"}
 
 
-def tokens(usage: dict[str, Any] | None, into: r.Tokens | None = None) -> r.Tokens:
+def tokens(usage: AnthropicUsage | None, into: r.Tokens | None = None) -> r.Tokens:
     """Anthropic's counts (``input_tokens`` leaves out cache reads and writes) as neutral ones; ``into``: update
     those (a ``message_delta`` repeats only some of them)."""
     usage, t = usage or {}, into or r.Tokens()
@@ -28,7 +30,7 @@ def tokens(usage: dict[str, Any] | None, into: r.Tokens | None = None) -> r.Toke
     return t
 
 
-def _block(block: dict[str, Any]) -> r.Block | None:
+def _block(block: AnthropicBlock) -> r.Block | None:
     kind = _KINDS.get(block.get("type"))
     if kind == "text":
         return r.Block("text", block.get("text") or "")
@@ -42,7 +44,7 @@ def _block(block: dict[str, Any]) -> r.Block | None:
     return None  # server tool blocks: never asked for (hosted tools are not sent to the endpoint)
 
 
-def body(data: dict[str, Any]) -> r.Reply:
+def body(data: AnthropicResponse) -> r.Reply:
     reply = r.Reply(id=str(data.get("id") or ""), model=str(data.get("model") or ""))
     reply.blocks = [b for b in map(_block, data.get("content") or []) if b is not None]
     reply.stop = data.get("stop_reason") or r.END
@@ -55,7 +57,7 @@ def body(data: dict[str, Any]) -> r.Reply:
 class Stream:
     """Feeds Messages events to a writer (blocks map one to one)."""
 
-    def __init__(self, writer: Writer) -> None:
+    def __init__(self, writer: Writer[Any]) -> None:
         self.w = writer
         self.tokens = r.Tokens()
         self.open: dict[int, bool] = {}
@@ -70,7 +72,8 @@ class Stream:
                 head.usage, head.usage_known = tokens(message["usage"], self.tokens), True
             w.start(head)
         elif kind == "content_block_start":
-            self._start(data.get("index", 0), data.get("content_block") or {})
+            block: AnthropicBlock = data.get("content_block") or AnthropicBlock()
+            self._start(data.get("index", 0), block)
         elif kind == "content_block_delta" and self.open.get(data.get("index", 0)):
             delta = data.get("delta") or {}
             dk = delta.get("type")
@@ -91,7 +94,7 @@ class Stream:
             err = data.get("error") or {}
             w.fail(529 if err.get("type") == "overloaded_error" else 502, str(err.get("message") or err))
 
-    def _start(self, index: int, block: dict[str, Any]) -> None:
+    def _start(self, index: int, block: AnthropicBlock) -> None:
         b = _block({**block, "input": None} if block.get("type") == "tool_use" else block)
         if b is None:
             return

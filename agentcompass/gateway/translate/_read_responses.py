@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import Response, ResponsesOutputItem, ResponsesUsage
+
 from . import _reply as r
 from ._writer import Writer
 
 _ENDS = ("response.completed", "response.incomplete", "response.failed")
 
 
-def tokens(usage: dict[str, Any] | None) -> r.Tokens:
+def tokens(usage: ResponsesUsage | None) -> r.Tokens:
     usage = usage or {}
     return r.Tokens(
         input=r.as_int(usage.get("input_tokens")),
@@ -27,7 +29,7 @@ def tokens(usage: dict[str, Any] | None) -> r.Tokens:
     )
 
 
-def _stop(data: dict[str, Any], has_calls: bool) -> str:
+def _stop(data: Response, has_calls: bool) -> str:
     reason = (data.get("incomplete_details") or {}).get("reason")
     if reason == "max_output_tokens":
         return r.MAX_TOKENS
@@ -36,7 +38,7 @@ def _stop(data: dict[str, Any], has_calls: bool) -> str:
     return r.TOOL_USE if has_calls else r.END
 
 
-def _blocks(item: dict[str, Any]) -> list[r.Block]:
+def _blocks(item: ResponsesOutputItem) -> list[r.Block]:
     kind = item.get("type")
     if kind == "function_call":
         return [r.Block("tool", item.get("arguments") or "", str(item.get("call_id") or ""), item.get("name") or "")]
@@ -50,13 +52,13 @@ def _blocks(item: dict[str, Any]) -> list[r.Block]:
     return []
 
 
-def _head(data: dict[str, Any]) -> r.Reply:
+def _head(data: Response) -> r.Reply:
     reply = r.Reply(id=str(data.get("id") or ""), model=str(data.get("model") or ""))
     reply.created = r.as_int(data.get("created_at")) or reply.created
     return reply
 
 
-def body(data: dict[str, Any]) -> r.Reply:
+def body(data: Response) -> r.Reply:
     reply = _head(data)
     for item in data.get("output") or []:
         reply.blocks += _blocks(item)
@@ -72,7 +74,7 @@ class Stream:
     """Feeds Responses events to a writer: an output item is a block (opened when added, its deltas as they come,
     closed when done)."""
 
-    def __init__(self, writer: Writer) -> None:
+    def __init__(self, writer: Writer[Any]) -> None:
         self.w = writer
         self.calls = 0
 
@@ -95,13 +97,13 @@ class Stream:
         elif kind == "response.output_item.done":
             w.close()
         elif kind in _ENDS:
-            response = data.get("response") or {}
+            response: Response = data.get("response") or {}
             if response.get("usage"):
                 w.usage(tokens(response["usage"]))
             w.finish(_stop(response, self.calls > 0))
             w.end()
 
-    def _added(self, item: dict[str, Any]) -> None:
+    def _added(self, item: ResponsesOutputItem) -> None:
         kind = item.get("type")
         if kind == "function_call":
             self.calls += 1

@@ -10,7 +10,9 @@ its session) are dropped with a warning; server state (``previous_response_id``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
+
+from agentcompass.models.wire import AnthropicBlock, JsonObject, ResponsesContent, ResponsesItem, ResponsesRequest
 
 from . import _common, _namespaces
 from ._common import Refuser
@@ -24,7 +26,41 @@ KNOWN = frozenset(
 INCLUDE_OK = {"reasoning.encrypted_content"}
 
 
-def _part(part: dict[str, Any], refuse: Refuser, what: str) -> dict[str, Any]:
+class TurnPart(TypedDict, total=False):
+    """A part of a neutral turn read from a Responses request: ``text``, ``image`` (its ``url``), ``tool`` (a
+    call: ``id``, ``name``, ``arguments``) or ``reasoning`` (``summary``, the ``sealed`` Anthropic block)."""
+
+    type: str
+    text: str
+    url: str
+    id: str | None
+    name: str
+    arguments: str | None
+    summary: str
+    sealed: AnthropicBlock | None
+
+
+class Turn(TypedDict, total=False):
+    """A neutral turn read from a Responses request: ``system`` (``text``), ``user``/``assistant`` (``parts``),
+    ``tool`` (the call's ``id`` and its ``output``)."""
+
+    role: str
+    text: str
+    parts: list[TurnPart]
+    id: str | None
+    output: str | list[TurnPart]
+
+
+class FunctionSpec(TypedDict, total=False):
+    """A function tool read from a Responses request (a custom tool: one string ``input``)."""
+
+    name: str | None
+    description: str | None
+    parameters: JsonObject
+    strict: bool | None
+
+
+def _part(part: ResponsesContent, refuse: Refuser, what: str) -> TurnPart:
     kind = part.get("type")
     if kind in ("input_text", "output_text", "text"):
         return {"type": "text", "text": part.get("text") or ""}
@@ -35,20 +71,20 @@ def _part(part: dict[str, Any], refuse: Refuser, what: str) -> dict[str, Any]:
     raise refuse(f"{what}: content part type {kind!r}" + (" (by file_id)" if kind == "input_image" else ""))
 
 
-def _parts(content: Any, refuse: Refuser, what: str) -> list[dict[str, Any]]:
+def _parts(content: Any, refuse: Refuser, what: str) -> list[TurnPart]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return [_part(p, refuse, what) for p in content or []]
 
 
-def _output(value: Any, refuse: Refuser) -> str | list[dict[str, Any]]:
+def _output(value: Any, refuse: Refuser) -> str | list[TurnPart]:
     if value is None or isinstance(value, str):
         return value or ""
     parts = _parts(value, refuse, "function_call_output")
     return "".join(p["text"] for p in parts) if all(p["type"] == "text" for p in parts) else parts
 
 
-def _item(item: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+def _item(item: ResponsesItem, refuse: Refuser) -> Turn:
     kind = item.get("type") or ("message" if "role" in item else None)
     if kind == "message":
         role = item.get("role")
@@ -74,8 +110,8 @@ def _item(item: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
     raise refuse(f"input item type {kind!r}")
 
 
-def conversation(agent: dict[str, Any], refuse: Refuser) -> list[dict[str, Any]]:
-    turns: list[dict[str, Any]] = []
+def conversation(agent: ResponsesRequest, refuse: Refuser) -> list[Turn]:
+    turns: list[Turn] = []
     if agent.get("instructions"):
         turns.append({"role": "system", "text": str(agent["instructions"])})
     items = agent.get("input")
@@ -90,10 +126,10 @@ def conversation(agent: dict[str, Any], refuse: Refuser) -> list[dict[str, Any]]
     return turns
 
 
-def tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
+def tools(agent: ResponsesRequest, refuse: Refuser, warnings: list[str]) -> list[FunctionSpec]:
     """``[{name, description, parameters, strict?}]`` of the function and custom tools (those of namespace tools
     under their flat names)."""
-    out = []
+    out: list[FunctionSpec] = []
     top = {t.get("name") for t in agent.get("tools") or [] if isinstance(t, dict) and t.get("type") != "namespace"}
     clash = sorted(top & set(_namespaces.members(agent)))
     if clash:
@@ -104,10 +140,14 @@ def tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[d
             warnings.append(_common.dropped(tool))
         elif kind == "function":
             params = tool.get("parameters") or {"type": "object", "properties": {}}
-            out.append(
-                {"name": tool.get("name"), "description": tool.get("description"), "parameters": params}
-                | ({"strict": tool["strict"]} if tool.get("strict") is not None else {})
-            )
+            spec: FunctionSpec = {
+                "name": tool.get("name"),
+                "description": tool.get("description"),
+                "parameters": params,
+            }
+            if tool.get("strict") is not None:
+                spec["strict"] = tool["strict"]
+            out.append(spec)
         elif kind == "custom":
             out.append(
                 {
@@ -121,7 +161,7 @@ def tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[d
     return out
 
 
-def tool_choice(agent: dict[str, Any], refuse: Refuser) -> str | None:
+def tool_choice(agent: ResponsesRequest, refuse: Refuser) -> str | None:
     """``auto`` / ``required`` / ``none`` or the name of the one tool to call; None: not given."""
     choice = agent.get("tool_choice")
     if choice is None or choice in ("auto", "required", "none"):
@@ -131,7 +171,7 @@ def tool_choice(agent: dict[str, Any], refuse: Refuser) -> str | None:
     raise refuse(f"tool_choice {choice!r}")
 
 
-def check(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> None:
+def check(agent: ResponsesRequest, refuse: Refuser, warnings: list[str]) -> None:
     refuse.unknown_keys(agent, KNOWN)
     if agent.get("client_metadata"):
         warnings.append(
@@ -152,6 +192,6 @@ def check(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> None:
         raise refuse(f"text.format type {fmt!r}")
 
 
-def user(agent: dict[str, Any]) -> str | None:
+def user(agent: ResponsesRequest) -> str | None:
     value = agent.get("safety_identifier") or agent.get("user")
     return str(value) if value else None

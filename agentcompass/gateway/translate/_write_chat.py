@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import (
+    ChatChunkChoice,
+    ChatCompletion,
+    ChatReplyMessage,
+    ChatRequest,
+    ChatToolCall,
+    ChatUsage,
+)
 from agentcompass.models.wire import chat as wire
 
 from . import _reply as r
@@ -14,8 +22,8 @@ FINISH = {r.END: "stop", r.STOP_SEQUENCE: "stop", r.PAUSE: "stop", r.MAX_TOKENS:
 FINISH.update({r.REFUSAL: "content_filter", r.CONTENT_FILTER: "content_filter"})
 
 
-def usage(t: r.Tokens) -> dict[str, Any]:
-    out: dict[str, Any] = {"prompt_tokens": t.input, "completion_tokens": t.output, "total_tokens": t.input + t.output}
+def usage(t: r.Tokens) -> ChatUsage:
+    out: ChatUsage = {"prompt_tokens": t.input, "completion_tokens": t.output, "total_tokens": t.input + t.output}
     out["prompt_tokens_details"] = {"cached_tokens": t.cached}
     if t.reasoning:
         out["completion_tokens_details"] = {"reasoning_tokens": t.reasoning}
@@ -34,13 +42,13 @@ def _id(reply: r.Reply) -> str:
     return reply.id if reply.id.startswith("chatcmpl") else "chatcmpl-" + reply.id
 
 
-def _call(block: r.Block) -> dict[str, Any]:
+def _call(block: r.Block) -> ChatToolCall:
     return {"id": block.id, "type": "function", "function": {"name": block.name, "arguments": block.text}}
 
 
-def body(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
+def body(reply: r.Reply, request: ChatRequest) -> ChatCompletion:
     text = reply.text()
-    message: dict[str, Any] = {"role": "assistant", "content": text if text or not reply.tools() else None}
+    message: ChatReplyMessage = {"role": "assistant", "content": text if text or not reply.tools() else None}
     thinking = "".join(b.text for b in reply.blocks if b.kind == "thinking")
     if thinking:
         message["reasoning_content"] = thinking
@@ -56,13 +64,13 @@ def body(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class StreamWriter(Writer):
-    def __init__(self, request: dict[str, Any]) -> None:
+class StreamWriter(Writer[ChatRequest]):
+    def __init__(self, request: ChatRequest) -> None:
         super().__init__(request)
         self.include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
         self.n_tools = 0
 
-    def _chunk(self, choices: list[dict[str, Any]], **extra: Any) -> None:
+    def _chunk(self, choices: list[ChatChunkChoice], **extra: Any) -> None:
         data = {"id": _id(self.reply), "object": "chat.completion.chunk", "created": self.reply.created}
         data["model"] = str(self.request.get("model") or self.reply.model)
         data["choices"] = choices
@@ -71,7 +79,7 @@ class StreamWriter(Writer):
         data.update(extra)
         self.emit(None, data)
 
-    def _delta(self, delta: dict[str, Any], finish: str | None = None) -> None:
+    def _delta(self, delta: ChatReplyMessage, finish: str | None = None) -> None:
         self._chunk([{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}])
 
     def on_start(self) -> None:
@@ -80,7 +88,7 @@ class StreamWriter(Writer):
     def on_open(self, block: r.Block) -> None:
         if block.kind == "tool":
             block.id = block.id or r.new_id("call_")
-            opening = {"index": self.n_tools, "id": block.id, "type": "function"}
+            opening: ChatToolCall = {"index": self.n_tools, "id": block.id, "type": "function"}
             opening["function"] = {"name": block.name, "arguments": ""}
             self._delta({"tool_calls": [opening]})
             self.n_tools += 1

@@ -12,8 +12,14 @@ after the first chunk is an ``{"error": {code, message, status}}`` chunk.
 
 from __future__ import annotations
 
-from typing import Any
-
+from agentcompass.models.wire import (
+    GeminiCandidate,
+    GeminiFunctionCall,
+    GeminiPart,
+    GeminiRequest,
+    GeminiResponse,
+    GeminiUsage,
+)
 from agentcompass.models.wire import gemini as wire
 
 from . import _gemini_in
@@ -23,8 +29,8 @@ from ._writer import Writer
 FINISH = {r.MAX_TOKENS: "MAX_TOKENS", r.REFUSAL: "SAFETY", r.CONTENT_FILTER: "SAFETY"}
 
 
-def usage(t: r.Tokens) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def usage(t: r.Tokens) -> GeminiUsage:
+    out: GeminiUsage = {
         "promptTokenCount": t.input,
         "candidatesTokenCount": max(t.output - t.reasoning, 0),
         "totalTokenCount": t.input + t.output,
@@ -36,39 +42,46 @@ def usage(t: r.Tokens) -> dict[str, Any]:
     return out
 
 
-def _part(block: r.Block, thoughts: bool) -> dict[str, Any] | None:
+def _part(block: r.Block, thoughts: bool) -> GeminiPart | None:
     if block.kind == "text":
         return {"text": block.text}
     if block.kind == "thinking" and thoughts:
         return {"text": block.text, "thought": True}
     if block.kind == "tool":
-        call = {"name": block.name, "args": _gemini_in.loads(block.text)}
+        call: GeminiFunctionCall = {"name": block.name, "args": _gemini_in.loads(block.text)}
         if block.id:
             call["id"] = block.id
         return {"functionCall": call}
     return None
 
 
-def _head(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
+def _head(reply: r.Reply, request: GeminiRequest) -> GeminiResponse:
     if not reply.id:
         reply.id = r.new_id("")
     return {"modelVersion": str(request.get("model") or reply.model), "responseId": reply.id}
 
 
-def body(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
+def body(reply: r.Reply, request: GeminiRequest) -> GeminiResponse:
     thoughts = _gemini_in.include_thoughts(request)
     parts = [p for p in (_part(b, thoughts) for b in reply.blocks) if p is not None]
-    candidate = {"content": {"role": "model", "parts": parts}, "finishReason": FINISH.get(reply.stop, "STOP")}
+    candidate: GeminiCandidate = {
+        "content": {"role": "model", "parts": parts},
+        "finishReason": FINISH.get(reply.stop, "STOP"),
+    }
     return {"candidates": [{**candidate, "index": 0}], "usageMetadata": usage(reply.usage), **_head(reply, request)}
 
 
-class StreamWriter(Writer):
-    def __init__(self, request: dict[str, Any]) -> None:
+class StreamWriter(Writer[GeminiRequest]):
+    def __init__(self, request: GeminiRequest) -> None:
         super().__init__(request)
         self.thoughts = _gemini_in.include_thoughts(request)
 
-    def _chunk(self, parts: list[dict[str, Any]], **candidate: Any) -> dict[str, Any]:
-        data = {"candidates": [{"content": {"role": "model", "parts": parts}, **candidate, "index": 0}]}
+    def _chunk(self, parts: list[GeminiPart], finish: str | None = None) -> GeminiResponse:
+        candidate: GeminiCandidate = {"content": {"role": "model", "parts": parts}}
+        if finish is not None:
+            candidate["finishReason"] = finish
+        candidate["index"] = 0
+        data: GeminiResponse = {"candidates": [candidate]}
         data.update(_head(self.reply, self.request))
         self.emit(None, data)
         return data
@@ -84,7 +97,7 @@ class StreamWriter(Writer):
             self._chunk([_part(block, self.thoughts) or {}])
 
     def on_end(self) -> None:
-        data = self._chunk([{"text": ""}], finishReason=FINISH.get(self.reply.stop, "STOP"))
+        data = self._chunk([{"text": ""}], FINISH.get(self.reply.stop, "STOP"))
         data["usageMetadata"] = usage(self.reply.usage)
 
     def on_fail(self, status: int, message: str) -> None:

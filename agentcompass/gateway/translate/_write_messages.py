@@ -5,8 +5,7 @@ applied: the translations refuse every edit that would act)."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from agentcompass.models.wire import AnthropicBlock, AnthropicDelta, AnthropicRequest, AnthropicResponse, AnthropicUsage
 from agentcompass.models.wire import messages as wire
 
 from . import _common
@@ -14,7 +13,7 @@ from . import _reply as r
 from ._writer import Writer
 
 
-def usage(t: r.Tokens) -> dict[str, int]:
+def usage(t: r.Tokens) -> AnthropicUsage:
     return {
         "input_tokens": max(0, t.input - t.cached - t.cache_write),
         "output_tokens": t.output,
@@ -31,12 +30,12 @@ def _stop(reply: r.Reply) -> str:
     return reply.stop
 
 
-def omitted(request: dict[str, Any]) -> bool:
+def omitted(request: AnthropicRequest) -> bool:
     """Whether the agent asked for thinking blocks without their text."""
     return (request.get("thinking") or {}).get("display") == "omitted"
 
 
-def content(block: r.Block, hide_thinking: bool = False) -> dict[str, Any]:
+def content(block: r.Block, hide_thinking: bool = False) -> AnthropicBlock:
     if block.kind == "text":
         return {"type": "text", "text": block.text}
     if block.kind == "thinking":
@@ -51,7 +50,7 @@ def content(block: r.Block, hide_thinking: bool = False) -> dict[str, Any]:
     }
 
 
-def _head(reply: r.Reply, model: str) -> dict[str, Any]:
+def _head(reply: r.Reply, model: str) -> AnthropicResponse:
     return {"id": _id(reply), "type": "message", "role": "assistant", "model": model}
 
 
@@ -61,11 +60,11 @@ def _id(reply: r.Reply) -> str:
     return reply.id if reply.id.startswith("msg") else "msg_" + reply.id
 
 
-def _context(request: dict[str, Any]) -> dict[str, Any]:
+def _context(request: AnthropicRequest) -> AnthropicResponse:
     return {"context_management": {"applied_edits": []}} if request.get("context_management") is not None else {}
 
 
-def body(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
+def body(reply: r.Reply, request: AnthropicRequest) -> AnthropicResponse:
     return {
         **_head(reply, str(request.get("model") or reply.model)),
         "content": [content(b, omitted(request)) for b in reply.blocks],
@@ -76,7 +75,7 @@ def body(reply: r.Reply, request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class StreamWriter(Writer):
+class StreamWriter(Writer[AnthropicRequest]):
     def on_start(self) -> None:
         start = {**_head(self.reply, str(self.request.get("model") or self.reply.model)), "content": []}
         start.update(stop_reason=None, stop_sequence=None, usage={**usage(self.reply.usage), "output_tokens": 0})
@@ -88,13 +87,13 @@ class StreamWriter(Writer):
         if block.kind == "text":
             opening["text"] = ""
         elif block.kind == "thinking":
-            opening.update(thinking="", signature="")
+            opening.update({"thinking": "", "signature": ""})
         elif block.kind == "tool":
             opening["input"] = {}
-            block.id = opening["id"]
+            block.id = opening["id"] or ""  # always set: content() makes one up
         self.emit("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
 
-    def _delta(self, delta: dict[str, Any]) -> None:
+    def _delta(self, delta: AnthropicDelta) -> None:
         index = len(self.reply.blocks) - 1
         self.emit("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
 

@@ -13,6 +13,15 @@ import base64
 import json
 from typing import Any
 
+from agentcompass.models.wire import (
+    AnthropicBlock,
+    Response,
+    ResponsesContent,
+    ResponsesIncomplete,
+    ResponsesOutputItem,
+    ResponsesRequest,
+    ResponsesUsage,
+)
 from agentcompass.models.wire import responses as wire
 
 from . import _common, _namespaces
@@ -29,7 +38,7 @@ def seal(block: r.Block) -> str:
     return SEALED + base64.b64encode(json.dumps(inner).encode()).decode()
 
 
-def unseal(text: Any) -> dict[str, Any] | None:
+def unseal(text: Any) -> AnthropicBlock | None:
     """The Anthropic block sealed in a reasoning item's ``encrypted_content``, None when not the gateway's."""
     if not isinstance(text, str) or not text.startswith(SEALED):
         return None
@@ -39,7 +48,7 @@ def unseal(text: Any) -> dict[str, Any] | None:
         return None
 
 
-def usage(t: r.Tokens) -> dict[str, Any]:
+def usage(t: r.Tokens) -> ResponsesUsage:
     return {
         "input_tokens": t.input,
         "input_tokens_details": {"cached_tokens": t.cached},
@@ -49,7 +58,7 @@ def usage(t: r.Tokens) -> dict[str, Any]:
     }
 
 
-def custom_tools(request: dict[str, Any]) -> set[str]:
+def custom_tools(request: ResponsesRequest) -> set[str | None]:
     """The (flat) names of the request's custom tools."""
     return {t.get("name") for t in _namespaces.tools(request) if isinstance(t, dict) and t.get("type") == "custom"}
 
@@ -57,12 +66,12 @@ def custom_tools(request: dict[str, Any]) -> set[str]:
 class Items:
     """Output items made from blocks (ids are made once per block)."""
 
-    def __init__(self, request: dict[str, Any]) -> None:
+    def __init__(self, request: ResponsesRequest) -> None:
         self.custom = custom_tools(request)
         self.spaced = _namespaces.members(request)
         self.ids: dict[int, str] = {}
 
-    def name(self, block: r.Block) -> dict[str, Any]:
+    def name(self, block: r.Block) -> ResponsesOutputItem:
         """A call's ``name`` (and ``namespace``, for a tool of a namespace tool)."""
         if block.name in self.spaced:
             namespace, tool = self.spaced[block.name]
@@ -72,11 +81,18 @@ class Items:
     def item_id(self, block: r.Block, prefix: str) -> str:
         return self.ids.setdefault(id(block), r.new_id(prefix))
 
-    def item(self, block: r.Block, done: bool = True) -> dict[str, Any]:
+    def item(self, block: r.Block, done: bool = True) -> ResponsesOutputItem:
         status = "completed" if done else "in_progress"
         if block.kind == "text":
-            parts = [{"type": "output_text", "text": block.text, "annotations": [], "logprobs": []}] if done else []
-            out = {"id": self.item_id(block, "msg_"), "type": "message", "status": status, "role": "assistant"}
+            parts: list[ResponsesContent] = (
+                [{"type": "output_text", "text": block.text, "annotations": [], "logprobs": []}] if done else []
+            )
+            out: ResponsesOutputItem = {
+                "id": self.item_id(block, "msg_"),
+                "type": "message",
+                "status": status,
+                "role": "assistant",
+            }
             return {**out, "content": parts}
         if block.kind in ("thinking", "redacted_thinking"):
             out = {"id": self.item_id(block, "rs_"), "type": "reasoning", "summary": []}
@@ -95,7 +111,7 @@ class Items:
         return {**out, **self.name(block), "arguments": block.text if done else ""}
 
 
-def _status(reply: r.Reply) -> tuple[str, dict[str, Any] | None]:
+def _status(reply: r.Reply) -> tuple[str, ResponsesIncomplete | None]:
     if reply.stop == r.MAX_TOKENS:
         return "incomplete", {"reason": "max_output_tokens"}
     if reply.stop == r.CONTENT_FILTER:
@@ -109,7 +125,7 @@ def _id(reply: r.Reply) -> str:
     return reply.id if reply.id.startswith("resp") else "resp_" + reply.id
 
 
-def body(reply: r.Reply, request: dict[str, Any], items: Items | None = None, done: bool = True) -> dict[str, Any]:
+def body(reply: r.Reply, request: ResponsesRequest, items: Items | None = None, done: bool = True) -> Response:
     items = items or Items(request)
     status, incomplete = _status(reply) if done else ("in_progress", None)
     return {
@@ -138,8 +154,8 @@ def body(reply: r.Reply, request: dict[str, Any], items: Items | None = None, do
     }
 
 
-class StreamWriter(Writer):
-    def __init__(self, request: dict[str, Any]) -> None:
+class StreamWriter(Writer[ResponsesRequest]):
+    def __init__(self, request: ResponsesRequest) -> None:
         super().__init__(request)
         self.items = Items(request)
         self.seq = 0
@@ -148,7 +164,7 @@ class StreamWriter(Writer):
         self.emit(kind, {"type": kind, "sequence_number": self.seq, **fields})
         self.seq += 1
 
-    def _ids(self, block: r.Block) -> dict[str, Any]:
+    def _ids(self, block: r.Block) -> dict[str, str | int]:
         item = self.items.item(block, done=False)
         return {"item_id": item["id"], "output_index": len(self.reply.blocks) - 1}
 

@@ -8,13 +8,15 @@ carry the whole of it (Responses' ``response.completed``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ._reply import Block, Reply, Tokens
 
+RequestT = TypeVar("RequestT")  # the agent API's request shape (agentcompass.models.wire)
 
-class Writer:
-    def __init__(self, request: dict[str, Any]) -> None:
+
+class Writer(Generic[RequestT]):
+    def __init__(self, request: RequestT) -> None:
         self.request = request  # the agent's request body
         self.reply = Reply()
         self.events: list[tuple[str | None, Any]] = []

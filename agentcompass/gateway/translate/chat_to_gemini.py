@@ -50,7 +50,7 @@ def _check(chat: dict[str, Any], refuse: Refuser, warnings: list[str]) -> None:
         warnings.append("parallel_tool_calls=false left out: Gemini decides how many calls a reply makes")
 
 
-def gemini(chat: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[str, Any]:
+def gemini(chat: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[str, object]:
     """The Gemini request for a chat request (``model`` and ``stream`` kept: they go in the URL)."""
     _check(chat, refuse, warnings)
     params = {k: v for k, v in chat.items() if k in PARAMS and v is not None}
@@ -62,7 +62,7 @@ def gemini(chat: dict[str, Any], warnings: list[str], refuse: Refuser) -> dict[s
     return {"model": chat.get("model"), **({"stream": True} if chat.get("stream") else {}), **request}
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, object]:
     """The Gemini request for a chat request."""
     refuse = Refuser(AGENT, UPSTREAM)
     refuse.unknown_keys(agent, KNOWN)

@@ -17,6 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 from agentcompass.models.protocols.anthropic_messages import DEFAULT_MAX_TOKENS
+from agentcompass.models.wire import (
+    AnthropicBlock,
+    AnthropicTool,
+    AnthropicToolChoice,
+    ChatContentPart,
+    ChatMessage,
+    ChatTool,
+)
 
 from . import _common, _read_messages, _write_chat
 from ._common import Refuser
@@ -31,7 +39,7 @@ BUDGET = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 read, writer, body = _read_messages, _write_chat.StreamWriter, _write_chat.body
 
 
-def _image(part: dict[str, Any]) -> dict[str, Any]:
+def _image(part: ChatContentPart) -> AnthropicBlock:
     url = str((part.get("image_url") or {}).get("url") or "")
     if url.startswith("data:") and ";base64," in url:
         media, data = url[5:].split(";base64,", 1)
@@ -39,12 +47,12 @@ def _image(part: dict[str, Any]) -> dict[str, Any]:
     return {"type": "image", "source": {"type": "url", "url": url}}
 
 
-def _blocks(content: Any, refuse: Refuser, what: str) -> list[dict[str, Any]]:
+def _blocks(content: Any, refuse: Refuser, what: str) -> list[AnthropicBlock]:
     if content is None:
         return []
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
-    out = []
+    out: list[AnthropicBlock] = []
     for part in content:
         kind = part.get("type")
         if kind == "text":
@@ -56,7 +64,7 @@ def _blocks(content: Any, refuse: Refuser, what: str) -> list[dict[str, Any]]:
     return out
 
 
-def _assistant(message: dict[str, Any], refuse: Refuser) -> list[dict[str, Any]]:
+def _assistant(message: ChatMessage, refuse: Refuser) -> list[AnthropicBlock]:
     blocks = _blocks(message.get("content"), refuse, "assistant message")
     for call in message.get("tool_calls") or []:
         if call.get("type", "function") != "function":
@@ -73,17 +81,17 @@ def _assistant(message: dict[str, Any], refuse: Refuser) -> list[dict[str, Any]]
     return blocks
 
 
-def _tool(message: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+def _tool(message: ChatMessage, refuse: Refuser) -> AnthropicBlock:
     blocks = _blocks(message.get("content"), refuse, "tool message")
     content: Any = "".join(b["text"] for b in blocks) if all(b["type"] == "text" for b in blocks) else blocks
     return {"type": "tool_result", "tool_use_id": message.get("tool_call_id"), "content": content}
 
 
-def _turns(messages: list[dict[str, Any]], refuse: Refuser) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    system: list[dict[str, Any]] = []
-    turns: list[dict[str, Any]] = []
+def _turns(messages: list[ChatMessage], refuse: Refuser) -> tuple[list[AnthropicBlock], list[dict[str, Any]]]:
+    system: list[AnthropicBlock] = []
+    turns: list[dict[str, Any]] = []  # messages whose content grows as turns of one role are merged
 
-    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+    def add(role: str, blocks: list[AnthropicBlock]) -> None:
         if turns and turns[-1]["role"] == role:
             turns[-1]["content"] += blocks
         else:
@@ -104,20 +112,23 @@ def _turns(messages: list[dict[str, Any]], refuse: Refuser) -> tuple[list[dict[s
     return system, turns
 
 
-def _tools(tools: list[dict[str, Any]], refuse: Refuser) -> list[dict[str, Any]]:
-    out = []
+def _tools(tools: list[ChatTool], refuse: Refuser) -> list[AnthropicTool]:
+    out: list[AnthropicTool] = []
     for tool in tools:
         if tool.get("type") != "function":
             raise refuse(f"tool type {tool.get('type')!r}")
         fn = tool.get("function") or {}
-        item = {"name": fn.get("name"), "input_schema": fn.get("parameters") or {"type": "object", "properties": {}}}
+        item: AnthropicTool = {
+            "name": fn.get("name"),
+            "input_schema": fn.get("parameters") or {"type": "object", "properties": {}},
+        }
         if fn.get("description"):
             item["description"] = fn["description"]
         out.append(item)
     return out
 
 
-def _tool_choice(choice: Any, refuse: Refuser) -> dict[str, Any]:
+def _tool_choice(choice: Any, refuse: Refuser) -> AnthropicToolChoice:
     if choice in ("auto", "required", "none"):
         return {"type": {"auto": "auto", "required": "any", "none": "none"}[choice]}
     if isinstance(choice, dict) and choice.get("type") == "function":
@@ -136,7 +147,7 @@ def _check(agent: dict[str, Any], refuse: Refuser) -> None:
         raise refuse("metadata (stored completions)")
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, object]:
     """The Messages request for a chat request (see the module doc)."""
     refuse = Refuser(AGENT, UPSTREAM)
     _check(agent, refuse)

@@ -8,7 +8,7 @@ Gemini reply (:mod:`._write_gemini`).
 
 from __future__ import annotations
 
-from typing import Any
+from agentcompass.models.wire import GeminiRequest
 
 from . import _gemini_in, _read_chat, _write_gemini
 from ._common import Refuser
@@ -17,6 +17,6 @@ AGENT, UPSTREAM = "google-genai", "openai-chat"
 read, writer, body = _read_chat, _write_gemini.StreamWriter, _write_gemini.body
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: GeminiRequest, warnings: list[str]) -> dict[str, object]:
     """The chat request for a Gemini request."""
     return _gemini_in.chat(agent, warnings, Refuser(AGENT, UPSTREAM))

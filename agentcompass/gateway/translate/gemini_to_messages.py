@@ -8,9 +8,8 @@ is refused naming it. Reply: the Messages reply (body or stream) written as a Ge
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentcompass.errors import TranslationError
+from agentcompass.models.wire import GeminiRequest
 
 from . import _common, _gemini_in, _read_messages, _write_gemini, chat_to_messages
 from ._common import Refuser
@@ -19,7 +18,7 @@ AGENT, UPSTREAM = "google-genai", "anthropic-messages"
 read, writer, body = _read_messages, _write_gemini.StreamWriter, _write_gemini.body
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: GeminiRequest, warnings: list[str]) -> dict[str, object]:
     """The Messages request for a Gemini request."""
     chat = _gemini_in.chat(agent, warnings, Refuser(AGENT, UPSTREAM))
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import ChatResponseFormat, GeminiRequest, JsonObject
 from agentcompass.models.wire import tool_shapes as _tools
 
 from . import _gemini_in, _read_responses, _write_gemini
@@ -23,7 +24,7 @@ read, writer, body = _read_responses, _write_gemini.StreamWriter, _write_gemini.
 _NO_FIELD = ("stop", "seed", "presence_penalty", "frequency_penalty")
 
 
-def _format(fmt: dict[str, Any]) -> dict[str, Any]:
+def _format(fmt: ChatResponseFormat) -> JsonObject:
     if fmt.get("type") == "json_schema":
         schema = fmt.get("json_schema") or {}
         return {"type": "json_schema", "name": schema.get("name", "response"), "schema": schema.get("schema") or {},
@@ -31,7 +32,7 @@ def _format(fmt: dict[str, Any]) -> dict[str, Any]:
     return {"type": "json_object"}
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: GeminiRequest, warnings: list[str]) -> dict[str, object]:
     """The Responses request for a Gemini request."""
     refuse = Refuser(AGENT, UPSTREAM)
     chat = _gemini_in.chat(agent, warnings, refuse)

@@ -20,6 +20,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import (
+    AnthropicBlock,
+    AnthropicRequest,
+    AnthropicToolChoice,
+    ChatContentPart,
+    ChatFunctionCall,
+    ChatFunctionDefinition,
+    ChatMessage,
+    ChatTool,
+    ChatToolCall,
+)
+
 from . import _common, _messages_in, _read_chat, _write_messages
 from ._common import Refuser
 
@@ -31,7 +43,7 @@ KNOWN = frozenset(
 read, writer, body = _read_chat, _write_messages.StreamWriter, _write_messages.body
 
 
-def _image(block: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+def _image(block: AnthropicBlock, refuse: Refuser) -> ChatContentPart:
     source = block.get("source") or {}
     if source.get("type") == "base64":
         return {
@@ -43,8 +55,8 @@ def _image(block: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
     raise refuse(f"image source type {source.get('type')!r}")
 
 
-def _parts(blocks: list[dict[str, Any]], refuse: Refuser, what: str) -> list[dict[str, Any]]:
-    out = []
+def _parts(blocks: list[AnthropicBlock], refuse: Refuser, what: str) -> list[ChatContentPart]:
+    out: list[ChatContentPart] = []
     for block in blocks:
         kind = block.get("type")
         if kind == "text":
@@ -58,14 +70,14 @@ def _parts(blocks: list[dict[str, Any]], refuse: Refuser, what: str) -> list[dic
     return out
 
 
-def _flat(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+def _flat(parts: list[ChatContentPart]) -> str | list[ChatContentPart]:
     """Text parts only: one string; otherwise the parts."""
     if all(p["type"] == "text" for p in parts):
         return "".join(p["text"] for p in parts)
     return parts
 
 
-def _tool_result(block: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
+def _tool_result(block: AnthropicBlock, refuse: Refuser) -> ChatMessage:
     content = block.get("content")
     if content is None or isinstance(content, str):
         value: Any = content or ""
@@ -74,7 +86,7 @@ def _tool_result(block: dict[str, Any], refuse: Refuser) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": block.get("tool_use_id"), "content": value}
 
 
-def _user(content: Any, refuse: Refuser) -> list[dict[str, Any]]:
+def _user(content: Any, refuse: Refuser) -> list[ChatMessage]:
     if isinstance(content, str):
         return [{"role": "user", "content": content}]
     tools = [_tool_result(b, refuse) for b in content if b.get("type") == "tool_result"]
@@ -85,26 +97,27 @@ def _user(content: Any, refuse: Refuser) -> list[dict[str, Any]]:
     return out
 
 
-def _assistant(content: Any, refuse: Refuser) -> dict[str, Any]:
+def _assistant(content: Any, refuse: Refuser) -> ChatMessage:
     if isinstance(content, str):
         return {"role": "assistant", "content": content}
-    texts, calls = [], []
+    texts: list[str] = []
+    calls: list[ChatToolCall] = []
     for block in content:
         kind = block.get("type")
         if kind == "text":
             texts.append(block.get("text") or "")
         elif kind == "tool_use":
-            fn = {"name": block.get("name"), "arguments": _common.dumps(block.get("input") or {})}
+            fn: ChatFunctionCall = {"name": block.get("name"), "arguments": _common.dumps(block.get("input") or {})}
             calls.append({"id": block.get("id"), "type": "function", "function": fn})
         elif kind not in ("thinking", "redacted_thinking"):
             raise refuse(f"assistant message: content block type {kind!r}")
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(texts) if texts or not calls else None}
+    message: ChatMessage = {"role": "assistant", "content": "".join(texts) if texts or not calls else None}
     if calls:
         message["tool_calls"] = calls
     return message
 
 
-def _system(system: Any, refuse: Refuser) -> list[dict[str, Any]]:
+def _system(system: Any, refuse: Refuser) -> list[ChatMessage]:
     if not system:
         return []
     if isinstance(system, str):
@@ -113,8 +126,8 @@ def _system(system: Any, refuse: Refuser) -> list[dict[str, Any]]:
     return [{"role": "system", "content": parts[0]["text"] if len(parts) == 1 else parts}]
 
 
-def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[dict[str, Any]]:
-    out = []
+def _tools(agent: AnthropicRequest, refuse: Refuser, warnings: list[str]) -> list[ChatTool]:
+    out: list[ChatTool] = []
     loaded = _messages_in.loaded_tools(agent.get("messages") or [])
     for tool in agent.get("tools") or []:
         if _common.hosted_anthropic_tool(tool):
@@ -124,7 +137,10 @@ def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[
             raise refuse(f"tool type {tool.get('type')!r} (tool {tool.get('name')!r})")
         if not _messages_in.visible(tool, loaded, refuse):
             continue
-        fn = {"name": tool.get("name"), "parameters": tool.get("input_schema") or {"type": "object"}}
+        fn: ChatFunctionDefinition = {
+            "name": tool.get("name"),
+            "parameters": tool.get("input_schema") or {"type": "object"},
+        }
         if tool.get("description"):
             fn["description"] = tool["description"]
         if tool.get("strict") is not None:
@@ -133,7 +149,7 @@ def _tools(agent: dict[str, Any], refuse: Refuser, warnings: list[str]) -> list[
     return out
 
 
-def _tool_choice(choice: dict[str, Any], refuse: Refuser) -> Any:
+def _tool_choice(choice: AnthropicToolChoice, refuse: Refuser) -> Any:
     kind = choice.get("type")
     if kind == "auto":
         return "auto"
@@ -146,7 +162,7 @@ def _tool_choice(choice: dict[str, Any], refuse: Refuser) -> Any:
     raise refuse(f"tool_choice type {kind!r}")
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: AnthropicRequest, warnings: list[str]) -> dict[str, object]:
     """The chat request for a Messages request (see the module doc)."""
     refuse = Refuser(AGENT, UPSTREAM)
     refuse.unknown_keys(agent, KNOWN)
@@ -166,8 +182,9 @@ def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
             raise refuse(f"messages[{i}].role {role!r}")
     out: dict[str, Any] = {"model": agent.get("model"), "messages": messages}
     for key in ("max_tokens", "temperature", "top_p", "top_k", "stream"):
-        if agent.get(key) is not None:
-            out[key] = agent[key]
+        value = agent.get(key)
+        if value is not None:
+            out[key] = value
     if agent.get("stop_sequences"):
         out["stop"] = list(agent["stop_sequences"])
     tools = _tools(agent, refuse, warnings)

@@ -5,9 +5,8 @@ written as a Messages reply."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentcompass.errors import TranslationError
+from agentcompass.models.wire import AnthropicRequest
 
 from . import _common, _read_gemini, _write_messages, chat_to_gemini, messages_to_chat
 from ._common import Refuser
@@ -16,7 +15,7 @@ AGENT, UPSTREAM = "anthropic-messages", "google-genai"
 read, writer, body = _read_gemini, _write_messages.StreamWriter, _write_messages.body
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: AnthropicRequest, warnings: list[str]) -> dict[str, object]:
     try:
         chat = messages_to_chat.request(agent, warnings)
     except TranslationError as exc:

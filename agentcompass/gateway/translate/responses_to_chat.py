@@ -18,14 +18,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.models.wire import ChatContentPart, ChatMessage, ChatToolCall, ResponsesRequest
+
 from . import _common, _read_chat, _responses_in, _write_responses
 from ._common import Refuser
+from ._responses_in import Turn, TurnPart
 
 AGENT, UPSTREAM = "openai-responses", "openai-chat"
 read, writer, body = _read_chat, _write_responses.StreamWriter, _write_responses.body
 
 
-def _content(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
+def _content(parts: list[TurnPart]) -> str | list[ChatContentPart]:
     if all(p["type"] == "text" for p in parts):
         return "".join(p["text"] for p in parts)
     return [
@@ -36,23 +39,23 @@ def _content(parts: list[dict[str, Any]]) -> str | list[dict[str, Any]]:
     ]
 
 
-def _assistant(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _assistant(parts: list[TurnPart]) -> ChatMessage | None:
     texts = [p for p in parts if p["type"] == "text"]
-    calls = [
+    calls: list[ChatToolCall] = [
         {"id": p["id"], "type": "function", "function": {"name": p["name"], "arguments": p["arguments"] or "{}"}}
         for p in parts
         if p["type"] == "tool"
     ]
     if not texts and not calls:
         return None  # reasoning only
-    message: dict[str, Any] = {"role": "assistant", "content": _content(texts) if texts else None}
+    message: ChatMessage = {"role": "assistant", "content": _content(texts) if texts else None}
     if calls:
         message["tool_calls"] = calls
     return message
 
 
-def _messages(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
+def _messages(turns: list[Turn]) -> list[ChatMessage]:
+    out: list[ChatMessage] = []
     for turn in turns:
         role = turn["role"]
         if role == "system":
@@ -75,7 +78,7 @@ def _messages(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, object]:
     refuse = Refuser(AGENT, UPSTREAM)
     _responses_in.check(agent, refuse, warnings)
     refuse.unknown_keys(agent.get("text") or {}, {"format", "verbosity"}, "text.")
@@ -96,8 +99,9 @@ def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
     if agent.get("max_output_tokens") is not None:
         out["max_tokens"] = agent["max_output_tokens"]
     for key in ("temperature", "top_p", "stream"):
-        if agent.get(key) is not None:
-            out[key] = agent[key]
+        value = agent.get(key)
+        if value is not None:
+            out[key] = value
     reasoning = agent.get("reasoning") or {}
     refuse.unknown_keys(reasoning, {"effort", "summary", "generate_summary"}, "reasoning.")
     if reasoning.get("effort"):

@@ -5,9 +5,8 @@ reply."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentcompass.errors import TranslationError
+from agentcompass.models.wire import ResponsesRequest
 
 from . import _common, _read_gemini, _write_responses, chat_to_gemini, responses_to_chat
 from ._common import Refuser
@@ -16,7 +15,7 @@ AGENT, UPSTREAM = "openai-responses", "google-genai"
 read, writer, body = _read_gemini, _write_responses.StreamWriter, _write_responses.body
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, object]:
     try:
         chat = responses_to_chat.request(agent, warnings)
     except TranslationError as exc:

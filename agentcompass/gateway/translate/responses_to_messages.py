@@ -17,24 +17,26 @@ from __future__ import annotations
 from typing import Any
 
 from agentcompass.models.protocols.anthropic_messages import DEFAULT_MAX_TOKENS
+from agentcompass.models.wire import AnthropicBlock, AnthropicToolChoice, ResponsesRequest
 
 from . import _common, _read_messages, _responses_in, _write_responses
 from ._common import Refuser
+from ._responses_in import Turn, TurnPart
 
 AGENT, UPSTREAM = "openai-responses", "anthropic-messages"
 BUDGET = {"low": 2048, "medium": 8192, "high": 16384}
 read, writer, body = _read_messages, _write_responses.StreamWriter, _write_responses.body
 
 
-def _image(url: str) -> dict[str, Any]:
+def _image(url: str) -> AnthropicBlock:
     if url.startswith("data:") and ";base64," in url:
         media, data = url[5:].split(";base64,", 1)
         return {"type": "image", "source": {"type": "base64", "media_type": media, "data": data}}
     return {"type": "image", "source": {"type": "url", "url": url}}
 
 
-def _blocks(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
+def _blocks(parts: list[TurnPart]) -> list[AnthropicBlock]:
+    out: list[AnthropicBlock] = []
     for p in parts:
         if p["type"] == "text":
             if p["text"]:
@@ -50,11 +52,11 @@ def _blocks(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _turns(turns: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    system: list[dict[str, Any]] = []
-    out: list[dict[str, Any]] = []
+def _turns(turns: list[Turn]) -> tuple[list[AnthropicBlock], list[dict[str, Any]]]:
+    system: list[AnthropicBlock] = []
+    out: list[dict[str, Any]] = []  # messages whose content grows as turns of one role are merged
 
-    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+    def add(role: str, blocks: list[AnthropicBlock]) -> None:
         if not blocks:
             return
         if out and out[-1]["role"] == role:
@@ -74,10 +76,10 @@ def _turns(turns: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict
     return system, out
 
 
-def _tool_choice(choice: str | None, parallel: Any) -> dict[str, Any] | None:
+def _tool_choice(choice: str | None, parallel: Any) -> AnthropicToolChoice | None:
     if choice is None and parallel is not False:
         return None
-    out = (
+    out: AnthropicToolChoice = (
         {"type": "tool", "name": choice[1:]}
         if choice and choice.startswith("=")
         else {"type": {"required": "any"}.get(choice or "auto", choice or "auto")}
@@ -87,7 +89,7 @@ def _tool_choice(choice: str | None, parallel: Any) -> dict[str, Any] | None:
     return out
 
 
-def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+def request(agent: ResponsesRequest, warnings: list[str]) -> dict[str, object]:
     refuse = Refuser(AGENT, UPSTREAM)
     _responses_in.check(agent, refuse, warnings)
     refuse.unknown_keys(agent.get("text") or {}, {"format"}, "text.")
@@ -114,8 +116,9 @@ def request(agent: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
         if choice is not None:
             out["tool_choice"] = choice
     for key in ("temperature", "top_p", "stream"):
-        if agent.get(key) is not None:
-            out[key] = agent[key]
+        value = agent.get(key)
+        if value is not None:
+            out[key] = value
     reasoning = agent.get("reasoning") or {}
     refuse.unknown_keys(reasoning, {"effort", "summary", "generate_summary"}, "reasoning.")
     effort = reasoning.get("effort")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from .. import _usage
 from .._secrets import Credentials
 from ..config import Prices
 from .key import cache_key, canonical_request, request_digest
+from .records import CanonicalRequest, StoredReply
 from .store import ResponseStore
 
 SOURCE_ENDPOINT, SOURCE_CACHE, SOURCE_REPLAY = "endpoint", "cache", "replay"
@@ -33,11 +35,11 @@ class Pending:
     """One call being made: its place in the attempt, its canonical request and cache key."""
 
     seq: int
-    request: dict[str, Any]
+    request: CanonicalRequest
     key: str
 
 
-def to_reply(response: ModelResponse) -> dict[str, Any]:
+def to_reply(response: ModelResponse) -> StoredReply:
     """A reply as stored (JSON): what a harness reads of a :class:`ModelResponse`."""
     raw = response.raw
     if hasattr(raw, "model_dump"):
@@ -53,7 +55,7 @@ def to_reply(response: ModelResponse) -> dict[str, Any]:
     }
 
 
-def from_reply(reply: dict[str, Any], prices: Prices | None, source: str) -> ModelResponse:
+def from_reply(reply: StoredReply, prices: Prices | None, source: str) -> ModelResponse:
     """The :class:`ModelResponse` of a stored reply; its usage is the recorded one, priced with ``prices``."""
     usage = Usage.from_dict(reply.get("usage"))
     usage.n_retries, usage.cost_usd = 0, _usage.cost(usage, prices)
@@ -152,14 +154,14 @@ class AttemptCalls:
         protocol: str,
         endpoint: str,
         model_id: str,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None,
-        params: dict[str, Any],
+        messages: Sequence[Mapping[str, object]],
+        tools: Sequence[Mapping[str, object]] | None,
+        params: Mapping[str, object],
     ) -> Pending:
         self.seq += 1
         return self.begin_request(canonical_request(protocol, endpoint, model_id, messages, tools, params))
 
-    def begin_request(self, request: dict[str, Any]) -> Pending:
+    def begin_request(self, request: CanonicalRequest) -> Pending:
         """A call of canonical ``request``: its key counts how often the attempt made the same request."""
         digest = request_digest(request)
         self._seen[digest] += 1

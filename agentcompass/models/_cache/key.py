@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._secrets import request_params
+from .records import CanonicalRequest
 
 KEY_VERSION = 1
 DELIVERY_PARAMS = frozenset(
@@ -34,10 +36,10 @@ def canonical_request(
     protocol: str,
     endpoint: str,
     model_id: str,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
-    params: dict[str, Any],
-) -> dict[str, Any]:
+    messages: Sequence[Mapping[str, object]],
+    tools: Sequence[Mapping[str, object]] | None,
+    params: Mapping[str, object],
+) -> CanonicalRequest:
     """The request as compared by the cache and by replay (JSON-ready; no secret can be in it: the key and
     headers are not part of it, credential parameters are masked, and the endpoint is shown without user info)."""
     return {
@@ -53,7 +55,7 @@ def canonical_request(
 WIRE_DELIVERY_KEYS = frozenset({"stream", "stream_options"})
 
 
-def wire_request(protocol: str, endpoint: str, model_id: str, body: dict[str, Any]) -> dict[str, Any]:
+def wire_request(protocol: str, endpoint: str, model_id: str, body: Mapping[str, object]) -> CanonicalRequest:
     """The canonical form of a gateway call (an agent's body in its API's wire form, the request's model id in
     it): the body without the keys that only change delivery."""
     kept = {k: v for k, v in sorted(body.items()) if k not in WIRE_DELIVERY_KEYS}
@@ -70,13 +72,13 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def cache_key(request: dict[str, Any], sample: int, occurrence: int) -> str:
+def cache_key(request: CanonicalRequest, sample: int, occurrence: int) -> str:
     """sha256 over the canonical request, the sample index and the occurrence (hex)."""
     text = dumps({"v": KEY_VERSION, "request": request, "sample": sample, "occurrence": occurrence})
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def request_digest(request: dict[str, Any]) -> str:
+def request_digest(request: CanonicalRequest) -> str:
     """sha256 of the canonical request alone (counts the occurrences of the same request)."""
     return hashlib.sha256(dumps(request).encode("utf-8")).hexdigest()
 

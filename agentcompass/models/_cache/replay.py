@@ -20,6 +20,7 @@ from typing import Any
 from agentcompass.errors import ConfigError, ContextLengthExceededError, ModelError, ReplayMismatchError
 
 from .key import canonical_request, first_difference
+from .records import CanonicalRequest, RecordedCall, StoredReply
 from .wire_replay import WireReplay, wire_entry
 
 CALLS_FILE = "model_calls.jsonl"
@@ -35,7 +36,7 @@ def _attempt_dir(run_dir: Path, recorded: str) -> Path:
     return run_dir / recorded
 
 
-def _entry(line: dict[str, Any]) -> dict[str, Any] | None:
+def _entry(line: dict[str, Any]) -> RecordedCall | None:
     """A recorded client call as replay uses it: the canonical request, the reply or the error."""
     req = line.get("request")
     if line.get("source", "client") != "client" or not isinstance(req, dict) or "messages" not in req:
@@ -51,9 +52,10 @@ def _entry(line: dict[str, Any]) -> dict[str, Any] | None:
     return {"seq": line.get("seq", 0), "request": request, "response": line.get("response"), "error": line.get("error")}
 
 
-def read_calls(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def read_calls(path: Path) -> tuple[list[RecordedCall], list[RecordedCall]]:
     """The recorded calls of one attempt, in call order: the client's own, and the gateway's."""
-    calls, wire = [], []
+    calls: list[RecordedCall] = []
+    wire: list[RecordedCall] = []
     with open(path, encoding="utf-8") as fh:
         for text in fh:
             if text.strip():
@@ -71,7 +73,7 @@ class Recording:
 
     def __init__(self, run_dir: Path, attempts: dict[tuple[str, int], Path]) -> None:
         self.run_dir, self.attempts = run_dir, attempts
-        self._calls: dict[tuple[str, int], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        self._calls: dict[tuple[str, int], tuple[list[RecordedCall], list[RecordedCall]]] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -87,7 +89,7 @@ class Recording:
                 attempts[(str(row["task_id"]), int(row.get("sample") or 1))] = _attempt_dir(root, row["attempt_dir"])
         return cls(root, attempts)
 
-    def _read(self, task_id: str | None, sample: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def _read(self, task_id: str | None, sample: int) -> tuple[list[RecordedCall], list[RecordedCall]]:
         key = (str(task_id), sample)
         with self._lock:
             if key not in self._calls:
@@ -96,7 +98,7 @@ class Recording:
                 self._calls[key] = read_calls(path) if path is not None and path.is_file() else ([], [])
             return self._calls[key]
 
-    def calls_of(self, task_id: str | None, sample: int) -> list[dict[str, Any]]:
+    def calls_of(self, task_id: str | None, sample: int) -> list[RecordedCall]:
         """The recorded client calls of (task, sample), in order."""
         return self._read(task_id, sample)[0]
 
@@ -105,8 +107,8 @@ class Recording:
         return WireReplay(f"{self.run_dir}: task {task_id} sample {sample}", self._read(task_id, sample)[1])
 
     def answer(
-        self, calls: list[dict[str, Any]], seq: int, request: dict[str, Any], task_id: str | None, sample: int
-    ) -> dict[str, Any]:
+        self, calls: list[RecordedCall], seq: int, request: CanonicalRequest, task_id: str | None, sample: int
+    ) -> StoredReply:
         """The recorded reply of call ``seq`` (1-based) once its request is checked against the recording."""
         where = f"--replay {self.run_dir}: task {task_id} sample {sample}"
         if seq > len(calls):

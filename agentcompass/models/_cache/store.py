@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .records import StoredReply
+
 SCHEMA_VERSION = 1
 DB_NAME = "responses.sqlite3"
 BUSY_TIMEOUT_MS = 60_000
@@ -78,7 +80,7 @@ class Stats:
     newest: float | None
     models: dict[str, int]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return dict(vars(self))
 
 
@@ -125,7 +127,7 @@ class ResponseStore:
             self._local.conn = None
 
     # ------------------------------------------------------------------ entries
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> StoredReply | None:
         """The stored reply of ``key`` (None: absent or expired); a hit is counted (not by a read-only store)."""
         db, now = self._db(), time.time()
         if db is None:
@@ -145,9 +147,10 @@ class ResponseStore:
                     db.execute("UPDATE responses SET hits = hits + 1, accessed = ? WHERE key = ?", (now, key))
                 else:
                     db.execute("UPDATE responses SET hits = hits + 1 WHERE key = ?", (key,))
-        return json.loads(zlib.decompress(body))
+        reply: StoredReply = json.loads(zlib.decompress(body))
+        return reply
 
-    def put(self, key: str, reply: dict[str, Any], *, model: str, protocol: str) -> bool:
+    def put(self, key: str, reply: StoredReply, *, model: str, protocol: str) -> bool:
         """Store ``reply`` under ``key`` unless an entry is there already (the first answer is kept); True when
         stored."""
         body = zlib.compress(json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode("utf-8"), 6)

@@ -14,11 +14,12 @@ from typing import Any
 
 from .calls import AttemptCalls, Pending
 from .key import WIRE_DELIVERY_KEYS, wire_request
+from .records import CanonicalRequest, StoredReply
 
 __all__ = ["WIRE_DELIVERY_KEYS", "keep", "lookup", "reply_of", "wire_request"]
 
 
-async def lookup(calls: AttemptCalls, request: dict[str, Any]) -> tuple[Pending | None, dict[str, Any] | None]:
+async def lookup(calls: AttemptCalls, request: CanonicalRequest) -> tuple[Pending | None, StoredReply | None]:
     """``(pending, stored reply)``; ``(None, None)`` without a cache."""
     store = calls.plan.store
     if store is None:
@@ -28,17 +29,17 @@ async def lookup(calls: AttemptCalls, request: dict[str, Any]) -> tuple[Pending 
     return pending, reply
 
 
-def reply_of(protocol: str, body: dict[str, Any]) -> dict[str, Any]:
+def reply_of(protocol: str, body: dict[str, Any]) -> StoredReply:
     """A gateway reply as stored: its summary, tokens and the whole non-streamed body (``raw``)."""
     from .. import _wire
 
     text, finish, calls = _wire.summary(protocol, body)
     n_in, n_out, cached = _wire.tokens(protocol, body)
-    usage = {"input": n_in, "output": n_out, "cached": cached}
+    usage: dict[str, object] = {"input": n_in, "output": n_out, "cached": cached}
     return {"text": text, "finish_reason": finish, "tool_calls": calls, "usage": usage, "raw": body}
 
 
-async def keep(calls: AttemptCalls, pending: Pending, reply: dict[str, Any]) -> None:
+async def keep(calls: AttemptCalls, pending: Pending, reply: StoredReply) -> None:
     """Store the endpoint's reply (``read_write``)."""
     store = calls.plan.store
     if store is not None and calls.plan.mode == "read_write":

@@ -14,21 +14,25 @@ error in its API's shape and the attempt ends with it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from agentcompass.errors import ContextLengthExceededError, ModelError, ReplayMismatchError
 
 from .key import first_difference, request_digest, wire_request
+from .records import CanonicalRequest, RecordedCall
 
 _ERRORS = {"ContextLengthExceededError": ContextLengthExceededError}
 
 
-def replay_request(protocol: str, upstream: str, endpoint: str, path: str, model_id: str, body: dict[str, Any]) -> Any:
+def replay_request(
+    protocol: str, upstream: str, endpoint: str, path: str, model_id: str, body: Mapping[str, object]
+) -> CanonicalRequest:
     """The canonical form a gateway call is matched on."""
     return {**wire_request(protocol, endpoint, model_id, body), "path": path, "upstream": upstream}
 
 
-def wire_entry(line: dict[str, Any]) -> dict[str, Any] | None:
+def wire_entry(line: dict[str, Any]) -> RecordedCall | None:
     """A recorded gateway call as replay uses it (None: not one, or one refused by a limit before it was sent,
     which the replayed attempt's own limits refuse again)."""
     req = line.get("request")
@@ -57,13 +61,13 @@ def wire_entry(line: dict[str, Any]) -> dict[str, Any] | None:
 class WireReplay:
     """The recorded gateway calls of one attempt and which of them the replayed attempt has used."""
 
-    def __init__(self, where: str, calls: list[dict[str, Any]]) -> None:
+    def __init__(self, where: str, calls: list[RecordedCall]) -> None:
         self.where, self.calls = where, calls
         self.used = [False] * len(calls)
         self.n = 0  # gateway calls made by the replayed attempt
         self._lock = threading.Lock()
 
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+    def answer(self, request: CanonicalRequest) -> dict[str, Any]:
         """The recorded reply body of ``request`` (the endpoint's, in the upstream protocol); raises the recorded
         failure, or ReplayMismatchError when no recorded call not yet used asked the same."""
         digest = request_digest(request)
@@ -77,16 +81,17 @@ class WireReplay:
             raise ReplayMismatchError(self._mismatch(n, request))
         recorded = self.calls[found]
         response = recorded["response"]
-        if recorded["error"] is not None or not isinstance(response, dict) or not isinstance(response.get("raw"), dict):
+        raw = response.get("raw") if isinstance(response, dict) else None
+        if recorded["error"] is not None or not isinstance(raw, dict):
             error = recorded["error"] or {}
             cls = _ERRORS.get(error.get("type", ""))
             message = f"{error.get('message') or 'the recorded call failed'} (replayed)"
             if cls is not None:
                 raise cls(message)
             raise ModelError(message, status=recorded["http_status"] or 502, retryable=False)
-        return response["raw"]
+        return raw
 
-    def _mismatch(self, n: int, request: dict[str, Any]) -> str:
+    def _mismatch(self, n: int, request: CanonicalRequest) -> str:
         where = f"--replay {self.where}: gateway request {n}"
         left = [c for i, c in enumerate(self.calls) if not self.used[i]]
         if not left:

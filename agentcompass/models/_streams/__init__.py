@@ -13,6 +13,7 @@ module (see :mod:`..protocols`). ``sse`` encodes and parses the wire form.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from .sse import SSEParser, encode
@@ -30,7 +31,7 @@ def _module(protocol: str) -> Any:
     return importlib.import_module(f"{__package__}.{_MODULES[fmt]}") if fmt in _MODULES else module(protocol)
 
 
-def synthesize(protocol: str, body: dict[str, Any], **opts: Any) -> list[tuple[str | None, Any]]:
+def synthesize(protocol: str, body: Mapping[str, object], **opts: Any) -> list[tuple[str | None, Any]]:
     """The events of ``protocol``'s stream whose assembled body is ``body`` (chat: ``include_usage``)."""
     return _module(protocol).synthesize(body, **opts)
 

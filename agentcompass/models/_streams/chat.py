@@ -4,40 +4,47 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
+
+from .._shapes.chat import ChatChoice, ChatChunkChoice, ChatCompletion, ChatReplyMessage, ChatToolCall, ChatUsage
+from .._shapes.common import ApiErrorBody
 
 DONE = "[DONE]"
 
 
-def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
+def error_body(status: int, message: str, code: str | None = None) -> ApiErrorBody:
     kind = "invalid_request_error" if 400 <= status < 500 else "server_error"
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
 
-def error_event(status: int, message: str) -> tuple[None, dict[str, Any]]:
+def error_event(status: int, message: str) -> tuple[None, ApiErrorBody]:
     return None, error_body(status, message)
 
 
-def _chunk(body: dict[str, Any], choices: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    head = {k: body[k] for k in ("id", "created", "model", "system_fingerprint", "service_tier") if k in body}
+def _chunk(body: Mapping[str, object], choices: list[ChatChunkChoice], **extra: object) -> dict[str, object]:
+    head: dict[str, object] = {
+        k: body[k] for k in ("id", "created", "model", "system_fingerprint", "service_tier") if k in body
+    }
     return {**head, "object": "chat.completion.chunk", "choices": choices, **extra}
 
 
-def _choice_chunks(body: dict[str, Any], choice: dict[str, Any], usage_key: dict[str, Any]) -> list[dict[str, Any]]:
+def _choice_chunks(body: ChatCompletion, choice: ChatChoice, usage_key: dict[str, object]) -> list[dict[str, object]]:
     index, message = choice.get("index", 0), choice.get("message") or {}
-    first: dict[str, Any] = {"role": message.get("role", "assistant"), "content": ""}
+    first: ChatReplyMessage = {"role": message.get("role", "assistant"), "content": ""}
     if message.get("refusal") is not None:
         first["refusal"] = None
     out = [_chunk(body, [{"index": index, "delta": first, "logprobs": None, "finish_reason": None}], **usage_key)]
 
-    def add(delta: dict[str, Any]) -> None:
+    def add(delta: ChatReplyMessage) -> None:
         out.append(
             _chunk(body, [{"index": index, "delta": delta, "logprobs": None, "finish_reason": None}], **usage_key)
         )
 
-    for key in ("reasoning_content", "reasoning"):
-        if message.get(key):
-            add({key: message[key]})
+    if message.get("reasoning_content"):
+        add({"reasoning_content": message["reasoning_content"]})
+    if message.get("reasoning"):
+        add({"reasoning": message["reasoning"]})
     if message.get("content"):
         add({"content": message["content"]})
     if message.get("refusal"):
@@ -56,14 +63,19 @@ def _choice_chunks(body: dict[str, Any], choice: dict[str, Any], usage_key: dict
                 ]
             }
         )
-    last = {"index": index, "delta": {}, "logprobs": None, "finish_reason": choice.get("finish_reason") or "stop"}
+    last: ChatChunkChoice = {
+        "index": index,
+        "delta": {},
+        "logprobs": None,
+        "finish_reason": choice.get("finish_reason") or "stop",
+    }
     out.append(_chunk(body, [last], **usage_key))
     return out
 
 
-def synthesize(body: dict[str, Any], *, include_usage: bool = False, **_: Any) -> list[tuple[str | None, Any]]:
-    usage_key = {"usage": None} if include_usage else {}
-    chunks: list[dict[str, Any]] = []
+def synthesize(body: ChatCompletion, *, include_usage: bool = False, **_: Any) -> list[tuple[str | None, Any]]:
+    usage_key: dict[str, object] = {"usage": None} if include_usage else {}
+    chunks: list[dict[str, object]] = []
     for choice in body.get("choices") or []:
         chunks += _choice_chunks(body, choice, usage_key)
     if include_usage:
@@ -76,10 +88,10 @@ class Assembler:
     the usage (the gateway drops it when the agent did not ask for it)."""
 
     def __init__(self) -> None:
-        self.head: dict[str, Any] | None = None
+        self.head: dict[str, object] | None = None  # the first chunk's fields but its choices and usage
         self.choices: dict[int, dict[str, Any]] = {}
-        self.usage: dict[str, Any] | None = None
-        self.error: dict[str, Any] | None = None
+        self.usage: ChatUsage | None = None
+        self.error: dict[str, object] | None = None  # an error chunk as received (recorded whole)
         self.done = False
 
     def feed(self, event: str | None, data: Any) -> None:
@@ -119,7 +131,7 @@ class Assembler:
             slot.setdefault("logprobs", []).append(choice["logprobs"])
 
     @staticmethod
-    def _call(calls: dict[int, dict[str, Any]], call: dict[str, Any]) -> None:
+    def _call(calls: dict[int, dict[str, Any]], call: ChatToolCall) -> None:
         held = calls.setdefault(
             call.get("index", len(calls)), {"id": None, "type": "function", "function": {"name": "", "arguments": ""}}
         )

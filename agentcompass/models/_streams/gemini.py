@@ -15,17 +15,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._shapes.common import ApiErrorBody
+from .._shapes.gemini import GeminiPart, GeminiResponse
+
 STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND"}
 STATUS.update({409: "ABORTED", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 501: "UNIMPLEMENTED"})
 STATUS.update({503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"})
 FILTERED = ("SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE")
 
 
-def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
+def error_body(status: int, message: str, code: str | None = None) -> ApiErrorBody:
     return {"error": {"code": status, "message": message, "status": code or STATUS.get(status, "UNKNOWN")}}
 
 
-def error_event(status: int, message: str) -> tuple[None, dict[str, Any]]:
+def error_event(status: int, message: str) -> tuple[None, ApiErrorBody]:
     return None, error_body(status, message)
 
 
@@ -73,11 +76,11 @@ def summary(body: dict[str, Any] | None) -> tuple[str, str, list[dict[str, str]]
     return text, finish_of(candidate.get("finishReason"), bool(calls)), calls
 
 
-def synthesize(body: dict[str, Any], **_: Any) -> list[tuple[str | None, Any]]:
+def synthesize(body: GeminiResponse, **_: Any) -> list[tuple[str | None, Any]]:
     """The stream of ``body``: one chunk per part (the last with the finish reason and the usage)."""
-    candidate = dict((body.get("candidates") or [{}])[0])
-    parts = list((candidate.get("content") or {}).get("parts") or []) or [{"text": ""}]
-    head: dict[str, Any] = {k: body[k] for k in ("modelVersion", "responseId", "createTime") if k in body}
+    candidate = (body.get("candidates") or [{}])[0].copy()
+    parts: list[GeminiPart] = list((candidate.get("content") or {}).get("parts") or []) or [{"text": ""}]
+    head: dict[str, object] = {k: body.get(k) for k in ("modelVersion", "responseId", "createTime") if k in body}
     events: list[tuple[str | None, Any]] = []
     for i, part in enumerate(parts):
         cand: dict[str, Any] = {"content": {"role": "model", "parts": [part]}, "index": candidate.get("index", 0)}
@@ -95,10 +98,10 @@ class Assembler:
     finish reason and usage; ``error`` holds an error chunk's body."""
 
     def __init__(self) -> None:
-        self.reply: dict[str, Any] | None = None
+        self.reply: dict[str, object] | None = None  # the chunks' fields but their candidates, the last kept
         self.parts: list[dict[str, Any]] = []
-        self.candidate: dict[str, Any] = {}
-        self.error: dict[str, Any] | None = None
+        self.candidate: dict[str, object] = {}  # the first candidate's fields but its content, the last kept
+        self.error: dict[str, object] | None = None  # an error chunk as received (recorded whole)
 
     def feed(self, event: str | None, data: Any) -> None:
         if not isinstance(data, dict):

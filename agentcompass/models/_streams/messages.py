@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._shapes.common import ApiErrorBody
+from .._shapes.messages import AnthropicBlock, AnthropicDelta, AnthropicEvent, AnthropicResponse
+
 _ERROR_TYPE = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error"}
 _ERROR_TYPE.update({404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 529: "overloaded_error"})
 
@@ -14,15 +17,15 @@ def error_type(status: int) -> str:
     return _ERROR_TYPE.get(status, "api_error")
 
 
-def error_body(status: int, message: str) -> dict[str, Any]:
+def error_body(status: int, message: str) -> ApiErrorBody:
     return {"type": "error", "error": {"type": error_type(status), "message": message}}
 
 
-def error_event(status: int, message: str) -> tuple[str, dict[str, Any]]:
+def error_event(status: int, message: str) -> tuple[str, ApiErrorBody]:
     return "error", error_body(status, message)
 
 
-def _deltas(block: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _deltas(block: AnthropicBlock) -> tuple[AnthropicBlock, list[AnthropicDelta]]:
     """A block's opening form and the deltas that complete it."""
     kind = block.get("type")
     if kind == "text":
@@ -31,15 +34,15 @@ def _deltas(block: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]
         args = json.dumps(block.get("input") or {}, separators=(",", ":"), ensure_ascii=False)
         return {**block, "input": {}}, [{"type": "input_json_delta", "partial_json": args}]
     if kind == "thinking":
-        out = [{"type": "thinking_delta", "thinking": block.get("thinking", "")}]
+        out: list[AnthropicDelta] = [{"type": "thinking_delta", "thinking": block.get("thinking", "")}]
         if block.get("signature"):
             out.append({"type": "signature_delta", "signature": block["signature"]})
         return {**block, "thinking": "", "signature": ""}, out
     return block, []  # redacted_thinking and others come whole in their start event
 
 
-def synthesize(body: dict[str, Any], **_: Any) -> list[tuple[str | None, Any]]:
-    usage = dict(body.get("usage") or {})
+def synthesize(body: AnthropicResponse, **_: Any) -> list[tuple[str | None, Any]]:
+    usage = (body.get("usage") or {}).copy()
     start = {**body, "content": [], "stop_reason": None, "stop_sequence": None}
     start["usage"] = {**usage, "output_tokens": min(int(usage.get("output_tokens", 0) or 0), 1)}
     events: list[tuple[str | None, Any]] = [("message_start", {"type": "message_start", "message": start})]
@@ -61,12 +64,13 @@ class Assembler:
     """The ``message`` a stream amounts to (``body()``); ``error`` holds an in-stream error event's body."""
 
     def __init__(self) -> None:
-        self.message: dict[str, Any] | None = None
-        self.error: dict[str, Any] | None = None
+        self.message: dict[str, Any] | None = None  # grows as the events come: any field the stream carries
+        self.error: ApiErrorBody | None = None
         self._json: dict[int, list[str]] = {}
         self.done = False
 
     def feed(self, event: str | None, data: Any) -> None:
+        ev: AnthropicEvent = data  # read only when a dict (kind is None otherwise)
         kind = data.get("type") if isinstance(data, dict) else None
         if kind == "message_start":
             message = data.get("message") or {}  # copied where the stream's later events change it
@@ -86,7 +90,7 @@ class Assembler:
                 block["citations"] = list(block["citations"])
             blocks[data["index"]] = block
         elif kind == "content_block_delta":
-            self._delta(data.get("index", 0), data.get("delta") or {})
+            self._delta(ev.get("index", 0), ev.get("delta") or {})
         elif kind == "content_block_stop":
             self._close(data.get("index", 0))
         elif kind == "message_delta":
@@ -96,7 +100,7 @@ class Assembler:
         elif kind == "message_stop":
             self.done = True
 
-    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+    def _delta(self, index: int, delta: AnthropicDelta) -> None:
         block = self.message["content"][index]
         kind = delta.get("type")
         if kind == "text_delta":

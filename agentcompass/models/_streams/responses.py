@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._shapes.common import ApiErrorBody, ApiErrorDetail
+from .._shapes.responses import Response, ResponsesEvent, ResponsesOutputItem
+
 _END = {"completed": "response.completed", "incomplete": "response.incomplete", "failed": "response.failed"}
 
 
-def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
+def error_body(status: int, message: str, code: str | None = None) -> ApiErrorBody:
     kind = "invalid_request_error" if 400 <= status < 500 else "server_error"
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
 
-def error_event(status: int, message: str) -> tuple[str, dict[str, Any]]:
+def error_event(status: int, message: str) -> tuple[str, ApiErrorBody]:
     code = "rate_limit_exceeded" if status == 429 else ("server_error" if status >= 500 else "invalid_request")
     return "error", {"type": "error", "code": code, "message": message, "param": None}
 
@@ -28,7 +31,7 @@ class _Seq:
         self.events.append((kind, {"type": kind, "sequence_number": len(self.events), **fields}))
 
 
-def _message_item(seq: _Seq, item: dict[str, Any], out: int) -> None:
+def _message_item(seq: _Seq, item: ResponsesOutputItem, out: int) -> None:
     parts = item.get("content") or []
     seq.add("response.output_item.added", output_index=out, item={**item, "status": "in_progress", "content": []})
     for c, part in enumerate(parts):
@@ -47,7 +50,7 @@ def _message_item(seq: _Seq, item: dict[str, Any], out: int) -> None:
     seq.add("response.output_item.done", output_index=out, item=item)
 
 
-def _function_item(seq: _Seq, item: dict[str, Any], out: int) -> None:
+def _function_item(seq: _Seq, item: ResponsesOutputItem, out: int) -> None:
     args = item.get("arguments", "")
     seq.add("response.output_item.added", output_index=out, item={**item, "status": "in_progress", "arguments": ""})
     ids = {"item_id": item.get("id"), "output_index": out}
@@ -56,7 +59,7 @@ def _function_item(seq: _Seq, item: dict[str, Any], out: int) -> None:
     seq.add("response.output_item.done", output_index=out, item=item)
 
 
-def _reasoning_item(seq: _Seq, item: dict[str, Any], out: int) -> None:
+def _reasoning_item(seq: _Seq, item: ResponsesOutputItem, out: int) -> None:
     seq.add("response.output_item.added", output_index=out, item={**item, "summary": []})
     for s, part in enumerate(item.get("summary") or []):
         ids = {"item_id": item.get("id"), "output_index": out, "summary_index": s}
@@ -67,9 +70,9 @@ def _reasoning_item(seq: _Seq, item: dict[str, Any], out: int) -> None:
     seq.add("response.output_item.done", output_index=out, item=item)
 
 
-def synthesize(body: dict[str, Any], **_: Any) -> list[tuple[str | None, Any]]:
+def synthesize(body: Response, **_: Any) -> list[tuple[str | None, Any]]:
     seq = _Seq()
-    opening = {**body, "status": "in_progress", "output": [], "usage": None, "incomplete_details": None}
+    opening: Response = {**body, "status": "in_progress", "output": [], "usage": None, "incomplete_details": None}
     seq.add("response.created", response=opening)
     seq.add("response.in_progress", response=opening)
     for out, item in enumerate(body.get("output") or []):
@@ -91,25 +94,26 @@ class Assembler:
     """The response a stream amounts to: the one its final event carries (else what the items said so far)."""
 
     def __init__(self) -> None:
-        self.response: dict[str, Any] | None = None
-        self.items: dict[int, dict[str, Any]] = {}
-        self.error: dict[str, Any] | None = None
+        self.response: Response | None = None
+        self.items: dict[int, ResponsesOutputItem] = {}
+        self.error: ApiErrorBody | ApiErrorDetail | None = None
         self.done = False
 
     def feed(self, event: str | None, data: Any) -> None:
-        kind = data.get("type") if isinstance(data, dict) else None
+        ev: ResponsesEvent = data  # read only when a dict (kind is None otherwise)
+        kind = ev.get("type") if isinstance(data, dict) else None
         if kind in ("response.created", "response.in_progress", "response.queued"):
-            self.response = data.get("response") or {}  # never changed here: kept as sent
+            self.response = ev.get("response") or {}  # never changed here: kept as sent
         elif kind in ("response.completed", "response.incomplete", "response.failed"):
-            self.response, self.done = data.get("response") or {}, True
+            self.response, self.done = ev.get("response") or {}, True
             if kind == "response.failed":
                 self.error = (self.response or {}).get("error") or {"message": "response.failed"}
         elif kind == "response.output_item.done":
-            self.items[data.get("output_index", len(self.items))] = data.get("item") or {}
+            self.items[ev.get("output_index", len(self.items))] = ev.get("item") or {}
         elif kind == "error":
             self.error = data
 
-    def body(self) -> dict[str, Any] | None:
+    def body(self) -> Response | None:
         if self.response is None:
             return None
         if not self.done and self.items:

@@ -33,9 +33,12 @@ import functools
 import importlib
 import pkgutil
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.errors import ConfigError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 ENTRY_POINT_GROUP = "agentcompass.model_protocols"
 FAMILY_KEY_ENV = {
@@ -51,7 +54,7 @@ def _bundled() -> dict[str, str]:
 
 
 @functools.cache
-def _installed() -> dict[str, Any]:
+def _installed() -> dict[str, EntryPoint]:
     from importlib.metadata import entry_points
 
     return {ep.name: ep for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)}

@@ -20,6 +20,7 @@ from typing import Any
 
 from agentcompass.interfaces import ModelResponse, ToolCall
 from agentcompass.models import _auto, _gemini, _usage
+from agentcompass.models._shapes.chat import ChatMessage
 from agentcompass.models._streams.gemini import Assembler, error_event, summary, synthesize, tokens
 from agentcompass.models.config import Prices
 
@@ -99,7 +100,7 @@ def _calls(raw: dict[str, Any]) -> list[ToolCall]:
 async def call(
     client: Any,
     model_id: str,
-    messages: list[dict[str, Any]],
+    messages: list[ChatMessage],
     params: dict[str, Any],
     prices: Prices | None,
     tools: list[dict[str, Any]] | None = None,
@@ -107,11 +108,11 @@ async def call(
     from google.genai import types
 
     body, extra = _gemini.request(messages, tools, params)
-    config: dict[str, Any] = dict(body.get("generationConfig") or {})
+    config: dict[str, object] = dict(body.get("generationConfig") or {})
     for key in ("systemInstruction", "tools", "toolConfig"):
         if key in body:
             config[key] = body[key]
-    options: dict[str, Any] = {}
+    options: dict[str, object] = {}
     if extra:
         options["extra_body"] = extra
     if params.get("extra_headers"):

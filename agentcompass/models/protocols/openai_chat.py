@@ -6,6 +6,7 @@ from typing import Any
 
 from agentcompass.interfaces import ModelResponse
 from agentcompass.models import _params, _tools, _usage
+from agentcompass.models._shapes.chat import ChatMessage, ChatTool
 from agentcompass.models.config import Prices
 
 PROTOCOL = "openai-chat"
@@ -29,10 +30,10 @@ def normalize_finish(reason: str | None) -> str:
 async def call(
     client: Any,
     model_id: str,
-    messages: list[dict[str, Any]],
+    messages: list[ChatMessage],
     params: dict[str, Any],
     prices: Prices | None,
-    tools: list[dict[str, Any]] | None = None,
+    tools: list[ChatTool] | None = None,
 ) -> ModelResponse:
     """Messages and tools are already in this protocol's form; keys whose value is None are not sent. They go in
     ``extra_body`` (see ``_params.untyped``); ``messages=[]`` is the typed placeholder they replace."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from agentcompass.interfaces import ModelResponse
 from agentcompass.models import _auto, _params, _tools, _usage
+from agentcompass.models._shapes.chat import ChatMessage
 from agentcompass.models.config import Prices
 
 from .openai_chat import make_client  # noqa: F401 - the same SDK client serves both OpenAI protocols
@@ -52,7 +53,7 @@ def normalize_finish(response: Any) -> str:
 async def call(
     client: Any,
     model_id: str,
-    messages: list[dict[str, Any]],
+    messages: list[ChatMessage],
     params: dict[str, Any],
     prices: Prices | None,
     tools: list[dict[str, Any]] | None = None,

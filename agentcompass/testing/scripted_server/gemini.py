@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from agentcompass.models.wire import ApiErrorBody, GeminiCandidate, GeminiPart, GeminiResponse, GeminiUsage
 from agentcompass.models.wire import gemini as _gemini_wire
+
+if TYPE_CHECKING:
+    from .script import ServedCall
 
 PROTOCOL = "google-genai"
 _ROUTE = re.compile(r"^(?:/v1)?/v1(?:beta)?/models/(?P<model>[^/:]+):(?P<method>[A-Za-z]+)$")
@@ -29,7 +33,7 @@ def route(path: str) -> tuple[str, str] | None:
     return found["model"], found["method"]
 
 
-def error_body(status: int, message: str) -> dict[str, Any]:
+def error_body(status: int, message: str) -> ApiErrorBody:
     return _gemini_wire.error_body(status, message)
 
 
@@ -51,10 +55,8 @@ def words(body: dict[str, Any]) -> int:
     return count(inner.get("contents")) + count(inner.get("systemInstruction"))
 
 
-def success_body(
-    model: str, text: str, finish: str, usage: dict[str, int], calls: list[dict[str, Any]]
-) -> dict[str, Any]:
-    parts: list[dict[str, Any]] = [{"text": text}] if text or not calls else []
+def success_body(model: str, text: str, finish: str, usage: dict[str, int], calls: list[ServedCall]) -> GeminiResponse:
+    parts: list[GeminiPart] = [{"text": text}] if text or not calls else []
     for c in calls:
         args = json.loads(c["arguments"] or "{}") if isinstance(c["arguments"], str) else c["arguments"]
         if not isinstance(args, dict):
@@ -62,10 +64,13 @@ def success_body(
         parts.append({"functionCall": {"id": c["id"], "name": c["name"], "args": args}})
     n_in, n_out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
     cached = int(usage.get("cached_tokens", 0))
-    meta: dict[str, Any] = {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out}
+    meta: GeminiUsage = {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out}
     if cached:
         meta["cachedContentTokenCount"] = cached
-    candidate = {"content": {"role": "model", "parts": parts}, "finishReason": _FINISH.get(finish, finish.upper())}
+    candidate: GeminiCandidate = {
+        "content": {"role": "model", "parts": parts},
+        "finishReason": _FINISH.get(finish, finish.upper()),
+    }
     return {"candidates": [{**candidate, "index": 0}], "usageMetadata": meta, "modelVersion": model}
 
 
@@ -83,7 +88,7 @@ def conversation(body: dict[str, Any]) -> dict[str, Any]:
     return {"system": "\n".join(p.get("text", "") for p in system if isinstance(p, dict)), "messages": messages}
 
 
-def send(handler: Any, method: str, sse: bool, payload: dict[str, Any], reply: dict[str, Any], streaming: bool) -> None:
+def send(handler: Any, method: str, sse: bool, payload: GeminiResponse, reply: dict[str, Any], streaming: bool) -> None:
     """Answer a generate request with ``payload``: a body, or (``streamGenerateContent``) its chunks as SSE events
     or a JSON array."""
     from agentcompass.models.wire import encode
@@ -106,7 +111,7 @@ def send(handler: Any, method: str, sse: bool, payload: dict[str, Any], reply: d
 
 
 def answer(
-    handler: Any, path: str, parts: tuple[str, str, dict[str, int], list[dict[str, Any]]], reply: Any, streaming: bool
+    handler: Any, path: str, parts: tuple[str, str, dict[str, int], list[ServedCall]], reply: Any, streaming: bool
 ) -> None:
     """Answer a generate request with the scripted ``(text, finish, usage, calls)``."""
     model, method = route(path) or ("scripted", "generateContent")

@@ -7,7 +7,7 @@ import random
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from agentcompass.errors import ConfigError
 
@@ -37,6 +37,16 @@ FAULT_KEYS = {"kind", "at", "every", "retry_after", "retry_after_ms", "delay_s",
 _FAULT_WORDS = {"drop", "slow", "malformed"}
 
 
+class ScriptedCall(TypedDict):
+    """A tool call of a scripted reply: ``name``, ``arguments`` (JSON text), ``id`` (None: one is made up when
+    served) and a Responses call's ``namespace``."""
+
+    id: str | None
+    name: str
+    arguments: str
+    namespace: NotRequired[str]
+
+
 def normalize_reply(item: Reply, where: str = "reply") -> dict[str, Any]:
     """A reply as a dict with the keys in ``REPLY_KEYS``; a bare string is ``{"text": item}``."""
     if isinstance(item, str):
@@ -52,7 +62,16 @@ def normalize_reply(item: Reply, where: str = "reply") -> dict[str, Any]:
     return reply
 
 
-def _tool_calls(calls: Any, where: str) -> list[dict[str, str]]:
+class ServedCall(TypedDict):
+    """A scripted tool call as served: its ``id`` given or made up."""
+
+    id: str
+    name: str
+    arguments: str
+    namespace: NotRequired[str]
+
+
+def _tool_calls(calls: Any, where: str) -> list[ScriptedCall]:
     """``[{name, arguments (a JSON string, or a mapping serialized here), id?}]`` in a reply."""
     if not isinstance(calls, list):
         raise ConfigError(f"{where}: tool_calls must be a list of {{name, arguments, id}}, got {calls!r}")
@@ -64,7 +83,7 @@ def _tool_calls(calls: Any, where: str) -> list[dict[str, str]]:
                 f"'arguments' (a string or a mapping) and optionally 'id' and 'namespace'"
             )
         args = call.get("arguments", {})
-        shaped = {
+        shaped: ScriptedCall = {
             "id": call.get("id"),
             "name": call["name"],
             "arguments": args if isinstance(args, str) else json.dumps(args),

@@ -7,6 +7,19 @@ import json
 import time
 from typing import Any
 
+from agentcompass.models.wire import (
+    AnthropicBlock,
+    AnthropicResponse,
+    ApiErrorBody,
+    ChatCompletion,
+    ChatReplyMessage,
+    Response,
+    ResponsesIncomplete,
+    ResponsesOutputItem,
+)
+
+from .script import ScriptedCall, ServedCall
+
 CHAT, RESPONSES, MESSAGES = "/v1/chat/completions", "/v1/responses", "/v1/messages"
 PROTOCOL_OF_PATH = {CHAT: "openai-chat", RESPONSES: "openai-responses", MESSAGES: "anthropic-messages"}
 
@@ -49,7 +62,7 @@ def protocol_of(path: str) -> str | None:
     return PROTOCOL_OF_PATH.get(path) or (gemini.PROTOCOL if gemini.route(path) else None)
 
 
-def default_usage(body: dict[str, Any], text: str, calls: list[dict[str, Any]] | None = None) -> dict[str, int]:
+def default_usage(body: dict[str, Any], text: str, calls: list[ServedCall] | None = None) -> dict[str, int]:
     """Usage used when a reply gives none: words of the prompt in, words of the reply (and call arguments) out."""
     from . import gemini
 
@@ -58,14 +71,14 @@ def default_usage(body: dict[str, Any], text: str, calls: list[dict[str, Any]] |
     return {"input_tokens": prompt, "output_tokens": out, "cached_tokens": 0}
 
 
-def with_ids(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_ids(calls: list[ScriptedCall]) -> list[ServedCall]:
     """The reply's tool calls, each with an id (``call_<n>`` unless the script gives one)."""
     return [{**c, "id": c.get("id") or f"call_{next(_ids)}"} for c in calls]
 
 
 def success_body(
-    path: str, model: str, text: str, finish: str, usage: dict[str, int], calls: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
+    path: str, model: str, text: str, finish: str, usage: dict[str, int], calls: list[ServedCall] | None = None
+) -> ChatCompletion | Response | AnthropicResponse:
     """The 200 body for ``path`` carrying ``text``, tool ``calls``, a normalized finish reason and usage."""
     n_in, n_out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
     cached = int(usage.get("cached_tokens", 0))
@@ -74,7 +87,7 @@ def success_body(
         return _responses_body(model, text, finish, n_in, n_out, cached, calls)
     if path == MESSAGES:
         return _messages_body(model, text, finish, n_in, n_out, cached, calls)
-    message: dict[str, Any] = {"role": "assistant", "content": text if text or not calls else None}
+    message: ChatReplyMessage = {"role": "assistant", "content": text if text or not calls else None}
     if calls:
         message["tool_calls"] = [
             {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
@@ -98,9 +111,9 @@ def success_body(
 
 
 def _messages_body(
-    model: str, text: str, finish: str, n_in: int, n_out: int, cached: int, calls: list[dict[str, Any]]
-) -> dict[str, Any]:
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text or not calls else []
+    model: str, text: str, finish: str, n_in: int, n_out: int, cached: int, calls: list[ServedCall]
+) -> AnthropicResponse:
+    content: list[AnthropicBlock] = [{"type": "text", "text": text}] if text or not calls else []
     for c in calls:
         args = json.loads(c["arguments"] or "{}")
         if not isinstance(args, dict):
@@ -126,15 +139,15 @@ def _messages_body(
 
 
 def _responses_body(
-    model: str, text: str, finish: str, n_in: int, n_out: int, cached: int, calls: list[dict[str, Any]]
-) -> dict[str, Any]:
-    incomplete = None
+    model: str, text: str, finish: str, n_in: int, n_out: int, cached: int, calls: list[ServedCall]
+) -> Response:
+    incomplete: ResponsesIncomplete | None = None
     if finish == "length":
         incomplete = {"reason": "max_output_tokens"}
     elif finish == "content_filter":
         incomplete = {"reason": "content_filter"}
     n = next(_ids)
-    output: list[dict[str, Any]] = []
+    output: list[ResponsesOutputItem] = []
     if text or not calls:
         output.append(
             {
@@ -183,7 +196,7 @@ def _responses_body(
     }
 
 
-def error_body(path: str, status: int, message: str, code: str | None = None) -> dict[str, Any]:
+def error_body(path: str, status: int, message: str, code: str | None = None) -> ApiErrorBody:
     """An error body in the shape the official SDK of ``path`` parses."""
     from . import gemini
 
