@@ -22,6 +22,7 @@ import asyncio
 import logging
 import shlex
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, get_args
@@ -42,6 +43,7 @@ from agentcompass.kit import data_dir as _data_dir
 from agentcompass.kit import write_json
 
 from . import conversing, delivery, gateway
+from .atif import AtifTrajectory
 from .config import InstalledAgentConfig
 from .platform import Platform, host, probe
 
@@ -151,11 +153,11 @@ class InstalledAgent(Generic[C]):
     async def finish(self, run: Run) -> None:
         """After the command (also after a timeout or an error): gather session files under /logs/agent."""
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         """The ATIF trajectory built from the native log saved in ``agent_dir`` (None: none could be built)."""
         return None
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         """The agent's own usage / cost report, when its log has one."""
         return None
 

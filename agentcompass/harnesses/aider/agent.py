@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, pyenv, python
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -99,6 +100,6 @@ class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt"
             f"--message={shlex.quote(run.task.instruction)}"
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         history = agent_dir / "aider.chat.history.md"
         return trajectory.convert(history, run.task.instruction, self.version, run.endpoint.model)

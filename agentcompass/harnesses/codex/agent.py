@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption, toml
 from agentcompass.harnesses._installed.platform import Platform
@@ -127,8 +129,8 @@ class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt"
             ["sh", "-c", f"if [ -d {home}/sessions ]; then rm -rf {sessions}; cp -R {home}/sessions {sessions}; fi"]
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / "sessions", run.task.instruction, self.version, run.endpoint.model)
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / self.NATIVE_LOG)

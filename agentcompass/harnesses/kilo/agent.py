@@ -16,12 +16,14 @@ internet.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
@@ -68,11 +70,11 @@ class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", se
         rest = " ".join(shlex.quote(f) for f in self.flags(run))
         return f"{binary} run {rest} -- {shlex.quote(run.task.instruction)}"
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         out = trajectory.convert(agent_dir / self.NATIVE_LOG, run.task.instruction, self.version, run.endpoint.model)
         if out is not None:
             out["agent"]["name"] = self.AGENT_NAME
         return out
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / self.NATIVE_LOG)

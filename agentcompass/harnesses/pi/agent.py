@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field, model_validator
 
 from agentcompass.harnesses._installed import delivery, node
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import NodeAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -104,8 +106,8 @@ class PiHarness(InstalledAgent[PiConfig], program="pi", log="pi.txt", sessions=(
             '2>&1 </dev/null | grep -v \'"type":"message_update"\''
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / SESSIONS, self.version, f"{PROVIDER}/{run.endpoint.model}")
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / SESSIONS)

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, node
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import NodeAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -103,5 +104,5 @@ class QwenCodeHarness(
         dest = shlex.quote(f"{run.logs}/qwen-sessions")
         await run.env.exec(["sh", "-c", f"if [ -d {projects} ]; then rm -rf {dest}; cp -R {projects} {dest}; fi"])
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / "qwen-sessions", run.task.instruction, self.version, run.endpoint.model)
