@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
@@ -60,6 +60,13 @@ class AiderConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="aider-chat version.")
 
 
+class AiderModelSettings(TypedDict):
+    """An entry of aider's ``--model-settings-file`` (a list of them)."""
+
+    name: str
+    extra_params: dict[str, str]
+
+
 class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt", sessions=("aider.chat.history.md",)):
     id = "aider"
 
@@ -76,7 +83,7 @@ class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt"
         """LiteLLM's name of the gateway's model: the OpenAI-compatible provider."""
         return f"openai/{name}"
 
-    def settings(self, run: Run) -> list[dict[str, Any]]:
+    def settings(self, run: Run) -> list[AiderModelSettings]:
         return [{"name": "aider/extra_params", "extra_params": {"api_base": run.endpoint.v1}}]
 
     def variables(self, run: Run) -> dict[str, str]:

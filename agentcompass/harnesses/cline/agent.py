@@ -21,7 +21,7 @@ import shlex
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
@@ -52,6 +52,23 @@ class ClineConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="cline version (its native build @cline/cli-<os>-<arch>).")
 
 
+class ProviderEntry(TypedDict):
+    """One provider of Cline's ``providers.json`` (``providers.<id>``)."""
+
+    settings: dict[str, str]
+    updatedAt: str
+    tokenSource: str
+
+
+class ClineProviders(TypedDict):
+    """Cline's ``~/.cline/data/settings/providers.json``."""
+
+    version: int
+    lastUsedProvider: str
+    modes: dict[str, object]
+    providers: dict[str, ProviderEntry]
+
+
 class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.txt", sessions=("sessions",)):
     id = "cline"
 
@@ -60,11 +77,15 @@ class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.
             raise DependencyError("the Cline CLI is published for glibc Linux only (no musl build of @cline/cli-*)")
         return [delivery.npm_part(f"@cline/cli-{plat.os}-{plat.arch}", self.version, "about 160 MB", ("bin/cline",))]
 
-    def providers(self, run: Run) -> dict[str, Any]:
+    def providers(self, run: Run) -> ClineProviders:
         """``~/.cline/data/settings/providers.json``: the gateway as Cline's ``openai-compatible`` provider."""
         settings = {"provider": PROVIDER, "model": run.endpoint.model, "baseUrl": run.endpoint.v1}
         updated = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        entry = {"settings": settings, "updatedAt": updated, "tokenSource": "manual"}  # without updatedAt: ignored
+        entry: ProviderEntry = {
+            "settings": settings,
+            "updatedAt": updated,
+            "tokenSource": "manual",
+        }  # without updatedAt: ignored
         return {"version": 1, "lastUsedProvider": PROVIDER, "modes": {}, "providers": {PROVIDER: entry}}
 
     async def prepare(self, run: Run) -> None:

@@ -18,7 +18,7 @@ import json
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
@@ -60,6 +60,15 @@ class CodexConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@openai/codex version (its native build).")
 
 
+class CodexSettings(TypedDict, total=False):
+    """The keys of Codex's ``config.toml`` this harness writes (the MCP table aside)."""
+
+    model_provider: str
+    openai_base_url: str
+    web_search: str
+    check_for_update_on_startup: bool
+
+
 class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt", sessions=("sessions",)):
     id = "codex"
     converses = True
@@ -85,9 +94,9 @@ class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt"
             f'bearer_token_env_var = "{MCP_TOKEN_VAR}"\ntool_timeout_sec = {timeout}\n'
         )
 
-    def settings(self, run: Run) -> dict[str, Any]:
+    def settings(self, run: Run) -> CodexSettings:
         """Harbor's effective config.toml for a custom base URL, plus no update check."""
-        config: dict[str, Any] = {"model_provider": "openai", "openai_base_url": run.endpoint.v1}
+        config: CodexSettings = {"model_provider": "openai", "openai_base_url": run.endpoint.v1}
         if self.config.disable_web_search:
             config["web_search"] = "disabled"
         config["check_for_update_on_startup"] = False

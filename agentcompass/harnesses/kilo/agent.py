@@ -18,7 +18,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field
 
@@ -40,7 +39,7 @@ class KiloConfig(InstalledAgentConfig):
     OPTIONS = OpenCodeConfig.OPTIONS
     NO_TURN_LIMIT = "kilo run"
     version: str = Field(DEFAULT_VERSION, description="@kilocode/cli version (its native build).")
-    kilo_config: dict[str, Any] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
+    kilo_config: dict[str, object] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
 
 
 class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", sessions=("kilo",)):
@@ -51,7 +50,7 @@ class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", se
         name += "-musl" if plat.libc == "musl" else ""
         return [delivery.npm_part(name, self.version, "about 240 MB", ("bin/kilo",))]
 
-    def settings(self, run: Run) -> dict[str, Any]:
+    def settings(self, run: Run) -> dict[str, object]:
         return merged(gateway_settings(run, self.config, "@ai-sdk/openai-compatible"), self.config.kilo_config)
 
     async def prepare(self, run: Run) -> None:
