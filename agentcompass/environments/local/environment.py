@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +39,9 @@ from agentcompass.environments.local.commands import Processes
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
+
+if TYPE_CHECKING:
+    from agentcompass.environments.local.supervise import HideSpec
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -253,7 +256,7 @@ class LocalEnvironment:
         self._warned_startup = False
         self._base_env = self._make_base_env()
 
-    def _hiding(self) -> dict[str, Any]:
+    def _hiding(self) -> HideSpec:
         from agentcompass.environments.local.hide import ancestors
 
         return {
@@ -416,8 +419,8 @@ class LocalEnvironment:
         """interfaces.HOST_ADDRESS: commands run on this host, which reaches the gateway on loopback."""
         return "127.0.0.1"
 
-    def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"provider": "local", "workspace": str(self.root)}
+    def describe(self) -> dict[str, str | list[str]]:
+        out: dict[str, str | list[str]] = {"provider": "local", "workspace": str(self.root)}
         sup = self.processes.supervisor
         if self.config.hide_host_paths and sup is not None:
             out["hidden"] = list(sup.hidden)
