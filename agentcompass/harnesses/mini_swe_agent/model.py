@@ -22,7 +22,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 from pydantic import BaseModel, ConfigDict
 
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import ModelClient, ModelResponse
+from agentcompass.interfaces import ChatToolCall, ModelClient, ModelResponse
 
 from .bridge import LoopBridge
 
@@ -52,7 +52,7 @@ class AssistantMessage(TypedDict):
 
     content: str | None
     role: str
-    tool_calls: list[dict[str, object]] | None
+    tool_calls: list[ChatToolCall] | None
     function_call: None
     provider_specific_fields: None
     extra: NotRequired[dict[str, object]]
