@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -130,7 +130,19 @@ def _default_root() -> Path:
 _LIVE: set[Path] = set()  # workspaces open in this process (any provider)
 
 
-def _owned(ws: Path, info: dict[str, Any]) -> bool:
+class WorkspaceMarker(TypedDict):
+    """The marker file beside a workspace (``<workspace>.json``): whose it is, and whether cleanup may take it."""
+
+    run_id: str
+    task_id: str
+    pid: int
+    pid_start_ticks: int | None
+    created: float
+    kept: bool
+    cgroup: str | None
+
+
+def _owned(ws: Path, info: WorkspaceMarker) -> bool:
     """True while the workspace's owner lives: open in this process, or its owner process still running."""
     pid = info.get("pid")
     if pid == os.getpid():
@@ -181,7 +193,7 @@ class LocalProvider:
             name = slug(spec.task_id, sep="_", limit=60, default="task")
             ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
             cgroup = _cgroup.create(f"agentcompass-{ws.name}") if self.config.cgroup else None
-            marker = {
+            marker: WorkspaceMarker = {
                 "run_id": run_id,
                 "task_id": spec.task_id,
                 "pid": os.getpid(),
