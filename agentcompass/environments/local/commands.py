@@ -29,7 +29,7 @@ from agentcompass.environments.local.supervise import Spawned, SupervisedProcess
 from agentcompass.interfaces import ExecResult
 
 if TYPE_CHECKING:
-    from agentcompass.environments.local.supervise import HideSpec
+    from agentcompass.environments.local.shapes import HideSpec
 
 log = logging.getLogger("agentcompass.environments.local")
 

@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,7 +41,7 @@ from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
 
 if TYPE_CHECKING:
-    from agentcompass.environments.local.supervise import HideSpec
+    from agentcompass.environments.local.shapes import HideSpec, WorkspaceMarker
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -128,18 +128,6 @@ def _default_root() -> Path:
 
 
 _LIVE: set[Path] = set()  # workspaces open in this process (any provider)
-
-
-class WorkspaceMarker(TypedDict):
-    """The marker file beside a workspace (``<workspace>.json``): whose it is, and whether cleanup may take it."""
-
-    run_id: str
-    task_id: str
-    pid: int
-    pid_start_ticks: int | None
-    created: float
-    kept: bool
-    cgroup: str | None
 
 
 def _owned(ws: Path, info: WorkspaceMarker) -> bool:

@@ -20,40 +20,17 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.errors import SandboxError
+
+if TYPE_CHECKING:
+    from agentcompass.environments.local.shapes import HideSpec, SupervisorMessage
 
 log = logging.getLogger("agentcompass.environments.local")
 
 _ZYGOTE = Path(__file__).with_name("zygote.py")
 _HEADER = struct.Struct(">I")
-
-
-class HideSpec(TypedDict):
-    """What a local environment's commands must not see (:func:`.hide.hide`'s ``spec``), sent with ``fork``."""
-
-    paths: list[str]
-    workspace: str
-    spare: list[str]
-    pids: list[int]
-
-
-class SupervisorMessage(TypedDict, total=False):
-    """A message from a supervisor or the zygote (the protocol of :mod:`.supervisor`), keyed by ``op``."""
-
-    op: str
-    id: int
-    pid: int
-    status: int
-    error: str
-    ended: list[str]
-    left: list[int]
-    cgroup_error: str
-    hidden: list[str]
-    hide_error: str
-
-
 STOP_TIMEOUT_S = 30.0  # the supervisor kills for at most 20 s; past this it is killed itself
 
 
