@@ -170,7 +170,7 @@ def pip_install(specs: Sequence[str], *, no_deps: bool = False) -> None:
 
 MANAGERS = ("apt-get", "apk", "dnf", "yum", "microdnf")
 # tool -> package, where the package is not named like the tool ({manager: name} or one name for all)
-TOOL_PACKAGES: dict[str, Any] = {
+TOOL_PACKAGES: dict[str, str | dict[str, str]] = {
     "ps": {"apk": "procps", "apt-get": "procps", "dnf": "procps-ng", "yum": "procps-ng", "microdnf": "procps-ng"},
     "pkill": {"apk": "procps", "apt-get": "procps", "dnf": "procps-ng", "yum": "procps-ng", "microdnf": "procps-ng"},
     "python3": "python3",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from agentcompass.interfaces import CONVERSATION, CONVERSES, MODEL_ROLES, Usage
 
@@ -51,6 +51,36 @@ class Termination(enum.StrEnum):
     HARNESS_LIMIT = "harness_limit"  # the harness stopped at a limit of its own (steps, cost, time)
 
 
+class ToolUseRecord(TypedDict):
+    """A :class:`ToolUse` as a transcript record holds it (:meth:`ToolUse.to_dict`)."""
+
+    id: str
+    name: str
+    arguments: dict[str, object]
+    requestor: str
+
+
+class MessageRecord(TypedDict):
+    """A :class:`Message` as a transcript record holds it (:meth:`Message.to_dict`); keys in the order written."""
+
+    role: str
+    content: str | None
+    tool_calls: NotRequired[list[ToolUseRecord]]
+    tool_call_id: NotRequired[str | None]
+    requestor: NotRequired[str]
+    error: NotRequired[bool]
+    usage: NotRequired[dict[str, object]]  # Usage.to_dict()
+    turn: NotRequired[int]
+
+
+class TranscriptRecord(TypedDict):
+    """A :class:`Transcript` as an attempt's result holds it (:meth:`Transcript.to_dict`)."""
+
+    termination: str | None
+    messages: list[MessageRecord]
+    info: dict[str, object]
+
+
 @dataclass
 class ToolUse:
     """A function call inside a transcript, its arguments parsed. ``requestor``: whose call it is (``assistant``,
@@ -61,7 +91,7 @@ class ToolUse:
     arguments: dict[str, Any] = field(default_factory=dict)
     requestor: str = "assistant"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ToolUseRecord:
         return {"id": self.id, "name": self.name, "arguments": self.arguments, "requestor": self.requestor}
 
     @classmethod
@@ -91,12 +121,14 @@ class Message:
     usage: Usage | None = None
     turn: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"role": self.role, "content": self.content}
+    def to_dict(self) -> MessageRecord:
+        out: MessageRecord = {"role": self.role, "content": self.content}
         if self.tool_calls:
             out["tool_calls"] = [c.to_dict() for c in self.tool_calls]
         if self.role == "tool":
-            out.update(tool_call_id=self.tool_call_id, requestor=self.requestor, error=self.error)
+            out["tool_call_id"] = self.tool_call_id
+            out["requestor"] = self.requestor
+            out["error"] = self.error
         if self.usage is not None:
             out["usage"] = self.usage.to_dict()
         if self.turn is not None:
@@ -132,7 +164,7 @@ class Transcript:
         self.messages.append(message)
         return message
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TranscriptRecord:
         return {
             "termination": self.termination,
             "messages": [m.to_dict() for m in self.messages],

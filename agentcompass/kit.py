@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
     from agentcompass.interfaces import Environment
@@ -253,7 +253,15 @@ def select_ids(ids: Sequence[str], sample_ids: Sequence[str] | None, limit: int 
 # --------------------------------------------------------------------------- figures
 
 
-def share_with_interval(outcomes: dict[str, Sequence[float]]) -> dict[str, Any]:
+class ShareFigure(TypedDict):
+    """A benchmark figure over tasks (:func:`share_with_interval`): the share, the number of tasks, the interval."""
+
+    value: float | None
+    n: int
+    ci: dict[str, object]
+
+
+def share_with_interval(outcomes: dict[str, Sequence[float]]) -> ShareFigure:
     """A benchmark figure over tasks, ``{value, n, ci}``: ``outcomes`` maps each task to its samples' values (0 to
     1); ``value`` is their mean over all samples, ``n`` the number of tasks and ``ci`` its 95 % interval over
     tasks, as the summary's ``<figure>_ci`` (Wilson for binary per-task outcomes, else task-clustered t;

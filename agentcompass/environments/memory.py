@@ -11,7 +11,6 @@ import itertools
 import posixpath
 import stat
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -123,7 +122,7 @@ class MemoryEnvironment:
         self.files.clear()
         self.dirs.clear()
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str]:
         return {"provider": "memory", "id": self.id}
 
 

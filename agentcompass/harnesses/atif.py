@@ -4,6 +4,26 @@ it, whose own package (``_installed``) stays private."""
 
 from __future__ import annotations
 
-from ._installed.atif import Builder
+from ._installed.atif import (
+    AtifAgent,
+    AtifFinalMetrics,
+    AtifMetrics,
+    AtifObservation,
+    AtifResult,
+    AtifStep,
+    AtifToolCall,
+    AtifTrajectory,
+    Builder,
+)
 
-__all__ = ["Builder"]
+__all__ = [
+    "AtifAgent",
+    "AtifFinalMetrics",
+    "AtifMetrics",
+    "AtifObservation",
+    "AtifResult",
+    "AtifStep",
+    "AtifToolCall",
+    "AtifTrajectory",
+    "Builder",
+]

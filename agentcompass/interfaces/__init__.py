@@ -65,7 +65,7 @@ from .capabilities import (
 )
 from .component import Component, ComponentContext
 from .environment import Environment, EnvironmentProvider, EnvSpec, ExecResult, Mount
-from .model import ModelClient, ModelResponse, ToolCall, Usage, add_cost, sum_cost
+from .model import ChatFunctionCall, ChatToolCall, ModelClient, ModelResponse, ToolCall, Usage, add_cost, sum_cost
 from .status import AttemptStatus, ExitStatus, RunStatus
 
 __all__ = [
@@ -79,6 +79,8 @@ __all__ = [
     "CONVERSATION",
     "CONVERSES",
     "Capability",
+    "ChatFunctionCall",
+    "ChatToolCall",
     "Component",
     "ComponentContext",
     "END_PROCESSES",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, runtime_checkable
 
 if TYPE_CHECKING:
     from .benchmark import AttemptContext
@@ -83,6 +83,21 @@ class Usage:
         )
 
 
+class ChatFunctionCall(TypedDict):
+    """The ``function`` of an OpenAI Chat Completions tool call: its name and its arguments as JSON text."""
+
+    name: str
+    arguments: str
+
+
+class ChatToolCall(TypedDict):
+    """An entry of an OpenAI Chat Completions assistant message's ``tool_calls``, as sent on the wire."""
+
+    id: str
+    type: str
+    function: ChatFunctionCall
+
+
 @dataclass
 class ToolCall:
     """One function call of a model reply. ``arguments`` is the JSON text the model produced (not parsed)."""
@@ -91,7 +106,7 @@ class ToolCall:
     name: str
     arguments: str = "{}"
 
-    def to_message(self) -> dict[str, Any]:
+    def to_message(self) -> ChatToolCall:
         """The call as an entry of an assistant message's ``tool_calls`` (OpenAI chat form)."""
         return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
 

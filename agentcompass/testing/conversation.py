@@ -6,6 +6,7 @@ conversation (``user_stop``). The grade is 1 when the conversation ended that wa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -43,7 +44,7 @@ TOOLS = [
 ]
 
 
-def run_tool(name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+def run_tool(name: str, arguments: Mapping[str, object]) -> tuple[str, bool]:
     """The tool's output and whether the call failed."""
     try:
         if name == "add":

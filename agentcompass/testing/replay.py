@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from agentcompass.interfaces import (
     CONVERSATION,
@@ -29,6 +29,18 @@ from agentcompass.interfaces import (
 )
 
 from .scripted_server import ScriptedModelServer
+
+
+class ReplayOptions(TypedDict, total=False):
+    """The keywords of :func:`areplay` after its first four arguments (a harness suite's ``replay_kwargs``)."""
+
+    provider: EnvironmentProvider | None
+    files: dict[str, Path] | None
+    protocol: str
+    model: dict[str, object] | None
+    benchmark: Any
+    server_kwargs: dict[str, Any] | None
+    before_run: Callable[[Any], Any] | None
 
 
 @dataclass
@@ -101,7 +113,7 @@ async def areplay(
     provider: EnvironmentProvider | None = None,
     files: dict[str, Path] | None = None,
     protocol: str = "openai-chat",
-    model: dict[str, Any] | None = None,
+    model: dict[str, object] | None = None,
     read_back: list[str] | None = None,
     benchmark: Any = None,
     server_kwargs: dict[str, Any] | None = None,

@@ -41,6 +41,13 @@ from agentcompass.environments.docker.compose_cli import Completed, require_comp
 from agentcompass.environments.docker.config import DEFAULT_BUILD_TIMEOUT_S
 from agentcompass.environments.docker.environment import DockerEnvironment
 from agentcompass.environments.docker.images import context_hash, repo_component, uses_base_image
+from agentcompass.environments.docker.shapes import (
+    ComposeFile,
+    ComposeNetwork,
+    ComposeService,
+    ComposeVolume,
+    ContainerSummary,
+)
 from agentcompass.errors import DatasetError, ImageError, SandboxError
 from agentcompass.interfaces import EnvSpec
 from agentcompass.kit import slug
@@ -72,7 +79,7 @@ class ComposeProject:
         self.env: dict[str, str] = {}
         self.project_dir = Path(spec.compose_file).resolve().parent if spec.compose_file else directory
 
-    def write(self, name: str, data: dict[str, Any]) -> Path:
+    def write(self, name: str, data: ComposeFile) -> Path:
         path = self.dir / f"{name}.json"
         path.write_text(json.dumps(data, indent=1), encoding="utf-8")
         return path
@@ -115,18 +122,19 @@ class ComposeProject:
 # --------------------------------------------------------------------------- the files and variables
 
 
-def _resources(cfg: Any, spec: EnvSpec) -> dict[str, Any]:
-    main: dict[str, Any] = {}
+def _resources(cfg: Any, spec: EnvSpec) -> ComposeFile:
+    main: ComposeService = {}
     cpus, memory = cfg.cpus or spec.cpus, cfg.memory_mb or spec.memory_mb
     if cpus:
         main["cpus"] = float(cpus)
     if memory:
-        main.update(mem_limit=f"{memory}m", memswap_limit=f"{memory}m")
+        main["mem_limit"] = f"{memory}m"
+        main["memswap_limit"] = f"{memory}m"
     return {"services": {MAIN: main}}
 
 
-def _base(spec: EnvSpec, prebuilt: str | None, workdir: str, build_args: dict[str, str]) -> dict[str, Any]:
-    main: dict[str, Any] = {"command": KEEP_ALIVE, "working_dir": workdir}
+def _base(spec: EnvSpec, prebuilt: str | None, workdir: str, build_args: dict[str, str]) -> ComposeFile:
+    main: ComposeService = {"command": KEEP_ALIVE, "working_dir": workdir}
     if prebuilt:
         main["image"] = prebuilt
     elif spec.dockerfile_dir:  # else the task's compose file says how main is made
@@ -179,8 +187,8 @@ def _variables(
     return {**env, **infra}
 
 
-def _labels(services: list[str], labels: dict[str, str], internal: bool) -> dict[str, Any]:
-    default: dict[str, Any] = {"labels": dict(labels)}
+def _labels(services: list[str], labels: dict[str, str], internal: bool) -> ComposeFile:
+    default: ComposeNetwork = {"labels": dict(labels)}
     if internal:
         default["internal"] = True
     return {"services": {s: {"labels": dict(labels)} for s in services}, "networks": {"default": default}}
@@ -196,7 +204,9 @@ async def _write_files(project: ComposeProject, provider: Any, prebuilt: str | N
     main_image = f"agentcompass/{repo_component(spec.benchmark or 'local')}/{repo_component(spec.task_id)}:{digest}"
     project.env = _variables(cfg, spec, main_image, prebuilt, logs)
     main_env = {**{str(k): str(v) for k, v in spec.env.items()}, **cfg.env}
-    mounts = [{"type": "bind", "source": str(host), "target": target} for host, target in logs.values()]
+    mounts: list[ComposeVolume] = [
+        {"type": "bind", "source": str(host), "target": target} for host, target in logs.values()
+    ]
     mounts += [
         {"type": "bind", "source": str(m.source), "target": m.target, "read_only": m.read_only} for m in spec.mounts
     ]
@@ -233,7 +243,7 @@ class ComposeEnvironment(DockerEnvironment):
         )
         self.project = project
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str]:
         return {**super().describe(), "compose_project": self.project.name}
 
     async def close(self) -> None:
@@ -266,7 +276,7 @@ async def _prebuilt(provider: Any, spec: EnvSpec) -> str | None:
     return None
 
 
-async def _main_container(provider: Any, project: ComposeProject) -> dict[str, Any]:
+async def _main_container(provider: Any, project: ComposeProject) -> ContainerSummary:
     found = await provider.run(
         provider.api.containers,
         filters={"label": [f"{COMPOSE_PROJECT}={project.name}", f"com.docker.compose.service={MAIN}"]},

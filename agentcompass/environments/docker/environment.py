@@ -75,7 +75,7 @@ class DockerEnvironment(StagedDelivery):
     def path(self, p: str) -> str:
         return p if p.startswith("/") else posixpath.join(self.workdir, p)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str]:
         return {"provider": "docker", "container_id": self.id, "container_name": self.name, "image": self.image}
 
     def out_of_memory(self) -> str | None:

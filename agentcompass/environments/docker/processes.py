@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass.environments.docker.shapes import TopAnswer
+
 MAX_LISTED = 50  # processes named in the record of one attempt
 
 
-def _rows(top: dict[str, Any]) -> list[tuple[int, int, str]]:
+def _rows(top: TopAnswer) -> list[tuple[int, int, str]]:
     """(pid, ppid, command line) of every process of a ``docker top`` answer (host pids)."""
     titles = list(top.get("Titles") or [])
     at = {name: titles.index(name) for name in ("PID", "PPID", "CMD", "COMMAND") if name in titles}
@@ -30,7 +32,7 @@ def _rows(top: dict[str, Any]) -> list[tuple[int, int, str]]:
     return out
 
 
-def others(top: dict[str, Any]) -> list[str]:
+def others(top: TopAnswer) -> list[str]:
     """The command lines of the processes that are not the container's keepers."""
     rows = _rows(top)
     pids = {pid for pid, _, _ in rows}

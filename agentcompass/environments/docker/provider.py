@@ -24,6 +24,7 @@ from agentcompass.environments.docker.config import DEFAULT_BUILD_TIMEOUT_S, Doc
 from agentcompass.environments.docker.engine import EngineWatch, engine_name
 from agentcompass.environments.docker.environment import DockerEnvironment
 from agentcompass.environments.docker.images import BaseFallback, ImageManager
+from agentcompass.environments.docker.shapes import ContainerParams
 from agentcompass.errors import EngineUnavailableError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec
 from agentcompass.kit import slug
@@ -236,7 +237,7 @@ class DockerProvider:
 
     async def _start_from(
         self, spec: EnvSpec, image: str, missing_ok: bool = True
-    ) -> tuple[str, dict[str, Any]] | None:
+    ) -> tuple[str, ContainerParams] | None:
         """Create and start a container of ``image`` for ``spec``: (its id, the create parameters); None when
         ``missing_ok`` and the engine has no such image."""
         import docker.errors
@@ -255,7 +256,7 @@ class DockerProvider:
                 return None
             raise SandboxError(f"docker: cannot create a container of {image}: no such image") from None
 
-    async def _start(self, params: dict[str, Any]) -> str:
+    async def _start(self, params: ContainerParams) -> str:
         import docker.errors
 
         try:
@@ -276,7 +277,7 @@ class DockerProvider:
             raise
         return cid
 
-    def _create_params(self, spec: EnvSpec, image: str) -> dict[str, Any]:
+    def _create_params(self, spec: EnvSpec, image: str) -> ContainerParams:
         cfg = self.config
         labels = self.labels_for(spec)
         memory = cfg.memory_mb or spec.memory_mb
@@ -291,7 +292,7 @@ class DockerProvider:
             or None,
         )
         name = slug(spec.task_id, strip="-.", limit=40, default="task")
-        params: dict[str, Any] = {
+        params: ContainerParams = {
             "image": image,
             "command": KEEP_ALIVE,
             "name": f"ac-{name}-{uuid.uuid4().hex[:8]}",

@@ -21,11 +21,15 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentcompass.environments.local import cgroup as _cgroup
 from agentcompass.environments.local import procs as procs
 from agentcompass.environments.local.supervise import Spawned, SupervisedProcesses
 from agentcompass.interfaces import ExecResult
+
+if TYPE_CHECKING:
+    from agentcompass.environments.local.shapes import HideSpec
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -53,7 +57,7 @@ class Processes:
     """Runs the commands of the environment rooted at ``root`` and ends them all at :meth:`close`."""
 
     def __init__(
-        self, root: Path, *, output_limit: int, grace_s: float, cgroup: Path | None, hide: dict | None = None
+        self, root: Path, *, output_limit: int, grace_s: float, cgroup: Path | None, hide: HideSpec | None = None
     ) -> None:
         self.root = root
         self.hide = hide  # host paths its commands must not see (:mod:`.hide`)

@@ -27,7 +27,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +39,9 @@ from agentcompass.environments.local.commands import Processes
 from agentcompass.errors import NotSupportedYetError, SandboxError
 from agentcompass.interfaces import ComponentContext, EnvSpec, ExecResult
 from agentcompass.kit import place, process_alive, slug, start_ticks, write_json
+
+if TYPE_CHECKING:
+    from agentcompass.environments.local.shapes import HideSpec, WorkspaceMarker
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -127,7 +130,7 @@ def _default_root() -> Path:
 _LIVE: set[Path] = set()  # workspaces open in this process (any provider)
 
 
-def _owned(ws: Path, info: dict[str, Any]) -> bool:
+def _owned(ws: Path, info: WorkspaceMarker) -> bool:
     """True while the workspace's owner lives: open in this process, or its owner process still running."""
     pid = info.get("pid")
     if pid == os.getpid():
@@ -178,7 +181,7 @@ class LocalProvider:
             name = slug(spec.task_id, sep="_", limit=60, default="task")
             ws = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.root)).resolve()
             cgroup = _cgroup.create(f"agentcompass-{ws.name}") if self.config.cgroup else None
-            marker = {
+            marker: WorkspaceMarker = {
                 "run_id": run_id,
                 "task_id": spec.task_id,
                 "pid": os.getpid(),
@@ -253,7 +256,7 @@ class LocalEnvironment:
         self._warned_startup = False
         self._base_env = self._make_base_env()
 
-    def _hiding(self) -> dict[str, Any]:
+    def _hiding(self) -> HideSpec:
         from agentcompass.environments.local.hide import ancestors
 
         return {
@@ -416,8 +419,8 @@ class LocalEnvironment:
         """interfaces.HOST_ADDRESS: commands run on this host, which reaches the gateway on loopback."""
         return "127.0.0.1"
 
-    def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"provider": "local", "workspace": str(self.root)}
+    def describe(self) -> dict[str, str | list[str]]:
+        out: dict[str, str | list[str]] = {"provider": "local", "workspace": str(self.root)}
         sup = self.processes.supervisor
         if self.config.hide_host_paths and sup is not None:
             out["hidden"] = list(sup.hidden)

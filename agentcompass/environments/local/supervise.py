@@ -20,9 +20,12 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcompass.errors import SandboxError
+
+if TYPE_CHECKING:
+    from agentcompass.environments.local.shapes import HideSpec, SupervisorMessage
 
 log = logging.getLogger("agentcompass.environments.local")
 
@@ -58,7 +61,7 @@ class _ZygoteClient:
         ours.settimeout(30)
         self.sock, self.owner, self.buf = ours, os.getpid(), b""
 
-    def fork(self, fd: int, cgroup: str, hide: dict[str, Any] | None = None) -> int:
+    def fork(self, fd: int, cgroup: str, hide: HideSpec | None = None) -> int:
         data = marshal.dumps({"op": "fork", "cgroup": cgroup, "hide": hide})
         self.sock.sendmsg(
             [_HEADER.pack(len(data)) + data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack("i", fd))]
@@ -73,7 +76,7 @@ class _ZygoteClient:
         return int(reply["pid"])
 
 
-def zygote_fork(fd: int, cgroup: str, hide: dict[str, Any] | None = None) -> int:
+def zygote_fork(fd: int, cgroup: str, hide: HideSpec | None = None) -> int:
     """A new supervisor on socket ``fd`` (in ``cgroup``), forked by this process's zygote: its pid. Blocking."""
     with _ZygoteClient.lock:
         for fresh in (False, True):
@@ -99,7 +102,7 @@ class Spawned:
 class SupervisedProcesses:
     """The supervisor of one environment, seen from the process that owns the environment."""
 
-    def __init__(self, label: str, cgroup: str | None = None, hide: dict[str, Any] | None = None) -> None:
+    def __init__(self, label: str, cgroup: str | None = None, hide: HideSpec | None = None) -> None:
         self.label = label  # for messages: the workspace
         self.cgroup = cgroup
         self.hide = hide  # what its commands must not see (:mod:`.hide`); None: nothing hidden
@@ -264,7 +267,7 @@ class SupervisedProcesses:
         for msg in _frames(self):
             self._dispatch(msg)
 
-    def _dispatch(self, msg: dict[str, Any]) -> None:
+    def _dispatch(self, msg: SupervisorMessage) -> None:
         op, ident = msg.get("op"), msg.get("id", -1)
         if op == "ready":
             self.cgroup_error = msg.get("cgroup_error") or ""
@@ -302,7 +305,7 @@ class SupervisedProcesses:
         self._exits.clear()
 
 
-def _frames(sup: SupervisedProcesses) -> list[dict[str, Any]]:
+def _frames(sup: SupervisedProcesses) -> list[SupervisorMessage]:
     """The whole messages in ``sup``'s buffer (taken out of it)."""
     out = []
     while len(sup._buf) >= 4 and len(sup._buf) >= 4 + _HEADER.unpack_from(sup._buf)[0]:

@@ -6,10 +6,86 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 SCHEMA_VERSION = "ATIF-v1.2"
+
+
+class AtifAgent(TypedDict):
+    """An ATIF trajectory's ``agent`` object (Harbor's ATIF-v1.2 ``Agent``)."""
+
+    name: str
+    version: str
+    model_name: str
+    extra: NotRequired[dict[str, object]]
+
+
+class AtifToolCall(TypedDict):
+    """One tool call of an ATIF step (Harbor's ATIF-v1.2 ``ToolCall``); ``arguments`` as the agent gave them."""
+
+    tool_call_id: str
+    function_name: str
+    arguments: object
+
+
+class AtifResult(TypedDict):
+    """One result of an ATIF step's observation (Harbor's ATIF-v1.2 ``ObservationResult``)."""
+
+    source_call_id: NotRequired[str]
+    content: str
+
+
+class AtifObservation(TypedDict):
+    """An ATIF step's ``observation`` (Harbor's ATIF-v1.2 ``Observation``)."""
+
+    results: list[AtifResult]
+
+
+class AtifMetrics(TypedDict):
+    """An ATIF step's token ``metrics`` (Harbor's ATIF-v1.2 ``Metrics``)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    cost_usd: NotRequired[float | None]
+
+
+class AtifStep(TypedDict):
+    """One step of an ATIF trajectory (Harbor's ATIF-v1.2 ``Step``), keys in the order they are written."""
+
+    step_id: int
+    timestamp: NotRequired[str]
+    source: Literal["user", "agent", "system"]
+    message: str
+    model_name: NotRequired[str]
+    reasoning_content: NotRequired[str]
+    metrics: NotRequired[AtifMetrics]
+    extra: NotRequired[dict[str, object]]
+    tool_calls: NotRequired[list[AtifToolCall]]
+    observation: NotRequired[AtifObservation]
+
+
+class AtifFinalMetrics(TypedDict):
+    """An ATIF trajectory's ``final_metrics`` (Harbor's ATIF-v1.2 ``FinalMetrics``)."""
+
+    total_prompt_tokens: int
+    total_completion_tokens: int
+    total_cached_tokens: int
+    total_cost_usd: NotRequired[float | None]
+    total_steps: int
+
+
+class AtifTrajectory(TypedDict):
+    """An ATIF trajectory document (Harbor's ATIF-v1.2 ``Trajectory``), as ``trajectory.json`` holds it."""
+
+    schema_version: str
+    session_id: str
+    agent: AtifAgent
+    steps: list[AtifStep]
+    final_metrics: AtifFinalMetrics
+    extra: dict[str, object]
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -49,44 +125,63 @@ class Builder:
     """Collects steps; :meth:`to_dict` is the trajectory."""
 
     def __init__(self, agent: str, version: str, model: str, session_id: str | None = None) -> None:
-        self.agent = {"name": agent, "version": version, "model_name": model}
+        self.agent: AtifAgent = {"name": agent, "version": version, "model_name": model}
         self.session_id = session_id or str(uuid.uuid4())
-        self.steps: list[dict[str, Any]] = []
-        self._calls: dict[str, dict[str, Any]] = {}  # tool call id -> the step that made it
+        self.steps: list[AtifStep] = []
+        self._calls: dict[str, AtifStep] = {}  # tool call id -> the step that made it
         self.totals = {"prompt": 0, "completion": 0, "cached": 0}
-        self.extra: dict[str, Any] = {}
+        self.extra: dict[str, object] = {}
 
-    def _add(self, source: str, message: str, **fields: Any) -> dict[str, Any]:
-        step: dict[str, Any] = {"step_id": len(self.steps) + 1, "source": source, "message": message}
-        step.update({k: v for k, v in fields.items() if v is not None})
+    def _add(
+        self,
+        source: Literal["user", "agent", "system"],
+        message: str,
+        timestamp: str | None = None,
+        model_name: str | None = None,
+        reasoning_content: str | None = None,
+        metrics: AtifMetrics | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> AtifStep:
+        step: AtifStep = {"step_id": len(self.steps) + 1, "source": source, "message": message}
+        if timestamp is not None:
+            step["timestamp"] = timestamp
+        if model_name is not None:
+            step["model_name"] = model_name
+        if reasoning_content is not None:
+            step["reasoning_content"] = reasoning_content
+        if metrics is not None:
+            step["metrics"] = metrics
+        if extra is not None:
+            step["extra"] = extra
         self.steps.append(step)
         return step
 
-    def user(self, message: str, timestamp: str | None = None) -> dict[str, Any]:
+    def user(self, message: str, timestamp: str | None = None) -> AtifStep:
         return self._add("user", message, timestamp=timestamp)
 
-    def system(self, message: str, **extra: Any) -> dict[str, Any]:
+    def system(self, message: str, **extra: object) -> AtifStep:
         return self._add("system", message, extra=extra or None)
 
     def agent_step(
         self,
         message: str,
         calls: list[tuple[str, str, Any]] | None = None,
-        usage: dict[str, int] | None = None,
+        usage: Mapping[str, int] | None = None,
         timestamp: str | None = None,
         reasoning: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> AtifStep:
         """A model reply: its text and its tool calls ``(id, name, arguments)``; ``usage`` in tokens
         (``prompt``, ``completion``, ``cached``)."""
-        metrics = None
+        metrics: AtifMetrics | None = None
         if usage:
             metrics = {
                 "prompt_tokens": int(usage.get("prompt", 0)),
                 "completion_tokens": int(usage.get("completion", 0)),
                 "cached_tokens": int(usage.get("cached", 0)),
             }
-            for key in self.totals:
-                self.totals[key] += int(usage.get(key, 0))
+            self.totals["prompt"] += metrics["prompt_tokens"]
+            self.totals["completion"] += metrics["completion_tokens"]
+            self.totals["cached"] += metrics["cached_tokens"]
         step = self._add(
             "agent",
             message,
@@ -109,7 +204,7 @@ class Builder:
         results = step.setdefault("observation", {"results": []})["results"]
         results.append({"source_call_id": call_id, "content": content})
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AtifTrajectory:
         return {
             "schema_version": SCHEMA_VERSION,
             "session_id": self.session_id,

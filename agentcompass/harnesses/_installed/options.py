@@ -67,14 +67,14 @@ class AgentOption:
         return None
 
 
-def args(options: Iterable[AgentOption], params: Mapping[str, Any], *keys: str) -> list[str]:
+def args(options: Iterable[AgentOption], params: Mapping[str, object], *keys: str) -> list[str]:
     """The flags of the given ``params``, for the options named by ``keys`` in that order (default: all, in
     declaration order)."""
     chosen = _select(options, keys)
     return [a for o in chosen if o.key in params for a in o.args(params[o.key])]
 
 
-def variables(options: Iterable[AgentOption], params: Mapping[str, Any], *keys: str) -> dict[str, str]:
+def variables(options: Iterable[AgentOption], params: Mapping[str, object], *keys: str) -> dict[str, str]:
     """The environment variables of the given ``params`` (options named by ``keys``, default all)."""
     return {o.env: o.text(params[o.key]) for o in _select(options, keys) if o.env and o.key in params}
 

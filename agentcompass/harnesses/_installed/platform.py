@@ -10,7 +10,7 @@ import asyncio
 import os
 import platform as _host
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from agentcompass.errors import DependencyError
 from agentcompass.interfaces import ON_HOST
@@ -25,6 +25,16 @@ PROBE = (
     "if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then echo avx2; else echo no-avx2; fi; "
     'id -u; printf "%s\\n" "${HOME:-/root}"'
 )
+
+
+class PlatformRecord(TypedDict):
+    """A :class:`Platform` as an attempt's agent info records it (``platform``)."""
+
+    os: str
+    arch: str
+    libc: str
+    glibc: str | None
+    avx2: bool
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,7 @@ class Platform:
         """npm's name for the platform: ``linux-x64``, ``linux-arm64-musl``, ``darwin-arm64``..."""
         return f"{self.os}-{self.arch}" + ("-musl" if self.libc == "musl" else "")
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> PlatformRecord:
         glibc = ".".join(map(str, self.glibc)) if self.glibc else None
         return {"os": self.os, "arch": self.arch, "libc": self.libc, "glibc": glibc, "avx2": self.avx2}
 

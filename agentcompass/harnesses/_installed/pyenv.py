@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from agentcompass.errors import DependencyError
 from agentcompass.kit import slug, write_json
@@ -142,7 +141,9 @@ def _compile(site: Path, runtime_dir: Path, rt: python.Runtime, arch: str) -> No
     subprocess.run(argv, capture_output=True, timeout=PIP_TIMEOUT_S, check=False)
 
 
-def build(reqs: tuple[str, ...], rt: python.Runtime, arch: str, scripts: tuple[str, ...], dest: Path) -> dict[str, Any]:
+def build(
+    reqs: tuple[str, ...], rt: python.Runtime, arch: str, scripts: tuple[str, ...], dest: Path
+) -> registry.BuildRecord:
     """Install ``reqs`` for the runtime into ``dest`` with launchers for ``scripts`` (a whole tree or nothing)."""
     what = f"PyPI {' '.join(reqs)} for CPython {rt.version} ({python.wheel_platform(rt, arch)})"
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -162,8 +163,11 @@ def build(reqs: tuple[str, ...], rt: python.Runtime, arch: str, scripts: tuple[s
             launcher.chmod(0o755)
         _compile(tree / "site", dest.parents[3] / python.rel(rt, Platform("linux", arch, "glibc")), rt, arch)
         dists = sorted(p.name.removesuffix(".dist-info") for p in (tree / "site").glob("*.dist-info"))
-        record = {"registry": "pypi", "name": reqs[0], "requirements": list(reqs), "runtime": rt.version}
-        record.update(platform=python.wheel_platform(rt, arch), distributions=dists, scripts=list(scripts))
+        record: registry.BuildRecord = {"registry": "pypi", "name": reqs[0], "requirements": list(reqs)}
+        record["runtime"] = rt.version
+        record["platform"] = python.wheel_platform(rt, arch)
+        record["distributions"] = dists
+        record["scripts"] = list(scripts)
         write_json(tree / registry.RECORD, record)
         registry._place(tree, dest)
     return record

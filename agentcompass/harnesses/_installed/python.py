@@ -24,7 +24,6 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from agentcompass.errors import DependencyError
 from agentcompass.kit import write_json
@@ -171,7 +170,7 @@ def _check(tree: Path, rt: Runtime, arch: str, what: str) -> None:
         raise DependencyError(f"{what}: the unpacked interpreter does not start: {proc.stderr.strip()[-300:]}")
 
 
-def build(rt: Runtime, arch: str, dest: Path) -> dict[str, Any]:
+def build(rt: Runtime, arch: str, dest: Path) -> registry.BuildRecord:
     """Fetch and unpack the runtime into ``dest`` (a whole, checked tree or nothing)."""
     what = f"CPython {rt.version} from Debian {rt.suite} ({_DEB_ARCH[arch]})"
     dest = Path(dest)
@@ -186,8 +185,10 @@ def build(rt: Runtime, arch: str, dest: Path) -> dict[str, Any]:
             subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True, timeout=APT_TIMEOUT_S)
             packages.append({"file": deb.name, "sha256": hashlib.sha256(deb.read_bytes()).hexdigest()})
         _check(tree, rt, arch, what)
-        record: dict[str, Any] = {"registry": "debian", "name": rt.python, "version": rt.version, "suite": rt.suite}
-        record.update(arch=_DEB_ARCH[arch], packages=packages)
+        record: registry.BuildRecord = {"registry": "debian", "name": rt.python, "version": rt.version}
+        record["suite"] = rt.suite
+        record["arch"] = _DEB_ARCH[arch]
+        record["packages"] = packages
         write_json(tree / registry.RECORD, record)
         registry._place(tree, dest)
     return record

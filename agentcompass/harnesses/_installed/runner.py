@@ -22,9 +22,10 @@ import asyncio
 import logging
 import shlex
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar, get_args
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar, get_args
 
 from agentcompass.errors import AgentError, DependencyError
 from agentcompass.interfaces import (
@@ -42,6 +43,7 @@ from agentcompass.kit import data_dir as _data_dir
 from agentcompass.kit import write_json
 
 from . import conversing, delivery, gateway
+from .atif import AtifTrajectory
 from .config import InstalledAgentConfig
 from .platform import Platform, host, probe
 
@@ -50,6 +52,15 @@ log = logging.getLogger("agentcompass.harnesses.installed")
 LOGS = "/logs/agent"
 FINISH_TIMEOUT_S = 30.0
 TIMEOUT_MARGIN_S = 5.0  # the agent's command ends this much before the attempt's agent timeout
+
+
+class HarnessListing(TypedDict):
+    """What ``agentcompass list harnesses`` shows of an installed agent's harness (:meth:`InstalledAgent.listing`)."""
+
+    version: str
+    protocols: list[str]
+    cached: bool | None
+    model_params: dict[str, str]
 
 
 @dataclass
@@ -117,10 +128,10 @@ class InstalledAgent(Generic[C]):
     def env_mounts(self, task: Task) -> list[Mount]:
         return [delivery.mount(self.data_dir)]
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str]:
         return {"agent": self.AGENT_NAME, "version": self.version, "cache": str(delivery.cache_root(self.data_dir))}
 
-    def listing(self) -> dict[str, Any]:
+    def listing(self) -> HarnessListing:
         """What ``agentcompass list harnesses`` shows: the pinned version, the protocols the program speaks,
         whether its build for this host's platform (as a docker image on it) is in the cache, and the
         ``model_params`` it takes (key -> what it becomes)."""
@@ -151,11 +162,11 @@ class InstalledAgent(Generic[C]):
     async def finish(self, run: Run) -> None:
         """After the command (also after a timeout or an error): gather session files under /logs/agent."""
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         """The ATIF trajectory built from the native log saved in ``agent_dir`` (None: none could be built)."""
         return None
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         """The agent's own usage / cost report, when its log has one."""
         return None
 

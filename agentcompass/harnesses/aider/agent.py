@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, pyenv, python
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -59,6 +60,13 @@ class AiderConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="aider-chat version.")
 
 
+class AiderModelSettings(TypedDict):
+    """An entry of aider's ``--model-settings-file`` (a list of them)."""
+
+    name: str
+    extra_params: dict[str, str]
+
+
 class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt", sessions=("aider.chat.history.md",)):
     id = "aider"
 
@@ -75,7 +83,7 @@ class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt"
         """LiteLLM's name of the gateway's model: the OpenAI-compatible provider."""
         return f"openai/{name}"
 
-    def settings(self, run: Run) -> list[dict[str, Any]]:
+    def settings(self, run: Run) -> list[AiderModelSettings]:
         return [{"name": "aider/extra_params", "extra_params": {"api_base": run.endpoint.v1}}]
 
     def variables(self, run: Run) -> dict[str, str]:
@@ -99,6 +107,6 @@ class AiderHarness(InstalledAgent[AiderConfig], program="aider", log="aider.txt"
             f"--message={shlex.quote(run.task.instruction)}"
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         history = agent_dir / "aider.chat.history.md"
         return trajectory.convert(history, run.task.instruction, self.version, run.endpoint.model)

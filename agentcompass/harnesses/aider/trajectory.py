@@ -10,7 +10,6 @@ attached as the step's observation.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from agentcompass.harnesses._installed import atif
 
@@ -33,7 +32,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
     return [(k, "\n".join(lines).strip()) for k, lines in out if "\n".join(lines).strip()]
 
 
-def convert(history: Path, instruction: str, version: str, model: str) -> dict[str, Any] | None:
+def convert(history: Path, instruction: str, version: str, model: str) -> atif.AtifTrajectory | None:
     try:
         text = Path(history).read_text(encoding="utf-8", errors="replace")
     except OSError:

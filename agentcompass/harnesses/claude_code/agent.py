@@ -17,12 +17,13 @@ flags, and ``ENABLE_TOOL_SEARCH=false`` (the server's tools are offered to the m
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -116,8 +117,8 @@ class ClaudeCodeHarness(
             f'printf "%s" "$instruction" | {binary} --verbose --output-format=stream-json {flags} --print'
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / self.NATIVE_LOG, run.task.instruction, self.version, run.endpoint.model)
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / self.NATIVE_LOG)

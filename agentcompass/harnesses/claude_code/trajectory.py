@@ -7,6 +7,7 @@ and a final ``result`` (turns, the agent's own usage and cost estimate).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ def _reply(builder: atif.Builder, blocks: list[dict[str, Any]], message: dict[st
     builder.agent_step(text, calls, _usage(message), reasoning=thinking or None)
 
 
-def convert(log: Path, instruction: str, version: str, model: str) -> dict[str, Any] | None:
+def convert(log: Path, instruction: str, version: str, model: str) -> atif.AtifTrajectory | None:
     events = atif.read_jsonl(log)
     if not events:
         return None
@@ -65,7 +66,7 @@ def convert(log: Path, instruction: str, version: str, model: str) -> dict[str, 
     return builder.to_dict()
 
 
-def reported(log: Path) -> dict[str, Any] | None:
+def reported(log: Path) -> Mapping[str, object] | None:
     """The ``result`` event's own figures: turns, usage, ``total_cost_usd``."""
     result = next((e for e in reversed(atif.read_jsonl(log)) if e.get("type") == "result"), None)
     if result is None:

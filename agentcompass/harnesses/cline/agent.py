@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from agentcompass.errors import DependencyError
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -50,6 +52,23 @@ class ClineConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="cline version (its native build @cline/cli-<os>-<arch>).")
 
 
+class ProviderEntry(TypedDict):
+    """One provider of Cline's ``providers.json`` (``providers.<id>``)."""
+
+    settings: dict[str, str]
+    updatedAt: str
+    tokenSource: str
+
+
+class ClineProviders(TypedDict):
+    """Cline's ``~/.cline/data/settings/providers.json``."""
+
+    version: int
+    lastUsedProvider: str
+    modes: dict[str, object]
+    providers: dict[str, ProviderEntry]
+
+
 class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.txt", sessions=("sessions",)):
     id = "cline"
 
@@ -58,11 +77,15 @@ class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.
             raise DependencyError("the Cline CLI is published for glibc Linux only (no musl build of @cline/cli-*)")
         return [delivery.npm_part(f"@cline/cli-{plat.os}-{plat.arch}", self.version, "about 160 MB", ("bin/cline",))]
 
-    def providers(self, run: Run) -> dict[str, Any]:
+    def providers(self, run: Run) -> ClineProviders:
         """``~/.cline/data/settings/providers.json``: the gateway as Cline's ``openai-compatible`` provider."""
         settings = {"provider": PROVIDER, "model": run.endpoint.model, "baseUrl": run.endpoint.v1}
         updated = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        entry = {"settings": settings, "updatedAt": updated, "tokenSource": "manual"}  # without updatedAt: ignored
+        entry: ProviderEntry = {
+            "settings": settings,
+            "updatedAt": updated,
+            "tokenSource": "manual",
+        }  # without updatedAt: ignored
         return {"version": 1, "lastUsedProvider": PROVIDER, "modes": {}, "providers": {PROVIDER: entry}}
 
     async def prepare(self, run: Run) -> None:
@@ -99,8 +122,8 @@ class ClineHarness(InstalledAgent[ClineConfig], program="cline-cli", log="cline.
         )
         await run.env.exec(["sh", "-c", script])
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / "sessions", self.version, run.endpoint.model)
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / "sessions")

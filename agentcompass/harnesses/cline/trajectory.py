@@ -6,6 +6,7 @@ an assistant message's ``metrics`` (``inputTokens``, ``outputTokens``, ``cacheRe
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ def _assistant(builder: atif.Builder, message: dict[str, Any]) -> None:
     builder.agent_step(text, calls, usage, _stamp(message.get("ts")), thinking or None)
 
 
-def convert(sessions: Path, version: str, model: str) -> dict[str, Any] | None:
+def convert(sessions: Path, version: str, model: str) -> atif.AtifTrajectory | None:
     doc = _document(sessions)
     if doc is None:
         return None
@@ -73,7 +74,7 @@ def convert(sessions: Path, version: str, model: str) -> dict[str, Any] | None:
     return builder.to_dict() if builder.steps else None
 
 
-def reported(sessions: Path) -> dict[str, Any] | None:
+def reported(sessions: Path) -> Mapping[str, object] | None:
     """Cline's own figures: the sum of its assistant messages' ``metrics``."""
     doc = _document(sessions)
     messages: list[Any] = (doc or {}).get("messages", [])

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption, toml
 from agentcompass.harnesses._installed.platform import Platform
@@ -58,6 +60,15 @@ class CodexConfig(InstalledAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@openai/codex version (its native build).")
 
 
+class CodexSettings(TypedDict, total=False):
+    """The keys of Codex's ``config.toml`` this harness writes (the MCP table aside)."""
+
+    model_provider: str
+    openai_base_url: str
+    web_search: str
+    check_for_update_on_startup: bool
+
+
 class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt", sessions=("sessions",)):
     id = "codex"
     converses = True
@@ -83,9 +94,9 @@ class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt"
             f'bearer_token_env_var = "{MCP_TOKEN_VAR}"\ntool_timeout_sec = {timeout}\n'
         )
 
-    def settings(self, run: Run) -> dict[str, Any]:
+    def settings(self, run: Run) -> CodexSettings:
         """Harbor's effective config.toml for a custom base URL, plus no update check."""
-        config: dict[str, Any] = {"model_provider": "openai", "openai_base_url": run.endpoint.v1}
+        config: CodexSettings = {"model_provider": "openai", "openai_base_url": run.endpoint.v1}
         if self.config.disable_web_search:
             config["web_search"] = "disabled"
         config["check_for_update_on_startup"] = False
@@ -127,8 +138,8 @@ class CodexHarness(InstalledAgent[CodexConfig], program="codex", log="codex.txt"
             ["sh", "-c", f"if [ -d {home}/sessions ]; then rm -rf {sessions}; cp -R {home}/sessions {sessions}; fi"]
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / "sessions", run.task.instruction, self.version, run.endpoint.model)
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / self.NATIVE_LOG)

@@ -9,6 +9,7 @@ Each line is ``{timestamp, type, payload}``: ``session_meta`` (the session, the 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,7 @@ class _Steps:
             self.usage = {**usage, "cached": cached}
 
 
-def convert(sessions: Path, instruction: str, version: str, model: str) -> dict[str, Any] | None:
+def convert(sessions: Path, instruction: str, version: str, model: str) -> atif.AtifTrajectory | None:
     files = sorted(Path(sessions).rglob("rollout-*.jsonl"))
     if not files:
         return None
@@ -84,7 +85,7 @@ def convert(sessions: Path, instruction: str, version: str, model: str) -> dict[
     return builder.to_dict()
 
 
-def reported(log: Path) -> dict[str, Any] | None:
+def reported(log: Path) -> Mapping[str, object] | None:
     """The usage Codex itself counted (the sum of its ``turn.completed`` events in the ``--json`` output)."""
     turns = [e for e in atif.read_jsonl(log) if e.get("type") == "turn.completed"]
     if not turns:

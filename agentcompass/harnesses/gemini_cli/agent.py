@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, node
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import NodeAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -56,6 +58,20 @@ class GeminiCliConfig(NodeAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@google/gemini-cli version.")
 
 
+class GeminiSettings(TypedDict, total=False):
+    """The sections of Gemini CLI's ``~/.gemini/settings.json`` this harness writes."""
+
+    security: dict[str, object]
+    mcpServers: dict[str, object]
+    modelConfigs: dict[str, object]
+    tools: dict[str, list[str]]
+    experimental: dict[str, bool]
+    privacy: dict[str, bool]
+    telemetry: dict[str, bool]
+    general: dict[str, bool]
+    model: dict[str, object]
+
+
 class GeminiCliHarness(
     InstalledAgent[GeminiCliConfig],
     program="gemini-cli",
@@ -74,9 +90,9 @@ class GeminiCliHarness(
         effort = self.config.model_params.get("reasoning_effort")
         return f"runtime-{model}-{effort}" if effort else model
 
-    def settings(self, model: str, run: Run | None = None) -> dict[str, Any]:
+    def settings(self, model: str, run: Run | None = None) -> GeminiSettings:
         cfg = self.config
-        settings: dict[str, Any] = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+        settings: GeminiSettings = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
         if run is not None and run.mcp is not None:
             timeout_ms = int((run.ctx.time_limit_s or 3600) * 1000)
             server = {"httpUrl": run.mcp.url, "headers": {"Authorization": run.mcp.authorization}}
@@ -129,8 +145,8 @@ class GeminiCliHarness(
         )
         await run.env.exec(["sh", "-c", script])
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir, TRAJECTORY, run.task.instruction, self.version, run.endpoint.model)
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir, TRAJECTORY)

@@ -12,6 +12,7 @@ and ``error`` messages are the program's own notices (kept out of the steps).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,7 @@ def _output(result: Any) -> str:
     return "\n".join(outs)
 
 
-def convert(agent_dir: Path, stem: str, instruction: str, version: str, model: str) -> dict[str, Any] | None:
+def convert(agent_dir: Path, stem: str, instruction: str, version: str, model: str) -> atif.AtifTrajectory | None:
     session = load(agent_dir, stem)
     if not session or not session.get("messages"):
         return None
@@ -83,7 +84,7 @@ def convert(agent_dir: Path, stem: str, instruction: str, version: str, model: s
     return builder.to_dict()
 
 
-def reported(agent_dir: Path, stem: str) -> dict[str, Any] | None:
+def reported(agent_dir: Path, stem: str) -> Mapping[str, object] | None:
     """The tokens the session file reports (summed over its model replies), as Harbor reads them."""
     session = load(agent_dir, stem)
     replies = [m.get("tokens") or {} for m in (session or {}).get("messages") or [] if m.get("type") == "gemini"]

@@ -16,12 +16,13 @@ internet.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
@@ -38,7 +39,7 @@ class KiloConfig(InstalledAgentConfig):
     OPTIONS = OpenCodeConfig.OPTIONS
     NO_TURN_LIMIT = "kilo run"
     version: str = Field(DEFAULT_VERSION, description="@kilocode/cli version (its native build).")
-    kilo_config: dict[str, Any] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
+    kilo_config: dict[str, object] = Field(default_factory=dict, description="Merged over the generated kilo.json.")
 
 
 class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", sessions=("kilo",)):
@@ -49,7 +50,7 @@ class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", se
         name += "-musl" if plat.libc == "musl" else ""
         return [delivery.npm_part(name, self.version, "about 240 MB", ("bin/kilo",))]
 
-    def settings(self, run: Run) -> dict[str, Any]:
+    def settings(self, run: Run) -> dict[str, object]:
         return merged(gateway_settings(run, self.config, "@ai-sdk/openai-compatible"), self.config.kilo_config)
 
     async def prepare(self, run: Run) -> None:
@@ -68,11 +69,11 @@ class KiloHarness(InstalledAgent[KiloConfig], program="kilo", log="kilo.txt", se
         rest = " ".join(shlex.quote(f) for f in self.flags(run))
         return f"{binary} run {rest} -- {shlex.quote(run.task.instruction)}"
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         out = trajectory.convert(agent_dir / self.NATIVE_LOG, run.task.instruction, self.version, run.endpoint.model)
         if out is not None:
             out["agent"]["name"] = self.AGENT_NAME
         return out
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / self.NATIVE_LOG)

@@ -105,7 +105,7 @@ class _Attempt:
         """``process_instance`` of the package's SWE-bench runner, for one task."""
         from minisweagent.agents.default import DefaultAgent
 
-        extra_info: dict[str, Any] = {}
+        extra_info: dict[str, str] = {}
         try:
             model, env = self._build()
             self._startup(env)

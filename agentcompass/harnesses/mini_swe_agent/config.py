@@ -3,7 +3,7 @@ what of it to change. The config file itself (prompts, limits, model kwargs) is 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -57,14 +57,14 @@ class MiniSweAgentConfig(BaseModel):
             "command, under the config's environment.env. Off by default: the published configs set their own."
         ),
     )
-    model_kwargs: dict[str, Any] = Field(
+    model_kwargs: dict[str, object] = Field(
         default_factory=dict, description=("Merged over the config's model.model_kwargs (sent with every model call).")
     )
-    agent: dict[str, Any] = Field(default_factory=dict, description="Merged over the config's agent section.")
-    model: dict[str, Any] = Field(default_factory=dict, description="Merged over the config's model section.")
-    environment: dict[str, Any] = Field(
+    agent: dict[str, object] = Field(default_factory=dict, description="Merged over the config's agent section.")
+    model: dict[str, object] = Field(default_factory=dict, description="Merged over the config's model section.")
+    environment: dict[str, object] = Field(
         default_factory=dict, description=("Merged over the config's environment section.")
     )
-    run: dict[str, Any] = Field(
+    run: dict[str, object] = Field(
         default_factory=dict, description=("Merged over the config's run section (env_startup_command).")
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
@@ -85,6 +85,15 @@ def environment_class() -> type:
     return _CLASS
 
 
+class ExecutionOutput(TypedDict):
+    """What a mini-swe-agent environment's ``execute`` returns (``LocalEnvironment.execute``'s keys)."""
+
+    output: str
+    returncode: int
+    exception_info: str
+    extra: NotRequired[dict[str, str]]
+
+
 class _Methods:
     """mini-swe-agent's LocalEnvironment with ``execute`` running in an agentcompass Environment."""
 
@@ -92,7 +101,7 @@ class _Methods:
         super().__init__(config_class=AdapterEnvironmentConfig, **kwargs)  # type: ignore[call-arg]
         self.sandbox, self.bridge = sandbox, bridge
 
-    def execute(self, action: dict, cwd: str = "", *, timeout: int | None = None) -> dict[str, Any]:
+    def execute(self, action: dict, cwd: str = "", *, timeout: int | None = None) -> ExecutionOutput:
         command = action.get("command", "")
         cwd = cwd or self.config.cwd or self.sandbox.workdir
         limit = timeout or self.config.timeout
@@ -113,13 +122,13 @@ class _Methods:
         self._check_finished(output)  # type: ignore[attr-defined]
         return output
 
-    def get_template_vars(self, **kwargs: Any) -> dict[str, Any]:
+    def get_template_vars(self, **kwargs: Any) -> dict[str, object]:
         from minisweagent.utils.serialize import recursive_merge
 
         return recursive_merge(self.config.model_dump(), platform.uname()._asdict(), kwargs)
 
 
-def _error_output(e: BaseException, raw: Any) -> dict[str, Any]:
+def _error_output(e: BaseException, raw: Any) -> ExecutionOutput:
     raw = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else (raw or "")
     return {
         "output": raw,

@@ -17,12 +17,12 @@ from __future__ import annotations
 import logging
 import time
 from types import SimpleNamespace
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
 from agentcompass.errors import ConfigError
-from agentcompass.interfaces import ModelClient, ModelResponse
+from agentcompass.interfaces import ChatToolCall, ModelClient, ModelResponse
 
 from .bridge import LoopBridge
 
@@ -45,6 +45,17 @@ LITELLM_CONNECTION = {
 LITELLM_COST_KEYS = {"cost_tracking", "litellm_model_registry"}
 CACHE_CONTROL_NAMES = ("anthropic", "sonnet", "opus", "claude")  # get_model() marks these for caching
 _WARNED: set[str] = set()
+
+
+class AssistantMessage(TypedDict):
+    """A model reply as mini-swe-agent's ``litellm`` model keeps it (LiteLLM's assistant message dump)."""
+
+    content: str | None
+    role: str
+    tool_calls: list[ChatToolCall] | None
+    function_call: None
+    provider_specific_fields: None
+    extra: NotRequired[dict[str, object]]
 
 
 class AdapterModelConfig(BaseModel):
@@ -91,7 +102,7 @@ class ToolcallModel:
         params = {k: v for k, v in (self.config.model_kwargs | kwargs).items() if k not in LITELLM_ONLY}
         return self.bridge.run(self.client.complete(messages, tools=self._tools(), **params))
 
-    def query(self, messages: list[dict[str, str]], **kwargs: Any) -> dict:
+    def query(self, messages: list[dict[str, str]], **kwargs: Any) -> AssistantMessage:
         from minisweagent.exceptions import FormatError
         from minisweagent.models import GLOBAL_MODEL_STATS
 
@@ -140,7 +151,7 @@ class ToolcallModel:
             multimodal_regex=self.config.multimodal_regex,
         )
 
-    def get_template_vars(self, **kwargs: Any) -> dict[str, Any]:
+    def get_template_vars(self, **kwargs: Any) -> dict[str, object]:
         return self.config.model_dump()
 
     def serialize(self) -> dict:
@@ -185,7 +196,7 @@ class TextbasedModel(ToolcallModel):
         )
 
 
-def _assistant_message(response: ModelResponse) -> dict[str, Any]:
+def _assistant_message(response: ModelResponse) -> AssistantMessage:
     calls = [c.to_message() for c in response.tool_calls]
     content = response.text if response.text or not calls else None
     return {

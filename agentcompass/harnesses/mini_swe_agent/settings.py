@@ -9,6 +9,7 @@ anything runs, naming the key and the valid ones.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,7 @@ def resolve(config: MiniSweAgentConfig) -> Settings:
     return settings
 
 
-def _limits(agent: dict[str, Any], config: MiniSweAgentConfig) -> None:
+def _limits(agent: dict[str, object], config: MiniSweAgentConfig) -> None:
     pairs = {
         "step_limit": config.step_limit,
         "cost_limit": config.cost_limit,
@@ -127,7 +128,7 @@ def _check(s: Settings) -> None:
     _known(s.run, dict.fromkeys(RUN_KEYS), "run")
 
 
-def _known(section: dict[str, Any], fields: Any, where: str) -> None:
+def _known(section: Mapping[str, object], fields: Any, where: str) -> None:
     unknown = sorted(set(section) - set(fields))
     if unknown:
         raise ConfigError(
@@ -136,7 +137,7 @@ def _known(section: dict[str, Any], fields: Any, where: str) -> None:
         )
 
 
-def _validate(model: Any, data: dict[str, Any], where: str) -> None:
+def _validate(model: Any, data: Mapping[str, object], where: str) -> None:
     try:
         model.model_validate(data)
     except ValidationError as exc:

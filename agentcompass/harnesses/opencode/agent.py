@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pydantic import Field, model_validator
 
 from agentcompass.harnesses._installed import delivery
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig, merged
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -45,7 +47,7 @@ class OpenCodeConfig(InstalledAgentConfig):
     api: str = Field(
         "openai-chat", description="The API opencode speaks to the gateway: openai-chat or anthropic-messages."
     )
-    opencode_config: dict[str, Any] = Field(
+    opencode_config: dict[str, object] = Field(
         default_factory=dict, description="Merged over the generated opencode.json."
     )
 
@@ -56,20 +58,46 @@ class OpenCodeConfig(InstalledAgentConfig):
         return self
 
 
-def gateway_settings(run: Run, cfg: InstalledAgentConfig, npm: str) -> dict[str, Any]:
+class ModelEntry(TypedDict):
+    """A model of an opencode/Kilo provider registration (``provider.<id>.models.<model>``)."""
+
+    name: str
+    limit: NotRequired[dict[str, int]]
+
+
+class ProviderSettings(TypedDict):
+    """The gateway as an opencode/Kilo provider (``provider.<id>`` of ``opencode.json``)."""
+
+    npm: str
+    name: str
+    options: dict[str, str]
+    models: dict[str, ModelEntry]
+
+
+class OpenCodeSettings(TypedDict):
+    """The settings opencode and Kilo share (``opencode.json`` / ``kilo.json``), as written before user overrides."""
+
+    autoupdate: bool
+    share: str
+    model: str
+    provider: dict[str, ProviderSettings]
+    permission: NotRequired[dict[str, str]]
+
+
+def gateway_settings(run: Run, cfg: InstalledAgentConfig, npm: str) -> OpenCodeSettings:
     """The settings opencode and Kilo share: no auto-update or sharing, the gateway as provider ``agentcompass``
     (the AI SDK package ``npm``) with the model, and (``disable_web_search``) no web search or fetch."""
     model = run.endpoint.model
-    entry: dict[str, Any] = {"name": model}
+    entry: ModelEntry = {"name": model}
     if "max_tokens" in cfg.model_params:
         entry["limit"] = {"output": int(cfg.model_params["max_tokens"]), "context": 1_000_000}
-    provider = {
+    provider: ProviderSettings = {
         "npm": npm,
         "name": "agentcompass gateway",
         "options": {"baseURL": run.endpoint.v1, "apiKey": "{env:AGENTCOMPASS_GATEWAY_TOKEN}"},
         "models": {model: entry},
     }
-    config: dict[str, Any] = {
+    config: OpenCodeSettings = {
         "autoupdate": False,
         "share": "disabled",
         "model": f"{PROVIDER}/{model}",
@@ -80,7 +108,7 @@ def gateway_settings(run: Run, cfg: InstalledAgentConfig, npm: str) -> dict[str,
     return config
 
 
-async def write_settings(run: Run, home: str, name: str, settings: dict[str, Any]) -> None:
+async def write_settings(run: Run, home: str, name: str, settings: Mapping[str, object]) -> None:
     """``<home>/.config/<name>/<name>.json``: the settings of opencode (or of Kilo, ``name`` ``kilo``)."""
     await run.env.write_file(f"{home}/.config/{name}/{name}.json", json.dumps(settings, indent=2))
 
@@ -108,7 +136,7 @@ class OpenCodeHarness(InstalledAgent[OpenCodeConfig], program="opencode", log="o
         name += "-musl" if plat.libc == "musl" else ""
         return [delivery.npm_part(name, self.version, size="about 170 MB")]
 
-    def settings(self, run: Run) -> dict[str, Any]:
+    def settings(self, run: Run) -> dict[str, object]:
         cfg = self.config
         npm = "@ai-sdk/anthropic" if cfg.api == "anthropic-messages" else "@ai-sdk/openai-compatible"
         config = {"$schema": "https://opencode.ai/config.json", **gateway_settings(run, cfg, npm)}
@@ -132,8 +160,8 @@ class OpenCodeHarness(InstalledAgent[OpenCodeConfig], program="opencode", log="o
         rest = " ".join(shlex.quote(f) for f in flags)
         return f"{binary} {model} run {rest} -- {shlex.quote(run.task.instruction)}"
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / self.NATIVE_LOG, run.task.instruction, self.version, run.endpoint.model)
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / self.NATIVE_LOG)

@@ -4,6 +4,7 @@ call begins), ``text`` / ``reasoning`` (its text), ``tool_use`` (a tool call wit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,14 @@ def _tokens(part: dict[str, Any]) -> dict[str, int]:
     return {"prompt": prompt, "completion": int(t.get("output") or 0) + int(t.get("reasoning") or 0), "cached": cached}
 
 
-def convert(log: Path, instruction: str, version: str, model: str) -> dict[str, Any] | None:
+def convert(log: Path, instruction: str, version: str, model: str) -> atif.AtifTrajectory | None:
     events = atif.read_jsonl(log)
     if not events:
         return None
     builder = atif.Builder("opencode", version, model, events[0].get("sessionID"))
     builder.user(instruction)
     step = _Step()
+    errors: list[object] = []
     for event in events:
         kind, part = event.get("type"), event.get("part") or {}
         if kind == "text":
@@ -50,11 +52,13 @@ def convert(log: Path, instruction: str, version: str, model: str) -> dict[str, 
                 builder.result(cid, out)
             step = _Step()
         elif kind == "error":
-            builder.extra.setdefault("errors", []).append(event.get("error") or part)
+            errors.append(event.get("error") or part)
+    if errors:
+        builder.extra["errors"] = errors
     return builder.to_dict()
 
 
-def reported(log: Path) -> dict[str, Any] | None:
+def reported(log: Path) -> Mapping[str, object] | None:
     """opencode's own count: the sum of its ``step_finish`` tokens and cost."""
     finishes = [e.get("part") or {} for e in atif.read_jsonl(log) if e.get("type") == "step_finish"]
     if not finishes:

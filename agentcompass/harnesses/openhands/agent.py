@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, pyenv, python
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import InstalledAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -101,6 +101,6 @@ class OpenHandsHarness(
             f'--logs-dir="$AGENT_LOGS_DIR" --trajectory-path="$TRAJECTORY_PATH" {extra}'
         ).rstrip()
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         path = agent_dir / "trajectory.json"
         return json.loads(path.read_text()) if path.is_file() else None

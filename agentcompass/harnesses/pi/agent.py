@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from pydantic import Field, model_validator
 
 from agentcompass.harnesses._installed import delivery, node
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import NodeAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -55,6 +57,20 @@ class PiConfig(NodeAgentConfig):
         return self
 
 
+class PiModel(TypedDict):
+    """A model of a provider in pi's ``models.json``."""
+
+    id: str
+    reasoning: NotRequired[bool]
+    thinkingLevelMap: NotRequired[dict[str, str]]
+
+
+class PiModels(TypedDict):
+    """pi's ``models.json``: the providers by id (``baseUrl``, ``apiKey``, ``api``, ``models``)."""
+
+    providers: dict[str, dict[str, object]]
+
+
 class PiHarness(InstalledAgent[PiConfig], program="pi", log="pi.txt", sessions=("pi",)):
     id = "pi"
 
@@ -65,8 +81,8 @@ class PiHarness(InstalledAgent[PiConfig], program="pi", log="pi.txt", sessions=(
         """pi's configuration folder as an environment path: Harbor's in a container, the attempt's on the host."""
         return f"{LOGS}/home/.pi-agent" if ON_HOST.of(run.env) else CONFIG_DIR
 
-    def models_json(self, run: Run) -> dict[str, Any]:
-        model: dict[str, Any] = {"id": run.endpoint.model}
+    def models_json(self, run: Run) -> PiModels:
+        model: PiModel = {"id": run.endpoint.model}
         effort = self.config.model_params.get("reasoning_effort")
         if effort not in (None, "off"):
             model["reasoning"] = True
@@ -104,8 +120,8 @@ class PiHarness(InstalledAgent[PiConfig], program="pi", log="pi.txt", sessions=(
             '2>&1 </dev/null | grep -v \'"type":"message_update"\''
         )
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / SESSIONS, self.version, f"{PROVIDER}/{run.endpoint.model}")
 
-    def reported(self, agent_dir: Path) -> dict[str, Any] | None:
+    def reported(self, agent_dir: Path) -> Mapping[str, object] | None:
         return trajectory.reported(agent_dir / SESSIONS)

@@ -8,6 +8,7 @@ with ``content`` blocks ``text`` / ``thinking`` / ``toolCall`` (``id``, ``name``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ def _reply(builder: atif.Builder, message: dict[str, Any], timestamp: Any) -> No
     builder.agent_step(text.strip(), calls, _usage(message.get("usage")), timestamp, thinking.strip() or None)
 
 
-def convert(sessions: Path, version: str, model: str) -> dict[str, Any] | None:
+def convert(sessions: Path, version: str, model: str) -> atif.AtifTrajectory | None:
     records = _records(sessions)
     if not records:
         return None
@@ -61,7 +62,7 @@ def convert(sessions: Path, version: str, model: str) -> dict[str, Any] | None:
     return builder.to_dict() if builder.steps else None
 
 
-def reported(sessions: Path) -> dict[str, Any] | None:
+def reported(sessions: Path) -> Mapping[str, object] | None:
     """pi's own token and cost figures (every assistant message, usage and compaction entry of the session)."""
     totals = {"input_tokens": 0, "output_tokens": 0, "cache_read_tokens": 0, "cache_write_tokens": 0, "cost_usd": 0.0}
     seen = False

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import Field
 
 from agentcompass.harnesses._installed import delivery, node
+from agentcompass.harnesses._installed.atif import AtifTrajectory
 from agentcompass.harnesses._installed.config import NodeAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
@@ -45,6 +46,17 @@ class QwenCodeConfig(NodeAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@qwen-code/qwen-code version.")
 
 
+class QwenSettings(TypedDict, total=False):
+    """The sections of Qwen Code's ``~/.qwen/settings.json`` this harness writes."""
+
+    privacy: dict[str, bool]
+    telemetry: dict[str, bool]
+    general: dict[str, bool]
+    tools: dict[str, list[str]]
+    model: dict[str, object]
+    mcpServers: dict[str, object]
+
+
 class QwenCodeHarness(
     InstalledAgent[QwenCodeConfig], program="qwen-code", log="qwen-code.txt", sessions=("qwen-sessions",)
 ):
@@ -57,9 +69,9 @@ class QwenCodeHarness(
             node.part(plat, self.config.node_version),
         ]
 
-    def settings(self, run: Run | None = None) -> dict[str, Any]:
+    def settings(self, run: Run | None = None) -> QwenSettings:
         cfg = self.config
-        settings: dict[str, Any] = {
+        settings: QwenSettings = {
             "privacy": {"usageStatisticsEnabled": False},
             "telemetry": {"enabled": False},
             "general": {"enableAutoUpdate": False, "disableAutoUpdate": True},
@@ -103,5 +115,5 @@ class QwenCodeHarness(
         dest = shlex.quote(f"{run.logs}/qwen-sessions")
         await run.env.exec(["sh", "-c", f"if [ -d {projects} ]; then rm -rf {dest}; cp -R {projects} {dest}; fi"])
 
-    def trajectory(self, run: Run, agent_dir: Path) -> dict[str, Any] | None:
+    def trajectory(self, run: Run, agent_dir: Path) -> AtifTrajectory | None:
         return trajectory.convert(agent_dir / "qwen-sessions", run.task.instruction, self.version, run.endpoint.model)

@@ -35,7 +35,7 @@ def _reply(builder: atif.Builder, record: dict[str, Any]) -> None:
     builder.agent_step(text, calls, usage, timestamp=record.get("timestamp"), reasoning=thought or None)
 
 
-def convert(sessions: Path, instruction: str, version: str, model: str) -> dict[str, Any] | None:
+def convert(sessions: Path, instruction: str, version: str, model: str) -> atif.AtifTrajectory | None:
     files = sorted(Path(sessions).rglob("chats/*.jsonl"))
     records = [r for f in files for r in atif.read_jsonl(f)]
     if not records:

@@ -13,7 +13,7 @@ the run; a valid reply that does not complete clears the pending flag. Every tex
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from agentcompass.errors import ConfigError
 from agentcompass.harnesses.terminus2.config import FALLBACK_CONTEXT_LIMIT, Terminus2Config
@@ -90,7 +90,7 @@ class Terminus2Harness:
         self.parser = ReplyParser(self.source, config.duration_cap_s)
         load_litellm(auto)  # a missing extra fails now, before any environment opens
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, dict[str, object]]:
         """Which prompts and parser this harness uses (a hash of each of Harbor's files)."""
         return {"prompts": self.source.describe()}
 

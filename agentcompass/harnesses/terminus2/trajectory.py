@@ -14,8 +14,9 @@ import json
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from agentcompass.harnesses.atif import AtifAgent, AtifMetrics, AtifResult, AtifStep, AtifToolCall, AtifTrajectory
 from agentcompass.interfaces import Usage
 from agentcompass.kit import write_json
 
@@ -28,7 +29,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _metrics(usage: Usage) -> dict[str, Any]:
+def _metrics(usage: Usage) -> AtifMetrics:
     return {
         "prompt_tokens": usage.input_tokens,
         "completion_tokens": usage.output_tokens,
@@ -40,47 +41,57 @@ def _metrics(usage: Usage) -> dict[str, Any]:
 class Trajectory:
     """An ATIF trajectory under construction; :meth:`save` writes the current state."""
 
-    def __init__(self, path: Path, model_name: str, extra_agent: dict[str, Any] | None = None) -> None:
+    def __init__(self, path: Path, model_name: str, extra_agent: dict[str, object] | None = None) -> None:
         self.path = Path(path)
         self.model_name = model_name
         self.session_id = str(uuid.uuid4())
-        self.agent = {
+        self.agent: AtifAgent = {
             "name": AGENT_NAME,
             "version": AGENT_VERSION,
             "model_name": model_name,
             "extra": dict(extra_agent or {}),
         }
-        self.steps: list[dict[str, Any]] = []
+        self.steps: list[AtifStep] = []
         self.totals = Usage()
-        self.extra: dict[str, Any] = {"n_episodes": 0, "summarization_count": 0}
+        self.extra: dict[str, object] = {"n_episodes": 0, "summarization_count": 0}
 
-    def _add(self, source: str, message: str, **fields: Any) -> dict[str, Any]:
-        step = {"step_id": len(self.steps) + 1, "timestamp": _now(), "source": source, "message": message}
-        step.update({k: v for k, v in fields.items() if v is not None})
+    def _add(
+        self,
+        source: Literal["user", "agent", "system"],
+        message: str,
+        model_name: str | None = None,
+        metrics: AtifMetrics | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> AtifStep:
+        step: AtifStep = {"step_id": len(self.steps) + 1, "timestamp": _now(), "source": source, "message": message}
+        if model_name is not None:
+            step["model_name"] = model_name
+        if metrics is not None:
+            step["metrics"] = metrics
+        if extra is not None:
+            step["extra"] = extra
         self.steps.append(step)
         return step
 
-    def user(self, message: str) -> dict[str, Any]:
+    def user(self, message: str) -> AtifStep:
         return self._add("user", message)
 
-    def system(self, message: str, usage: Usage | None = None, **extra: Any) -> dict[str, Any]:
+    def system(self, message: str, usage: Usage | None = None, **extra: object) -> AtifStep:
         if usage is not None:
             self.totals.add(usage)
         return self._add("system", message, metrics=_metrics(usage) if usage else None, extra=extra or None)
 
-    def agent_step(self, message: str, usage: Usage, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    def agent_step(self, message: str, usage: Usage, extra: dict[str, object] | None = None) -> AtifStep:
         """An agent step for one episode; tool calls and the observation are filled in afterwards."""
         self.totals.add(usage)
         extra = {k: v for k, v in (extra or {}).items() if v is not None}
         return self._add("agent", message, model_name=self.model_name, metrics=_metrics(usage), extra=extra or None)
 
     @staticmethod
-    def set_actions(
-        step: dict[str, Any], episode: int, commands: list[Any], task_complete: bool, observation: str
-    ) -> None:
+    def set_actions(step: AtifStep, episode: int, commands: list[Any], task_complete: bool, observation: str) -> None:
         """Tool calls as Harbor names them (``call_<episode>_<n>``, episode from 0) and the observation, linked
         to its command only when there was exactly one."""
-        calls = [
+        calls: list[AtifToolCall] = [
             {
                 "tool_call_id": f"call_{episode}_{i}",
                 "function_name": "bash_command",
@@ -98,16 +109,16 @@ class Trajectory:
             )
         if calls:
             step["tool_calls"] = calls
-        result: dict[str, Any] = {"content": observation}
+        result: AtifResult = {"content": observation}
         if len(commands) == 1:
-            result = {"source_call_id": f"call_{episode}_1", **result}
+            result = {"source_call_id": f"call_{episode}_1", "content": observation}
         step["observation"] = {"results": [result]}
 
     @staticmethod
-    def set_observation(step: dict[str, Any], content: str) -> None:
+    def set_observation(step: AtifStep, content: str) -> None:
         step["observation"] = {"results": [{"content": content}]}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AtifTrajectory:
         return {
             "schema_version": SCHEMA_VERSION,
             "session_id": self.session_id,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 import pytest
 
@@ -21,6 +21,17 @@ from agentcompass.errors import ConfigError
 from agentcompass.interfaces import EnvSpec, Solution, Task
 
 from ._common import check_capabilities
+
+if TYPE_CHECKING:
+    from agentcompass import RunResult
+
+
+class RequestKwargs(TypedDict, total=False):
+    """The ``run_evaluation`` keywords a benchmark's suite sets (its class-scoped fixture ``request_kwargs``)."""
+
+    environment: str
+    environment_params: dict[str, object]
+    benchmark_params: dict[str, object]
 
 
 class BenchmarkSuite:
@@ -30,10 +41,10 @@ class BenchmarkSuite:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def request_kwargs(cls) -> dict[str, Any]:
+    def request_kwargs(cls) -> RequestKwargs:
         raise NotImplementedError("a conformance subclass defines the class-scoped fixture request_kwargs")
 
-    def build(self, kwargs: dict[str, Any], tmp_dir: Path, harness: str = "oracle", **params: Any) -> tuple[Any, Any]:
+    def build(self, kwargs: RequestKwargs, tmp_dir: Path, harness: str = "oracle", **params: Any) -> tuple[Any, Any]:
         """(benchmark, the result of its ``load()`` or the exception it raised), built as a request builds it."""
         from agentcompass._orchestrator.pool import Pool
         from agentcompass._orchestrator.progress import Progress
@@ -56,19 +67,20 @@ class BenchmarkSuite:
             loaded = exc
         return (run.components.benchmark if run.components else None), loaded
 
-    def tasks(self, kwargs: dict[str, Any], tmp_dir: Path, **params: Any) -> list[Task]:
+    def tasks(self, kwargs: RequestKwargs, tmp_dir: Path, **params: Any) -> list[Task]:
         _, loaded = self.build(kwargs, tmp_dir, **params)
         if isinstance(loaded, Exception):
             raise loaded
         return loaded
 
-    def evaluate(self, kwargs: dict[str, Any], tmp_dir: Path, harness: str) -> tuple[dict[str, Any], list[dict]]:
+    def evaluate(self, kwargs: RequestKwargs, tmp_dir: Path, harness: str) -> tuple[RunResult, list[dict[str, Any]]]:
         """``run_evaluation`` of ``harness`` on SUBSET: (its result, the rows of its results.jsonl)."""
         from agentcompass import run_evaluation
 
         params = {**kwargs.get("benchmark_params", {}), "sample_ids": list(self.SUBSET)}
+        keywords: dict[str, Any] = {**kwargs, "benchmark_params": params}  # run_evaluation's, checked there
         result = run_evaluation(
-            **{**kwargs, "benchmark_params": params},
+            **keywords,
             benchmark=self.BENCHMARK,
             harness=harness,
             model="none",
@@ -82,7 +94,7 @@ class BenchmarkSuite:
         return result, rows
 
     # ------------------------------------------------------------------ loading
-    def test_load_gives_tasks_with_unique_ids(self, request_kwargs: dict[str, Any], tmp_path: Path) -> None:
+    def test_load_gives_tasks_with_unique_ids(self, request_kwargs: RequestKwargs, tmp_path: Path) -> None:
         tasks = self.tasks(request_kwargs, tmp_path)
         assert tasks and all(isinstance(t, Task) for t in tasks)
         ids = [t.id for t in tasks]
@@ -91,7 +103,7 @@ class BenchmarkSuite:
         assert set(self.SUBSET) <= set(ids), f"SUBSET names tasks the benchmark does not have: {self.SUBSET}"
 
     def test_sample_ids_select_exactly_those_and_limit_cuts(
-        self, request_kwargs: dict[str, Any], tmp_path: Path
+        self, request_kwargs: RequestKwargs, tmp_path: Path
     ) -> None:
         chosen = list(self.SUBSET[:2])
         assert sorted(t.id for t in self.tasks(request_kwargs, tmp_path, sample_ids=chosen)) == sorted(chosen)
@@ -100,13 +112,13 @@ class BenchmarkSuite:
         assert len(cut) == 1 and cut[0].id in chosen
 
     def test_an_unknown_sample_id_is_a_config_error_naming_it(
-        self, request_kwargs: dict[str, Any], tmp_path: Path
+        self, request_kwargs: RequestKwargs, tmp_path: Path
     ) -> None:
         _, loaded = self.build(request_kwargs, tmp_path, sample_ids=[self.SUBSET[0], "ac-no-such-task-1"])
         assert isinstance(loaded, ConfigError), f"load() with an unknown sample id gave {loaded!r}"
         assert "ac-no-such-task-1" in str(loaded)
 
-    def test_env_spec_and_reference_solution_of_each_task(self, request_kwargs: dict[str, Any], tmp_path: Path) -> None:
+    def test_env_spec_and_reference_solution_of_each_task(self, request_kwargs: RequestKwargs, tmp_path: Path) -> None:
         benchmark, tasks = self.build(request_kwargs, tmp_path, sample_ids=list(self.SUBSET))
         check_capabilities(benchmark, "benchmark")
         for task in tasks:
@@ -115,7 +127,7 @@ class BenchmarkSuite:
             assert isinstance(benchmark.reference_solution(task), Solution)
 
     # ------------------------------------------------------------------ scores
-    def test_the_oracle_scores_one(self, request_kwargs: dict[str, Any], tmp_path: Path) -> None:
+    def test_the_oracle_scores_one(self, request_kwargs: RequestKwargs, tmp_path: Path) -> None:
         result, rows = self.evaluate(request_kwargs, tmp_path, "oracle")
         for row in rows:
             assert (row["status"], row["reward"], row["reward_valid"]) == ("completed", 1.0, True), row
@@ -123,7 +135,7 @@ class BenchmarkSuite:
             assert all(v == 1.0 for v in (row["rewards"] or {}).values()), row  # every named check passes
         assert result["metrics"]["n_errors"] == 0 and result["metrics"]["mean_reward"] == 1.0
 
-    def test_doing_nothing_scores_zero(self, request_kwargs: dict[str, Any], tmp_path: Path) -> None:
+    def test_doing_nothing_scores_zero(self, request_kwargs: RequestKwargs, tmp_path: Path) -> None:
         result, rows = self.evaluate(request_kwargs, tmp_path, "nop")
         for row in rows:  # a valid reward of 0, not a verifier error
             assert (row["status"], row["reward"], row["reward_valid"]) == ("completed", 0.0, True), row

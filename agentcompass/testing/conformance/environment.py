@@ -67,7 +67,7 @@ class EnvironmentSuite(AsyncClass):
     BUSY_COMMANDS: ClassVar[int] = 10  # quick commands run while another thread keeps the interpreter busy
     BUSY_SWITCH_S: ClassVar[float] = 0.1  # the interpreter's thread switch interval meanwhile
 
-    def provider_params(self, tmp_dir: Path) -> dict[str, Any]:
+    def provider_params(self, tmp_dir: Path) -> dict[str, object]:
         """Config keys merged over ``conf/environment/<ENVIRONMENT>.yaml``."""
         return {}
 

@@ -18,7 +18,7 @@ import pytest
 
 from agentcompass.conversation import Termination
 from agentcompass.interfaces import CONVERSES, REQUIRES_MODEL, AgentResult, ExitStatus, Task, Usage
-from agentcompass.testing.replay import Replay, replay
+from agentcompass.testing.replay import Replay, ReplayOptions, replay
 
 from ._common import build_from_conf, check_capabilities
 
@@ -41,7 +41,7 @@ class HarnessSuite:
     TRAJECTORY: ClassVar[bool] = False  # the harness writes a trajectory file
     READ_BACK: ClassVar[dict[str, bytes]] = {}  # environment files the run must leave, with their contents
 
-    def harness_params(self, tmp_dir: Path) -> dict[str, Any]:
+    def harness_params(self, tmp_dir: Path) -> dict[str, object]:
         """Config keys merged over ``conf/harness/<HARNESS>.yaml``."""
         return {}
 
@@ -55,7 +55,7 @@ class HarnessSuite:
     def replies(self) -> list[Any]:
         return []
 
-    def replay_kwargs(self, tmp_dir: Path) -> dict[str, Any]:
+    def replay_kwargs(self, tmp_dir: Path) -> ReplayOptions:
         return {}
 
     # class-scoped fixtures are classmethods (pytest 9.1 deprecates them as instance methods); the hooks they
@@ -110,7 +110,7 @@ class ModelHarnessSuite(HarnessSuite):
     TRAJECTORY = True
     LIMIT_HIT: ClassVar[str] = "step_limit"  # limit_hit under LIMIT_PARAMS
 
-    LIMIT_PARAMS: ClassVar[dict[str, Any]] = {"step_limit": 2}  # config keys setting a limit of two steps
+    LIMIT_PARAMS: ClassVar[dict[str, object]] = {"step_limit": 2}  # config keys setting a limit of two steps
 
     def forever(self) -> Any:
         """A reply that never ends the run (the limit must)."""
@@ -156,7 +156,7 @@ class ConversingHarnessSuite(ModelHarnessSuite):
     def task(self) -> Task:
         return Task(id="syn-0", instruction="Submit the text answer-0.", workdir="/", data="answer-0")
 
-    def replay_kwargs(self, tmp_dir: Path) -> dict[str, Any]:
+    def replay_kwargs(self, tmp_dir: Path) -> ReplayOptions:
         from agentcompass.testing.conversation import CalculatorBenchmark, CalculatorConfig
 
         return {"benchmark": CalculatorBenchmark(CalculatorConfig(), None)}  # type: ignore[arg-type]
