@@ -19,10 +19,10 @@ from agentcompass.harnesses._installed import options as agent_options  # noqa: 
 
 def generated() -> dict[str, str]:
     """Path (relative to the repository root) -> the text it must hold."""
-    from agentcompass._orchestrator import schema
+    from agentcompass._orchestrator.record import DOC_PAGE, results_page
 
     pages = {reference.PAGE: reference.options_markdown(), agent_options.PAGE: agent_options.page()}
-    return {**pages, schema.DOC_PAGE: schema.results_page((ROOT / schema.DOC_PAGE).read_text())}
+    return {**pages, DOC_PAGE: results_page((ROOT / DOC_PAGE).read_text())}
 
 
 def stale() -> list[str]:

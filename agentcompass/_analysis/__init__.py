@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import RunStore
+from agentcompass._orchestrator.record import RunStore
 from agentcompass.errors import one_line
 from agentcompass.interfaces import sum_cost
 

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import ERROR_FILE, VERIFIER_LOG
+from agentcompass._orchestrator.record import ERROR_FILE, VERIFIER_LOG
 from agentcompass.errors import ConfigError, one_line
 
 TAXONOMY: dict[str, str] = {

@@ -19,14 +19,18 @@ from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
 from agentcompass._config.schema import RuntimeConfig
-from agentcompass._orchestrator.budget import Budget, budget_message
-from agentcompass._orchestrator.executor import Executor, open_executor
-from agentcompass._orchestrator.hooks import Hooks
-from agentcompass._orchestrator.logs import console_logging, file_logging
-from agentcompass._orchestrator.pool import Pool
-from agentcompass._orchestrator.progress import Progress, RequestFinished
-from agentcompass._orchestrator.request import RequestRun
-from agentcompass._orchestrator.result import RunResult
+from agentcompass._orchestrator.record import RunResult, console_logging, file_logging
+from agentcompass._orchestrator.scheduling import (
+    Budget,
+    Executor,
+    Hooks,
+    Pool,
+    Progress,
+    RequestFinished,
+    RequestRun,
+    budget_message,
+    open_executor,
+)
 from agentcompass.errors import (
     AgentCompassError,
     BudgetExhaustedError,

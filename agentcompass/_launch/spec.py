@@ -14,7 +14,7 @@ from agentcompass._config.merge import deep_merge
 from agentcompass._config.registry import GROUPS
 from agentcompass._config.schema import SAFE_NAME, ExecutionConfig, OutputConfig
 from agentcompass._config.schema import Strict as _Strict
-from agentcompass._orchestrator.store import safe_name
+from agentcompass._orchestrator.record import safe_name
 
 
 def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], doc: str) -> type[BaseModel]:

@@ -31,13 +31,17 @@ from typing import Any
 from agentcompass import errors
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope, require
-from agentcompass._orchestrator import AttemptFrame as Frame
-from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome, record_failure
-from agentcompass._orchestrator.pool import Pool
-from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
-from agentcompass._orchestrator.runtime import RequestRuntime
-from agentcompass._orchestrator.store import AttemptRecord, write_atomic
-from agentcompass._orchestrator.writer import work_s
+from agentcompass._orchestrator.record import (
+    AttemptOutcome,
+    AttemptRecord,
+    agent_to_dict,
+    new_outcome,
+    record_failure,
+    work_s,
+    write_atomic,
+)
+from agentcompass._orchestrator.scheduling import AttemptFrame as Frame
+from agentcompass._orchestrator.scheduling import AttemptStarted, PhaseChanged, Pool, RequestRuntime
 from agentcompass.errors import ConfigError, NodeLostError, PathEscapeError, SandboxError
 from agentcompass.interfaces import AgentResult, Task
 

@@ -23,9 +23,8 @@ from agentcompass._config.redact import register_config_secrets, register_secret
 from agentcompass._config.registry import Components
 from agentcompass._config.schema import RequestConfig
 from agentcompass._deps import auto_install_scope
-from agentcompass._orchestrator.logs import LOGGER
-from agentcompass._orchestrator.roles import ModelRoles
-from agentcompass._orchestrator.runtime import RequestRuntime
+from agentcompass._orchestrator.record import LOGGER
+from agentcompass._orchestrator.scheduling import ModelRoles, RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
 from agentcompass.interfaces import MODEL_ROLES, ComponentContext, Task
 

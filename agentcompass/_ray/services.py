@@ -14,7 +14,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from agentcompass._orchestrator.pool import RateLimiter
+from agentcompass._orchestrator.scheduling import RateLimiter
 
 
 class ClusterServices:

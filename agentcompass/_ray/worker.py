@@ -42,7 +42,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import AttemptRecord, RunStore
+from agentcompass._orchestrator.record import AttemptRecord, RunStore
 from agentcompass.interfaces import WAIT_REMOVED
 
 from .parts import worker_runtime
@@ -171,7 +171,8 @@ def node_info() -> dict[str, Any]:
 
 
 async def _attempt(p: dict[str, Any], events: queue.SimpleQueue) -> dict[str, Any]:
-    from agentcompass._orchestrator.attempt import agent_from_dict, run_attempt
+    from agentcompass._orchestrator.record import agent_from_dict
+    from agentcompass._orchestrator.scheduling import run_attempt
 
     staging = Path(tempfile.mkdtemp(prefix="agentcompass-attempt-"))
     started = time.monotonic()

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agentcompass._config.recipes import PHASES
-from agentcompass._orchestrator.store import RECIPES_LOG
+from agentcompass._orchestrator.record import RECIPES_LOG
 from agentcompass.errors import ConfigError, SandboxError
 from agentcompass.interfaces import AttemptContext, Environment
 

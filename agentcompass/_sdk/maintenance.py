@@ -34,8 +34,7 @@ def analyze(
     ``summary.json``; the judge runs only when ``analysis_params`` names a model. Returns the analysis and the
     paths of the two files (``analysis``, ``analysis_md``)."""
     from agentcompass._analysis import analyze_run, parse_params, update_summary
-    from agentcompass._orchestrator.logs import console_logging
-    from agentcompass._orchestrator.store import RunStore
+    from agentcompass._orchestrator.record import RunStore, console_logging
 
     params = parse_params(analysis_params)
     with console_logging(log_level):
@@ -63,7 +62,7 @@ def build_base_image(tag: str, *, mirror: str, rebuild: bool = False, log_level:
     """Build the offline base image (Debian bookworm with debootstrap, root file system cached in the data dir)
     and import it into the Docker engine as ``tag``; needs root. Returns the tag."""
     from agentcompass._config.paths import default_data_dir
-    from agentcompass._orchestrator.logs import console_logging
+    from agentcompass._orchestrator.record import console_logging
     from agentcompass.environments.docker.base_image import build_base_image as build
     from agentcompass.environments.docker.provider import DockerProvider
 

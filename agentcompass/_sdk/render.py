@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agentcompass._orchestrator.result import RunResult
+    from agentcompass._orchestrator.record import RunResult
 
 
 def render_config(**kwargs: Any) -> str:
@@ -21,7 +21,7 @@ def render_config(**kwargs: Any) -> str:
 
 def format_result(result: RunResult) -> str:
     """The readable summary of one run's result (what ``agentcompass run`` prints)."""
-    from agentcompass._orchestrator.summary import format_table
+    from agentcompass._orchestrator.metrics import format_table
 
     return format_table(result)
 

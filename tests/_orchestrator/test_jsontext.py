@@ -7,7 +7,7 @@ import enum
 import json
 from pathlib import Path
 
-from agentcompass._orchestrator.jsontext import dumps
+from agentcompass._orchestrator.record.jsontext import dumps
 
 
 class Colour(enum.StrEnum):

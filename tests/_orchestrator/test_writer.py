@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass import EvaluationFailedError, run_evaluation
-from agentcompass._orchestrator.writer import Writer
+from agentcompass._orchestrator.record.writer import Writer
 
 PARTS = "tests._orchestrator.policy_parts"
 REPO = Path(__file__).resolve().parents[2]

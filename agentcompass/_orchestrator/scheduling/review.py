@@ -23,12 +23,9 @@ from agentcompass._integrity import review as rubric_text
 from agentcompass.errors import ConfigError, one_line
 from agentcompass.interfaces import ModelClient, Usage
 
-from .integrity import record_of
-from .metrics import passed
-from .records import ResultRow, Review, ReviewReport
-from .result import RunResult
+from ..metrics import passed, record_of
+from ..record import ResultRow, Review, ReviewReport, RunResult, RunStore, row_sample
 from .roles import RoleAttempt
-from .store import RunStore, row_sample
 
 ROLE = "judge"
 Params = dict[str, Any]  # settings as given (a config mapping), checked by ReviewParams
@@ -154,7 +151,7 @@ async def review_rows(
 
 def record_review(store: RunStore, rows: list[ResultRow], report: ReviewReport) -> None:
     """The rows' review verdicts into results.jsonl, the report and the task rows into summary.json."""
-    from .summary import build_summary
+    from ..metrics import build_summary
 
     store.rewrite_results(rows)
     summary = store.read_summary()

@@ -32,37 +32,50 @@ from agentcompass.interfaces import (
     Task,
 )
 
-from .attempt import AttemptOutcome, load_checkpoint, run_attempt
-from .budget import Budget, cancel_on_budget, prior_spending, request_budget
-from .budget import check_config as check_budget_config
-from .hooks import Hooks
-from .integrity import scan_rows
-from .logs import LOGGER, current_request
-from .metrics import ErrorCounted, ErrorCounts, compute_metrics, task_row
-from .pool import Pool
-from .progress import AttemptFinished, Progress, RetryScheduled
-from .records import ResultRow, upgrade_row
-from .result import (
+from ..metrics import (
+    ErrorCounted,
+    ErrorCounts,
+    build_summary,
+    compute_metrics,
+    not_run_reason,
+    not_run_rows,
+    scan_rows,
+    task_row,
+)
+from ..record import (
+    LOGGER,
+    SCHEMA_VERSION,
     BudgetRecord,
     Fingerprint,
     MetadataExtras,
     NotRunTask,
+    ResultRow,
+    RunLock,
     RunMetadata,
     RunMetrics,
     RunRecord,
     RunResult,
+    RunStore,
+    Sessions,
+    ThrottledRecord,
+    current_request,
+    find_reusable,
+    new_run_id,
+    record_write_error,
+    safe_name,
+    upgrade_row,
 )
+from .attempt import AttemptOutcome, load_checkpoint, run_attempt
+from .budget import Budget, cancel_on_budget, prior_spending, request_budget
+from .budget import check_config as check_budget_config
+from .hooks import Hooks
+from .pool import Pool
+from .progress import AttemptFinished, Progress, RetryScheduled
 from .retry import should_retry
 from .review import check_review, review_finished
 from .roles import ModelRoles
-from .runlock import RunLock
-from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
-from .schema import SCHEMA_VERSION
 from .services import Services
-from .sessions import Sessions
-from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
-from .summary import build_summary, not_run_reason, not_run_rows
 
 # model keys that change how calls are answered, not what the request is: a reused run may change them
 RUN_ONLY_MODEL_KEYS = ("cache", "cache_expire_after", "cache_max_mb", "replay")

@@ -40,17 +40,24 @@ from agentcompass.interfaces import (
     error_policy,
 )
 
+from ..record import (
+    AttemptOutcome,
+    AttemptRecord,
+    agent_from_dict,
+    agent_to_dict,
+    new_outcome,
+    record_failure,
+    record_write_error,
+    usage_record,
+    work_s,
+)
 from . import resources
 from .budget import with_roles
 from .frame import AttemptFrame
 from .gateway import AttemptGateway, attempt_gateway
-from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome, record_failure
 from .progress import AttemptStarted, PhaseChanged
-from .records import usage_record
 from .roles import AttemptRoles
 from .runtime import RequestRuntime
-from .store import AttemptRecord, record_write_error
-from .writer import work_s
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
@@ -231,7 +238,7 @@ class _Attempt(AttemptFrame):
         await self.rt.benchmark.setup(self.task, self.env, self.ctx)
         items = self.rt.config.execution.artifacts.prepare
         if items:
-            from .artifacts import prepare_artifacts
+            from ..record import prepare_artifacts
 
             await prepare_artifacts(self.env, [i.model_dump() for i in items])
 
@@ -312,7 +319,7 @@ class _Attempt(AttemptFrame):
             return AgentResult(exit_status=ExitStatus.ERROR, usage=usage, info={"error": one_line(exc)})
 
     async def _save_artifacts(self) -> dict[str, Any]:
-        from .artifacts import save_artifacts
+        from ..record import save_artifacts
 
         a = self.rt.config.execution.artifacts
         return await save_artifacts(
