@@ -17,8 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass._config.compose import ResolvedRequest
-from agentcompass._config.schema import RuntimeConfig
+from agentcompass._config import ResolvedRequest, RuntimeConfig
 from agentcompass._orchestrator.record import RunResult, console_logging, file_logging
 from agentcompass._orchestrator.scheduling import (
     Budget,
@@ -95,7 +94,7 @@ def orchestration_runtime(jobs: list[Job], explicit: dict[str, Any]) -> RuntimeC
     composed request's runtime says), over the schema defaults. A bad value is a ConfigError naming its key."""
     from pydantic import ValidationError
 
-    from agentcompass._config.registry import validation_error
+    from agentcompass._config import validation_error
 
     base = next((j.resolved.config.runtime for j in jobs if j.resolved is not None), None)
     values = {**(base.model_dump() if base is not None else {}), **explicit}

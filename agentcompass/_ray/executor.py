@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass import errors
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import RequestConfig
 from agentcompass._deps import auto_install_scope, require
 from agentcompass._orchestrator.record import (
     AttemptOutcome,

@@ -29,7 +29,7 @@ class Preflight:
 
 def dry_run(orch: Any) -> Preflight:
     """Validate each request of a resolved orchestration, count its tasks and name its output directory."""
-    from agentcompass._config.redact import redact
+    from agentcompass._config import redact_config as redact
     from agentcompass._orchestrator.scheduling import Pool, Progress, RequestRun
 
     from .hooks import default_hooks

@@ -15,7 +15,7 @@ from .spec import EvaluationRequest, Level, PathLike, Progress
 from .threads import run_sync
 
 if TYPE_CHECKING:
-    from agentcompass._config.compose import ResolvedRequest
+    from agentcompass._config import ResolvedRequest
     from agentcompass._orchestrator.record import RunResult
 
 

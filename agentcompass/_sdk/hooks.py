@@ -7,7 +7,7 @@ import logging
 from contextlib import AbstractContextManager
 from typing import Any
 
-from agentcompass._config.compose import ResolvedRequest
+from agentcompass._config import ResolvedRequest
 from agentcompass._orchestrator.scheduling import Hooks, RecipeHooks
 
 

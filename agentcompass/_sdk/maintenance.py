@@ -9,12 +9,10 @@ from typing import Any
 
 def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
     """Remove the environments left behind by killed runs (only ``run_id``'s when given); return how many."""
-    from agentcompass._config import registry
-    from agentcompass._config.compose import component_config
-    from agentcompass._config.paths import default_data_dir
+    from agentcompass._config import build, component_config, default_data_dir
     from agentcompass.interfaces import ComponentContext
 
-    provider = registry.build(
+    provider = build(
         "environment", component_config("environment", environment), ComponentContext(default_data_dir())
     )
 
@@ -61,7 +59,7 @@ def export(fmt: str, run_dir: str | Path, out_dir: str | Path) -> Path:
 def build_base_image(tag: str, *, mirror: str, rebuild: bool = False, log_level: str | None = None) -> str:
     """Build the offline base image (Debian bookworm with debootstrap, root file system cached in the data dir)
     and import it into the Docker engine as ``tag``; needs root. Returns the tag."""
-    from agentcompass._config.paths import default_data_dir
+    from agentcompass._config import default_data_dir
     from agentcompass._orchestrator.record import console_logging
     from agentcompass.environments.docker.base_image import build_base_image as build
     from agentcompass.environments.docker.provider import DockerProvider

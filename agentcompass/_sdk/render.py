@@ -12,7 +12,7 @@ def render_config(**kwargs: Any) -> str:
     """The resolved config of ``run_evaluation(**kwargs)`` as YAML, secrets redacted; runs nothing."""
     import yaml
 
-    from agentcompass._config.redact import redact
+    from agentcompass._config import redact_config as redact
 
     from .evaluate import compose_from_kwargs
 
@@ -43,6 +43,6 @@ def format_orchestration(result: Any) -> tuple[str, str]:
 
 def error_message(exc: BaseException) -> str:
     """``str(exc)`` with every registered secret removed (the type name when the message is empty)."""
-    from agentcompass._config.redact import scrub
+    from agentcompass._config import scrub
 
     return scrub(str(exc)) or type(exc).__name__

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass._config.registry import GROUPS
+from agentcompass._config import GROUPS
 from agentcompass._orchestrator.record import (
     ANALYSIS_JSON,
     ANALYSIS_MD,

@@ -53,7 +53,26 @@ _EXPORTS = {
     "not_run_rows": "summary",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ErrorCounted",
+    "ErrorCounts",
+    "ScanReport",
+    "build_summary",
+    "by_task",
+    "compute_metrics",
+    "format_table",
+    "not_run_reason",
+    "not_run_rows",
+    "passed",
+    "percentile",
+    "record_of",
+    "reviewed",
+    "reward_counts",
+    "scan_rows",
+    "scan_run",
+    "scored",
+    "task_row",
+]
 
 
 def __getattr__(name: str) -> Any:

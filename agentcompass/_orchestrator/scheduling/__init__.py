@@ -63,7 +63,28 @@ _EXPORTS = {
     "RequestRuntime": "runtime",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "AttemptFrame",
+    "AttemptStarted",
+    "Budget",
+    "Executor",
+    "Hooks",
+    "ModelRoles",
+    "PhaseChanged",
+    "Pool",
+    "Progress",
+    "RateLimiter",
+    "RecipeHooks",
+    "RequestFinished",
+    "RequestRun",
+    "RequestRuntime",
+    "budget_message",
+    "load_rubric",
+    "open_executor",
+    "parse_params",
+    "review_run",
+    "run_attempt",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import RequestConfig
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AgentResult, Task
 

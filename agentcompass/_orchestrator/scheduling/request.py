@@ -9,11 +9,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._config import registry
-from agentcompass._config.compose import ResolvedRequest
-from agentcompass._config.paths import data_dir
-from agentcompass._config.redact import redact, register_config_secrets, register_secret
-from agentcompass._config.registry import GROUPS, Components
+from agentcompass._config import (
+    GROUPS,
+    Components,
+    ResolvedRequest,
+    build_components,
+    data_dir,
+    register_config_secrets,
+    register_secret,
+)
+from agentcompass._config import redact_config as redact
 from agentcompass.conversation import CONVERSATION, CONVERSES, MODEL_ROLES
 from agentcompass.errors import AgentCompassError, ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
@@ -204,7 +209,7 @@ class RequestRun:
             logger=self.logger,
         )
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
-            components = registry.build_components(data, ctx)
+            components = build_components(data, ctx)
             self._check_model(components)
             model = components.model
             for role in self.cfg.model_roles.values():

@@ -78,10 +78,10 @@ class ModelRoles:
         """The request-wide client of ``role`` (built now if it is the first use)."""
         with self._lock:
             if role not in self._clients:
-                from agentcompass._config import registry
+                from agentcompass._config import build
 
                 cfg = role_config(role, self._main, self._defaults.get(role), self._given.get(role))
-                client = registry.build("model", cfg, self._ctx)
+                client = build("model", cfg, self._ctx)
                 if client is None:
                     raise ModelRoleUnavailableError(f"model role {role!r}: its model section builds no client")
                 self._clients[role] = client
