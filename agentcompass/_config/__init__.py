@@ -168,5 +168,5 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
         module, attribute = _EXPORTS[name]
-        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        return vars(importlib.import_module(f"{__name__}.{module}"))[attribute]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

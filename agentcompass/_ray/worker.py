@@ -1,7 +1,7 @@
 """What runs on a worker node: one attempt per Ray task, streaming back its events, log lines and files.
 
 :func:`attempt_stream` is the body of a streaming Ray task. It runs the ordinary attempt
-(:func:`agentcompass._orchestrator.attempt.run_attempt`: open environment, agent, verify, close) on the event
+(:func:`agentcompass._orchestrator.scheduling.attempt.run_attempt`: open environment, agent, verify, close) on the event
 loop of this worker process, against the components of its request built on this node (:mod:`.state`: once per
 worker process and request, from the parts the driver ships once per request; the benchmark's tasks are loaded
 here, so task files and datasets are this node's). The task's own argument is small: the attempt's key, task,
