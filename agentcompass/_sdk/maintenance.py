@@ -12,9 +12,7 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
     from agentcompass._config import build, component_config, default_data_dir
     from agentcompass.interfaces import ComponentContext
 
-    provider = build(
-        "environment", component_config("environment", environment), ComponentContext(default_data_dir())
-    )
+    provider = build("environment", component_config("environment", environment), ComponentContext(default_data_dir()))
 
     async def go() -> int:
         try:

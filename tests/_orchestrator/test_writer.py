@@ -1,4 +1,4 @@
-"""``_orchestrator.record.writer.Writer``: writes run in the order they were asked for, inline while they are fast and in
+"""``record.writer.Writer``: writes run in the order they were asked for, inline while they are fast and in
 the writer thread after a slow one; ``now`` waits for its own (and so every earlier) write and returns its result
 or raises its error; ``flush`` waits for everything and raises the first error of a write nobody waited for, once."""
 
