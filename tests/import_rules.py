@@ -40,8 +40,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._config": _CORE,
     "agentcompass._stats": (),  # pure statistics: nothing of the package
     "agentcompass._integrity": (),  # the deterministic integrity scan: pure, reads files; nothing of the package
+    # its layers inside (SUBLAYERS below): the run record, then what its results say, then scheduling on top
     "agentcompass._orchestrator": ("agentcompass._config", "agentcompass._stats", "agentcompass._integrity", *_CORE),
-    # the orchestrator's layers (SUBLAYERS): the run record, then what its results say, then scheduling on top
     # the model gateway: a core service beside models/ (not a plug-in), handed to requests by the SDK
     "agentcompass.gateway": ("agentcompass.models", *_CORE),
     "agentcompass._recipes": ("agentcompass._config", "agentcompass._orchestrator", "agentcompass._deps", *_CORE),
@@ -117,7 +117,7 @@ FRONT_DOORS = (
     "agentcompass.interfaces",
 )
 # Packages reached only through the front doors inside them: they export nothing themselves.
-ENCLOSURES = {"agentcompass._orchestrator": FRONT_DOORS[2:5]}
+ENCLOSURES = {"agentcompass._orchestrator": tuple(SUBLAYERS)}
 
 
 def package_of(module: str) -> str:
