@@ -19,6 +19,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # explicit re-exports, for the type checker
+    from agentcompass.kit import write_atomic as write_atomic  # the store's atomic write (kit's)
+
     from .artifacts import MANIFEST as MANIFEST
     from .artifacts import prepare_artifacts as prepare_artifacts
     from .artifacts import save_artifacts as save_artifacts
@@ -86,7 +88,6 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .store import record_write_error as record_write_error
     from .store import row_sample as row_sample
     from .store import safe_name as safe_name
-    from .store import write_atomic as write_atomic
     from .writer import work_s as work_s
 
 _EXPORTS = {
