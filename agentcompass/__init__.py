@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the names as type checkers and IDEs see them (at run time t
     from agentcompass._launch import OrchestrationSpec as OrchestrationSpec
     from agentcompass._launch import RequestOutcome as RequestOutcome
     from agentcompass._launch import RunRequestSpec as RunRequestSpec
-    from agentcompass._orchestrator.result import RunResult as RunResult
+    from agentcompass._orchestrator.record import RunResult as RunResult
     from agentcompass._sdk import EvaluationRequest as EvaluationRequest
     from agentcompass._sdk import LaunchSettings as LaunchSettings
     from agentcompass._sdk import async_launch as async_launch
@@ -72,7 +72,7 @@ _EXPORTS = {
     "OrchestrationResult": "agentcompass._launch",
     "Orchestration": "agentcompass._launch",
     "RequestOutcome": "agentcompass._launch",
-    "RunResult": "agentcompass._orchestrator.result",
+    "RunResult": "agentcompass._orchestrator.record",
     "AttemptStatus": "agentcompass.interfaces",
     "RunStatus": "agentcompass.interfaces",
     "ExitStatus": "agentcompass.interfaces",

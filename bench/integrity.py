@@ -68,7 +68,7 @@ def _once(args: argparse.Namespace, scan: bool, results: Path) -> tuple[float, s
 
 def _time_the_scan() -> list[float]:
     """Time every ``scan_rows`` of a run's finalisation in this process (the list it returns grows)."""
-    from agentcompass._orchestrator import request
+    from agentcompass._orchestrator.scheduling import request
 
     spent: list[float] = []
     scan_rows = request.scan_rows

@@ -61,7 +61,7 @@ def hydra_compose_cpu_ms(repeats: int = 10) -> float:
     """The baseline: one plain Hydra compose (initialize_config_dir + compose) of the same request, CPU ms."""
     from hydra import compose, initialize_config_dir
 
-    from agentcompass._config.registry import conf_dir
+    from agentcompass._config import conf_dir
 
     overrides = ["benchmark=synthetic", "harness=nop", "model=none", "environment=memory"]
     t0 = time.process_time()

@@ -51,7 +51,7 @@ DICTS += [{"role": "user", "content": "benchmark call"}]
 
 def agentcompass_side():
     from pathlib import Path
-    from agentcompass._config.registry import build
+    from agentcompass._config import build
     from agentcompass.interfaces import ComponentContext
     model = build("model", {"_target_": "agentcompass.models.client.Model", "id": "bench-model",
                             "base_url": cfg["base_url"], "api_key": "sk-bench", "api_protocol": cfg["protocol"]},

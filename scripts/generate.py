@@ -13,16 +13,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agentcompass._config import reference  # noqa: E402 - after the path set-up
+from agentcompass._config import OPTIONS_PAGE, options_markdown  # noqa: E402 - after the path set-up
 from agentcompass.harnesses._installed import options as agent_options  # noqa: E402
 
 
 def generated() -> dict[str, str]:
     """Path (relative to the repository root) -> the text it must hold."""
-    from agentcompass._orchestrator import schema
+    from agentcompass._orchestrator.record import DOC_PAGE, results_page
 
-    pages = {reference.PAGE: reference.options_markdown(), agent_options.PAGE: agent_options.page()}
-    return {**pages, schema.DOC_PAGE: schema.results_page((ROOT / schema.DOC_PAGE).read_text())}
+    pages = {OPTIONS_PAGE: options_markdown(), agent_options.PAGE: agent_options.page()}
+    return {**pages, DOC_PAGE: results_page((ROOT / DOC_PAGE).read_text())}
 
 
 def stale() -> list[str]:

@@ -40,6 +40,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "agentcompass._config": _CORE,
     "agentcompass._stats": (),  # pure statistics: nothing of the package
     "agentcompass._integrity": (),  # the deterministic integrity scan: pure, reads files; nothing of the package
+    # its layers inside (SUBLAYERS below): the run record, then what its results say, then scheduling on top
     "agentcompass._orchestrator": ("agentcompass._config", "agentcompass._stats", "agentcompass._integrity", *_CORE),
     # the model gateway: a core service beside models/ (not a plug-in), handed to requests by the SDK
     "agentcompass.gateway": ("agentcompass.models", *_CORE),
@@ -75,7 +76,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "agentcompass._cli": (
         "agentcompass._sdk",
-        "agentcompass._config.options",
+        "agentcompass._config",  # its front door loads a name's module on first use: the options table, not Hydra
         "agentcompass.interfaces",
         "agentcompass.errors",
     ),
@@ -93,6 +94,30 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "hydra_plugins.agentcompass_launcher": ("agentcompass._launch",),
 }
+
+# Layers inside a package: subpackage -> the sibling subpackages it may import (a lower layer never imports a
+# higher one). A module of the package outside these subpackages is not restricted by this table.
+SUBLAYERS: dict[str, tuple[str, ...]] = {
+    "agentcompass._orchestrator.record": (),
+    "agentcompass._orchestrator.metrics": ("agentcompass._orchestrator.record",),
+    "agentcompass._orchestrator.scheduling": (
+        "agentcompass._orchestrator.record",
+        "agentcompass._orchestrator.metrics",
+    ),
+}
+
+# Packages with a front door: what other packages (sibling subpackages included) may use is exported from the
+# package's ``__init__``; its inner modules are imported only from inside the package.
+FRONT_DOORS = (
+    "agentcompass._config",
+    "agentcompass._integrity",
+    "agentcompass._orchestrator.record",
+    "agentcompass._orchestrator.metrics",
+    "agentcompass._orchestrator.scheduling",
+    "agentcompass.interfaces",
+)
+# Packages reached only through the front doors inside them: they export nothing themselves.
+ENCLOSURES = {"agentcompass._orchestrator": tuple(SUBLAYERS)}
 
 
 def package_of(module: str) -> str:
@@ -299,4 +324,31 @@ def private_imports(edges: list[Edge]) -> list[str]:
         owner = private_owner(e.target)
         if owner is not None and not _within(e.source, owner):
             out.append(f"{e.where()}: {e.source} imports {e.target}, a private module of {owner}")
+    return out
+
+
+def _door_of(target: str) -> str | None:
+    """The innermost front door or enclosure ``target`` is (or is inside), or None."""
+    found = [d for d in (*FRONT_DOORS, *ENCLOSURES) if _within(target, d)]
+    return max(found, key=len) if found else None
+
+
+def front_door_violations(edges: list[Edge]) -> list[str]:
+    """One line per import that reaches inside a package with a front door from outside it (an enclosure's own
+    ``__init__`` included), or that goes up the layers of SUBLAYERS: file:line, the import and what to import."""
+    out = []
+    for e in edges:
+        door = _door_of(e.target)
+        if door is not None and not _within(e.source, door) and (e.target != door or door in ENCLOSURES):
+            use = " or ".join(ENCLOSURES.get(door, (door,)))
+            out.append(f"{e.where()}: {e.source} imports {e.target}; outside {door} import from its front door {use}")
+        for layer, below in SUBLAYERS.items():
+            siblings = [s for s in SUBLAYERS if s.rsplit(".", 1)[0] == layer.rsplit(".", 1)[0] and s != layer]
+            if _within(e.source, layer):
+                up = [s for s in siblings if _within(e.target, s) and s not in below]
+                if up:
+                    out.append(
+                        f"{e.where()}: {e.source} imports {e.target}; {layer} may import "
+                        f"{'only ' + ', '.join(below) if below else 'none'} of its sibling layers"
+                    )
     return out

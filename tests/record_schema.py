@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from agentcompass._orchestrator import schema
-from agentcompass._orchestrator.store import AttemptRecord, RunStore
+from agentcompass._orchestrator.record import schema
+from agentcompass._orchestrator.record.store import AttemptRecord, RunStore
 
 _problems: list[str] = []
 _checked: dict[str, int] = {"result": 0, "row": 0, "summary": 0}

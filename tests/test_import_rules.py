@@ -130,3 +130,69 @@ def test_a_private_module_is_its_packages_own(tmp_path):
     )
     bad = import_rules.private_imports(import_rules.scan(tmp_path, ("agentcompass",)))
     assert len(bad) == 1 and bad[0].startswith("agentcompass/gateway/routes.py:6: ") and "agentcompass.models" in bad[0]
+
+
+def test_packages_are_entered_only_by_their_front_doors():
+    bad = import_rules.front_door_violations(import_rules.scan(ROOT))
+    assert not bad, "imports past a front door:\n" + "\n".join(bad)
+
+
+def test_a_front_door_rule_catches_a_reach_inside_and_a_layer_upwards(tmp_path):
+    """_view reaching into _orchestrator.record.store, record importing scheduling, metrics reaching into record's
+    module, and the enclosure's own ``__init__`` are reported with file:line and the door to use; the doors
+    themselves, a package's own modules and ``from <enclosure> import <door>`` are not."""
+    pkg = tmp_path / "agentcompass"
+    for folder in ("", "_view", "_orchestrator", "_orchestrator/record", "_orchestrator/metrics", "_config"):
+        (pkg / folder).mkdir(exist_ok=True)
+        (pkg / folder / "__init__.py").write_text("")
+    (pkg / "_orchestrator" / "scheduling").mkdir()
+    (pkg / "_orchestrator" / "scheduling" / "__init__.py").write_text("")
+    (pkg / "_orchestrator" / "record" / "store.py").write_text(
+        "from .result import RunResult\n\n\ndef f():\n    from ..scheduling import Pool\n"
+    )
+    (pkg / "_orchestrator" / "record" / "result.py").write_text("")
+    (pkg / "_orchestrator" / "metrics" / "summary.py").write_text(
+        "from ..record import RunResult\nfrom ..record.store import RunStore\n"
+    )
+    (pkg / "_config" / "registry.py").write_text("")
+    (pkg / "_view" / "runs.py").write_text(
+        "from agentcompass._orchestrator.record import RunStore\n"
+        "from agentcompass._orchestrator import metrics\n"
+        "from agentcompass._config import build\n"
+        "from agentcompass._orchestrator.record.store import RunStore\n"
+        "from agentcompass._config.registry import GROUPS\n"
+        "from agentcompass._orchestrator import AttemptFrame\n"
+    )
+    bad = import_rules.front_door_violations(import_rules.scan(tmp_path, ("agentcompass",)))
+    where = sorted(v.split(": ")[0] for v in bad)
+    assert where == [
+        "agentcompass/_orchestrator/metrics/summary.py:2",
+        "agentcompass/_orchestrator/record/store.py:5",
+        "agentcompass/_view/runs.py:4",
+        "agentcompass/_view/runs.py:5",
+        "agentcompass/_view/runs.py:6",
+    ], bad
+    text = "\n".join(bad)
+    assert "runs.py:4: agentcompass._view.runs imports agentcompass._orchestrator.record.store; outside " in text
+    assert "front door agentcompass._orchestrator.record" in text
+    assert "front door agentcompass._config" in text  # runs.py:5
+    assert "agentcompass._orchestrator.record may import none of its sibling layers" in text  # store.py:5
+
+
+def test_a_front_door_exports_names_its_modules_define():
+    """Every front door's ``__all__`` is its lazy table (or its imports), each name resolves, and none shadows one of
+    the package's modules (``from pkg import name`` would hand back the module once it is imported)."""
+    import importlib
+    import pkgutil
+
+    for door in import_rules.FRONT_DOORS:
+        package = importlib.import_module(door)
+        exports = getattr(package, "_EXPORTS", None)
+        if exports is not None:
+            assert sorted(package.__all__) == sorted(exports), door
+        modules = {m.name for m in pkgutil.iter_modules(package.__path__)}
+        assert not set(package.__all__) & modules, (door, set(package.__all__) & modules)
+        for name in package.__all__:
+            assert getattr(package, name) is not None, (door, name)
+    for enclosure in import_rules.ENCLOSURES:
+        assert not getattr(importlib.import_module(enclosure), "__all__", []), enclosure

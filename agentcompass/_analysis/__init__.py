@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import RunStore
+from agentcompass._orchestrator.record import RunStore
 from agentcompass.errors import one_line
 from agentcompass.interfaces import sum_cost
 
@@ -93,7 +93,7 @@ async def analyze_run(
 
     ``judge=False`` skips the judge even when ``params.model`` names one.
     """
-    from agentcompass._config.redact import redact
+    from agentcompass._config import redact_config as redact
 
     p = params if isinstance(params, AnalysisParams) else parse_params(params)
     folder, records = load_run(run_dir)
@@ -120,7 +120,7 @@ async def analyze_run(
 
 def _scrubbed(obj: Any) -> Any:
     """Registered secrets removed from every string (keys are kept: token counts are not secrets)."""
-    from agentcompass._config.redact import scrub
+    from agentcompass._config import scrub
 
     if isinstance(obj, dict):
         return {k: _scrubbed(v) for k, v in obj.items()}

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import RESULTS_FILE, RunStore, attempt_number, row_sample
+from agentcompass._orchestrator.record import RESULTS_FILE, RunStore, attempt_number, row_sample
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AttemptStatus
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.metrics import by_task, reward_counts, scored
-from agentcompass._orchestrator.store import CONFIG_FILE, RESULTS_FILE, RunStore
+from agentcompass._orchestrator.record import CONFIG_FILE, RESULTS_FILE, RunStore
 from agentcompass._stats import power
 from agentcompass._stats.intervals import mean_interval
 from agentcompass._stats.multiple import holm

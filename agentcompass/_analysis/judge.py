@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import ERROR_FILE, VERIFIER_LOG
+from agentcompass._orchestrator.record import ERROR_FILE, VERIFIER_LOG
 from agentcompass.errors import ConfigError, one_line
 
 TAXONOMY: dict[str, str] = {
@@ -50,16 +50,12 @@ _FILES = (
 
 def build_judge(spec: dict[str, Any] | str, logger: Any = None) -> Any:
     """A ``Model`` from a conf/model id or model name, with the mapping's fields merged over it."""
-    from agentcompass._config import registry
-    from agentcompass._config.compose import component_config
-    from agentcompass._config.merge import deep_merge
-    from agentcompass._config.paths import default_data_dir
-    from agentcompass._config.redact import register_secret
+    from agentcompass._config import build, component_config, deep_merge, default_data_dir, list_ids, register_secret
     from agentcompass.interfaces import ComponentContext
 
     extra = {"id": spec} if isinstance(spec, str) else dict(spec)
     name = str(extra["id"])
-    base_id = name if name in registry.list_ids("model") else "generic"
+    base_id = name if name in list_ids("model") else "generic"
     base = component_config("model", base_id)
     if base_id != "generic":
         extra.pop("id")
@@ -68,7 +64,7 @@ def build_judge(spec: dict[str, Any] | str, logger: Any = None) -> Any:
         raise ConfigError(f"analysis_params.model={name!r} is not a model; name a model id or model name")
     register_secret(cfg.get("api_key"))
     ctx = ComponentContext(data_dir=default_data_dir(), **({"logger": logger} if logger is not None else {}))
-    return registry.build("model", cfg, ctx)
+    return build("model", cfg, ctx)
 
 
 def _tail(path: Path, n: int) -> str:
@@ -82,7 +78,7 @@ def _tail(path: Path, n: int) -> str:
 
 def evidence(attempt: dict[str, Any], budget: int) -> str:
     """The user message for one attempt: recorded facts plus the ends of its logs, within ``budget`` chars."""
-    from agentcompass._config.redact import scrub
+    from agentcompass._config import scrub
 
     agent = attempt.get("agent") or {}
     facts = {

@@ -48,7 +48,7 @@ class AnalysisParams(BaseModel):
 def parse_params(raw: dict[str, Any] | None) -> AnalysisParams:
     from pydantic import ValidationError
 
-    from agentcompass._config.registry import validation_error
+    from agentcompass._config import validation_error
 
     if raw is not None and not isinstance(raw, dict):
         raise ConfigError(f"analysis_params must be a dict (CLI: a JSON object), got {type(raw).__name__}")

@@ -107,9 +107,9 @@ def _argparse_kwargs(row: Any) -> dict[str, Any]:
 
 def add_table_arguments(p: argparse.ArgumentParser, entry: str) -> None:
     """One option per row of ``entry`` that has a flag (positionals are the caller's)."""
-    from agentcompass._config import options
+    from agentcompass._config import for_entry
 
-    for row in options.for_entry(entry):
+    for row in for_entry(entry):
         if row.cli:
             flags = (row.cli, row.short) if row.short else (row.cli,)
             p.add_argument(*flags, dest=row.name, default=None, help=_help(row), **_argparse_kwargs(row))
@@ -124,10 +124,10 @@ def _help(row: Any) -> str:
 
 def table_kwargs(args: argparse.Namespace, entry: str) -> dict[str, Any]:
     """SDK keywords of ``entry`` given on the command line (an option left out is not passed)."""
-    from agentcompass._config import options
+    from agentcompass._config import for_entry
 
     kw: dict[str, Any] = {}
-    for row in options.for_entry(entry):
+    for row in for_entry(entry):
         value = getattr(args, row.name, None) if row.cli else None
         if value is None:
             continue

@@ -22,9 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._config.schema import ExecutionConfig, RuntimeConfig, default_of
+from agentcompass._config import ExecutionConfig, RuntimeConfig, default_of
 from agentcompass._export.harbor_trial import RunInfo, iso, stable_id, write_trial
-from agentcompass._orchestrator.store import (
+from agentcompass._orchestrator.record import (
     RESULT_FILE,
     RESULTS_FILE,
     SUMMARY_FILE,

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import ARTIFACTS_DIR, RESULT_FILE, VERIFIER_LOG
+from agentcompass._orchestrator.record import ARTIFACTS_DIR, RESULT_FILE, VERIFIER_LOG
 from agentcompass.kit import write_json
 
 NAMESPACE = uuid.UUID("5b1b7c64-6a43-4d4e-9a52-1f0e0d1e2a61")  # uuid5 namespace of exported ids

@@ -1,7 +1,7 @@
 """The optional LLM review of the integrity scan (docs/integrity.md): a rubric, the evidence of one attempt as a
 judge model reads it, and the judge's answer parsed into ``(verdict, reason)``.
 
-Pure: builds messages and parses text; the orchestrator (``agentcompass._orchestrator.review``) sends them through
+Pure: builds messages and parses text; the orchestrator (``_orchestrator.scheduling.review``) sends them through
 the model layer with the ``judge`` role and records the outcome in the attempt's ``integrity.review``.
 """
 

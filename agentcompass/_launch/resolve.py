@@ -10,9 +10,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from agentcompass._config.compose import ResolvedRequest, with_runtime
-from agentcompass._config.registry import validation_error
-from agentcompass._orchestrator.store import safe_name
+from agentcompass._config import ResolvedRequest, validation_error, with_runtime
+from agentcompass._orchestrator.record import safe_name
 from agentcompass.errors import ConfigError
 
 from .run import Orchestration, orchestration_runtime

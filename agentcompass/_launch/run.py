@@ -17,16 +17,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass._config.compose import ResolvedRequest
-from agentcompass._config.schema import RuntimeConfig
-from agentcompass._orchestrator.budget import Budget, budget_message
-from agentcompass._orchestrator.executor import Executor, open_executor
-from agentcompass._orchestrator.hooks import Hooks
-from agentcompass._orchestrator.logs import console_logging, file_logging
-from agentcompass._orchestrator.pool import Pool
-from agentcompass._orchestrator.progress import Progress, RequestFinished
-from agentcompass._orchestrator.request import RequestRun
-from agentcompass._orchestrator.result import RunResult
+from agentcompass._config import ResolvedRequest, RuntimeConfig
+from agentcompass._orchestrator.record import RunResult, console_logging, file_logging
+from agentcompass._orchestrator.scheduling import (
+    Budget,
+    Executor,
+    Hooks,
+    Pool,
+    Progress,
+    RequestFinished,
+    RequestRun,
+    budget_message,
+    open_executor,
+)
 from agentcompass.errors import (
     AgentCompassError,
     BudgetExhaustedError,
@@ -91,7 +94,7 @@ def orchestration_runtime(jobs: list[Job], explicit: dict[str, Any]) -> RuntimeC
     composed request's runtime says), over the schema defaults. A bad value is a ConfigError naming its key."""
     from pydantic import ValidationError
 
-    from agentcompass._config.registry import validation_error
+    from agentcompass._config import validation_error
 
     base = next((j.resolved.config.runtime for j in jobs if j.resolved is not None), None)
     values = {**(base.model_dump() if base is not None else {}), **explicit}

@@ -8,13 +8,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, SecretStr, create_model, field_validator
 from pydantic.fields import FieldInfo
 
-from agentcompass._config import options
-from agentcompass._config.compose import ComposeInput
-from agentcompass._config.merge import deep_merge
-from agentcompass._config.registry import GROUPS
-from agentcompass._config.schema import SAFE_NAME, ExecutionConfig, OutputConfig
-from agentcompass._config.schema import Strict as _Strict
-from agentcompass._orchestrator.store import safe_name
+from agentcompass._config import (
+    GROUPS,
+    SAFE_NAME,
+    ComposeInput,
+    ExecutionConfig,
+    OutputConfig,
+    deep_merge,
+    runtime_fields,
+)
+from agentcompass._config import Strict as _Strict
+from agentcompass._orchestrator.record import safe_name
 
 
 def _optional(name: str, fields: dict[str, FieldInfo], base: type[BaseModel], doc: str) -> type[BaseModel]:
@@ -58,14 +62,14 @@ ExecutionSpec = _optional(
 )
 RequestRuntimeSpec = _optional(
     "RequestRuntimeSpec",
-    options.runtime_fields("request"),
+    runtime_fields("request"),
     _Strict,
     "A request's (or the defaults') runtime: reuse, reuse_run_id, checkpoint_resume.",
 )
 OutputSpec = _optional("OutputSpec", dict(OutputConfig.model_fields), _Strict, "run_name and run_id.")
 OrchestrationRuntime = _optional(
     "OrchestrationRuntime",
-    options.runtime_fields("orchestration"),
+    runtime_fields("orchestration"),
     _Strict,
     "Orchestration-wide settings (the file's top-level ``runtime``).",
 )
@@ -125,7 +129,7 @@ class RunRequestSpec(OrchestrationDefaults):
 class OrchestrationSpec(_Strict):
     version: Literal[1] = 1
     name: str = "orchestration"
-    task_concurrency: int = copy.copy(options.runtime_fields("top")["task_concurrency"])  # the schema's field
+    task_concurrency: int = copy.copy(runtime_fields("top")["task_concurrency"])  # the schema's field
     runtime: OrchestrationRuntime = Field(default_factory=OrchestrationRuntime)
     defaults: OrchestrationDefaults = Field(default_factory=OrchestrationDefaults)
     requests: list[RunRequestSpec] = Field(min_length=1)

@@ -21,8 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass._config.compose import ComposeInput, ResolvedRequest, compose_request, hydra_lock
-from agentcompass._config.registry import GROUPS, conf_dir
+from agentcompass._config import GROUPS, ComposeInput, ResolvedRequest, compose_request, conf_dir, hydra_lock
 from agentcompass.errors import ConfigError
 
 JOB_KEY = "agentcompass_job"

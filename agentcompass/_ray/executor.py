@@ -28,17 +28,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import RequestConfig
 from agentcompass._deps import auto_install_scope, require
-from agentcompass._orchestrator import AttemptFrame as Frame
-from agentcompass._orchestrator.failures import FailureRecord, classify_failure, stopping_error
-from agentcompass._orchestrator.outcome import AttemptOutcome, agent_to_dict, new_outcome
-from agentcompass._orchestrator.pool import Pool
-from agentcompass._orchestrator.progress import AttemptStarted, PhaseChanged
-from agentcompass._orchestrator.runtime import RequestRuntime
-from agentcompass._orchestrator.store import AttemptRecord, write_atomic
-from agentcompass._orchestrator.timeouts import AttemptTimeouts, attempt_timeouts
-from agentcompass._orchestrator.writer import work_s
+from agentcompass._orchestrator.record import (
+    AttemptOutcome,
+    AttemptRecord,
+    agent_to_dict,
+    new_outcome,
+    work_s,
+    write_atomic,
+)
+from agentcompass._orchestrator.scheduling import AttemptFrame as Frame
+from agentcompass._orchestrator.scheduling import (
+    AttemptStarted,
+    AttemptTimeouts,
+    FailureRecord,
+    PhaseChanged,
+    Pool,
+    RequestRuntime,
+    attempt_timeouts,
+    classify_failure,
+    stopping_error,
+)
 from agentcompass.errors import ConfigError, NodeLostError, PathEscapeError, SandboxError
 from agentcompass.interfaces import AgentResult, Task
 

@@ -11,8 +11,7 @@ import asyncio
 import socket
 from typing import Any
 
-from agentcompass._config import registry
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import RequestConfig, build
 from agentcompass._deps import auto_install_scope
 from agentcompass.interfaces import PREBUILD
 
@@ -22,7 +21,7 @@ from .parts import component_context
 def _cleanup(data: dict[str, Any], run_id: str) -> int:
     config = RequestConfig.model_validate(data)
     ctx = component_context(config, run_id, "cleanup")
-    provider = registry.build("environment", data["environment"], ctx)
+    provider = build("environment", data["environment"], ctx)
 
     async def go() -> int:
         try:
@@ -42,8 +41,8 @@ def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
     config = RequestConfig.model_validate(data)
     ctx = component_context(config, run_id, "prebuild")
     with auto_install_scope(config.runtime.auto_install_dependencies):
-        benchmark = registry.build("benchmark", data["benchmark"], ctx)
-        provider = registry.build("environment", data["environment"], ctx)
+        benchmark = build("benchmark", data["benchmark"], ctx)
+        provider = build("environment", data["environment"], ctx)
         tasks = benchmark.load()
     out: dict[str, Any] = {"host": socket.gethostname(), "provider": provider.name, "tasks": []}
     prebuild = PREBUILD.of(provider)

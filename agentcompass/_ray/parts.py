@@ -1,7 +1,7 @@
 """A request's components on a worker node, and the runtime an attempt sees there.
 
 The components are built from the request's resolved config exactly as the driver builds them
-(``_config.registry.build``), with this node's ``data_dir``; the benchmark loads its tasks here. The runtime's
+(``agentcompass._config.build``), with this node's ``data_dir``; the benchmark loads its tasks here. The runtime's
 pool holds no slot (the driver holds it); when the request has cluster-wide limits, it asks the driver's services
 actor before each environment open of a provider with an ``env_open_qps``, and the model is wrapped so that each
 call holds one token of its provider's cluster-wide limit. Without such limits an attempt makes no call to the
@@ -17,15 +17,17 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from agentcompass._config import registry
-from agentcompass._config.paths import data_dir
-from agentcompass._config.redact import register_config_secrets, register_secret
-from agentcompass._config.registry import Components
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import (
+    Components,
+    RequestConfig,
+    build_components,
+    data_dir,
+    register_config_secrets,
+    register_secret,
+)
 from agentcompass._deps import auto_install_scope
-from agentcompass._orchestrator.logs import LOGGER
-from agentcompass._orchestrator.roles import ModelRoles
-from agentcompass._orchestrator.runtime import RequestRuntime
+from agentcompass._orchestrator.record import LOGGER
+from agentcompass._orchestrator.scheduling import ModelRoles, RequestRuntime
 from agentcompass.errors import ConfigError, SandboxError
 from agentcompass.interfaces import MODEL_ROLES, ComponentContext, Task
 
@@ -73,7 +75,7 @@ def build_parts(shared: dict[str, Any]) -> Parts:
     register_config_secrets(data)
     ctx = component_context(config, shared["run_id"], shared["name"])
     with auto_install_scope(config.runtime.auto_install_dependencies):
-        components = registry.build_components(data, ctx)
+        components = build_components(data, ctx)
         tasks = {t.id: t for t in components.benchmark.load()}
     for role in config.model_roles.values():
         register_secret(role.get("api_key") if isinstance(role, dict) else None)

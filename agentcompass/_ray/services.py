@@ -2,7 +2,7 @@
 made only when a request has cluster-wide limits.
 
 Workers ask it, before each environment open of a provider with an ``env_open_qps``, for a turn (the same
-:class:`~agentcompass._orchestrator.pool.RateLimiter` the driver uses locally), and, around each model call of a
+:class:`~agentcompass._orchestrator.scheduling.RateLimiter` the driver uses locally), and, around each model call of a
 provider with ``provider_limits``, for a token of that provider's semaphore, so both limits hold across the whole
 cluster. Tokens are leased per attempt: when an attempt's node dies or it is cancelled, the driver hands its
 tokens back (:meth:`ClusterServices.forget`), and a holder handed back is refused any further token.
@@ -14,7 +14,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from agentcompass._orchestrator.pool import RateLimiter
+from agentcompass._orchestrator.scheduling import RateLimiter
 
 
 class ClusterServices:

@@ -1,7 +1,7 @@
 """What runs on a worker node: one attempt per Ray task, streaming back its events, log lines and files.
 
 :func:`attempt_stream` is the body of a streaming Ray task. It runs the ordinary attempt
-(:func:`agentcompass._orchestrator.attempt.run_attempt`: open environment, agent, verify, close) on the event
+(:func:`agentcompass._orchestrator.scheduling.attempt.run_attempt`: open environment, agent, verify, close) on the event
 loop of this worker process, against the components of its request built on this node (:mod:`.state`: once per
 worker process and request, from the parts the driver ships once per request; the benchmark's tasks are loaded
 here, so task files and datasets are this node's). The task's own argument is small: the attempt's key, task,
@@ -42,7 +42,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import AttemptRecord, RunStore
+from agentcompass._orchestrator.record import AttemptRecord, RunStore
 from agentcompass.interfaces import WAIT_REMOVED
 
 from .parts import worker_runtime
@@ -171,7 +171,8 @@ def node_info() -> dict[str, Any]:
 
 
 async def _attempt(p: dict[str, Any], events: queue.SimpleQueue) -> dict[str, Any]:
-    from agentcompass._orchestrator.attempt import agent_from_dict, run_attempt
+    from agentcompass._orchestrator.record import agent_from_dict
+    from agentcompass._orchestrator.scheduling import run_attempt
 
     staging = Path(tempfile.mkdtemp(prefix="agentcompass-attempt-"))
     started = time.monotonic()

@@ -7,7 +7,11 @@ resolved config records them under ``recipes``; the orchestrator builds a :class
 record and calls ``run_hooks`` at each phase of every attempt.
 """
 
-from agentcompass._config.recipes import PHASES, Recipe, RecipeFile, available, load, search_dirs
+from agentcompass._config import RECIPE_PHASES as PHASES
+from agentcompass._config import Recipe, RecipeFile
+from agentcompass._config import available_recipes as available
+from agentcompass._config import load_recipes as load
+from agentcompass._config import recipe_search_dirs as search_dirs
 
 from .runner import RecipeRunner
 

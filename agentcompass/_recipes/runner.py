@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from agentcompass._config.recipes import PHASES
-from agentcompass._orchestrator.store import RECIPES_LOG
+from agentcompass._config import RECIPE_PHASES as PHASES
+from agentcompass._orchestrator.record import RECIPES_LOG
 from agentcompass.errors import ConfigError, SandboxError
 from agentcompass.interfaces import AttemptContext, Environment
 
@@ -30,7 +30,7 @@ _MAX_LOGGED = 20_000
 
 
 def _register_secrets(name: str, value: str) -> None:
-    from agentcompass._config.redact import register_secret
+    from agentcompass._config import register_secret
 
     if _SECRET_NAME.search(name):
         register_secret(value)
@@ -150,7 +150,7 @@ class RecipeRunner:
 
 
 def _scrub(text: str) -> str:
-    from agentcompass._config.redact import scrub
+    from agentcompass._config import scrub
 
     return scrub(text)
 

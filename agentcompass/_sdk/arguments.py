@@ -19,7 +19,7 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
-from agentcompass._config import options
+from agentcompass._config import Option, by_name
 from agentcompass.errors import ArgumentError
 
 
@@ -39,11 +39,11 @@ def _adapter(name: str) -> Any:
     """The validator of keyword ``name``'s value, from its row of the options table (used in strict mode)."""
     from pydantic import TypeAdapter
 
-    return TypeAdapter(_sequences(options.by_name()[name].annotation))
+    return TypeAdapter(_sequences(by_name()[name].annotation))
 
 
 def _shown(name: str, value: Any) -> str:
-    from agentcompass._config.redact import secret_name
+    from agentcompass._config import secret_name
 
     if secret_name(name):
         return f"<a {type(value).__name__}, not shown>"
@@ -90,7 +90,7 @@ def check_known(name: str, kwargs: dict[str, Any], valid: Sequence[str]) -> None
 def check_values(name: str, kwargs: dict[str, Any], entry: str) -> None:
     """Each given value (None: not given) of the type its row of the options table says for ``entry``
     (``run`` or ``launch``): the one check of an SDK call's keywords, made when its typed request is built."""
-    rows = options.by_name()
+    rows = by_name()
     for key, value in kwargs.items():
         if value is None or key not in rows:
             continue
@@ -107,7 +107,7 @@ def check_values(name: str, kwargs: dict[str, Any], entry: str) -> None:
         _check_narrower(name, rows[key], value, entry)
 
 
-def _check_narrower(name: str, row: options.Option, value: Any, entry: str) -> None:
+def _check_narrower(name: str, row: Option, value: Any, entry: str) -> None:
     """A keyword an entry point takes in a narrower type than the other (``timeout_seconds``: whole seconds for
     a single request, fractions too for ``launch``)."""
     narrow = row.annotation_for(entry)

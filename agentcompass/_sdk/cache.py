@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from agentcompass._config.paths import data_dir as resolve_data_dir
+from agentcompass._config import data_dir as resolve_data_dir
 from agentcompass.errors import ConfigError
 
 

@@ -73,7 +73,7 @@ def _composed(kind: str, ident: str) -> dict[str, Any]:
     """The component's YAML with its ``defaults`` chain merged (files of the same folder, in order)."""
     import yaml
 
-    from agentcompass._config.registry import component_file
+    from agentcompass._config import component_file
 
     raw = yaml.safe_load(component_file(kind, ident).read_text(encoding="utf-8")) or {}
     merged: dict[str, Any] = {}
@@ -85,7 +85,7 @@ def _composed(kind: str, ident: str) -> dict[str, Any]:
 
 
 def _counts(data_dir: str | Path | None) -> dict[str, int]:
-    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass._config import data_dir as resolve
 
     path = resolve(str(data_dir) if data_dir else None) / COUNTS_FILE
     try:
@@ -96,7 +96,7 @@ def _counts(data_dir: str | Path | None) -> dict[str, int]:
 
 def remember_count(benchmark: str, n_tasks: int, data_dir: str | Path | None = None) -> None:
     """Record the task count of ``benchmark`` (a load with default parameters) for ``list benchmarks``."""
-    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass._config import data_dir as resolve
     from agentcompass.kit import write_atomic
 
     path = resolve(str(data_dir) if data_dir else None) / COUNTS_FILE
@@ -109,15 +109,15 @@ def remember_count(benchmark: str, n_tasks: int, data_dir: str | Path | None = N
 def _agent_program(ident: str, cfg: dict[str, Any], data_dir: str | Path | None) -> dict[str, Any]:
     """A published agent program's ``version``, ``protocols`` and ``cached`` (its build for this host's platform is
     in ``<data_dir>/agents``); nothing for other harnesses."""
-    from agentcompass._config import registry
-    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass._config import build, import_target
+    from agentcompass._config import data_dir as resolve
     from agentcompass.interfaces import ComponentContext
 
     try:
-        if not hasattr(registry.import_target(str(cfg.get("_target_"))), "listing"):
+        if not hasattr(import_target(str(cfg.get("_target_"))), "listing"):
             return {}
         ctx = ComponentContext(data_dir=resolve(str(data_dir) if data_dir else None), harness_id=ident)
-        info: dict[str, Any] = registry.build("harness", cfg, ctx).listing()
+        info: dict[str, Any] = build("harness", cfg, ctx).listing()
         return info
     except Exception:  # a harness that cannot be built here (a missing extra) is listed without them
         return {}
@@ -128,7 +128,7 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
     harnesses, environments, models); ``source`` is a benchmark's data source or a component's class;
     ``n_tasks`` (benchmarks) is the cached count of the last default load, else None. A published agent program's
     row also has ``version``, ``protocols`` and ``cached`` (:func:`_agent_program`)."""
-    from agentcompass._config.registry import component_file, list_ids
+    from agentcompass._config import component_file, list_ids
     from agentcompass.errors import ConfigError
 
     if kind not in KINDS:
@@ -171,8 +171,8 @@ def load_tasks(
     environment: str = "docker",
 ) -> list[Any]:
     """Compose the benchmark as a request would, build it alone and load its tasks."""
-    from agentcompass._config import registry
-    from agentcompass._config.paths import data_dir as resolve
+    from agentcompass._config import build
+    from agentcompass._config import data_dir as resolve
     from agentcompass.interfaces import ComponentContext
 
     from .evaluate import compose_from_kwargs
@@ -190,7 +190,7 @@ def load_tasks(
         environment_id=environment,
         model_id="none",
     )
-    tasks: list[Any] = registry.build("benchmark", resolved.data["benchmark"], ctx).load()
+    tasks: list[Any] = build("benchmark", resolved.data["benchmark"], ctx).load()
     return tasks
 
 

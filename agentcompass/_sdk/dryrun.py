@@ -29,10 +29,8 @@ class Preflight:
 
 def dry_run(orch: Any) -> Preflight:
     """Validate each request of a resolved orchestration, count its tasks and name its output directory."""
-    from agentcompass._config.redact import redact
-    from agentcompass._orchestrator.pool import Pool
-    from agentcompass._orchestrator.progress import Progress
-    from agentcompass._orchestrator.request import RequestRun
+    from agentcompass._config import redact_config as redact
+    from agentcompass._orchestrator.scheduling import Pool, Progress, RequestRun
 
     from .hooks import default_hooks
 

@@ -15,8 +15,8 @@ from .spec import EvaluationRequest, Level, PathLike, Progress
 from .threads import run_sync
 
 if TYPE_CHECKING:
-    from agentcompass._config.compose import ResolvedRequest
-    from agentcompass._orchestrator.result import RunResult
+    from agentcompass._config import ResolvedRequest
+    from agentcompass._orchestrator.record import RunResult
 
 
 def compose_from_kwargs(kw: dict[str, Any]) -> ResolvedRequest:
@@ -176,6 +176,6 @@ def run_evaluation(
 
 def new_run_id() -> str:
     """A new run id, as a run would pick it (the CLI picks it first, to print the command that resumes the run)."""
-    from agentcompass._orchestrator.store import new_run_id as make
+    from agentcompass._orchestrator.record import new_run_id as make
 
     return make()

@@ -11,9 +11,7 @@ from agentcompass.errors import ConfigError
 
 
 def _model(model: str, base_url: str | None, protocol: str | None, api_key: str | None) -> Any:
-    from agentcompass._config import registry
-    from agentcompass._config.paths import data_dir
-    from agentcompass._config.redact import register_secret
+    from agentcompass._config import build, data_dir, register_secret
     from agentcompass.interfaces import ComponentContext
 
     from .evaluate import compose_from_kwargs
@@ -27,7 +25,7 @@ def _model(model: str, base_url: str | None, protocol: str | None, api_key: str 
         raise ConfigError(f"--model {model!r}: the gateway needs a model to forward to")
     register_secret(data.get("api_key"))
     ctx = ComponentContext(data_dir=data_dir(None), run_id="gateway", request="gateway", model_id=str(data.get("id")))
-    return registry.build("model", data, ctx)
+    return build("model", data, ctx)
 
 
 def serve_gateway(

@@ -7,8 +7,8 @@ import logging
 from contextlib import AbstractContextManager
 from typing import Any
 
-from agentcompass._config.compose import ResolvedRequest
-from agentcompass._orchestrator.hooks import Hooks, RecipeHooks
+from agentcompass._config import ResolvedRequest
+from agentcompass._orchestrator.scheduling import Hooks, RecipeHooks
 
 
 def _recipes(records: dict[str, Any], logger: logging.Logger) -> RecipeHooks | None:

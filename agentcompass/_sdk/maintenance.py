@@ -9,14 +9,10 @@ from typing import Any
 
 def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
     """Remove the environments left behind by killed runs (only ``run_id``'s when given); return how many."""
-    from agentcompass._config import registry
-    from agentcompass._config.compose import component_config
-    from agentcompass._config.paths import default_data_dir
+    from agentcompass._config import build, component_config, default_data_dir
     from agentcompass.interfaces import ComponentContext
 
-    provider = registry.build(
-        "environment", component_config("environment", environment), ComponentContext(default_data_dir())
-    )
+    provider = build("environment", component_config("environment", environment), ComponentContext(default_data_dir()))
 
     async def go() -> int:
         try:
@@ -34,8 +30,7 @@ def analyze(
     ``summary.json``; the judge runs only when ``analysis_params`` names a model. Returns the analysis and the
     paths of the two files (``analysis``, ``analysis_md``)."""
     from agentcompass._analysis import analyze_run, parse_params, update_summary
-    from agentcompass._orchestrator.logs import console_logging
-    from agentcompass._orchestrator.store import RunStore
+    from agentcompass._orchestrator.record import RunStore, console_logging
 
     params = parse_params(analysis_params)
     with console_logging(log_level):
@@ -62,8 +57,8 @@ def export(fmt: str, run_dir: str | Path, out_dir: str | Path) -> Path:
 def build_base_image(tag: str, *, mirror: str, rebuild: bool = False, log_level: str | None = None) -> str:
     """Build the offline base image (Debian bookworm with debootstrap, root file system cached in the data dir)
     and import it into the Docker engine as ``tag``; needs root. Returns the tag."""
-    from agentcompass._config.paths import default_data_dir
-    from agentcompass._orchestrator.logs import console_logging
+    from agentcompass._config import default_data_dir
+    from agentcompass._orchestrator.record import console_logging
     from agentcompass.environments.docker.base_image import build_base_image as build
     from agentcompass.environments.docker.provider import DockerProvider
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agentcompass._orchestrator.result import RunResult
+    from agentcompass._orchestrator.record import RunResult
 
 
 def render_config(**kwargs: Any) -> str:
     """The resolved config of ``run_evaluation(**kwargs)`` as YAML, secrets redacted; runs nothing."""
     import yaml
 
-    from agentcompass._config.redact import redact
+    from agentcompass._config import redact_config as redact
 
     from .evaluate import compose_from_kwargs
 
@@ -21,7 +21,7 @@ def render_config(**kwargs: Any) -> str:
 
 def format_result(result: RunResult) -> str:
     """The readable summary of one run's result (what ``agentcompass run`` prints)."""
-    from agentcompass._orchestrator.summary import format_table
+    from agentcompass._orchestrator.metrics import format_table
 
     return format_table(result)
 
@@ -43,6 +43,6 @@ def format_orchestration(result: Any) -> tuple[str, str]:
 
 def error_message(exc: BaseException) -> str:
     """``str(exc)`` with every registered secret removed (the type name when the message is empty)."""
-    from agentcompass._config.redact import scrub
+    from agentcompass._config import scrub
 
     return scrub(str(exc)) or type(exc).__name__

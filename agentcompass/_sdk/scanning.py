@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agentcompass._orchestrator.integrity import ScanReport
+    from agentcompass._orchestrator.metrics import ScanReport
 
 
 def scan_run(
@@ -28,19 +28,19 @@ def scan_run(
     sample of clean resolved ones (``review_params``: rubric, sample, seed, concurrency, max_chars); the report
     gets ``review`` (counts, usage, cost) and each reviewed attempt's ``integrity.review`` its verdict and
     reason."""
-    from agentcompass._orchestrator.integrity import scan_run as scan
+    from agentcompass._orchestrator.metrics import scan_run as scan
     from agentcompass.errors import ConfigError
 
     if review and not judge:
         raise ConfigError("review=True needs a judge model (CLI: --judge MODEL); none given")
     if review:
-        from agentcompass._orchestrator.review import load_rubric, parse_params
+        from agentcompass._orchestrator.scheduling import load_rubric, parse_params
 
         load_rubric(parse_params(review_params).rubric)  # bad settings fail before the scan writes anything
     report = scan(run_dir)
     if review and judge:
-        from agentcompass._orchestrator.integrity import reviewed
-        from agentcompass._orchestrator.review import review_run
+        from agentcompass._orchestrator.metrics import reviewed
+        from agentcompass._orchestrator.scheduling import review_run
 
         from .threads import run_sync
 

@@ -14,13 +14,12 @@ from dataclasses import InitVar, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from agentcompass._config import options
-from agentcompass._config.registry import GROUPS
+from agentcompass._config import GROUPS, config_layer, normalized
 
 from .arguments import check_known, check_values
 
 if TYPE_CHECKING:
-    from agentcompass._config.compose import ComposeInput, ResolvedRequest
+    from agentcompass._config import ComposeInput, ResolvedRequest
 
 PathLike = str | Path
 Level = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -30,7 +29,7 @@ Callback = Callable[[Any], Any]
 
 def _given(obj: Any) -> dict[str, Any]:
     """The fields of a request dataclass that were given (not None), Paths as str."""
-    return options.normalized({f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)})
+    return normalized({f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,7 +105,7 @@ class EvaluationRequest:
     def compose_input(self) -> ComposeInput:
         """What the request is composed from: component choices, config files, overrides, the other keywords as
         the explicit layer of the config."""
-        from agentcompass._config.compose import ComposeInput
+        from agentcompass._config import ComposeInput
 
         kw = self.given()
         paths = kw.get("config_path")
@@ -114,12 +113,12 @@ class EvaluationRequest:
             choices={g: kw.get(g) for g in GROUPS},
             config_paths=[str(paths)] if isinstance(paths, (str, Path)) else [str(p) for p in paths or ()],
             overrides=list(kw.get("overrides") or ()),
-            explicit=options.config_layer(kw),
+            explicit=config_layer(kw),
         )
 
     def compose(self) -> ResolvedRequest:
         """The request composed and validated (Hydra, the config files, the schema, the components)."""
-        from agentcompass._config.compose import compose_request
+        from agentcompass._config import compose_request
 
         from .hooks import check_analysis_params
 

@@ -12,10 +12,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.artifacts import MANIFEST
-from agentcompass._orchestrator.store import (
+from agentcompass._orchestrator.record import (
     ARTIFACTS_DIR,
     CHECKPOINT_FILE,
+    MANIFEST,
     RESULT_FILE,
     VERIFIER_LOG,
 )

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentcompass._orchestrator.store import RUN_FILE, TASKS_DIR
+from agentcompass._orchestrator.record import RUN_FILE, TASKS_DIR
 from agentcompass.errors import ConfigError
 
 MAX_DEPTH = 6  # results_dir/<run_name>/<run_id> is depth 2; launch outputs may nest a little deeper

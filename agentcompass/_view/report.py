@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.store import ANALYSIS_JSON, ANALYSIS_MD, RUN_FILE
+from agentcompass._orchestrator.record import ANALYSIS_JSON, ANALYSIS_MD, RUN_FILE
 from agentcompass.errors import ConfigError
 from agentcompass.kit import write_atomic
 

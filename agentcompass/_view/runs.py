@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcompass._config.registry import GROUPS
-from agentcompass._orchestrator.store import (
+from agentcompass._config import GROUPS
+from agentcompass._orchestrator.record import (
     ANALYSIS_JSON,
     ANALYSIS_MD,
     CONFIG_FILE,
@@ -170,7 +170,7 @@ def attempt_rel(ref: RunRef, row: dict[str, Any]) -> str | None:
 
 
 def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
-    from agentcompass._orchestrator.store import safe_name
+    from agentcompass._orchestrator.record import safe_name
 
     err = row.get("error") if isinstance(row.get("error"), dict) else {}
     tokens = row.get("tokens") if isinstance(row.get("tokens"), dict) else {}
@@ -220,7 +220,7 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
 def _unfinished(ref: RunRef, ids: list[str]) -> list[dict[str, Any]]:
     """Tasks without a finished sample: running or pending while the run runs; once it ended, not started or
     cancelled, with why (the summary's ``not_run``)."""
-    from agentcompass._orchestrator.store import safe_name
+    from agentcompass._orchestrator.record import safe_name
 
     tasks_dir = ref.path / TASKS_DIR
     started = {p.name for p in tasks_dir.iterdir()} if tasks_dir.is_dir() else set()

@@ -65,7 +65,7 @@ class Replay:
 
 def model_client(base_url: str, tmp_dir: Path, *, protocol: str = "openai-chat", **extra: Any) -> Any:
     """A model client on ``base_url`` built through the registry, as a request builds it (SDK retries off)."""
-    from agentcompass._config.registry import build
+    from agentcompass._config import build
 
     cfg = {
         "_target_": "agentcompass.models.client.Model",

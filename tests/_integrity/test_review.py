@@ -111,7 +111,7 @@ def test_review_at_finalisation(reviewed_run):
     assert len(reviewed_clean) == 1
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["metrics"]["integrity_review"] == m
-    from agentcompass._orchestrator.summary import format_table
+    from agentcompass._orchestrator.metrics.summary import format_table
 
     assert "; review of 3: hack 1, suspect 0, clean 1, errors 1, cost_usd " in format_table(result)
     rows = {r["task_id"]: r for r in summary["summary"]["tasks"]}

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from agentcompass._launch.run import Orchestration, result_of, run_orchestration
-from agentcompass._orchestrator.progress import AttemptFinished, AttemptStarted
+from agentcompass._orchestrator.scheduling.progress import AttemptFinished, AttemptStarted
 from agentcompass._sdk.evaluate import compose_from_kwargs
 from agentcompass._sdk.hooks import default_hooks
 from agentcompass.errors import ConfigError, RunTimeoutError

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentcompass._orchestrator.artifacts import prepare_artifacts, save_artifacts
+from agentcompass._orchestrator.record.artifacts import prepare_artifacts, save_artifacts
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import EnvSpec
 from tests.environments.docker_support import TEST_LABELS, remove_session_containers, require_engine

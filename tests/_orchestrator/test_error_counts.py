@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from agentcompass._orchestrator.metrics import ErrorCounts, compute_metrics
+from agentcompass._orchestrator.metrics.metrics import ErrorCounts, compute_metrics
 from agentcompass.errors import ERROR_CLASSES
 
 

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from agentcompass._orchestrator import AttemptFrame
-from agentcompass._orchestrator.budget import Budget
-from agentcompass._orchestrator.outcome import AttemptOutcome
-from agentcompass._orchestrator.pool import Pool
-from agentcompass._orchestrator.runtime import RequestRuntime
+from agentcompass._orchestrator.record.outcome import AttemptOutcome
+from agentcompass._orchestrator.scheduling import AttemptFrame
+from agentcompass._orchestrator.scheduling.budget import Budget
+from agentcompass._orchestrator.scheduling.pool import Pool
+from agentcompass._orchestrator.scheduling.runtime import RequestRuntime
 from agentcompass.interfaces import AttemptStatus
 
 

@@ -52,7 +52,7 @@ def results(result) -> dict[str, dict]:
 
 
 def test_grading_opens_a_new_environment_after_closing_the_agents(tmp_path, monkeypatch):
-    from agentcompass._orchestrator.pool import Pool
+    from agentcompass._orchestrator.scheduling.pool import Pool
 
     opens: list[str] = []
     before_open = Pool.before_open

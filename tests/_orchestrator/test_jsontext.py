@@ -1,4 +1,4 @@
-"""``_orchestrator.jsontext.dumps``: the same value as ``json.dumps`` (every JSON type, non-string keys, values
+"""``_orchestrator.record.jsontext.dumps``: the same value as ``json.dumps`` (every JSON type, non-string keys, values
 ``default`` converts, non-finite floats, non-ASCII text), laid out one entry per line down to ``depth``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import enum
 import json
 from pathlib import Path
 
-from agentcompass._orchestrator.jsontext import dumps
+from agentcompass._orchestrator.record.jsontext import dumps
 
 
 class Colour(enum.StrEnum):

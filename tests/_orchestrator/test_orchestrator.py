@@ -202,7 +202,7 @@ def test_result_shape_and_run_directory(results_dir):
 
 
 def test_run_ids_are_unique_and_sortable():
-    from agentcompass._orchestrator.store import new_run_id
+    from agentcompass._orchestrator.record.store import new_run_id
 
     ids = [new_run_id() for _ in range(200)]
     assert len(set(ids)) == 200

@@ -15,7 +15,7 @@ import pytest
 
 from agentcompass import compare_runs, run_evaluation
 from agentcompass._cli.main import main
-from agentcompass._orchestrator import schema
+from agentcompass._orchestrator.record import schema
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "run_v0"
 RUN_ID = "20260101T000000.000000Z-abc123"

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from agentcompass._orchestrator import runlock
+from agentcompass._orchestrator.record import runlock
 from agentcompass.errors import ConfigError, RunInUseError
 
 

@@ -1,4 +1,4 @@
-"""``_orchestrator.writer.Writer``: writes run in the order they were asked for, inline while they are fast and in
+"""``record.writer.Writer``: writes run in the order they were asked for, inline while they are fast and in
 the writer thread after a slow one; ``now`` waits for its own (and so every earlier) write and returns its result
 or raises its error; ``flush`` waits for everything and raises the first error of a write nobody waited for, once."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from agentcompass import EvaluationFailedError, run_evaluation
-from agentcompass._orchestrator.writer import Writer
+from agentcompass._orchestrator.record.writer import Writer
 
 PARTS = "tests._orchestrator.policy_parts"
 REPO = Path(__file__).resolve().parents[2]

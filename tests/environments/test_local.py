@@ -338,7 +338,7 @@ def test_shell_startup_variables_are_not_passed_to_host_commands(make_provider, 
 
 
 def test_artifact_save_never_copies_a_host_file_through_a_symlink(make_provider, spec, tmp_path):
-    from agentcompass._orchestrator.artifacts import save_artifacts
+    from agentcompass._orchestrator.record.artifacts import save_artifacts
 
     outside = tmp_path / "outside"
     outside.mkdir()

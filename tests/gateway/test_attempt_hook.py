@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from agentcompass._orchestrator.services import AttemptServices
+from agentcompass._orchestrator.scheduling.services import AttemptServices
 from agentcompass.gateway.service import GatewayService
 
 

@@ -45,7 +45,7 @@ def conf_of(group: str, component_id: str) -> dict[str, Any]:
     """The config of ``conf/<group>/<component_id>.yaml``, a base named by its defaults list merged under it."""
     import yaml
 
-    from agentcompass._config.registry import check_id, component_file
+    from agentcompass._config import check_id, component_file
 
     check_id(group, component_id)
     data = yaml.safe_load(component_file(group, component_id).read_text(encoding="utf-8")) or {}
@@ -58,7 +58,7 @@ def build_from_conf(group: str, component_id: str, data_dir: Any, **params: Any)
     a request builds it (``cls(config, ctx)``)."""
     from pathlib import Path
 
-    from agentcompass._config.registry import build
+    from agentcompass._config import build
     from agentcompass.interfaces import ComponentContext
 
     ids: dict[str, Any] = {f"{group}_id": component_id}

@@ -46,9 +46,7 @@ class BenchmarkSuite:
 
     def build(self, kwargs: RequestKwargs, tmp_dir: Path, harness: str = "oracle", **params: Any) -> tuple[Any, Any]:
         """(benchmark, the result of its ``load()`` or the exception it raised), built as a request builds it."""
-        from agentcompass._orchestrator.pool import Pool
-        from agentcompass._orchestrator.progress import Progress
-        from agentcompass._orchestrator.request import RequestRun
+        from agentcompass._orchestrator.scheduling import Pool, Progress, RequestRun
         from agentcompass._sdk.evaluate import compose_from_kwargs
         from agentcompass._sdk.hooks import default_hooks
 

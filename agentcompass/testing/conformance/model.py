@@ -48,7 +48,7 @@ class ModelClientSuite:
 
     def make_client(self, base_url: str, tmp_dir: Path, **fields: Any) -> Any:
         """The client under test, built through the registry as a request builds it (fast backoff)."""
-        from agentcompass._config.registry import build
+        from agentcompass._config import build
         from agentcompass.interfaces import ComponentContext
 
         cfg = {

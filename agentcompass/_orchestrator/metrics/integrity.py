@@ -13,10 +13,21 @@ from typing_extensions import TypedDict
 from agentcompass._integrity import scan_attempt, summary_of
 from agentcompass.errors import ConfigError, StorageError
 
-from .outcome import IntegrityRecord
-from .records import JsonObject, ResultRow, Review, ReviewReport, upgrade_row
-from .result import IntegrityVerdicts
-from .store import VERIFIER_LOG, AttemptRecord, RunStore, attempt_number, read_json, row_sample
+from ..record import (
+    VERIFIER_LOG,
+    AttemptRecord,
+    IntegrityRecord,
+    IntegrityVerdicts,
+    JsonObject,
+    ResultRow,
+    Review,
+    ReviewReport,
+    RunStore,
+    attempt_number,
+    read_json,
+    row_sample,
+    upgrade_row,
+)
 
 log = logging.getLogger("agentcompass")
 

@@ -18,17 +18,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agentcompass._config.redact import scrub
-from agentcompass._integrity import review as rubric_text
+from agentcompass._config import scrub
+from agentcompass._integrity import RUBRIC, parse_review_answer, review_messages
 from agentcompass.errors import ConfigError, one_line
 from agentcompass.interfaces import ModelClient, Usage
 
-from .integrity import record_of
-from .metrics import passed
-from .records import ResultRow, Review, ReviewReport
-from .result import RunResult
+from ..metrics import passed, record_of
+from ..record import ResultRow, Review, ReviewReport, RunResult, RunStore, row_sample
 from .roles import RoleAttempt
-from .store import RunStore, row_sample
 
 ROLE = "judge"
 Params = dict[str, Any]  # settings as given (a config mapping), checked by ReviewParams
@@ -49,7 +46,7 @@ class ReviewParams(BaseModel):
 def load_rubric(path: str | Path | None) -> str:
     """The built-in rubric, or the text of the user's rubric file (ConfigError naming the file)."""
     if not path:
-        return rubric_text.RUBRIC
+        return RUBRIC
     try:
         text = Path(path).expanduser().read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -62,7 +59,7 @@ def load_rubric(path: str | Path | None) -> str:
 def parse_params(raw: Params | None, where: str = "integrity_review_params") -> ReviewParams:
     from pydantic import ValidationError
 
-    from agentcompass._config.registry import validation_error
+    from agentcompass._config import validation_error
 
     if raw is not None and not isinstance(raw, dict):
         raise ConfigError(f"{where} must be a mapping (CLI: a JSON object), got {type(raw).__name__}")
@@ -108,9 +105,9 @@ async def _review_one(
     review = Review(model=client.model_id)
     cap = params.max_chars
     try:
-        sent = [{**m, "content": scrub(m["content"])} for m in rubric_text.messages(rubric, record.dir, result, cap)]
+        sent = [{**m, "content": scrub(m["content"])} for m in review_messages(rubric, record.dir, result, cap)]
         reply = await fork.complete(sent)
-        review["verdict"], review["reason"] = rubric_text.parse_answer(reply.text)
+        review["verdict"], review["reason"] = parse_review_answer(reply.text)
     except Exception as exc:  # a failed or unusable answer is this attempt's error, never the run's
         review["verdict"], review["error"] = None, one_line(exc)
     review["usage"] = fork.usage.to_dict()
@@ -154,7 +151,7 @@ async def review_rows(
 
 def record_review(store: RunStore, rows: list[ResultRow], report: ReviewReport) -> None:
     """The rows' review verdicts into results.jsonl, the report and the task rows into summary.json."""
-    from .summary import build_summary
+    from ..metrics import build_summary
 
     store.rewrite_results(rows)
     summary = store.read_summary()

@@ -20,11 +20,8 @@ from agentcompass._stats.intervals import mean_interval, ratio_interval, rounded
 from agentcompass.errors import ERROR_CLASSES
 from agentcompass.interfaces import AttemptStatus
 
-from .costs import row_costs, run_costs
-from .outcome import AttemptOutcome
-from .records import Interval, ResultRow, UsageRecord
-from .result import ErrorsByClass, IntegrityVerdicts, RunMetrics
-from .roles import sum_role_usage
+from ..record import AttemptOutcome, ErrorsByClass, IntegrityVerdicts, Interval, ResultRow, RunMetrics, UsageRecord
+from .costs import row_costs, run_costs, sum_role_usage
 
 Groups = dict[str, list[ResultRow]]  # rows by task id, each task's in sample order
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from agentcompass.interfaces import Usage
 
-    from .outcome import AttemptOutcome
+    from ..record import AttemptOutcome
     from .runtime import RequestRuntime
 
 __all__ = ["AttemptFrame"]

@@ -1,4 +1,5 @@
-"""Cost fields of a sample row and of the run metrics (unknown prices stay unknown: null, never $0).
+"""Cost fields of a sample row and of the run metrics (unknown prices stay unknown: null, never $0), and the
+model roles' usage summed over rows.
 
 ``cost_usd`` is what the endpoint calls cost (None when a price was unknown); ``cache_hits`` counts the calls
 answered from the response cache or a replayed run, and ``cost_saved_usd`` is what those cost when first made.
@@ -10,10 +11,9 @@ from collections.abc import Iterable
 
 from typing_extensions import TypedDict
 
-from agentcompass.interfaces import sum_cost
+from agentcompass.interfaces import Usage, sum_cost
 
-from .outcome import AttemptOutcome
-from .records import ResultRow
+from ..record import AttemptOutcome, ResultRow, UsageRecord, usage_record
 
 
 class Costs(TypedDict):
@@ -49,3 +49,12 @@ def run_costs(rows: Iterable[ResultRow]) -> Costs:
 def format_cost(value: float | None, digits: int = 4) -> str:
     """A cost for a table: ``unknown`` when a price was unknown."""
     return "unknown" if value is None else f"{value:.{digits}f}"
+
+
+def sum_role_usage(rows: list[ResultRow]) -> dict[str, UsageRecord]:
+    """Usage per role over results rows (each row's ``usage_by_role``)."""
+    totals: dict[str, Usage] = {}
+    for row in rows:
+        for role, usage in (row.get("usage_by_role") or {}).items():
+            totals.setdefault(role, Usage()).add(Usage.from_dict(dict(usage)))
+    return {role: usage_record(usage) for role, usage in sorted(totals.items())}

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
-from agentcompass._config.redact import scrub
+from agentcompass._config import scrub
 from agentcompass.conversation import Transcript
 from agentcompass.errors import AgentCompassError, StorageError, classify, one_line
 from agentcompass.interfaces import AgentResult, AttemptStatus, Usage

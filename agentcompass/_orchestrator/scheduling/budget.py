@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import SET_ATTEMPT_COST_LIMIT, Usage, add_cost
 
-from .records import UsageRecord, usage_record
+from ..record import UsageRecord, usage_record
 
 if TYPE_CHECKING:
-    from .result import RunResult
-    from .store import RunStore
+    from ..record import RunResult, RunStore
 
 POLL_S = 0.2  # how often a ``cancel`` budget looks at the spending of running attempts
 

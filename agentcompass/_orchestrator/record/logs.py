@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from agentcompass._config.redact import RedactingFilter
+from agentcompass._config import RedactingFilter
 
 current_request: contextvars.ContextVar[str] = contextvars.ContextVar("agentcompass_request", default="")
 LOGGER = logging.getLogger("agentcompass")
@@ -73,7 +73,7 @@ class _ConsoleHandler(logging.StreamHandler):
 def console_logging(level: str | None = None) -> Iterator[None]:
     """Attach a stderr handler for the duration of an SDK / CLI call (None: the schema's ``log_level``)."""
     if level is None:
-        from agentcompass._config.schema import RuntimeConfig, default_of
+        from agentcompass._config import RuntimeConfig, default_of
 
         level = str(default_of(RuntimeConfig, "log_level"))
     handler = _ConsoleHandler(sys.stderr)

@@ -122,7 +122,7 @@ class Phases:
         await self.rt.benchmark.setup(self.task, env, self.ctx)
         items = self.rt.config.execution.artifacts.prepare
         if items:
-            from .artifacts import prepare_artifacts
+            from ..record import prepare_artifacts
 
             await prepare_artifacts(env, [i.model_dump() for i in items])
 
@@ -145,7 +145,7 @@ class Phases:
 
     async def collect(self, env: Environment, artifacts_dir: Any) -> Any:
         """The manifest of the artifacts saved from ``env`` (``execution.artifacts``) into ``artifacts_dir``."""
-        from .artifacts import save_artifacts
+        from ..record import save_artifacts
 
         a = self.rt.config.execution.artifacts
         saving = save_artifacts(

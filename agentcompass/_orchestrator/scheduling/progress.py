@@ -100,7 +100,7 @@ class Progress:
         if self.mode == "bar":
             from tqdm.auto import tqdm  # a widget in notebooks, the terminal bar elsewhere
 
-            from .logs import live_bars
+            from ..record import live_bars
 
             self._bar = tqdm(total=total, desc=desc, unit="sample", dynamic_ncols=True, file=sys.stderr)
             live_bars.append(type(self._bar))
@@ -173,7 +173,7 @@ class Progress:
 
     def close(self) -> None:
         if self._bar is not None:
-            from .logs import live_bars
+            from ..record import live_bars
 
             self._bar.close()
             if type(self._bar) in live_bars:

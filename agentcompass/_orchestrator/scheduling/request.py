@@ -9,11 +9,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._config import registry
-from agentcompass._config.compose import ResolvedRequest
-from agentcompass._config.paths import data_dir
-from agentcompass._config.redact import redact, register_config_secrets, register_secret
-from agentcompass._config.registry import GROUPS, Components
+from agentcompass._config import (
+    GROUPS,
+    Components,
+    ResolvedRequest,
+    build_components,
+    data_dir,
+    register_config_secrets,
+    register_secret,
+)
+from agentcompass._config import redact_config as redact
 from agentcompass.conversation import CONVERSATION, CONVERSES, MODEL_ROLES
 from agentcompass.errors import AgentCompassError, ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
@@ -32,37 +37,50 @@ from agentcompass.interfaces import (
     Task,
 )
 
-from .attempt import AttemptOutcome, load_checkpoint, run_attempt
-from .budget import Budget, cancel_on_budget, prior_spending, request_budget
-from .budget import check_config as check_budget_config
-from .hooks import Hooks
-from .integrity import scan_rows
-from .logs import LOGGER, current_request
-from .metrics import ErrorCounted, ErrorCounts, compute_metrics, task_row
-from .pool import Pool
-from .progress import AttemptFinished, Progress, RetryScheduled
-from .records import ResultRow, upgrade_row
-from .result import (
+from ..metrics import (
+    ErrorCounted,
+    ErrorCounts,
+    build_summary,
+    compute_metrics,
+    not_run_reason,
+    not_run_rows,
+    scan_rows,
+    task_row,
+)
+from ..record import (
+    LOGGER,
+    SCHEMA_VERSION,
     BudgetRecord,
     Fingerprint,
     MetadataExtras,
     NotRunTask,
+    ResultRow,
+    RunLock,
     RunMetadata,
     RunMetrics,
     RunRecord,
     RunResult,
+    RunStore,
+    Sessions,
+    ThrottledRecord,
+    current_request,
+    find_reusable,
+    new_run_id,
+    record_write_error,
+    safe_name,
+    upgrade_row,
 )
+from .attempt import AttemptOutcome, load_checkpoint, run_attempt
+from .budget import Budget, cancel_on_budget, prior_spending, request_budget
+from .budget import check_config as check_budget_config
+from .hooks import Hooks
+from .pool import Pool
+from .progress import AttemptFinished, Progress, RetryScheduled
 from .retry import should_retry
 from .review import check_review, review_finished
 from .roles import ModelRoles
-from .runlock import RunLock
-from .runrecord import ThrottledRecord
 from .runtime import RequestRuntime
-from .schema import SCHEMA_VERSION
 from .services import Services
-from .sessions import Sessions
-from .store import RunStore, find_reusable, new_run_id, record_write_error, safe_name
-from .summary import build_summary, not_run_reason, not_run_rows
 
 # model keys that change how calls are answered, not what the request is: a reused run may change them
 RUN_ONLY_MODEL_KEYS = ("cache", "cache_expire_after", "cache_max_mb", "replay")
@@ -191,7 +209,7 @@ class RequestRun:
             logger=self.logger,
         )
         with self.hooks.dependency_scope(runtime.auto_install_dependencies):
-            components = registry.build_components(data, ctx)
+            components = build_components(data, ctx)
             self._check_model(components)
             model = components.model
             for role in self.cfg.model_roles.values():

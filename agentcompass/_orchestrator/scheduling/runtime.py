@@ -6,14 +6,12 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentcompass._config.registry import Components
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import Components, RequestConfig
 from agentcompass.interfaces import AttemptContext, Benchmark, Environment, EnvironmentProvider, Harness, ModelClient
 
+from ..record import RunStore, UsageRecord
 from .pool import Pool
 from .progress import Progress
-from .records import UsageRecord
-from .store import RunStore
 
 
 @dataclass

@@ -38,9 +38,9 @@ class Hooks:
     """``recipes(records, logger)``: the runner of the resolved request's recipes (``config.recipes``);
     ``dependencies(enabled)``: a context in which optional Python dependencies are installed when missing;
     ``analysis(result, analysis_params, logger, judge)``: the post-run analysis, returning the result;
-    ``executor(kind, configs, pool, logger)``: an :class:`~agentcompass._orchestrator.executor.Executor` for
+    ``executor(kind, configs, pool, logger)``: an :class:`~agentcompass._orchestrator.scheduling.executor.Executor` for
     ``execution.executor`` other than ``local``; ``services``: factories of request-scoped services
-    (:mod:`agentcompass._orchestrator.services`), each started before a request's first attempt and closed on
+    (:mod:`agentcompass._orchestrator.scheduling.services`), each started before a request's first attempt and closed on
     every path it ends by."""
 
     recipes: RecipesFactory | None = None

@@ -3,7 +3,7 @@
 An :class:`Executor` runs whole attempts (open environment, agent, verify, close) somewhere else while the
 driver keeps everything that must be global: the pool (an attempt holds its slot here for its whole life),
 retries, progress, metrics and every write to the run directory. The orchestrator never imports one: the
-SDK hands a factory in through :class:`~agentcompass._orchestrator.hooks.Hooks`. One executor serves every
+SDK hands a factory in through :class:`~agentcompass._orchestrator.scheduling.hooks.Hooks`. One executor serves every
 request of a run or an orchestration, so their attempts share one pool across the cluster.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from agentcompass._config.schema import RequestConfig
+from agentcompass._config import RequestConfig
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AgentResult, Task
 

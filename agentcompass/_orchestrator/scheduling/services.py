@@ -1,6 +1,6 @@
 """Request-scoped services: what lives exactly as long as one request (a model gateway, a tool server).
 
-A service is made by a factory handed in through :class:`~agentcompass._orchestrator.hooks.Hooks` (``services``),
+A service is made by a factory handed in through :class:`~agentcompass._orchestrator.scheduling.Hooks` (``services``),
 started once the request is prepared and before its first attempt, and closed on every path the request can end
 by (completed, failed, timeout, cancelled, a failed start of a later service), in reverse order of starting.
 Attempts reach a started service as ``rt.services[name]``.

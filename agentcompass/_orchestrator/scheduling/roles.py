@@ -20,7 +20,7 @@ from typing import Any
 from agentcompass.errors import ConfigError, ModelRoleUnavailableError
 from agentcompass.interfaces import ComponentContext, ModelClient, Usage
 
-from .records import ResultRow, UsageRecord, usage_record
+from ..record import UsageRecord, usage_record
 
 DEFAULT_TARGET = "agentcompass.models.client.Model"
 _ENDPOINT_KEYS = ("id", "params", "prices", "context_limit")  # what a role never takes from the main model
@@ -78,10 +78,10 @@ class ModelRoles:
         """The request-wide client of ``role`` (built now if it is the first use)."""
         with self._lock:
             if role not in self._clients:
-                from agentcompass._config import registry
+                from agentcompass._config import build
 
                 cfg = role_config(role, self._main, self._defaults.get(role), self._given.get(role))
-                client = registry.build("model", cfg, self._ctx)
+                client = build("model", cfg, self._ctx)
                 if client is None:
                     raise ModelRoleUnavailableError(f"model role {role!r}: its model section builds no client")
                 self._clients[role] = client
@@ -127,12 +127,3 @@ class AttemptRoles:
 
 def _used(usage: Usage) -> bool:
     return bool(usage.n_calls or usage.cache_hits or usage.n_retries)
-
-
-def sum_role_usage(rows: list[ResultRow]) -> dict[str, UsageRecord]:
-    """Usage per role over results rows (each row's ``usage_by_role``)."""
-    totals: dict[str, Usage] = {}
-    for row in rows:
-        for role, usage in (row.get("usage_by_role") or {}).items():
-            totals.setdefault(role, Usage()).add(Usage.from_dict(dict(usage)))
-    return {role: usage_record(usage) for role, usage in sorted(totals.items())}

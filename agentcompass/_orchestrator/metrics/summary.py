@@ -7,10 +7,20 @@ from typing import Any
 
 from agentcompass.interfaces import AttemptStatus
 
+from ..record import (
+    IntegritySummary,
+    Interval,
+    NotRunSample,
+    NotRunTask,
+    ResultRow,
+    RunMetadata,
+    RunMetrics,
+    RunResult,
+    RunSummary,
+    TaskSummary,
+)
 from .costs import format_cost, run_costs
 from .metrics import by_task, passed, scored
-from .records import IntegritySummary, Interval, ResultRow
-from .result import NotRunSample, NotRunTask, RunMetadata, RunMetrics, RunResult, RunSummary, TaskSummary
 
 SAMPLE_KEYS = (
     "sample",

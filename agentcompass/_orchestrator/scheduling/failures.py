@@ -20,9 +20,8 @@ from agentcompass import errors
 from agentcompass.errors import AgentCompassError, VerifierError, one_line, storage_error
 from agentcompass.interfaces import Grade
 
+from ..record import AttemptOutcome, AttemptRecord, record_failure
 from . import resources
-from .outcome import AttemptOutcome, record_failure
-from .store import AttemptRecord
 
 __all__ = ["FailureRecord", "classify_failure", "grade_failure", "stopping_error", "stops_request"]
 

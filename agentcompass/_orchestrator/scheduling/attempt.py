@@ -29,21 +29,27 @@ from agentcompass.interfaces import (
     Usage,
 )
 
+from ..record import (
+    AttemptOutcome,
+    AttemptRecord,
+    agent_from_dict,
+    agent_to_dict,
+    new_outcome,
+    record_write_error,
+    usage_record,
+    work_s,
+)
 from . import resources
 from .agent_phase import run_agent
 from .budget import with_roles
 from .failures import FailureRecord, classify_failure, grade_failure, stops_request
 from .frame import AttemptFrame
-from .outcome import AttemptOutcome, agent_from_dict, agent_to_dict, new_outcome
 from .phases import AgentPhase, Environments, Phases, Verified
 from .progress import AttemptStarted
-from .records import usage_record
 from .roles import AttemptRoles
 from .runtime import RequestRuntime
 from .services import AttemptServices
-from .store import AttemptRecord, record_write_error
 from .timeouts import attempt_timeouts
-from .writer import work_s
 
 __all__ = ["AttemptOutcome", "agent_from_dict", "load_checkpoint", "run_attempt"]
 
