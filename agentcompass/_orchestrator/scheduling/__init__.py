@@ -1,6 +1,8 @@
 """Running attempts: one request (:mod:`.request`), one attempt (:mod:`.attempt`) inside its frame
-(:mod:`.frame`: slot, admission, budget accounting, cancel), the pool (:mod:`.pool`), the request's components and
-services (:mod:`.runtime`, :mod:`.services`, :mod:`.gateway`, :mod:`.roles`), the hooks the SDK hands in
+(:mod:`.frame`: slot, admission, budget accounting, cancel), run as its phases (:mod:`.phases`, :mod:`.agent_phase`)
+under its resolved limits (:mod:`.timeouts`), its failures typed in one place (:mod:`.failures`), the pool
+(:mod:`.pool`), the request's components and services with their per-attempt hook (:mod:`.runtime`,
+:mod:`.services`, :mod:`.roles`), the hooks the SDK hands in
 (:mod:`.hooks`), executors (:mod:`.executor`), retries (:mod:`.retry`), resources (:mod:`.resources`) and the
 integrity review that runs the judge model (:mod:`.review`).
 
