@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agentcompass.benchmarks.terminal_bench import registry, startup
+from agentcompass.benchmarks.terminal_bench import registry, shapes, startup
 from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
 from agentcompass.benchmarks.terminal_bench.outcome import env_key, grade_of, refused, upload_clean
 from agentcompass.benchmarks.terminal_bench.registry import DEFAULT_REGISTRY_URL
@@ -44,8 +44,6 @@ from agentcompass.interfaces import (
     Task,
 )
 from agentcompass.kit import data_dir, write_json
-
-from .shapes import HookFile
 
 SOLUTION_COMMAND = 'bash "${AGENTCOMPASS_SOLUTION_DIR:-/solution}/solve.sh"'
 
@@ -124,7 +122,7 @@ class TerminalBenchBenchmark:
         self.problems: list[TaskProblem] = []
         self.checkout: Checkout | None = None
         self._root: Path | None = None  # the loaded dataset's directory (hidden from local commands)
-        self._hooks_before: dict[str, dict[str, HookFile]] = {}  # environment id -> start-up hooks at setup
+        self._hooks_before: dict[str, dict[str, shapes.HookFile]] = {}  # environment id -> start-up hooks at setup
 
     # ------------------------------------------------------------------ loading
     def dataset_root(self) -> Path:
