@@ -24,7 +24,6 @@ class BfclEntry(TypedDict, total=False):
     missed_function: dict[str, list[dict[str, object]]]
     initial_config: dict[str, object]
     involved_classes: list[str]
-    path: list[str]
 
 
 class OracleToolCall(TypedDict):
