@@ -102,7 +102,7 @@ def load_attack(attack: str, suite: Any, target: Any) -> Any:
     return made
 
 
-def tool_schemas(suite: Any) -> list[dict[str, Any]]:
+def tool_schemas(suite: Any) -> list[dict[str, object]]:
     """The suite's tools in OpenAI chat form, as the package's OpenAI LLM element sends them."""
     runtime = module("functions_runtime").FunctionsRuntime(suite.tools)
     return [

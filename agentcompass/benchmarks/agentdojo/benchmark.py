@@ -32,6 +32,7 @@ from agentcompass.kit import select_ids, write_json
 
 from . import _package
 from .metrics import ATTACK_SUCCESS, UTILITY, case_of, figures
+from .shapes import ResultRow
 
 SUITES = ("workspace", "travel", "banking", "slack")
 RESULTS_FILE = "agentdojo_results.json"
@@ -74,7 +75,7 @@ class AgentDojoBenchmark:
             )
         model = ctx.model_id if ctx is not None else ""
         self.name = config.pipeline_name or (model if model and model != "none" else "local")
-        self._attacks: dict[str, Any] = {}
+        self._attacks: dict[str, object] = {}
         self._injections: dict[str, dict[str, str]] = {}
 
     # ------------------------------------------------------------------ tasks
@@ -177,12 +178,12 @@ class AgentDojoBenchmark:
         """The user task's ground truth as the package's ``GroundTruthPipeline`` gives it."""
         return Solution(messages=self.case(task.id).ground_truth_messages(), info={"source": "ground_truth"})
 
-    def summary_figures(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def summary_figures(self, rows: list[ResultRow]) -> dict[str, dict[str, dict[str, object]]]:
         """AgentDojo's figures (utility, utility under attack, targeted ASR; per suite and overall) with their
         intervals, for ``metrics.benchmark_figures`` of the summary."""
         return figures(rows)
 
-    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+    def finalize(self, run_dir: Path, rows: list[ResultRow]) -> dict[str, str]:
         path = Path(run_dir) / RESULTS_FILE
         report = {
             "benchmark_version": self.version,

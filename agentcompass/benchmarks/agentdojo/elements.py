@@ -52,8 +52,8 @@ class AgentElement(BasePipelineElement):  # type: ignore[misc]
         runtime: Any,
         env: Any = EmptyEnv(),  # noqa: B008 - the package's signature
         messages: Sequence[Any] = (),
-        extra_args: dict[str, Any] | None = None,
-    ) -> tuple[str, Any, Any, Sequence[Any], dict[str, Any]]:
+        extra_args: dict[str, object] | None = None,
+    ) -> tuple[str, Any, Any, Sequence[Any], dict[str, object]]:
         reply = self._answer(list(messages))
         return query, runtime, env, [*messages, reply], extra_args if extra_args is not None else {}
 

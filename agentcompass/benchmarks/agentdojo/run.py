@@ -39,12 +39,12 @@ class CaseRun:
         environment = self.suite.load_and_inject_default_environment(self.injections)
         return self.user_task.init_environment(environment)
 
-    def ground_truth_messages(self) -> list[dict[str, Any]]:
+    def ground_truth_messages(self) -> list[dict[str, object]]:
         """The user task's ground truth as agent messages: every call of ``ground_truth(pre_environment)`` in one
         message (empty text; the package's tools-execution loop runs them in order, within its 15 rounds), then the
         task's ``GROUND_TRUTH_OUTPUT``: the calls and output of the package's ``GroundTruthPipeline``."""
         calls = self.user_task.ground_truth(self.task_environment())
         uses = [{"id": f"gt-{i}", "name": c.function, "arguments": dict(c.args)} for i, c in enumerate(calls)]
-        messages: list[dict[str, Any]] = [{"content": "", "tool_calls": uses}] if uses else []
+        messages: list[dict[str, object]] = [{"content": "", "tool_calls": uses}] if uses else []
         messages.append({"content": self.user_task.GROUND_TRUTH_OUTPUT})
         return messages

@@ -83,7 +83,7 @@ def _has(name: str) -> bool:
     return True
 
 
-def openai_tools(functions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def openai_tools(functions: list[dict[str, object]]) -> list[dict[str, object]]:
     """The function docs as BFCL's OpenAI chat-completions handler sends them (``convert_to_tool`` with
     ``GORILLA_TO_OPENAPI`` and ``ModelStyle.OPENAI_COMPLETIONS``)."""
     enums = module("constants.enums")

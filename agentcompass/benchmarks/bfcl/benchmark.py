@@ -32,6 +32,7 @@ from agentcompass.interfaces import (
 from agentcompass.kit import data_dir, select_ids
 
 from . import _package
+from .shapes import BfclEntry, BfclScores, CategoryScore, ResultRow
 
 CATEGORIES = ("base", "miss_func", "miss_param", "long_context")  # the leaderboard's multi-turn columns
 REFUSED = {
@@ -91,7 +92,7 @@ class BfclMultiTurnBenchmark:
         by_id = {t.id: t for t in tasks}
         return [by_id[i] for i in select_ids(list(by_id), c.sample_ids, c.limit, f"categories {c.categories}")]
 
-    def _task(self, category: str, entry: dict[str, Any], ground_truth: list[list[str]]) -> Task:
+    def _task(self, category: str, entry: BfclEntry, ground_truth: list[list[str]]) -> Task:
         first = entry["question"][0] if entry["question"] else []
         return Task(
             id=str(entry["id"]),
@@ -137,14 +138,14 @@ class BfclMultiTurnBenchmark:
         messages = reference_messages(task.data["entry"], task.data["ground_truth"])
         return Solution(messages=messages, info={"source": "ground_truth"})
 
-    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+    def finalize(self, run_dir: Path, rows: list[ResultRow]) -> dict[str, str]:
         path = Path(run_dir) / SCORES_FILE
         path.write_text(json.dumps(scores(rows), indent=2) + "\n", encoding="utf-8")
         return {"bfcl_scores": str(path)}
 
 
 @functools.cache
-def _category(category: str) -> tuple[list[dict[str, Any]], dict[str, list[list[str]]]]:
+def _category(category: str) -> tuple[list[BfclEntry], dict[str, list[list[str]]]]:
     """The package's entries of a category (``load_dataset_entry``: function docs and held-out functions filled in)
     and their ground truth by id; read once per process (nothing changes them: a conversation copies its entry)."""
     utils = _package.module("utils")
@@ -158,7 +159,7 @@ def category_of(task_id: str) -> str:
     return task_id.rsplit("_", 1)[0].removeprefix("multi_turn_")
 
 
-def scores(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def scores(rows: list[ResultRow]) -> BfclScores:
     """Accuracy per category (tasks passed / tasks, every sample a task; an attempt that failed counts as not
     passed) and ``overall``: the leaderboard's multi-turn overall accuracy, the unweighted mean of the four
     categories' accuracies, a category not run counting 0 as the leaderboard counts it (``complete`` says whether
@@ -168,7 +169,7 @@ def scores(rows: list[dict[str, Any]]) -> dict[str, Any]:
         tally = counts.setdefault(category_of(str(row["task_id"])), [0, 0])
         tally[0] += 1 if row.get("resolved") else 0
         tally[1] += 1
-    per = {
+    per: dict[str, CategoryScore] = {
         c: {"accuracy": ok / total, "correct_count": ok, "total_count": total}
         for c, (ok, total) in counts.items()
         if total

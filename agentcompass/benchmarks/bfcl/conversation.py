@@ -26,17 +26,18 @@ from agentcompass.conversation import Message, Termination, Transcript
 
 from . import _package
 from .effects import diff, state
+from .shapes import BfclEntry
 
 
-def executes(entry: dict[str, Any], calls: list[str], model_name: str, *, eval_run: bool = False) -> list[str]:
+def executes(entry: BfclEntry, calls: list[str], model_name: str, *, eval_run: bool = False) -> list[str]:
     """Run decoded calls on the task's API instances kept under ``model_name``; their results, as the package
     gives them."""
     return run_calls(entry, calls, model_name, eval_run=eval_run)[0]
 
 
 def run_calls(
-    entry: dict[str, Any], calls: list[str], model_name: str, *, eval_run: bool = False
-) -> tuple[list[str], dict[str, Any]]:
+    entry: BfclEntry, calls: list[str], model_name: str, *, eval_run: bool = False
+) -> tuple[list[str], dict[str, object]]:
     """:func:`executes`, and the API instances (by class name) the calls ran on."""
     category = entry["id"].rsplit("_", 1)[0]
     results, instances = _package.multi_turn_utils().execute_multi_turn_func_call(
@@ -72,9 +73,9 @@ class BfclConversation:
     """The BFCL side of one attempt (an :class:`agentcompass.conversation.Conversation`). ``entry``: the task as
     ``bfcl_eval.utils.load_dataset_entry`` gives it (``function`` and ``missed_function`` filled in)."""
 
-    def __init__(self, entry: dict[str, Any]) -> None:
+    def __init__(self, entry: BfclEntry) -> None:
         self.entry = copy.deepcopy(entry)
-        self.functions: list[dict[str, Any]] = list(self.entry.get("function") or [])
+        self.functions: list[dict[str, object]] = list(self.entry.get("function") or [])
         self.tools = _package.openai_tools(self.functions)
         self.system_prompt: str | None = None  # function-calling mode sends no system prompt
         self.model_name = f"agentcompass_{uuid.uuid4().hex}"
@@ -82,7 +83,7 @@ class BfclConversation:
         self.turn, self.steps = -1, 0
         info = {"bfcl_id": self.entry["id"], "turns": [], "step_limit": self.step_limit, "effects": {}}
         self.transcript = Transcript(info=info)
-        self.instances: dict[str, Any] = {}
+        self.instances: dict[str, object] = {}
         self.done = False
 
     async def start(self) -> list[Message]:

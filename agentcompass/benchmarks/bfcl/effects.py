@@ -12,17 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .shapes import StateChange
+
 MAX_DEPTH = 12
 MAX_VALUE_CHARS = 400
 MAX_CHANGES = 40
 
 
-def state(instances: dict[str, Any]) -> dict[str, Any]:
+def state(instances: dict[str, object]) -> dict[str, dict[str, object]]:
     """``{class name: {attribute: plain value}}`` of the public attributes of each API instance."""
     return {name: _public(inst, set(), 0) for name, inst in instances.items()}
 
 
-def _public(obj: Any, seen: set[int], depth: int) -> dict[str, Any]:
+def _public(obj: object, seen: set[int], depth: int) -> dict[str, object]:
     return {k: _plain(v, seen, depth + 1) for k, v in vars(obj).items() if not k.startswith("_")}
 
 
@@ -44,9 +46,9 @@ def _plain(value: Any, seen: set[int], depth: int) -> Any:
     return repr(value)
 
 
-def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
+def diff(before: object, after: object, path: str = "") -> list[StateChange]:
     """The paths where ``after`` differs from ``before`` (dicts compared key by key), at most :data:`MAX_CHANGES`."""
-    out: list[dict[str, Any]] = []
+    out: list[StateChange] = []
     _diff(before, after, path, out)
     return out[:MAX_CHANGES]
 
@@ -54,7 +56,7 @@ def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
 _ABSENT = object()
 
 
-def _diff(before: Any, after: Any, path: str, out: list[dict[str, Any]]) -> None:
+def _diff(before: object, after: object, path: str, out: list[StateChange]) -> None:
     if len(out) >= MAX_CHANGES or before == after:
         return
     if isinstance(before, dict) and isinstance(after, dict):

@@ -20,6 +20,7 @@ from agentcompass.conversation import Transcript
 
 from . import _package
 from .conversation import model_response
+from .shapes import BfclEntry, VerdictDetails
 
 
 @dataclass
@@ -28,9 +29,9 @@ class Verdict:
 
     valid: bool
     turns: list[bool | None]
-    error: dict[str, Any] = field(default_factory=dict)
+    error: dict[str, object] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> VerdictDetails:
         return {"valid": self.valid, "turns": self.turns, "error": _plain(self.error)}
 
 
@@ -61,7 +62,7 @@ def decode(result: list[list[Any]]) -> list[list[list[str]]]:
     return turns
 
 
-def run_checker(decoded: list[list[list[str]]], ground_truth: list[list[str]], entry: dict[str, Any]) -> dict[str, Any]:
+def run_checker(decoded: list[list[list[str]]], ground_truth: list[list[str]], entry: BfclEntry) -> dict[str, object]:
     """``multi_turn_checker`` on these turns, its API instances under a name of their own (freed after)."""
     name = f"agentcompass_{uuid.uuid4().hex}"
     category = entry["id"].rsplit("_", 1)[0]
@@ -71,11 +72,11 @@ def run_checker(decoded: list[list[list[str]]], ground_truth: list[list[str]], e
         _package.forget_instances(name)
 
 
-def check(entry: dict[str, Any], ground_truth: list[list[str]], result: list[list[Any]]) -> Verdict:
+def check(entry: BfclEntry, ground_truth: list[list[str]], result: list[list[Any]]) -> Verdict:
     """The verdict on one task's model result."""
     n = len(ground_truth)
     if len(result) != n:
-        error = {
+        error: dict[str, object] = {
             "error_type": "multi_turn:force_terminated",
             "error_message": f"the result has {len(result)} turns, the ground truth {n}",
         }

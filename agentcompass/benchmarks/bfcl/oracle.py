@@ -10,16 +10,17 @@ import ast
 import importlib
 import inspect
 import json
-from typing import Any
+from collections.abc import Callable
 
 from agentcompass.errors import DatasetError
 
 from . import _package
+from .shapes import BfclEntry, OracleToolCall
 
 END_OF_TURN = "Done."
 
 
-def call_of(expression: str, methods: dict[str, Any], call_id: str) -> dict[str, Any]:
+def call_of(expression: str, methods: dict[str, Callable[..., object]], call_id: str) -> OracleToolCall:
     """One tool call (``{id, name, arguments}``) from a ground-truth call expression."""
     try:
         node = ast.parse(expression, mode="eval").body
@@ -36,20 +37,20 @@ def call_of(expression: str, methods: dict[str, Any], call_id: str) -> dict[str,
     return {"id": call_id, "name": name, "arguments": json.loads(json.dumps(arguments))}
 
 
-def api_methods(involved_classes: list[str]) -> dict[str, Any]:
+def api_methods(involved_classes: list[str]) -> dict[str, Callable[..., object]]:
     """Method name -> function of the task's API classes (from the package's class-to-module mapping)."""
     mapping = _package.module("constants.executable_backend_config").CLASS_FILE_PATH_MAPPING
-    methods: dict[str, Any] = {}
+    methods: dict[str, Callable[..., object]] = {}
     for class_name in involved_classes:
         cls = getattr(importlib.import_module(mapping[class_name]), class_name)
         methods.update({n: f for n, f in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")})
     return methods
 
 
-def reference_messages(entry: dict[str, Any], ground_truth: list[list[str]]) -> list[dict[str, Any]]:
+def reference_messages(entry: BfclEntry, ground_truth: list[list[str]]) -> list[dict[str, object]]:
     """The oracle's messages for a task."""
     methods = api_methods(entry["involved_classes"])
-    messages: list[dict[str, Any]] = []
+    messages: list[dict[str, object]] = []
     for t, calls in enumerate(ground_truth):
         if calls:
             tool_calls = [call_of(c, methods, f"oracle-{t}-{i}") for i, c in enumerate(calls)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from agentcompass.errors import ConfigError, DatasetError
 from agentcompass.interfaces import (
@@ -21,6 +20,7 @@ from . import dataset, history, reports, runner
 from .config import RepoSpecConfig, SWEBenchConfig
 from .log_parsers import PARSER_REGISTRY
 from .predictions import load_predictions
+from .shapes import Prediction, ResultRow, SweBenchInstance
 from .specs import RepoSpec, resolve_spec
 
 PREDICTIONS_HARNESS = "predictions"
@@ -37,7 +37,7 @@ class SWEBenchBenchmark:
     def __init__(self, config: SWEBenchConfig, ctx: ComponentContext) -> None:
         self.config, self.ctx = config, ctx
         self._extra_specs = _user_specs(config.repo_specs)
-        self._predictions: dict[str, dict[str, Any]] | None = None
+        self._predictions: dict[str, Prediction] | None = None
         if config.predictions_path and ctx.harness_id not in ("", PREDICTIONS_HARNESS):
             raise ConfigError(
                 f"benchmark_params.predictions_path is read by the {PREDICTIONS_HARNESS!r} harness "
@@ -58,7 +58,7 @@ class SWEBenchBenchmark:
 
     # ------------------------------------------------------------------ tasks
 
-    def image_for(self, row: dict[str, Any]) -> str:
+    def image_for(self, row: SweBenchInstance) -> str:
         if row.get("image"):
             return str(row["image"])
         iid = row["instance_id"]
@@ -76,7 +76,7 @@ class SWEBenchBenchmark:
                 f"{{instance_id_1776}}"
             ) from None
 
-    def _task(self, row: dict[str, Any]) -> Task:
+    def _task(self, row: SweBenchInstance) -> Task:
         instruction = row["problem_statement"]
         if self.config.include_hints and row.get("hints_text"):
             instruction = f"{instruction}\n\nHints:\n{row['hints_text']}"
@@ -92,7 +92,7 @@ class SWEBenchBenchmark:
             data=row,
         )
 
-    def _select(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _select(self, rows: list[SweBenchInstance]) -> list[SweBenchInstance]:
         if self.config.sample_ids is not None:
             by_id = {r["instance_id"]: r for r in rows}
             unknown = [i for i in self.config.sample_ids if i not in by_id]
@@ -202,13 +202,13 @@ class SWEBenchBenchmark:
     def reference_solution(self, task: Task) -> Solution:
         return Solution(submission=task.data["patch"])
 
-    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+    def finalize(self, run_dir: Path, rows: list[ResultRow]) -> dict[str, str]:
         """preds.jsonl and the run report; with repeated samples, one pair per sample (one prediction per
         instance each, as the official harness takes them): sample 1's under the usual names, sample j's with
         ``.sample-<j>`` before the extension (paths keys ``predictions_sample_<j>``, ``report_sample_<j>``)."""
         run_id = self.ctx.run_id or Path(run_dir).name
         model = self.config.model_name_or_path or self._default_model_name()
-        samples: dict[int, list[dict[str, Any]]] = {}
+        samples: dict[int, list[ResultRow]] = {}
         for row in rows:
             samples.setdefault(int(row.get("sample") or 1), []).append(row)
         out: dict[str, str] = {}

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agentcompass.errors import DatasetError, DependencyError
 from agentcompass.kit import require
 
 from .log_parsers import PARSER_REGISTRY
+from .shapes import SweBenchInstance
 
 REQUIRED_FIELDS = (
     "instance_id",
@@ -47,9 +48,9 @@ def layout_help(dataset_name: str, split: str, data_dir: Path) -> str:
 # --------------------------------------------------------------------------- files
 
 
-def _read_parquet(paths: list[Path]) -> list[dict[str, Any]]:
+def _read_parquet(paths: list[Path]) -> list[dict[str, object]]:
     pq = require("pyarrow.parquet", "swebench", purpose="reading parquet datasets")
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for path in paths:
         try:
             rows.extend(pq.read_table(path).to_pylist())
@@ -58,17 +59,17 @@ def _read_parquet(paths: list[Path]) -> list[dict[str, Any]]:
     return rows
 
 
-def _read_arrow_dir(folder: Path) -> list[dict[str, Any]]:
+def _read_arrow_dir(folder: Path) -> list[dict[str, object]]:
     """A ``datasets.save_to_disk`` split directory (arrow stream files)."""
     pa = require("pyarrow", "swebench", purpose="reading arrow datasets")
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for path in sorted(folder.glob("*.arrow")):
         with pa.memory_map(str(path)) as source:
             rows.extend(pa.ipc.open_stream(source).read_all().to_pylist())
     return rows
 
 
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+def _read_jsonl(path: Path) -> list[dict[str, object]]:
     rows = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -80,7 +81,7 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _read_json(path: Path) -> list[dict[str, Any]]:
+def _read_json(path: Path) -> list[dict[str, object]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
@@ -92,7 +93,7 @@ def _read_json(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def read_file(path: Path) -> list[dict[str, Any]]:
+def read_file(path: Path) -> list[dict[str, object]]:
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         return _read_parquet([path])
@@ -119,7 +120,7 @@ def find_split(folder: Path, split: str) -> tuple[list[Path], Path | None]:
     return [], None
 
 
-def read_source(path: Path, split: str) -> tuple[list[dict[str, Any]], str]:
+def read_source(path: Path, split: str) -> tuple[list[dict[str, object]], str]:
     """Rows of ``path`` (a file or a directory) and a label naming where they came from."""
     if path.is_file():
         return read_file(path), str(path)
@@ -212,7 +213,7 @@ def _test_list(value: Any, where: str, name: str) -> list[str]:
     return value
 
 
-def normalize_row(raw: Any, source: str, index: int) -> dict[str, Any]:
+def normalize_row(raw: object, source: str, index: int) -> SweBenchInstance:
     """Check the 12 classic fields, decode the test lists, keep ``version`` a string."""
     if not isinstance(raw, dict):
         raise DatasetError(f"{source}: row {index} is not an object")
@@ -237,7 +238,7 @@ def normalize_row(raw: Any, source: str, index: int) -> dict[str, Any]:
         )
     if row.get("eval_type") and row["eval_type"] not in EVAL_TYPES:
         raise DatasetError(f"{where}: eval_type={row['eval_type']!r}; valid: {', '.join(EVAL_TYPES)}")
-    return row
+    return cast(SweBenchInstance, row)  # every required field checked above
 
 
 def load_instances(
@@ -247,7 +248,7 @@ def load_instances(
     data_dir: Path,
     allow_download: bool = True,
     revision: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[SweBenchInstance]:
     """All instances of the split, validated, in file order. Duplicate ids are an error."""
     path = locate(dataset_path, dataset_name, split, data_dir, allow_download, revision)
     raw_rows, source = read_source(path, split)

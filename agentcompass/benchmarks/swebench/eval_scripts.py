@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import PurePosixPath
-from typing import Any
 
 from .patchset import modified_files, patched_paths
+from .shapes import ImageAsset, SweBenchInstance
 
 HEREDOC_DELIMITER = "EOF_114329324912"
 START_TEST_OUTPUT = ">>>>> Start Test Output"
@@ -29,7 +29,7 @@ CALYPSO_JEST_JSON = (
 _SNAPSHOT = re.compile(r"__snapshots__/(.*).js.snap$")
 
 
-def _calypso_test_cmds(row: dict[str, Any]) -> list[str]:
+def _calypso_test_cmds(row: SweBenchInstance) -> list[str]:
     cmds: list[str] = []
     for path in patched_paths(row["test_patch"]):
         if _SNAPSHOT.search(path):
@@ -50,14 +50,14 @@ def _calypso_test_cmds(row: dict[str, Any]) -> list[str]:
 CUSTOM_TEST_CMDS = {"Automattic/wp-calypso": _calypso_test_cmds}
 
 
-def image_assets(row: dict[str, Any]) -> dict[str, Any]:
+def image_assets(row: SweBenchInstance) -> dict[str, list[ImageAsset]]:
     value = row.get("image_assets")
     if isinstance(value, str):
         return json.loads(value) if value.strip() else {}
     return value or {}
 
 
-def _download_assets(row: dict[str, Any]) -> list[str]:
+def _download_assets(row: SweBenchInstance) -> list[str]:
     cmds: list[str] = []
     for asset in image_assets(row).get("test_patch", []):
         folder = PurePosixPath(asset["path"]).parent
@@ -65,7 +65,9 @@ def _download_assets(row: dict[str, Any]) -> list[str]:
     return cmds
 
 
-def eval_script_lines(row: dict[str, Any], test_cmd: str, build: list[str], language: str, repo_dir: str) -> list[str]:
+def eval_script_lines(
+    row: SweBenchInstance, test_cmd: str, build: list[str], language: str, repo_dir: str
+) -> list[str]:
     """The commands of the script (no shebang, no ``set`` line)."""
     base, test_patch = row["base_commit"], row["test_patch"]
     files = modified_files(test_patch)

@@ -6,12 +6,12 @@ Pure functions (no environment access); :mod:`.runner` drives them against an en
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from . import eval_scripts
 from .infra_failure import TIER_ENVIRONMENT, classify_text
 from .log_parsers import ERROR, FAILED, PASSED, SKIPPED, XFAIL, ParseContext, get_parser
 from .patchset import modified_files
+from .shapes import InstanceReport, SweBenchInstance, TestsPart
 from .specs import InstanceSpec
 
 APPLY_PATCH_FAIL = ">>>>> Patch Apply Failed"
@@ -53,7 +53,7 @@ HEREDOC_DELIMITER = "EOF_114329324912"
 # --------------------------------------------------------------------------- eval script
 
 
-def official_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
+def official_eval_script(row: SweBenchInstance, spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
     """The eval script of a classic row, as the official harness builds it. Python: conda env, preparation
     commands, a record of the tree, the install step, test-file reset, ``test_patch`` from a heredoc, the test
     command between the markers, reset again; ``set -uxo pipefail`` without ``-e``. Other languages:
@@ -112,7 +112,7 @@ def record_exit_code(lines: list[str]) -> list[str]:
     return lines
 
 
-def make_eval_script(row: dict[str, Any], spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
+def make_eval_script(row: SweBenchInstance, spec: InstanceSpec, repo_directory: str = REPO_DIRECTORY) -> str:
     """``/eval.sh`` as swebench 5.x runs it: the row's own ``eval_script`` when it has one, else the official
     classic script, with the test command's exit status recorded after the end marker."""
     script = spec.eval_script or official_eval_script(row, spec, repo_directory)
@@ -175,7 +175,7 @@ def case_failed(test: str, status_map: dict[str, str]) -> bool:
     return key is None or status_map[key] in (FAILED, ERROR, SKIPPED)
 
 
-def _split(tests: list[str], status_map: dict[str, str], eval_type: str, p2p: bool) -> dict[str, list[str]]:
+def _split(tests: list[str], status_map: dict[str, str], eval_type: str, p2p: bool) -> TestsPart:
     success: list[str] = []
     failure: list[str] = []
     for test in tests:
@@ -190,7 +190,7 @@ def _split(tests: list[str], status_map: dict[str, str], eval_type: str, p2p: bo
 
 def tests_report(
     status_map: dict[str, str], f2p: list[str], p2p: list[str], eval_type: str = "pass_and_fail"
-) -> dict[str, dict[str, list[str]]]:
+) -> dict[str, TestsPart]:
     """``tests_status`` of report.json: success / failure lists for the four categories."""
     return {
         FAIL_TO_PASS: _split(f2p, status_map, eval_type, p2p=False),
@@ -200,12 +200,12 @@ def tests_report(
     }
 
 
-def _ratio(part: dict[str, list[str]]) -> float:
+def _ratio(part: TestsPart) -> float:
     total = len(part["success"]) + len(part["failure"])
     return 1.0 if total == 0 else len(part["success"]) / total
 
 
-def resolution_status(report: dict[str, dict[str, list[str]]]) -> str:
+def resolution_status(report: dict[str, TestsPart]) -> str:
     """RESOLVED_FULL iff both ratios are 1; PARTIAL iff 0 < f2p < 1 and p2p == 1; else RESOLVED_NO."""
     f2p, p2p = _ratio(report[FAIL_TO_PASS]), _ratio(report[PASS_TO_PASS])
     if f2p == 1 and p2p == 1:
@@ -224,11 +224,11 @@ def instance_report(
     p2p: list[str],
     eval_type: str = "pass_and_fail",
     version: str = "",
-) -> dict[str, Any]:
+) -> dict[str, InstanceReport]:
     """report.json content for the test output ``log`` (as swebench 5.x writes it); an invalid log leaves the
     instance unresolved, tagged ``infra_failure`` / ``infra_failure_reason`` when it looks like a broken
     environment."""
-    entry: dict[str, Any] = {
+    entry: InstanceReport = {
         "patch_is_None": False,
         "patch_exists": False,
         "patch_successfully_applied": False,

@@ -14,6 +14,8 @@ from typing import Any
 
 from agentcompass.errors import ConfigError, DatasetError
 
+from .shapes import Prediction, SweBenchInstance
+
 GOLD = "gold"
 FIELDS = ("instance_id", "model_name_or_path", "model_patch")
 
@@ -43,14 +45,14 @@ def _records(path: Path) -> list[Any]:
     return data
 
 
-def read_predictions(path_text: str) -> dict[str, dict[str, Any]]:
+def read_predictions(path_text: str) -> dict[str, Prediction]:
     """instance_id -> record, in file order."""
     path = Path(path_text).expanduser()
     if path.suffix not in (".json", ".jsonl"):
         raise ConfigError(f"benchmark_params.predictions_path={path_text!r}: must be a .jsonl or .json file, or 'gold'")
     if not path.is_file():
         raise ConfigError(f"benchmark_params.predictions_path={path_text!r}: no such file")
-    preds: dict[str, dict[str, Any]] = {}
+    preds: dict[str, Prediction] = {}
     for n, rec in enumerate(_records(path), 1):
         if not isinstance(rec, dict):
             raise DatasetError(f"{path}: prediction {n} is a {type(rec).__name__}, not an object")
@@ -62,13 +64,17 @@ def read_predictions(path_text: str) -> dict[str, dict[str, Any]]:
             )
         if rec["model_patch"] is not None and not isinstance(rec["model_patch"], str):
             raise DatasetError(f"{path}: prediction {n} ({rec['instance_id']}): model_patch must be a string or null")
-        preds[str(rec["instance_id"])] = {k: rec[k] for k in FIELDS}
+        preds[str(rec["instance_id"])] = {  # FIELDS, in its order
+            "instance_id": rec["instance_id"],
+            "model_name_or_path": rec["model_name_or_path"],
+            "model_patch": rec["model_patch"],
+        }
     return preds
 
 
 def load_predictions(
-    path_text: str, all_rows: list[dict[str, Any]], selected: list[dict[str, Any]]
-) -> dict[str, dict[str, Any]]:
+    path_text: str, all_rows: list[SweBenchInstance], selected: list[SweBenchInstance]
+) -> dict[str, Prediction]:
     """The predictions of ``path_text`` (or the gold patches of ``selected``), checked against ``all_rows``."""
     if path_text == GOLD:
         return {

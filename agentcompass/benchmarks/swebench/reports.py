@@ -7,15 +7,17 @@ grading, empty patches included) says what was submitted, ``report.json`` whethe
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agentcompass.kit import write_atomic
 
 from .infra_failure import TIER_ENVIRONMENT, classify_files
+from .shapes import ResultRow, RunReport
 
 
-def _attempt_dir(run_dir: Path, row: dict[str, Any]) -> Path | None:
+def _attempt_dir(run_dir: Path, row: ResultRow) -> Path | None:
     value = row.get("attempt_dir")
     if not value:
         return None
@@ -31,13 +33,13 @@ def _read_json(path: Path) -> Any:
 
 
 def collect(
-    run_dir: Path, rows: list[dict[str, Any]]
-) -> tuple[list[str], dict[str, dict], dict[str, Any], dict[str, Path]]:
+    run_dir: Path, rows: list[ResultRow]
+) -> tuple[list[str], dict[str, dict[str, object]], dict[str, object], dict[str, Path]]:
     """(task ids in order, predictions by id, report.json contents by id (None when unreadable), the attempt
     directory of each prediction)."""
     ids: list[str] = []
-    preds: dict[str, dict] = {}
-    reports: dict[str, Any] = {}
+    preds: dict[str, dict[str, object]] = {}
+    reports: dict[str, object] = {}
     folders: dict[str, Path] = {}
     for row in rows:
         task_id = str(row.get("task_id"))
@@ -55,7 +57,9 @@ def collect(
     return ids, preds, reports, folders
 
 
-def classify(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) -> dict[str, set[str]]:
+def classify(
+    ids: list[str], preds: Mapping[str, Mapping[str, object]], reports: dict[str, object]
+) -> dict[str, set[str]]:
     """SWE-bench's buckets: no prediction -> incomplete; empty patch -> empty_patch; no report -> error;
     a report -> completed, then resolved or unresolved."""
     out: dict[str, set[str]] = {
@@ -70,7 +74,8 @@ def classify(ids: list[str], preds: dict[str, dict], reports: dict[str, Any]) ->
             out["error"].add(task_id)
         else:
             out["completed"].add(task_id)
-            entry = (reports[task_id] or {}).get(task_id) if isinstance(reports[task_id], dict) else None
+            report = reports[task_id]
+            entry = (report or {}).get(task_id) if isinstance(report, dict) else None
             if not isinstance(entry, dict) or "resolved" not in entry:
                 out["error"].add(task_id)
             elif entry["resolved"]:
@@ -93,11 +98,11 @@ def failure_tags(ids: set[str], folders: dict[str, Path]) -> dict[str, tuple[str
 
 def run_report(
     ids: list[str],
-    preds: dict[str, dict],
-    reports: dict[str, Any],
+    preds: Mapping[str, Mapping[str, object]],
+    reports: dict[str, object],
     folders: dict[str, Path],
-    submitted: dict[str, dict] | None = None,
-) -> dict[str, Any]:
+    submitted: Mapping[str, Mapping[str, object]] | None = None,
+) -> RunReport:
     """swebench 5.x's run report (same keys, same order). ``submitted``: every prediction given to the run
     (a predictions file may hold more than the selected instances), default ``preds``."""
     b = classify(ids, preds, reports)
@@ -131,10 +136,10 @@ def run_report(
 
 def write_run_outputs(
     run_dir: Path,
-    rows: list[dict[str, Any]],
+    rows: list[ResultRow],
     run_id: str,
     default_model: str,
-    submitted: dict[str, dict] | None = None,
+    submitted: Mapping[str, Mapping[str, object]] | None = None,
     suffix: str = "",
 ) -> dict[str, str]:
     """Write preds.jsonl and the run report into ``run_dir``; return their paths. The report is named after

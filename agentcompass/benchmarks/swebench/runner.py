@@ -16,13 +16,13 @@ import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agentcompass.errors import VerifierError
 from agentcompass.interfaces import Environment, Grade
 from agentcompass.kit import write_atomic
 
 from . import grading
+from .shapes import InstanceReport, SweBenchInstance
 from .specs import InstanceSpec
 
 PATCH_PATH = "/tmp/patch.diff"
@@ -37,7 +37,7 @@ APPLY_TIMEOUT_S = 300.0
 class GradeJob:
     """One grading of one instance."""
 
-    row: dict[str, Any]
+    row: SweBenchInstance
     spec: InstanceSpec
     patch: str | None
     model_name_or_path: str
@@ -132,7 +132,7 @@ async def run_eval(env: Environment, job: GradeJob) -> tuple[str, bool]:
     return output, result.timed_out
 
 
-def _grade(report: dict[str, Any], job: GradeJob, log: str) -> Grade:
+def _grade(report: dict[str, InstanceReport], job: GradeJob, log: str) -> Grade:
     entry = report[job.instance_id]
     tests_status = entry.get("tests_status")
     status = grading.resolution_status(tests_status) if tests_status else grading.RESOLVED_NO
@@ -153,7 +153,7 @@ def _grade(report: dict[str, Any], job: GradeJob, log: str) -> Grade:
     )
 
 
-def _write_report(job: GradeJob, log: str) -> dict[str, Any]:
+def _write_report(job: GradeJob, log: str) -> dict[str, InstanceReport]:
     row = job.row
     report = grading.instance_report(
         job.instance_id,

@@ -11,7 +11,7 @@ Layout: ``REPOS[repo] = {"log_parser": name, "versions": [(versions, spec), ...]
 
 from __future__ import annotations
 
-from typing import Any
+from .shapes import RepoEntry
 
 PYTEST = "pytest -rA"
 PYTEST_ASTROPY_CLASSIC = "pytest -rA -vv -o console_output_style=classic --tb=no"
@@ -42,7 +42,7 @@ def _v(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-REPOS: dict[str, dict[str, Any]] = {
+REPOS: dict[str, RepoEntry] = {
     "astropy/astropy": {
         "log_parser": "parse_log_astropy",
         "versions": [

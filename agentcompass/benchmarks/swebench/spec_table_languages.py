@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
+
+from .shapes import LanguageRepo, VersionFacts
 
 
 @cache
-def table() -> dict[str, dict[str, Any]]:
+def table() -> dict[str, LanguageRepo]:
     text = resources.files(__package__).joinpath("spec_table_languages.json").read_text(encoding="utf-8")
     return json.loads(text)["repos"]
 
@@ -26,7 +27,8 @@ def repos() -> list[str]:
 
 
 def versions(repo: str) -> list[str]:
-    return list(table().get(repo, {}).get("versions", {}))
+    entry = table().get(repo)
+    return list(entry["versions"]) if entry else []
 
 
 def language(repo: str) -> str | None:
@@ -34,7 +36,7 @@ def language(repo: str) -> str | None:
     return entry["language"] if entry else None
 
 
-def facts(repo: str, version: str) -> dict[str, Any] | None:
+def facts(repo: str, version: str) -> VersionFacts | None:
     """``{language, log_parser, test_cmd: [...], build: [...]}`` of (``repo``, ``version``), or None."""
     entry = table().get(repo)
     if entry is None or version not in entry["versions"]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from agentcompass.errors import DatasetError
 
 from . import spec_table_languages
+from .shapes import SweBenchInstance
 from .spec_table import REPOS
 
 NON_TEST_EXTS = (".json", ".png", "csv", ".txt", ".md", ".jpg", ".jpeg", ".pkl", ".yml", ".yaml", ".toml")
@@ -98,25 +98,23 @@ def version_spec(repo: str, version: str, extra: dict[str, dict[str, RepoSpec]] 
     )
 
 
-def resolve_spec(row: dict[str, Any], extra: dict[str, dict[str, RepoSpec]] | None = None) -> InstanceSpec:
+def resolve_spec(row: SweBenchInstance, extra: dict[str, dict[str, RepoSpec]] | None = None) -> InstanceSpec:
     """Per-instance columns (``eval_script``, ``log_parser``, ``eval_type``) win over the table, which is not
     consulted at all when a row carries the three of them."""
-    own = {k: row.get(k) or None for k in ("eval_script", "log_parser", "eval_type")}
-    if all(own.values()):
-        return InstanceSpec(
-            log_parser=own["log_parser"], eval_type=own["eval_type"], test_cmd="", eval_script=own["eval_script"]
-        )
+    eval_script, log_parser, eval_type = row.get("eval_script") or None, row.get("log_parser"), row.get("eval_type")
+    if eval_script and log_parser and eval_type:
+        return InstanceSpec(log_parser=log_parser, eval_type=eval_type, test_cmd="", eval_script=eval_script)
     spec = version_spec(row["repo"], row["version"], extra)
     test_cmd = spec.test_cmd
     if spec.language == PYTHON:
         test_cmd = " ".join([spec.test_cmd, *get_test_directives(row["repo"], row["test_patch"])])
     return InstanceSpec(
-        log_parser=own["log_parser"] or spec.log_parser,
-        eval_type=own["eval_type"] or spec.eval_type,
+        log_parser=log_parser or spec.log_parser,
+        eval_type=eval_type or spec.eval_type,
         test_cmd=test_cmd,
         install=spec.install,
         eval_commands=list(spec.eval_commands),
-        eval_script=own["eval_script"],
+        eval_script=eval_script,
         language=spec.language,
         build=list(spec.build),
     )

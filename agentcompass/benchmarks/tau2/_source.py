@@ -42,7 +42,7 @@ class Tau2SourceError(DatasetError):
     (the message names the file and line)."""
 
 
-def _pydantic_names() -> dict[str, Any]:
+def _pydantic_names() -> dict[str, object]:
     from pydantic import BaseModel, ConfigDict, Field
 
     return {"BaseModel": BaseModel, "Field": Field, "ConfigDict": ConfigDict}
@@ -81,7 +81,7 @@ class SourceModule:
         self.source_tree, self.dotted, self.path = tree, dotted, path
         self.tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         self._defs: dict[str, tuple[str, Any]] = {}
-        self._values: dict[str, Any] = {}
+        self._values: dict[str, object] = {}
         for stmt in self.tree.body:
             self._index(stmt)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentcompass.benchmarks.tau2._source import SourceModule, SourceTree, Tau2SourceError
+from agentcompass.benchmarks.tau2.shapes import ToolSchema
 
 __all__ = ["EMPTY", "ToolParam", "ToolSpec", "ToolType", "load_tool_specs"]
 
@@ -71,7 +72,7 @@ class ToolSpec:
         return self.short_desc + "\n\n" + self.long_desc if self.long_desc else self.short_desc
 
     @property
-    def openai_schema(self) -> dict[str, Any]:
+    def openai_schema(self) -> ToolSchema:
         """``Tool.openai_schema`` of the reference."""
         return {
             "type": "function",

@@ -34,10 +34,11 @@ from agentcompass.interfaces import (
 from agentcompass.kit import data_dir, select_ids
 
 from . import data
+from .shapes import RewardInfo, Tau2Task
 
 # the reference's defaults (tau2/config.py: DEFAULT_LLM_USER, DEFAULT_LLM_NL_ASSERTIONS and their temperatures);
 # each role's endpoint is the request's model's unless model_roles says otherwise
-REFERENCE_ROLES = {
+REFERENCE_ROLES: dict[str, dict[str, object]] = {
     "user": {"id": "gpt-4.1-2025-04-14", "params": {"temperature": 0.0}},
     "judge": {"id": "gpt-4.1-2025-04-14", "params": {"temperature": 0.0}},
 }
@@ -73,7 +74,7 @@ class Tau2Benchmark:
 
     id = "tau2"
     config_class = Tau2Config
-    model_roles: ClassVar[dict[str, Any]] = REFERENCE_ROLES
+    model_roles: ClassVar[dict[str, dict[str, object]]] = REFERENCE_ROLES
     resumable_from_submission: ClassVar[bool] = True  # grading reads only the transcript
 
     def __init__(self, config: Tau2Config, ctx: ComponentContext | None = None) -> None:
@@ -106,7 +107,7 @@ class Tau2Benchmark:
         self.domain  # noqa: B018 - parse the domain's source now: a broken checkout fails before any attempt
         return [self._task(r) for r in rows]
 
-    def _task(self, row: dict[str, Any]) -> Task:
+    def _task(self, row: Tau2Task) -> Task:
         scenario = row.get("user_scenario") or {}
         instructions = scenario.get("instructions") if isinstance(scenario, dict) else None
         reason = instructions.get("reason_for_call") if isinstance(instructions, dict) else None
@@ -169,7 +170,7 @@ class Tau2Benchmark:
 
         return Solution(messages=reference_messages(task.data), info={"source": "evaluation_criteria"})
 
-    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+    def finalize(self, run_dir: Path, rows: list[dict[str, object]]) -> dict[str, str]:
         return {}
 
 
@@ -180,13 +181,13 @@ def _judge(ctx: AttemptContext) -> Any:
     except ModelRoleUnavailableError:
         return None
 
-    async def judge(messages: list[dict[str, Any]]) -> str:
+    async def judge(messages: list[dict[str, str]]) -> str:
         return (await client.complete(messages)).text
 
     return judge
 
 
-def _components(info: dict[str, Any]) -> dict[str, float]:
+def _components(info: RewardInfo) -> dict[str, float]:
     """The reward's components (``reward_breakdown``: DB, ENV_ASSERTION, COMMUNICATE, ACTION, NL_ASSERTION)."""
     breakdown = info.get("reward_breakdown") or {}
     return {str(k).lower(): float(v) for k, v in breakdown.items() if isinstance(v, int | float)}

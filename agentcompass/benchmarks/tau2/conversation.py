@@ -24,6 +24,7 @@ from agentcompass.errors import AgentError, ModelRoleUnavailableError
 from agentcompass.interfaces import ModelClient
 
 from . import env_api, prompts
+from .shapes import HistoryMessage, Tau2Task
 from .user import UserSimulator, has_text
 
 DEFAULT_MAX_STEPS = 200  # tau2.config.DEFAULT_MAX_STEPS
@@ -31,7 +32,7 @@ DEFAULT_MAX_ERRORS = 10  # tau2.config.DEFAULT_MAX_ERRORS
 AGENT, USER, ENV = "agent", "user", "env"
 
 
-def history_message(data: dict[str, Any]) -> Message:
+def history_message(data: HistoryMessage) -> Message:
     """A message of a task's ``initial_state.message_history`` (tau2's message form)."""
     calls = [
         ToolUse(
@@ -78,13 +79,13 @@ class Tau2Conversation:
         self,
         root: Path,
         domain_env: Any,
-        task: dict[str, Any],
+        task: Tau2Task,
         user_model: ModelClient | None,
         *,
         max_steps: int = DEFAULT_MAX_STEPS,
         max_errors: int = DEFAULT_MAX_ERRORS,
         seed: int | None = None,
-        user_llm_args: dict[str, Any] | None = None,
+        user_llm_args: dict[str, object] | None = None,
     ) -> None:
         self.root, self.env, self.task = Path(root), domain_env, task
         self.max_steps, self.max_errors, self.seed = max_steps, max_errors, seed

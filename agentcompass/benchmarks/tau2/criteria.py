@@ -9,6 +9,8 @@ from typing import Any
 
 from agentcompass.errors import DatasetError
 
+from .shapes import Action, EnvAssertion, RawAction, RawEnvAssertion, Tau2Task
+
 # tau2.data_model.tasks.RewardType, in the order the reference declares it.
 DB = "DB"
 ENV_ASSERTION = "ENV_ASSERTION"
@@ -24,22 +26,22 @@ REQUESTORS = ("user", "assistant")
 class Criteria:
     """``EvaluationCriteria``: None where the task gives none (the reference tells None from ``[]``)."""
 
-    actions: list[dict[str, Any]] | None
-    env_assertions: list[dict[str, Any]] | None
+    actions: list[Action] | None
+    env_assertions: list[EnvAssertion] | None
     communicate_info: list[str] | None
     nl_assertions: list[str] | None
     reward_basis: list[str]
 
 
-def task_id(task: dict[str, Any]) -> str:
+def task_id(task: Tau2Task) -> str:
     return str(task.get("id", "?"))
 
 
-def _bad(task: dict[str, Any], key: str, value: Any, allowed: str) -> DatasetError:
+def _bad(task: Tau2Task, key: str, value: Any, allowed: str) -> DatasetError:
     return DatasetError(f"τ²-bench task {task_id(task)!r}: {key} = {value!r}; expected {allowed}")
 
 
-def normalize_action(task: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+def normalize_action(task: Tau2Task, raw: RawAction) -> Action:
     """An ``Action`` with the reference's defaults (requestor ``assistant``, info and compare_args None)."""
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or not isinstance(raw.get("arguments"), dict):
         raise _bad(task, "evaluation_criteria.actions[]", raw, "an object with a name and an arguments object")
@@ -57,7 +59,7 @@ def normalize_action(task: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any
     }
 
 
-def normalize_env_assertion(task: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+def normalize_env_assertion(task: Tau2Task, raw: RawEnvAssertion) -> EnvAssertion:
     """An ``EnvAssertion`` with the reference's defaults (assert_value True, message None)."""
     if not isinstance(raw, dict) or raw.get("env_type") not in REQUESTORS or not isinstance(raw.get("func_name"), str):
         raise _bad(task, "evaluation_criteria.env_assertions[]", raw, "an object with env_type and func_name")
@@ -70,7 +72,7 @@ def normalize_env_assertion(task: dict[str, Any], raw: dict[str, Any]) -> dict[s
     }
 
 
-def _strings(task: dict[str, Any], key: str, value: Any) -> list[str] | None:
+def _strings(task: Tau2Task, key: str, value: Any) -> list[str] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -78,7 +80,7 @@ def _strings(task: dict[str, Any], key: str, value: Any) -> list[str] | None:
     return list(value)
 
 
-def read_criteria(task: dict[str, Any]) -> Criteria | None:
+def read_criteria(task: Tau2Task) -> Criteria | None:
     """The task's evaluation criteria; None when it has none (the reference then scores 1.0)."""
     raw = task.get("evaluation_criteria")
     if raw is None:

@@ -16,6 +16,8 @@ from typing import Any
 
 from agentcompass.errors import ConfigError, DatasetError
 
+from .shapes import Tau2Task
+
 REPO_URL = "https://github.com/sierra-research/tau2-bench.git"
 REVISION = "a2c024725189473d2d7cea3a5cfdbcc67478e41f"  # tau2 1.0.1
 DOMAINS = ("airline", "retail", "telecom")
@@ -42,7 +44,7 @@ def checkout_root(dataset_path: str | None, repo_url: str, revision: str, data_d
         ) from None
 
 
-def load_tasks(root: Path, domain: str, split: str) -> list[dict[str, Any]]:
+def load_tasks(root: Path, domain: str, split: str) -> list[Tau2Task]:
     """The tasks of ``split`` of ``domain``, in the file's order, as the reference's ``get_tasks`` selects them."""
     folder = root / "data" / "tau2" / "domains" / domain
     path = folder / "tasks.json"

@@ -7,17 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 from .domains import Environment
+from .shapes import InitialState, ToolSchema
 
 
 def policy(env: Environment) -> str:
     return str(env.policy)
 
 
-def agent_tools(env: Environment) -> list[dict[str, Any]]:
+def agent_tools(env: Environment) -> list[ToolSchema]:
     return env.tool_schemas()
 
 
-def user_tools(env: Environment, include: list[str] | None) -> list[dict[str, Any]] | None:
+def user_tools(env: Environment, include: list[str] | None) -> list[ToolSchema] | None:
     """``get_user_tools(include=task.user_tools) or None``: a domain without user tools gives the user none."""
     if env.user_tools is None:
         return None
@@ -33,7 +34,7 @@ def response(env: Environment, call: Any) -> tuple[str | None, bool]:
     return content, bool(error)
 
 
-def set_state(env: Environment, initial_state: dict[str, Any]) -> None:
+def set_state(env: Environment, initial_state: InitialState) -> None:
     """Apply a task's ``initial_state`` (the orchestrator's ``_initialize_environment``)."""
     env.set_state(
         initial_state.get("initialization_data"),

@@ -31,6 +31,7 @@ from agentcompass.benchmarks.tau2.evaluate_communicate import communicate_reward
 from agentcompass.benchmarks.tau2.evaluate_env import MakeEnv, env_reward
 from agentcompass.benchmarks.tau2.evaluate_nl import Judge, JudgeMissingError, nl_reward
 from agentcompass.benchmarks.tau2.reward import Component, RewardResult
+from agentcompass.benchmarks.tau2.shapes import Tau2Task
 from agentcompass.conversation import Transcript
 from agentcompass.errors import VerifierError
 
@@ -90,7 +91,7 @@ def _combine(
 
 
 async def evaluate(
-    task: dict[str, Any],
+    task: Tau2Task,
     transcript: Transcript,
     make_env: MakeEnv,
     judge: Judge | None = None,

@@ -4,14 +4,15 @@ reference's ``ActionEvaluator`` and ``Action.compare_with_tool_call`` match them
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from agentcompass.benchmarks.tau2.criteria import ACTION, Criteria
 from agentcompass.benchmarks.tau2.reward import Component
 from agentcompass.conversation import Message, ToolUse
 
+from .shapes import Action, ActionCheck
 
-def compare_with_tool_call(action: dict[str, Any], call: ToolUse) -> bool:
+
+def compare_with_tool_call(action: Action, call: ToolUse) -> bool:
     """``Action.compare_with_tool_call``: same name, and equal values on ``compare_args`` (when None: on the
     call's own argument names, so a call without arguments matches any action of its name)."""
     if action["name"] != call.name:
@@ -30,11 +31,11 @@ def tool_calls(messages: Sequence[Message]) -> list[ToolUse]:
 
 
 def action_checks(
-    messages: Sequence[Message], actions: list[dict[str, Any]], tool_types: Mapping[str, str] | None
-) -> list[dict[str, Any]]:
+    messages: Sequence[Message], actions: list[Action], tool_types: Mapping[str, str] | None
+) -> list[ActionCheck]:
     """One ``ActionCheck`` per gold action, with the tool's type (read, write, think, generic) where known."""
     calls = tool_calls(messages)
-    checks = []
+    checks: list[ActionCheck] = []
     for action in actions:
         match = any(compare_with_tool_call(action, call) for call in calls)
         checks.append(

@@ -4,20 +4,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from agentcompass.benchmarks.tau2.criteria import COMMUNICATE, Criteria
 from agentcompass.benchmarks.tau2.reward import Component
 from agentcompass.conversation import Message
+
+from .shapes import CommunicateCheck
 
 
 def has_text_content(message: Message) -> bool:
     return message.content is not None and bool(message.content.strip())
 
 
-def communicate_checks(messages: Sequence[Message], communicate_info: list[str]) -> list[dict[str, Any]]:
+def communicate_checks(messages: Sequence[Message], communicate_info: list[str]) -> list[CommunicateCheck]:
     """One ``CommunicateCheck`` per string: met where an assistant message with text holds it."""
-    checks = []
+    checks: list[CommunicateCheck] = []
     for info_str in communicate_info:
         found = None
         for message in messages:

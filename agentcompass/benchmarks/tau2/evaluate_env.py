@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from agentcompass.benchmarks.tau2.criteria import DB, ENV_ASSERTION, Criteria, task_id
 from agentcompass.benchmarks.tau2.reward import Component
+from agentcompass.benchmarks.tau2.shapes import EnvAssertionCheck, HistoryMessage, Tau2Task
 from agentcompass.conversation import Message, ToolUse
 from agentcompass.errors import VerifierError
 
@@ -39,7 +40,7 @@ class ReplayEnvironment(Protocol):
 MakeEnv = Callable[[], ReplayEnvironment]
 
 
-def history_message(raw: dict[str, Any]) -> Message:
+def history_message(raw: HistoryMessage) -> Message:
     """A message of a task's ``initial_state.message_history`` (the reference's JSON) as a transcript message."""
     calls = [
         ToolUse(
@@ -61,7 +62,7 @@ def history_message(raw: dict[str, Any]) -> Message:
     return Message(role=raw["role"], content=raw.get("content"), tool_calls=calls)
 
 
-def _initial_state(task: dict[str, Any]) -> tuple[Any, Any, list[Message]]:
+def _initial_state(task: Tau2Task) -> tuple[Any, Any, list[Message]]:
     state = task.get("initial_state") or {}
     history = [history_message(m) for m in state.get("message_history") or []]
     return state.get("initialization_data"), state.get("initialization_actions"), history
@@ -77,7 +78,7 @@ def tool_types(env: ReplayEnvironment) -> dict[str, str]:
     return types
 
 
-def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: MakeEnv) -> ReplayEnvironment:
+def _replayed(task: Tau2Task, messages: Sequence[Message], make_env: MakeEnv) -> ReplayEnvironment:
     data, actions, _ = _initial_state(task)
     env = make_env()
     try:
@@ -87,7 +88,7 @@ def _replayed(task: dict[str, Any], messages: Sequence[Message], make_env: MakeE
     return env
 
 
-def _gold(task: dict[str, Any], criteria: Criteria, make_env: MakeEnv) -> ReplayEnvironment:
+def _gold(task: Tau2Task, criteria: Criteria, make_env: MakeEnv) -> ReplayEnvironment:
     data, actions, history = _initial_state(task)
     env = make_env()
     env.set_state(data, actions, history, strict=True)
@@ -100,7 +101,7 @@ def _gold(task: dict[str, Any], criteria: Criteria, make_env: MakeEnv) -> Replay
 
 
 def env_reward(
-    task: dict[str, Any],
+    task: Tau2Task,
     criteria: Criteria,
     messages: Sequence[Message],
     make_env: MakeEnv,
@@ -125,7 +126,8 @@ def env_reward(
             gold_hashes[key] = hashes
     db_match = hashes == (predicted.get_db_hash(), predicted.get_user_db_hash())
     db_reward = 1.0 if db_match else 0.0
-    checks, assertion_reward = [], 1.0
+    checks: list[EnvAssertionCheck] = []
+    assertion_reward = 1.0
     for assertion in criteria.env_assertions or []:
         met = bool(predicted.run_env_assertion(assertion, raise_assertion_error=False))
         checks.append({"env_assertion": assertion, "met": met, "reward": 1.0 if met else 0.0})

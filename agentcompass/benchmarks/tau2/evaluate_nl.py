@@ -14,6 +14,7 @@ from typing import Any
 
 from agentcompass.benchmarks.tau2.criteria import NL_ASSERTION, Criteria
 from agentcompass.benchmarks.tau2.reward import Component
+from agentcompass.benchmarks.tau2.shapes import NLAssertionCheck
 from agentcompass.conversation import Message
 from agentcompass.errors import DatasetError, VerifierError
 
@@ -49,7 +50,7 @@ class NLPrompt:
     system: str
     user_parts: tuple[tuple[str, str], ...]  # ("text", s) | ("name", variable)
 
-    def user(self, variables: dict[str, Any]) -> str:
+    def user(self, variables: dict[str, object]) -> str:
         return "".join(v if kind == "text" else format(variables[v]) for kind, v in self.user_parts)
 
 
@@ -111,11 +112,11 @@ def _as_bool(value: Any) -> bool:
     raise ValueError(f"not a boolean: {value!r}")
 
 
-def parse_judge_reply(text: str) -> list[dict[str, Any]]:
+def parse_judge_reply(text: str) -> list[NLAssertionCheck]:
     """The ``NLAssertionCheck``s of a reply: ``results[]`` of ``{expectedOutcome, metExpectation, reasoning}``."""
     try:
         data = json.loads(text)
-        checks = []
+        checks: list[NLAssertionCheck] = []
         for result in data.get("results", []):
             nl_assertion, justification = result["expectedOutcome"], result["reasoning"]
             if not isinstance(nl_assertion, str) or not isinstance(justification, str):

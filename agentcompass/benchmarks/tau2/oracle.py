@@ -5,13 +5,13 @@ then one message holding every value of ``communicate_info``. The oracle then st
 
 from __future__ import annotations
 
-from typing import Any
+from .shapes import Tau2Task
 
 
-def reference_messages(task: dict[str, Any]) -> list[dict[str, Any]]:
+def reference_messages(task: Tau2Task) -> list[dict[str, object]]:
     """The oracle's messages for ``task`` (its JSON object); ``[]`` for a task without evaluation criteria."""
     criteria = task.get("evaluation_criteria") or {}
-    messages: list[dict[str, Any]] = []
+    messages: list[dict[str, object]] = []
     for i, action in enumerate(criteria.get("actions") or []):
         call = {
             "id": f"oracle-{i}",

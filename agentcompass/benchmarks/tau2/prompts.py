@@ -13,10 +13,13 @@ from __future__ import annotations
 import ast
 import functools
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from agentcompass.errors import DatasetError
+
+from .shapes import UserScenario
 
 LLM_AGENT = "src/tau2/agent/llm_agent.py"
 ORCHESTRATOR = "src/tau2/orchestrator/orchestrator.py"
@@ -106,9 +109,9 @@ def user_system_prompt(root: Path, instructions: str, use_tools: bool, persona_g
 
 
 @functools.lru_cache(maxsize=8)
-def _str_methods(root: Path) -> dict[str, Any]:
+def _str_methods(root: Path) -> dict[str, Callable[[object], str]]:
     """The ``__str__`` functions of ``StructuredUserInstructions`` and ``UserScenario``, compiled from the source."""
-    out: dict[str, Any] = {}
+    out: dict[str, Callable[[object], str]] = {}
     for node in _module(root / TASKS_MODEL).body:
         if isinstance(node, ast.ClassDef) and node.name in ("StructuredUserInstructions", "UserScenario"):
             for item in node.body:
@@ -125,7 +128,7 @@ def _str_methods(root: Path) -> dict[str, Any]:
 _INSTRUCTION_FIELDS = ("domain", "reason_for_call", "known_info", "unknown_info", "task_instructions")
 
 
-def user_instructions(root: Path, user_scenario: dict[str, Any]) -> str:
+def user_instructions(root: Path, user_scenario: UserScenario) -> str:
     """``str(task.user_scenario)``: what the user simulator is told (its ``instructions``)."""
     methods = _str_methods(root)
     raw = user_scenario.get("instructions")

@@ -5,9 +5,8 @@ plain data, field for field, so that it can be stored, shown and compared with t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-RewardInfoDict = dict[str, Any]
+from .shapes import ActionCheck, CommunicateCheck, DBCheck, EnvAssertionCheck, NLAssertionCheck, RewardInfo
 
 
 @dataclass
@@ -16,12 +15,12 @@ class Component:
 
     reward: float
     reward_breakdown: dict[str, float] | None = None
-    info: dict[str, Any] | None = None
-    db_check: dict[str, Any] | None = None
-    env_assertions: list[dict[str, Any]] | None = None
-    action_checks: list[dict[str, Any]] | None = None
-    communicate_checks: list[dict[str, Any]] | None = None
-    nl_assertions: list[dict[str, Any]] | None = None
+    info: dict[str, object] | None = None
+    db_check: DBCheck | None = None
+    env_assertions: list[EnvAssertionCheck] | None = None
+    action_checks: list[ActionCheck] | None = None
+    communicate_checks: list[CommunicateCheck] | None = None
+    nl_assertions: list[NLAssertionCheck] | None = None
 
 
 @dataclass
@@ -41,17 +40,17 @@ class RewardResult:
     """
 
     reward: float
-    db_check: dict[str, Any] | None = None
-    env_assertions: list[dict[str, Any]] | None = None
-    action_checks: list[dict[str, Any]] | None = None
-    nl_assertions: list[dict[str, Any]] | None = None
-    communicate_checks: list[dict[str, Any]] | None = None
+    db_check: DBCheck | None = None
+    env_assertions: list[EnvAssertionCheck] | None = None
+    action_checks: list[ActionCheck] | None = None
+    nl_assertions: list[NLAssertionCheck] | None = None
+    communicate_checks: list[CommunicateCheck] | None = None
     reward_basis: list[str] | None = None
     reward_breakdown: dict[str, float] | None = None
-    info: dict[str, Any] | None = field(default=None)
+    info: dict[str, object] | None = field(default=None)
     termination_reason: str | None = None  # the reference's TerminationReason value the transcript maps to
 
-    def to_dict(self) -> RewardInfoDict:
+    def to_dict(self) -> RewardInfo:
         """The reference's ``RewardInfo.model_dump(mode="json")``."""
         return {
             "reward": self.reward,

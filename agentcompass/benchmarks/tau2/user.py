@@ -10,16 +10,17 @@ results of its own tool calls; each request is its system prompt followed by tha
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agentcompass.conversation import Message, ToolUse
 from agentcompass.errors import ModelError
 from agentcompass.interfaces import ModelClient
 
 from . import prompts
+from .shapes import ChatToolCall, ToolSchema
 
-DEFAULT_USER_ARGS: dict[str, Any] = {"temperature": 0.0}  # tau2.config.DEFAULT_LLM_ARGS_USER
+DEFAULT_USER_ARGS: dict[str, object] = {"temperature": 0.0}  # tau2.config.DEFAULT_LLM_ARGS_USER
 
 
 def has_text(message: Message) -> bool:
@@ -27,7 +28,7 @@ def has_text(message: Message) -> bool:
     return message.content is not None and bool(message.content.strip())
 
 
-def parse_arguments(text: str) -> dict[str, Any]:
+def parse_arguments(text: str) -> dict[str, object]:
     """A call's arguments as the reference parses them (``json.loads``); raises ValueError when not an object."""
     value = json.loads(text or "{}")
     if not isinstance(value, dict):
@@ -35,7 +36,7 @@ def parse_arguments(text: str) -> dict[str, Any]:
     return value
 
 
-def chat_call(call: ToolUse) -> dict[str, Any]:
+def chat_call(call: ToolUse) -> ChatToolCall:
     """A call as the reference sends it back to a model (its arguments re-serialized with ``json.dumps``)."""
     return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": json.dumps(call.arguments)}}
 
@@ -54,12 +55,12 @@ class UserSimulator:
         instructions: str,
         model: ModelClient,
         *,
-        tools: list[dict[str, Any]] | None = None,
-        llm_args: dict[str, Any] | None = None,
+        tools: Sequence[ToolSchema] | None = None,
+        llm_args: dict[str, object] | None = None,
         seed: int | None = None,
     ) -> None:
         self.model = model
-        self.tools = tools or None
+        self.tools: list[dict[str, object]] | None = [dict(t) for t in tools] if tools else None
         self.llm_args = dict(DEFAULT_USER_ARGS if llm_args is None else llm_args)
         if seed is not None:
             self.llm_args["seed"] = seed
@@ -82,9 +83,9 @@ class UserSimulator:
             return False
         return any(signal in message.content for signal in self.signals)
 
-    def flipped(self) -> list[dict[str, Any]]:
+    def flipped(self) -> list[dict[str, object]]:
         """The history as the user's model sees it (``UserState.flip_roles`` then ``to_litellm_messages``)."""
-        out: list[dict[str, Any]] = []
+        out: list[dict[str, object]] = []
         for m in self.messages:
             if m.role == "user":
                 calls = [chat_call(c) for c in m.tool_calls] or None
@@ -104,7 +105,7 @@ class UserSimulator:
         for m in incoming:
             if m.role == "tool" or has_text(m) or m.tool_calls:
                 self.messages.append(m)
-        request = [{"role": "system", "content": self.system_prompt}, *self.flipped()]
+        request: list[dict[str, object]] = [{"role": "system", "content": self.system_prompt}, *self.flipped()]
         params = dict(self.llm_args)
         if self.tools:
             params.setdefault("tool_choice", "auto")

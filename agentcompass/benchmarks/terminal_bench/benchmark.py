@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from agentcompass.benchmarks.terminal_bench import registry, startup
+from agentcompass.benchmarks.terminal_bench import registry, shapes, startup
 from agentcompass.benchmarks.terminal_bench.loader import TaskDir, TaskProblem, load_tasks, tasks_root
 from agentcompass.benchmarks.terminal_bench.outcome import env_key, grade_of, refused, upload_clean
 from agentcompass.benchmarks.terminal_bench.registry import DEFAULT_REGISTRY_URL
@@ -122,7 +122,7 @@ class TerminalBenchBenchmark:
         self.problems: list[TaskProblem] = []
         self.checkout: Checkout | None = None
         self._root: Path | None = None  # the loaded dataset's directory (hidden from local commands)
-        self._hooks_before: dict[str, dict[str, dict[str, str]]] = {}  # environment id -> start-up hooks at setup
+        self._hooks_before: dict[str, dict[str, shapes.HookFile]] = {}  # environment id -> start-up hooks at setup
 
     # ------------------------------------------------------------------ loading
     def dataset_root(self) -> Path:
@@ -249,7 +249,7 @@ class TerminalBenchBenchmark:
         """Run tests/test.sh and read its reward. No valid reward: ``reward=None`` and ``error`` set."""
         td = self.task_dir(task)
         timeout = task.verifier_timeout_s or td.spec.verifier_timeout_s
-        details: dict[str, Any] = {}
+        details: dict[str, object] = {}
         before = self._hooks_before.pop(env_key(env), None)  # None: set up elsewhere (a resumed attempt)
         hooks = await startup.since(env, before, isolate=self.config.isolate_verifier_startup)
         replaced = startup.replaced_programs(hooks) if self.config.isolate_verifier_startup else []
@@ -286,7 +286,7 @@ class TerminalBenchBenchmark:
             raise DatasetError(f"{td.solution_dir / 'solve.sh'}: missing; task {task.id!r} has no reference solution")
         return Solution(files={"/solution": td.solution_dir}, command=SOLUTION_COMMAND, env=dict(td.spec.solution_env))
 
-    def finalize(self, run_dir: Path, rows: list[dict[str, Any]]) -> dict[str, str]:
+    def finalize(self, run_dir: Path, rows: list[dict[str, object]]) -> dict[str, str]:
         """``skipped_tasks.json`` (malformed task directories: task_id, path, field, reason) when there are any;
         ``dataset_source.json`` (repo_url, revision, commit, path) when the tasks came from a git checkout."""
         paths: dict[str, str] = {}

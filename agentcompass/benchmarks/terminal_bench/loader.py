@@ -17,7 +17,6 @@ import posixpath
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agentcompass.benchmarks.terminal_bench.task_toml import TaskSpec, parse_task_toml
 from agentcompass.benchmarks.terminal_bench.tb1 import parse_task_yaml
@@ -318,5 +317,5 @@ def _more(n: int) -> str:
     return f" (and {n} more; --log-level DEBUG lists them all)" if n > 0 else ""
 
 
-def problems_as_dicts(problems: list[TaskProblem]) -> list[dict[str, Any]]:
+def problems_as_dicts(problems: list[TaskProblem]) -> list[dict[str, str]]:
     return [p.to_dict() for p in problems]

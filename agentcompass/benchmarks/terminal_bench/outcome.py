@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agentcompass.benchmarks.terminal_bench.shapes import StartupHook
 from agentcompass.benchmarks.terminal_bench.verifier import VerifierOutcome
 from agentcompass.interfaces import Grade
 
 
-def refused(replaced: list[str], hooks: list[dict[str, Any]]) -> VerifierOutcome:
+def refused(replaced: list[str], hooks: list[StartupHook]) -> VerifierOutcome:
     """No verifier run: programs the tests would run were replaced (``isolate_verifier_startup``)."""
     out = VerifierOutcome(
         error=f"VerifierError: programs the verifier runs were replaced before grading: {', '.join(replaced[:5])}"
@@ -23,8 +24,8 @@ def env_key(env: Any) -> str:
     return str(env.id or id(env))
 
 
-def grade_of(out: VerifierOutcome, extra: dict[str, Any]) -> Grade:
-    details = {**out.details(), **extra}
+def grade_of(out: VerifierOutcome, extra: dict[str, object]) -> Grade:
+    details: dict[str, object] = {**out.details(), **extra}
     if out.error is not None:
         return Grade(reward=None, rewards=out.rewards, resolved=False, error=out.error, log=out.log, details=details)
     return Grade(

@@ -22,11 +22,11 @@ import shutil
 import urllib.request
 import uuid
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from agentcompass.errors import DatasetError
 from agentcompass.kit import slug, write_atomic
 
+from .shapes import RegistryDataset, RegistryRecord, RegistryTask
 from .source import fetch_checkout
 
 DEFAULT_REGISTRY_URL = "https://raw.githubusercontent.com/laude-institute/harbor/main/registry.json"
@@ -34,7 +34,7 @@ MARKER = ".agentcompass-registry.json"
 FETCH_TIMEOUT_S = 60.0
 
 
-def _parse(text: str, where: str) -> list[dict[str, Any]]:
+def _parse(text: str, where: str) -> list[RegistryDataset]:
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -44,7 +44,7 @@ def _parse(text: str, where: str) -> list[dict[str, Any]]:
     return data
 
 
-def read_registry(registry_path: str | None, registry_url: str, data_dir: Path) -> tuple[list[dict[str, Any]], str]:
+def read_registry(registry_path: str | None, registry_url: str, data_dir: Path) -> tuple[list[RegistryDataset], str]:
     """The registry's datasets and where they were read from."""
     if registry_path:
         path = Path(registry_path).expanduser()
@@ -83,10 +83,10 @@ def pick_version(versions: list[str]) -> str:
     return max(parsed)[1] if parsed else sorted(versions)[-1]
 
 
-def resolve(datasets: list[dict[str, Any]], ref: str, where: str) -> dict[str, Any]:
+def resolve(datasets: list[RegistryDataset], ref: str, where: str) -> RegistryDataset:
     """The dataset ``NAME@VERSION`` (or ``NAME``: Harbor's version choice); unknown: one line listing the known."""
     name, _, version = ref.partition("@")
-    by_name: dict[str, dict[str, dict[str, Any]]] = {}
+    by_name: dict[str, dict[str, RegistryDataset]] = {}
     for d in datasets:
         by_name.setdefault(str(d["name"]), {})[str(d.get("version"))] = d
     if name not in by_name:
@@ -103,16 +103,24 @@ def resolve(datasets: list[dict[str, Any]], ref: str, where: str) -> dict[str, A
     return versions[version]
 
 
-def _task_dir_name(path: str) -> str:
+def _task_dir_name(path: str | None) -> str:
     return PurePosixPath(str(path).replace("\\", "/")).name
 
 
-def _record(spec: dict[str, Any]) -> dict[str, Any]:
-    tasks = [{k: t.get(k) for k in ("name", "git_url", "git_commit_id", "path")} for t in spec["tasks"]]
+def _record(spec: RegistryDataset) -> RegistryRecord:
+    tasks: list[RegistryTask] = [
+        {
+            "name": t.get("name"),
+            "git_url": t.get("git_url"),
+            "git_commit_id": t.get("git_commit_id"),
+            "path": t.get("path"),
+        }
+        for t in spec["tasks"]
+    ]
     return {"name": spec["name"], "version": spec.get("version"), "tasks": tasks}
 
 
-def _reusable(target: Path, record: dict[str, Any]) -> bool:
+def _reusable(target: Path, record: RegistryRecord) -> bool:
     try:
         held = json.loads((target / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -121,7 +129,7 @@ def _reusable(target: Path, record: dict[str, Any]) -> bool:
     return held.get("dataset") == record and all((target / n).is_dir() for n in names)
 
 
-def _source_dir(task: dict[str, Any], data_dir: Path, timeout_s: float, commits: dict[str, str]) -> Path:
+def _source_dir(task: RegistryTask, data_dir: Path, timeout_s: float, commits: dict[str, str]) -> Path:
     url, commit = task.get("git_url"), task.get("git_commit_id")
     if not url:  # a local task of a local registry
         local = Path(str(task["path"])).expanduser()
@@ -138,7 +146,7 @@ def _source_dir(task: dict[str, Any], data_dir: Path, timeout_s: float, commits:
     return folder
 
 
-def materialize(spec: dict[str, Any], data_dir: Path, *, timeout_s: float = 1800.0) -> Path:
+def materialize(spec: RegistryDataset, data_dir: Path, *, timeout_s: float = 1800.0) -> Path:
     """The dataset's task directories under ``<data_dir>/harbor/datasets/<name>@<version>`` (reused when whole)."""
     record = _record(spec)
     ref = f"{spec['name']}@{spec.get('version')}"

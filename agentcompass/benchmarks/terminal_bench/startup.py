@@ -27,6 +27,8 @@ import re
 import shlex
 from typing import Any
 
+from agentcompass.benchmarks.terminal_bench.shapes import HookFile, StartupHook
+
 SITE_DIRS = (
     "/usr/lib/python3*/site-packages",
     "/usr/lib/python3*/dist-packages",
@@ -83,13 +85,13 @@ def list_command(env: Any, tests_path: str) -> str:
     )
 
 
-async def snapshot(env: Any, tests_path: str = "/tests") -> dict[str, dict[str, str]]:
+async def snapshot(env: Any, tests_path: str = "/tests") -> dict[str, HookFile]:
     """path -> {sha256, excerpt} of every start-up hook file in the environment now."""
     res = await env.exec(list_command(env, tests_path), timeout=120)
     prefix = env.path("/").rstrip("/")  # the local environment's paths are under its workspace
     paths = [line[len(_MARK) + 1 :] for line in res.stdout.splitlines() if line.startswith(_MARK + " ")]
     paths = [p[len(prefix) :] if prefix and p.startswith(prefix + "/") else p for p in paths]
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, HookFile] = {}
     for line in res.stdout.splitlines():
         if line.startswith(_BIN + " "):
             path, _, form = line[len(_BIN) + 1 :].partition(" ")
@@ -105,9 +107,9 @@ async def snapshot(env: Any, tests_path: str = "/tests") -> dict[str, dict[str, 
     return out
 
 
-def changed(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+def changed(before: dict[str, HookFile], after: dict[str, HookFile]) -> list[StartupHook]:
     """The hook files added or changed since ``before``: ``{path, kind, sha256, excerpt, change}``."""
-    out = []
+    out: list[StartupHook] = []
     for path, now in sorted(after.items()):
         was = before.get(path)
         if "form" in now:  # a program: only a different form is a change (an upgrade is not)
@@ -121,11 +123,12 @@ def changed(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]])
         if was is not None and was["sha256"] == now["sha256"]:
             continue
         kind = "pth" if path.endswith(".pth") else posixpath.basename(path)
-        out.append({"path": path, "kind": kind, "change": "added" if was is None else "changed", **now})
+        change = "added" if was is None else "changed"
+        out.append({"path": path, "kind": kind, "change": change, "sha256": now["sha256"], "excerpt": now["excerpt"]})
     return out
 
 
-def _program_replaced(path: str, was: dict[str, str] | None, form: str) -> bool:
+def _program_replaced(path: str, was: HookFile | None, form: str) -> bool:
     """A program whose form changed; or a new shell script named like Python or pytest (``pip install`` writes
     a ``#!`` line naming Python; a hijack often a shell's)."""
     if was is not None:
@@ -138,11 +141,11 @@ def _program_replaced(path: str, was: dict[str, str] | None, form: str) -> bool:
     return shell and re.fullmatch(r"python(?:3(?:\.\d+)?)?|pytest|py\.test", posixpath.basename(path)) is not None
 
 
-def replaced_programs(hooks: list[dict[str, Any]]) -> list[str]:
+def replaced_programs(hooks: list[StartupHook]) -> list[str]:
     return [h["path"] for h in hooks if h["kind"] == "program"]
 
 
-async def neutralize(env: Any, hooks: list[dict[str, Any]]) -> None:
+async def neutralize(env: Any, hooks: list[StartupHook]) -> None:
     """Empty the changed hooks no honest solution needs (``NEUTRALIZED``), with the environment's file API."""
     for hook in hooks:
         if hook["kind"] in NEUTRALIZED:
@@ -150,7 +153,7 @@ async def neutralize(env: Any, hooks: list[dict[str, Any]]) -> None:
             hook["neutralized"] = True
 
 
-async def since(env: Any, before: dict[str, dict[str, str]] | None, *, isolate: bool) -> list[dict[str, Any]]:
+async def since(env: Any, before: dict[str, HookFile] | None, *, isolate: bool) -> list[StartupHook]:
     """The hooks added or changed since ``before`` (none known without it), emptied with ``isolate``."""
     if before is None:
         return []

@@ -93,7 +93,7 @@ class TaskSpec:
     agent_env: dict[str, str] = field(default_factory=dict)
     environment_env: dict[str, str] = field(default_factory=dict)
     solution_env: dict[str, str] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
 
     @property
     def network(self) -> str | None:
@@ -120,25 +120,29 @@ def parse_size_mb(value: Any, where: str) -> int:
     return int(float(match.group(1)) * _UNITS[unit])
 
 
-def _number(table: dict[str, Any], key: str, where: str, *, integer: bool = False) -> Any:
+def _number(table: dict[str, object], key: str, where: str, *, integer: bool = False) -> Any:
     value = table.get(key)
     if value is None:
         return None
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
-    if not ok or (integer and int(value) != value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not (math.isfinite(value) and value >= 0)
+        or (integer and int(value) != value)
+    ):
         kind = "a non-negative integer" if integer else "a non-negative number"
         raise DatasetError(f"{where}.{key}={value!r}: expected {kind}")
     return int(value) if integer else float(value)
 
 
-def _string(table: dict[str, Any], key: str, where: str) -> str | None:
+def _string(table: dict[str, object], key: str, where: str) -> str | None:
     value = table.get(key)
     if value is not None and not isinstance(value, str):
         raise DatasetError(f"{where}.{key}={value!r}: expected a string")
     return value
 
 
-def _env(table: dict[str, Any], where: str) -> dict[str, str]:
+def _env(table: dict[str, object], where: str) -> dict[str, str]:
     value = table.get("env", {})
     if not isinstance(value, dict):
         raise DatasetError(f'{where}.env={value!r}: expected a table of NAME = "value"')
@@ -150,14 +154,14 @@ def _env(table: dict[str, Any], where: str) -> dict[str, str]:
     return out
 
 
-def _table(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+def _table(data: dict[str, object], key: str, where: str) -> dict[str, object]:
     value = data.get(key, {})
     if not isinstance(value, dict):
         raise DatasetError(f"{where}: [{key}] must be a table, got {type(value).__name__}")
     return value
 
 
-def _size(env: dict[str, Any], legacy: str, current: str, where: str) -> int | None:
+def _size(env: dict[str, object], legacy: str, current: str, where: str) -> int | None:
     old = parse_size_mb(env[legacy], f"{where}.{legacy}") if env.get(legacy) is not None else None
     new = _number(env, current, where, integer=True)
     if old is not None and new is not None and old != new:
@@ -167,7 +171,7 @@ def _size(env: dict[str, Any], legacy: str, current: str, where: str) -> int | N
     return new if new is not None else old
 
 
-def _network(env: dict[str, Any], where: str) -> tuple[bool | None, str | None]:
+def _network(env: dict[str, object], where: str) -> tuple[bool | None, str | None]:
     allow = env.get("allow_internet")
     if allow is not None and not isinstance(allow, bool):
         raise DatasetError(f"{where}.allow_internet={allow!r}: expected true or false")
@@ -179,7 +183,7 @@ def _network(env: dict[str, Any], where: str) -> tuple[bool | None, str | None]:
     return allow, mode
 
 
-def _unknown(data: dict[str, Any]) -> dict[str, Any]:
+def _unknown(data: dict[str, object]) -> dict[str, object]:
     extra = {k: v for k, v in data.items() if k not in _KNOWN[""]}
     for section in ("verifier", "agent", "solution", "environment"):
         table = data.get(section)
@@ -199,7 +203,7 @@ def parse_task_toml(path: Path) -> TaskSpec:
     return spec_from_dict(data, Path(path))
 
 
-def spec_from_dict(data: dict[str, Any], path: Path) -> TaskSpec:
+def spec_from_dict(data: dict[str, object], path: Path) -> TaskSpec:
     """Build a :class:`TaskSpec` from parsed TOML (``path`` is only used in messages)."""
     w = str(path)
     task, ver, agent, sol = (_table(data, k, w) for k in ("task", "verifier", "agent", "solution"))

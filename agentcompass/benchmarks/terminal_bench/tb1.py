@@ -39,7 +39,7 @@ _NOT_METADATA = ("instruction", "descriptions", "max_agent_timeout_sec", "max_te
 _SESSION = "agentcompass-oracle"
 
 
-def _seconds(data: dict[str, Any], key: str, default: float, path: Path) -> float:
+def _seconds(data: dict[str, object], key: str, default: float, path: Path) -> float:
     value = data.get(key)
     if value is None:
         return default
@@ -48,11 +48,12 @@ def _seconds(data: dict[str, Any], key: str, default: float, path: Path) -> floa
     return float(value)
 
 
-def _instruction(data: dict[str, Any], path: Path) -> str:
+def _instruction(data: dict[str, object], path: Path) -> str:
     text = data.get("instruction")
-    if text is None and isinstance(data.get("descriptions"), list):
+    descriptions = data.get("descriptions")
+    if text is None and isinstance(descriptions, list):
         text = next(
-            (d.get("description") for d in data["descriptions"] if isinstance(d, dict) and d.get("key") == "base"), None
+            (d.get("description") for d in descriptions if isinstance(d, dict) and d.get("key") == "base"), None
         )
     if not isinstance(text, str) or not text.strip():
         raise DatasetError(f"{path}: instruction: missing or empty (a non-empty string is required)")

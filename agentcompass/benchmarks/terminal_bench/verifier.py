@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass.benchmarks.terminal_bench.reward import REWARD_JSON, REWARD_TXT, parse_rewards, primary_reward
+from agentcompass.benchmarks.terminal_bench.shapes import StartupHook, VerifierDetails
 from agentcompass.errors import SandboxError, VerifierError
 
 TESTS_PATH = "/tests"
@@ -48,9 +49,9 @@ class VerifierOutcome:
     unexpected: list[str] = field(default_factory=list)  # present, but the task's tests never name them
     left_by_agent: dict[str, str] = field(default_factory=dict)  # reward files there before the verifier ran
     logs_left_by_agent: dict[str, str] = field(default_factory=dict)  # anything else in the logs directory then
-    startup_hooks: list[dict[str, Any]] = field(default_factory=list)  # start-up hooks the agent added or changed
+    startup_hooks: list[StartupHook] = field(default_factory=list)  # start-up hooks the agent added or changed
 
-    def details(self) -> dict[str, Any]:
+    def details(self) -> VerifierDetails:
         return {
             "reward_file": self.source,
             "test_exit_code": self.exit_code,

@@ -28,6 +28,7 @@ from agentcompass.benchmarks.tau2._models import DomainModels, dict_hash, load_m
 from agentcompass.benchmarks.tau2._source import SourceTree, Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import ToolSpec, load_tool_specs
 from agentcompass.benchmarks.tau2.domains._base import Environment, FreshDB, ToolKit
+from agentcompass.benchmarks.tau2.shapes import Tau2Task, ToolSchema
 
 __all__ = ["DomainFactory", "DomainSpec", "KitSource", "domain_names", "load_data_file", "load_domain"]
 
@@ -79,7 +80,7 @@ class DomainSpec:
     policy: Callable[[Path], str] = read_policy
     tasks_file: str = "tasks.json"
     supports_solo: bool = False
-    options: dict[str, Any] = field(default_factory=dict)  # keyword arguments of every environment
+    options: dict[str, object] = field(default_factory=dict)  # keyword arguments of every environment
 
 
 class _Kit:
@@ -175,14 +176,14 @@ class DomainFactory:
         kwargs = {**self.spec.options, **options}
         return self.spec.environment(self.name, self.policy, tools, user_tools, **kwargs)
 
-    def tool_schemas(self) -> list[dict[str, Any]]:
+    def tool_schemas(self) -> list[ToolSchema]:
         return [s.openai_schema for s in self._kit.specs if not s.discoverable]
 
-    def user_tool_schemas(self) -> list[dict[str, Any]]:
+    def user_tool_schemas(self) -> list[ToolSchema]:
         return [] if self._user_kit is None else [s.openai_schema for s in self._user_kit.specs if not s.discoverable]
 
-    def tasks(self) -> list[dict[str, Any]]:
-        data: list[dict[str, Any]] = load_data_file(self.data_dir / self.spec.tasks_file)
+    def tasks(self) -> list[Tau2Task]:
+        data: list[Tau2Task] = load_data_file(self.data_dir / self.spec.tasks_file)
         return data
 
     def task_splits(self) -> dict[str, list[str]]:

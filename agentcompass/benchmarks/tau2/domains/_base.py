@@ -32,6 +32,7 @@ from agentcompass.benchmarks.tau2._models import DomainModels, dict_hash, update
 from agentcompass.benchmarks.tau2._source import Tau2SourceError
 from agentcompass.benchmarks.tau2._tools import EMPTY, ToolSpec, ToolType
 from agentcompass.benchmarks.tau2.domains._replay import field_of, set_state
+from agentcompass.benchmarks.tau2.shapes import ToolSchema
 
 __all__ = ["Environment", "FreshDB", "ToolKit", "field_of", "to_json_str"]
 
@@ -95,11 +96,11 @@ class ToolKit:
     def tool_mutates_state(self, tool_name: str) -> bool:
         return self.specs[tool_name].mutates_state
 
-    def schemas(self) -> list[dict[str, Any]]:
+    def schemas(self) -> list[ToolSchema]:
         """The OpenAI schemas of the tools the agent (or user) is shown: discoverable tools excluded."""
         return [spec.openai_schema for spec in self.specs.values() if not spec.discoverable]
 
-    def update_db(self, update_data: dict[str, Any] | None = None) -> None:
+    def update_db(self, update_data: dict[str, object] | None = None) -> None:
         if update_data is None:
             update_data = {}
         if self.db is None:
@@ -111,7 +112,7 @@ class ToolKit:
             return self._db.pristine_hash()
         return dict_hash(self.db.model_dump())
 
-    def get_statistics(self) -> dict[str, Any]:
+    def get_statistics(self) -> dict[str, int]:
         counts = {t: sum(self.tool_type(name) == t for name in self.tools) for t in ToolType}
         return {"num_tools": len(self.tools), **{f"num_{t.value}_tools": n for t, n in counts.items()}}
 
@@ -160,12 +161,12 @@ class Environment:
             self.validate_solo_mode()
         self.sync_tools()
 
-    def tool_schemas(self) -> list[dict[str, Any]]:
+    def tool_schemas(self) -> list[ToolSchema]:
         if self.tools is None:
             raise ValueError("Tools not available")
         return self.tools.schemas()
 
-    def user_tool_schemas(self) -> list[dict[str, Any]]:
+    def user_tool_schemas(self) -> list[ToolSchema]:
         if self.user_tools is None:
             raise ValueError("User tools not available")
         return self.user_tools.schemas()

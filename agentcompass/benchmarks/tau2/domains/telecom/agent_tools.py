@@ -51,7 +51,7 @@ class TelecomTools(Lookups, ToolKit):
             return self._get_plan_by_id(id)
         raise ValueError(f"Unknown ID format or type: {id}")
 
-    def suspend_line(self, customer_id: str, line_id: str, reason: str) -> dict[str, Any]:
+    def suspend_line(self, customer_id: str, line_id: str, reason: str) -> dict[str, object]:
         target_line = self._get_target_line(customer_id, line_id)
         if target_line.status != self.m.LineStatus.ACTIVE:
             raise ValueError("Line must be active to suspend")
@@ -59,7 +59,7 @@ class TelecomTools(Lookups, ToolKit):
         target_line.suspension_start_date = get_today()
         return {"message": "Line suspended successfully. $5/month holding fee will apply.", "line": target_line}
 
-    def resume_line(self, customer_id: str, line_id: str) -> dict[str, Any]:
+    def resume_line(self, customer_id: str, line_id: str) -> dict[str, object]:
         target_line = self._get_target_line(customer_id, line_id)
         if target_line.status not in [self.m.LineStatus.SUSPENDED, self.m.LineStatus.PENDING_ACTIVATION]:
             raise ValueError("Line must be suspended to resume")
@@ -84,7 +84,7 @@ class TelecomTools(Lookups, ToolKit):
         bill.status = self.m.BillStatus.AWAITING_PAYMENT
         return f"Payment request sent to the customer for bill {bill.bill_id}"
 
-    def get_data_usage(self, customer_id: str, line_id: str) -> dict[str, Any]:
+    def get_data_usage(self, customer_id: str, line_id: str) -> dict[str, object]:
         target_line = self._get_target_line(customer_id, line_id)
         plan = self._get_plan_by_id(target_line.plan_id)
         today = get_today()
@@ -114,7 +114,7 @@ class TelecomTools(Lookups, ToolKit):
     def transfer_to_human_agents(self, summary: str) -> str:
         return "Transfer successful"
 
-    def refuel_data(self, customer_id: str, line_id: str, gb_amount: float) -> dict[str, Any]:
+    def refuel_data(self, customer_id: str, line_id: str, gb_amount: float) -> dict[str, object]:
         target_line = self._get_target_line(customer_id, line_id)
         if gb_amount <= 0:
             raise ValueError("Refuel amount must be positive")
