@@ -20,7 +20,6 @@ if TYPE_CHECKING:  # the names as type checkers and IDEs see them (at run time t
     from agentcompass._sdk import LaunchSettings as LaunchSettings
     from agentcompass._sdk import async_launch as async_launch
     from agentcompass._sdk import async_run_evaluation as async_run_evaluation
-    from agentcompass._sdk.audit import audit as audit
     from agentcompass._sdk import compare_runs as compare_runs
     from agentcompass._sdk import format_comparison as format_comparison
     from agentcompass._sdk import launch as launch
@@ -28,6 +27,7 @@ if TYPE_CHECKING:  # the names as type checkers and IDEs see them (at run time t
     from agentcompass._sdk import list_tasks as list_tasks
     from agentcompass._sdk import run_evaluation as run_evaluation
     from agentcompass._sdk import scan_run as scan_run
+    from agentcompass._sdk.audit import audit as audit
     from agentcompass.errors import AgentCompassError as AgentCompassError
     from agentcompass.errors import AgentError as AgentError
     from agentcompass.errors import ArgumentError as ArgumentError

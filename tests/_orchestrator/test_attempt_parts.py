@@ -9,10 +9,10 @@ import logging
 from types import SimpleNamespace
 
 from agentcompass._config.schema import TimeoutsConfig
-from agentcompass._orchestrator.scheduling.failures import FailureRecord, classify_failure, stopping_error
 from agentcompass._orchestrator.record.outcome import new_outcome
-from agentcompass._orchestrator.scheduling.services import AttemptServices
 from agentcompass._orchestrator.record.store import AttemptRecord
+from agentcompass._orchestrator.scheduling.failures import FailureRecord, classify_failure, stopping_error
+from agentcompass._orchestrator.scheduling.services import AttemptServices
 from agentcompass._orchestrator.scheduling.timeouts import SETUP_TIMEOUT_S, VERIFY_WATCHDOG_MARGIN_S, attempt_timeouts
 from agentcompass.errors import ModelEndpointDownError, StorageError, VerifierError
 from agentcompass.interfaces import AttemptStatus, Task
