@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from agentcompass._orchestrator.outcome import AgentRecord, GradeRecord
-from agentcompass._orchestrator.records import Interval, UsageRecord
+from agentcompass._orchestrator.outcome import AgentRecord, GradeRecord, IntegrityRecord
+from agentcompass._orchestrator.records import Interval, JsonObject, UsageRecord
 from agentcompass.interfaces import AttemptStatus
 
 
@@ -26,11 +26,19 @@ class AttemptFile(TypedDict, total=False):
     retryable: bool
     duration_s: float
     queue_s: float
+    phases: dict[str, float]
     usage: UsageRecord
+    usage_by_role: dict[str, UsageRecord]
     agent: AgentRecord
     grade: GradeRecord
+    environment: JsonObject
+    resumed_from_checkpoint: bool
+    artifacts: JsonObject | None
+    reward_valid: bool
     attempt_dir: str | None
     sample: int
+    node: JsonObject
+    integrity: IntegrityRecord | None
     outcome: str  # resolved | unresolved | <class>_error (collect.outcome_of)
 
 
