@@ -24,6 +24,8 @@ from typing import Any
 
 from agentcompass._config.schema import ExecutionConfig, RuntimeConfig, default_of
 from agentcompass._export.harbor_trial import RunInfo, iso, stable_id, write_trial
+from agentcompass._orchestrator.records import ResultRow
+from agentcompass._orchestrator.result import RunMetadata
 from agentcompass._orchestrator.store import (
     RESULT_FILE,
     RESULTS_FILE,
@@ -44,11 +46,11 @@ def _read_json(path: Path) -> Any:
         raise ConfigError(f"{path}: cannot be read as JSON: {exc}") from None
 
 
-def _rows(run_dir: Path) -> list[dict[str, Any]]:
+def _rows(run_dir: Path) -> list[ResultRow]:
     results = run_dir / RESULTS_FILE
     if not results.is_file():
         raise ConfigError(f"RUN_DIR {str(run_dir)!r}: not an agentcompass run directory (no results.jsonl)")
-    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    rows: dict[tuple[str, int], ResultRow] = {}
     for line in results.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
@@ -65,8 +67,9 @@ def _moved(run_dir: Path, attempt_dir: Path) -> Path:
     raise ConfigError(f"RUN_DIR: attempt folder {attempt_dir} is in neither its recorded place nor {run_dir}")
 
 
-def _task_root(run_dir: Path, meta: dict[str, Any]) -> Path | None:
-    bench = (meta.get("config") or {}).get("benchmark") or {}
+def _task_root(run_dir: Path, meta: RunMetadata) -> Path | None:
+    config: dict[str, Any] = meta.get("config") or {}  # the resolved request
+    bench = config.get("benchmark") or {}
     if bench.get("dataset_path"):
         return Path(bench["dataset_path"]).expanduser()
     source = run_dir / "dataset_source.json"
@@ -80,10 +83,11 @@ def _task_root(run_dir: Path, meta: dict[str, Any]) -> Path | None:
     return None
 
 
-def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
-    config = meta.get("config") or {}
-    model = (meta.get("model") or {}).get("id")
-    provider = (config.get("model") or {}).get("provider") or (meta.get("model") or {}).get("protocol")
+def _run_info(run_dir: Path, meta: RunMetadata, job_dir: Path) -> RunInfo:
+    config: dict[str, Any] = meta.get("config") or {}  # the resolved request
+    recorded = meta.get("model")
+    model = recorded.get("id") if recorded else None
+    provider = (config.get("model") or {}).get("provider") or (recorded.get("protocol") if recorded else None)
     return RunInfo(
         run_id=meta["run_id"],
         job_id=stable_id(meta["run_id"]),
@@ -98,7 +102,7 @@ def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
     )
 
 
-def _metadata(run_dir: Path) -> dict[str, Any]:
+def _metadata(run_dir: Path) -> RunMetadata:
     if (run_dir / SUMMARY_FILE).is_file():
         return _read_json(run_dir / SUMMARY_FILE)["metadata"]
     raise ConfigError(f"RUN_DIR {str(run_dir)!r}: the run has not finished (no summary.json)")
@@ -210,7 +214,7 @@ def job_stats(trials: list[TrialResult], n_retries: int) -> JobStats:
 # --------------------------------------------------------------------------- the job
 
 
-def job_name(meta: dict[str, Any]) -> str:
+def job_name(meta: RunMetadata) -> str:
     return slug(f"{meta['run_name']}__{meta['run_id']}", default="")
 
 
@@ -258,8 +262,8 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
     return job_dir
 
 
-def _job_config(meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[TaskRef], n_attempts: int) -> JobConfig:
-    config = meta.get("config") or {}
+def _job_config(meta: RunMetadata, info: RunInfo, out_dir: Path, tasks: list[TaskRef], n_attempts: int) -> JobConfig:
+    config: dict[str, Any] = meta.get("config") or {}  # the resolved request
     execution, runtime = config.get("execution") or {}, config.get("runtime") or {}
     return {
         "schema_version": 1,

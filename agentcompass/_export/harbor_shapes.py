@@ -77,7 +77,7 @@ class ExceptionInfo(TypedDict):
 
 class ModelInfo(TypedDict):
     name: str | None
-    provider: str | None
+    provider: str | list[str] | None
 
 
 class AgentInfo(TypedDict):

@@ -35,7 +35,7 @@ class RunInfo:
     job_dir: Path
     harness: str
     model: str | None
-    provider: str | None
+    provider: str | list[str] | None  # the model's provider, else its protocol(s)
     environment: str
     source: str
     version: str
