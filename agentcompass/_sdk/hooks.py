@@ -8,10 +8,11 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from agentcompass._config.compose import ResolvedRequest
+from agentcompass._config.recipes import RecipeRecord
 from agentcompass._orchestrator.hooks import Hooks, RecipeHooks
 
 
-def _recipes(records: dict[str, Any], logger: logging.Logger) -> RecipeHooks | None:
+def _recipes(records: dict[str, RecipeRecord], logger: logging.Logger) -> RecipeHooks | None:
     from agentcompass._recipes import RecipeRunner
 
     return RecipeRunner.from_config(records, logger=logger)

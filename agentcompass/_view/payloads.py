@@ -9,7 +9,7 @@ from typing import NotRequired, TypedDict
 from agentcompass._analysis.comparison import Comparison, Pair
 from agentcompass._orchestrator.outcome import GradeRecord, IntegrityRecord
 from agentcompass._orchestrator.records import JsonObject, Tokens, UsageRecord
-from agentcompass._orchestrator.result import ErrorsByClass
+from agentcompass._orchestrator.result import ErrorsByClass, RunPaths
 
 
 class FileEntry(TypedDict):
@@ -208,7 +208,7 @@ class RunDetail(TypedDict):
     config: object  # config.yaml, key-like values masked
     files: list[str]
     analysis: dict[str, bool]
-    paths: dict[str, str]
+    paths: RunPaths | dict[str, str]
     stamp: str
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from agentcompass._config.registry import GROUPS
 from agentcompass._orchestrator.records import ResultRow
-from agentcompass._orchestrator.result import RunMetrics
+from agentcompass._orchestrator.result import RunMetrics, RunResult
 from agentcompass._orchestrator.store import (
     ANALYSIS_JSON,
     ANALYSIS_MD,
@@ -42,9 +42,9 @@ def _component_id(cfg: dict[str, Any], group: str) -> str | None:
     return (entry or {}).get("id") if isinstance(entry, dict) else None
 
 
-def _components(ref: RunRef, summary: dict[str, Any] | None) -> Components:
-    md = (summary or {}).get("metadata") or {}
-    if md.get("benchmark"):
+def _components(ref: RunRef, summary: RunResult | None) -> Components:
+    md = summary.get("metadata") if summary else None
+    if md and md.get("benchmark"):
         model = md.get("model")
         return {
             "benchmark": md.get("benchmark"),
@@ -91,7 +91,7 @@ def _live_metrics(rows: list[dict[str, Any]]) -> RunMetrics:
     return compute_metrics([_norm(r) for r in rows])
 
 
-def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, RunMetrics | dict[str, Any], bool]:
+def _state(ref: RunRef) -> tuple[dict[str, Any], RunResult | None, RunMetrics | dict[str, Any], bool]:
     """(run.json, summary.json or None, metrics, partial)."""
     run = read_json(ref.path / RUN_FILE) or {}
     summary = read_json(ref.path / SUMMARY_FILE)
@@ -105,12 +105,12 @@ def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, RunMetri
 def run_row(ref: RunRef) -> RunRow:
     """One line of the Runs page."""
     run, summary, m, partial = _state(ref)
-    md = (summary or {}).get("metadata") or {}
+    md = summary.get("metadata") if summary else None
     return {
         "key": ref.key,
         "run_name": run.get("run_name") or ref.path.parent.name,
         "run_id": run.get("run_id") or ref.path.name,
-        "status": run.get("status") or md.get("status"),
+        "status": run.get("status") or (md.get("status") if md else None),
         **_components(ref, summary),
         "n_tasks": run.get("n_tasks") or m.get("n_tasks"),
         "n_finished": run.get("n_finished", m.get("n_samples", m.get("n_tasks"))),  # samples
@@ -125,8 +125,8 @@ def run_row(ref: RunRef) -> RunRow:
         "errors_by_class": m.get("errors_by_class"),
         "tokens": m.get("tokens"),
         "cost_usd": m.get("cost_usd"),
-        "duration_s": md.get("duration_s") if not partial else None,
-        "started_at": run.get("started_at") or md.get("started_at"),
+        "duration_s": md.get("duration_s") if md and not partial else None,
+        "started_at": run.get("started_at") or (md.get("started_at") if md else None),
         "updated_at": run.get("updated_at"),
         "partial": partial,
         "stamp": run_stamp(ref),
@@ -152,7 +152,7 @@ def _mask(obj: Any) -> Any:
 def run_detail(ref: RunRef) -> RunDetail:
     """The Run page's header: metadata, metrics, the run's own files and the analysis, if any."""
     run, summary, metrics, partial = _state(ref)
-    md = dict((summary or {}).get("metadata") or {})
+    md = dict((summary.get("metadata") if summary else None) or {})
     md.pop("config", None)
     d = ref.path
     top = sorted(p.name for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
@@ -166,7 +166,7 @@ def run_detail(ref: RunRef) -> RunDetail:
         "config": _mask(read_yaml(d / CONFIG_FILE)),
         "files": top,
         "analysis": {n: n in top for n in (ANALYSIS_MD, ANALYSIS_JSON)},
-        "paths": (summary or {}).get("paths") or {},
+        "paths": (summary.get("paths") if summary else None) or {},
         "stamp": run_stamp(ref),
     }
 
