@@ -84,7 +84,7 @@ def calls_summary(folder: Path) -> CallsSummary | None:
     }
 
 
-def call_detail(folder: Path, index: str) -> dict[str, Any]:
+def call_detail(folder: Path, index: str) -> dict[str, object]:
     """Line ``index`` (0-based) of the attempt's ``model_calls.jsonl``, whole."""
     lines = read_jsonl(folder / FILE)
     try:

@@ -8,6 +8,7 @@ field on result lines (repeated samples of one task) gives one table row per (ta
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from agentcompass._config.registry import GROUPS
@@ -171,7 +172,7 @@ def run_detail(ref: RunRef) -> RunDetail:
     }
 
 
-def attempt_rel(ref: RunRef, row: dict[str, Any]) -> str | None:
+def attempt_rel(ref: RunRef, row: Mapping[str, object]) -> str | None:
     """The attempt directory of a result line, relative to the run (the run may have been moved)."""
     raw = str(row.get("attempt_dir") or "").replace("\\", "/")
     if not raw:
