@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agentcompass._orchestrator.record import RunStore
+from agentcompass._orchestrator.record import RunStore, UsageRecord
 from agentcompass.errors import one_line
 from agentcompass.interfaces import sum_cost
 
@@ -21,6 +21,7 @@ from .collect import TaskRecord, load_run
 from .judge import TAXONOMY, build_judge, judge_attempts
 from .params import AnalysisParams, parse_params
 from .report import render
+from .shapes import Analysis, JudgeLabel, JudgeReport, RunMeta
 from .spread import figures, task_spread
 from .stats import breakdown, distributions, error_groups, top_tasks
 
@@ -28,19 +29,24 @@ __all__ = ["TAXONOMY", "AnalysisParams", "analyze_run", "attach_analysis", "pars
 LOG = logging.getLogger("agentcompass.analysis")
 
 
-def _run_meta(run_dir: Path) -> dict[str, Any]:
-    meta: dict[str, Any] = {"run_dir": str(run_dir), "run_id": run_dir.name, "run_name": run_dir.parent.name}
+def _run_meta(run_dir: Path) -> RunMeta:
+    meta: RunMeta = {"run_dir": str(run_dir), "run_id": run_dir.name, "run_name": run_dir.parent.name}
     summary = RunStore.at(run_dir).read_summary()
     if summary is None:
         return meta
     md = summary.get("metadata") or {}
     model = md.get("model") or {}
-    meta.update({k: md.get(k) for k in ("run_id", "run_name", "status", "benchmark", "harness", "environment")})
+    meta["run_id"], meta["run_name"], meta["status"] = md.get("run_id"), md.get("run_name"), md.get("status")
+    meta["benchmark"], meta["harness"], meta["environment"] = (
+        md.get("benchmark"),
+        md.get("harness"),
+        md.get("environment"),
+    )
     meta["model"] = model.get("id") if isinstance(model, dict) else model
     return meta
 
 
-async def _judge(params: AnalysisParams, records: list[TaskRecord], logger: logging.Logger) -> dict[str, Any]:
+async def _judge(params: AnalysisParams, records: list[TaskRecord], logger: logging.Logger) -> JudgeReport:
     pool = [
         a for rec in records for a in (rec.attempts if params.judge_scope == "all" and rec.attempts else [rec.final])
     ]
@@ -55,7 +61,7 @@ async def _judge(params: AnalysisParams, records: list[TaskRecord], logger: logg
         )
     finally:
         await model.aclose()
-    labels += [
+    not_judged: list[JudgeLabel] = [
         {
             "task_id": a.get("task_id"),
             "attempt": a.get("attempt"),
@@ -66,6 +72,7 @@ async def _judge(params: AnalysisParams, records: list[TaskRecord], logger: logg
         }
         for a in rest
     ]
+    labels += not_judged
     usage = model.usage.to_dict()
     return {
         "model": model.describe(),
@@ -75,7 +82,7 @@ async def _judge(params: AnalysisParams, records: list[TaskRecord], logger: logg
         "n_judged": sum(1 for lb in labels if lb.get("category")),
         "n_not_judged": len(rest),
         "n_judge_errors": sum(1 for lb in labels if lb.get("judge_error")),
-        "categories": dict(Counter(lb["category"] for lb in labels if lb.get("category"))),
+        "categories": dict(Counter(category for lb in labels if (category := lb.get("category")))),
         "usage": usage,
         "cost_usd": usage["cost_usd"],
         "labels": labels,
@@ -88,7 +95,7 @@ async def analyze_run(
     *,
     judge: bool = True,
     logger: logging.Logger | None = None,
-) -> dict[str, Any]:
+) -> Analysis:
     """Analyse ``run_dir``, write ``analysis.json`` and ``analysis.md`` there, return the analysis.
 
     ``judge=False`` skips the judge even when ``params.model`` names one.
@@ -97,7 +104,7 @@ async def analyze_run(
 
     p = params if isinstance(params, AnalysisParams) else parse_params(params)
     folder, records = load_run(run_dir)
-    analysis: dict[str, Any] = {
+    analysis: Analysis = {
         "version": 1,
         "created_at": datetime.now(UTC).isoformat(),
         "run": _run_meta(folder),
@@ -113,9 +120,10 @@ async def analyze_run(
     }
     if p.model is not None and judge:
         analysis["judge"] = await _judge(p, records, logger or LOG)
-    analysis = _scrubbed(analysis)
-    RunStore.at(folder).write_analysis(analysis, render(analysis))
-    return analysis
+    scrubbed = _scrubbed(analysis)  # the same shape, registered secrets removed
+    RunStore.at(folder).write_analysis(scrubbed, render(scrubbed))
+    out: Analysis = scrubbed
+    return out
 
 
 def _scrubbed(obj: Any) -> Any:
@@ -129,20 +137,25 @@ def _scrubbed(obj: Any) -> Any:
     return scrub(obj) if isinstance(obj, str) else obj
 
 
-def record_in_result(result: dict[str, Any], analysis: dict[str, Any]) -> dict[str, Any]:
+def record_in_result(result: dict[str, Any], analysis: Analysis) -> dict[str, Any]:
     """Add the analysis files to ``paths`` and its cost to ``metrics`` (in place; returns ``result``)."""
     result.setdefault("paths", {}).update(RunStore.at(analysis["run"]["run_dir"]).analysis_paths())
-    usage = (analysis.get("judge") or {}).get("usage") or {}
+    judge = analysis.get("judge")
+    usage: UsageRecord = (judge["usage"] if judge else None) or {}
     metrics = result.setdefault("metrics", {})
     judge_cost = usage.get("cost_usd", 0.0)
     metrics["analysis_cost_usd"] = None if judge_cost is None else round(float(judge_cost), 8)
-    metrics["analysis_tokens"] = {k: int(usage.get(k, 0)) for k in ("input", "output", "cached")}
+    metrics["analysis_tokens"] = {
+        "input": int(usage.get("input", 0)),
+        "output": int(usage.get("output", 0)),
+        "cached": int(usage.get("cached", 0)),
+    }
     total = sum_cost([metrics.get("cost_usd", 0.0), metrics["analysis_cost_usd"]])
     metrics["total_cost_usd"] = None if total is None else round(total, 8)
     return result
 
 
-def update_summary(run_dir: Path, analysis: dict[str, Any]) -> None:
+def update_summary(run_dir: Path, analysis: Analysis) -> None:
     """Record the analysis in an existing ``summary.json`` (``agentcompass analyze``)."""
     store = RunStore.at(run_dir)
     summary = store.read_summary()

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from agentcompass._orchestrator.record import RESULTS_FILE, RunStore, attempt_number, row_sample
+from agentcompass._orchestrator.record import (
+    RESULTS_FILE,
+    AgentRecord,
+    ResultRow,
+    RunStore,
+    UsageRecord,
+    attempt_number,
+    row_sample,
+)
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import AttemptStatus
+
+from .shapes import AttemptFile
 
 OUTCOMES = ("resolved", "unresolved", "verifier_error", "infra_error", "model_error", "agent_error", "config_error")
 
@@ -18,16 +28,16 @@ class TaskRecord:
     """One sample of a task: its final row and all its attempts (result.json contents, oldest first)."""
 
     task_id: str
-    row: dict[str, Any]
-    attempts: list[dict[str, Any]] = field(default_factory=list)
+    row: ResultRow
+    attempts: list[AttemptFile] = field(default_factory=list)
     sample: int = 1
 
     @property
-    def final(self) -> dict[str, Any]:
+    def final(self) -> AttemptFile:
         return self.attempts[-1] if self.attempts else _attempt_from_row(self.row)
 
 
-def outcome_of(att: dict[str, Any]) -> str:
+def outcome_of(att: AttemptFile) -> str:
     """resolved | unresolved | verifier_error | infra_error | model_error | agent_error | config_error."""
     if att.get("status") == AttemptStatus.COMPLETED:
         resolved = att.get("resolved")
@@ -38,38 +48,43 @@ def outcome_of(att: dict[str, Any]) -> str:
     return f"{cls}_error" if f"{cls}_error" in OUTCOMES else "agent_error"
 
 
-def _attempt_from_row(row: dict[str, Any]) -> dict[str, Any]:
+def _attempt_from_row(row: ResultRow) -> AttemptFile:
     """An attempt-like dict from a results.jsonl row (when the attempt's result.json is missing)."""
-    err = row.get("error") or {}
-    tokens = row.get("tokens") or {}
+    err = row.get("error")
+    tokens = row.get("tokens")
+    usage: UsageRecord = {}
+    if tokens:
+        usage["input"], usage["output"], usage["cached"] = tokens["input"], tokens["output"], tokens["cached"]
+    usage["cost_usd"] = row.get("cost_usd", 0.0)
+    agent: AgentRecord = {"limit_hit": row.get("limit_hit"), "n_turns": row.get("n_turns", 0)}
+    exit_status = row.get("exit_status")
+    if exit_status is not None:  # as absent: every reader gets None
+        agent["exit_status"] = exit_status
     return {
         "task_id": row.get("task_id"),
         "attempt": row.get("attempts"),
         "status": row.get("status"),
         "reward": row.get("reward"),
         "resolved": row.get("resolved"),
-        "error_type": err.get("type"),
-        "error": err.get("message"),
+        "error_type": err.get("type") if err else None,
+        "error": err.get("message") if err else None,
         "error_class": row.get("error_class"),
         "duration_s": row.get("duration_s", 0.0),
         "attempt_dir": row.get("attempt_dir"),
-        "usage": {**tokens, "cost_usd": row.get("cost_usd", 0.0)},
-        "agent": {
-            "exit_status": row.get("exit_status"),
-            "limit_hit": row.get("limit_hit"),
-            "n_turns": row.get("n_turns", 0),
-        },
+        "usage": usage,
+        "agent": agent,
     }
 
 
-def _attempts(store: RunStore, row: dict[str, Any]) -> list[dict[str, Any]]:
+def _attempts(store: RunStore, row: ResultRow) -> list[AttemptFile]:
     """The task's attempts (result.json contents, oldest first), from its folder under the run directory (so a
     moved run directory works too); attempts after the row's final one are stale and left out."""
     final = attempt_number(row["attempt_dir"]) if row.get("attempt_dir") else None
-    found = []
+    found: list[AttemptFile] = []
     for record in store.attempt_records(str(row["task_id"]), row_sample(row)):
-        data = record.read_result()
-        if data is not None and (final is None or record.n <= final):
+        read = record.read_result()
+        if read is not None and (final is None or record.n <= final):
+            data = cast(AttemptFile, read)  # the file AttemptOutcome.record() wrote: the one place it is parsed
             data["attempt_dir"] = str(record.dir)
             found.append(data)
     return found

@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from agentcompass._orchestrator.metrics import by_task, reward_counts, scored
-from agentcompass._orchestrator.record import CONFIG_FILE, RESULTS_FILE, RunStore
+from agentcompass._orchestrator.record import CONFIG_FILE, RESULTS_FILE, ResultRow, RunMetadata, RunMetrics, RunStore
 from agentcompass._stats import power
 from agentcompass._stats.intervals import mean_interval
 from agentcompass._stats.multiple import holm
 from agentcompass._stats.paired import N_RESAMPLES, compare_pair
+from agentcompass._stats.shapes import PairStats
 from agentcompass.errors import ConfigError
+from agentcompass.interfaces import AttemptStatus
+
+from .comparison import BoardRow, CompareMeta, Comparison, Pair, Power, TaskSets
 
 ALPHA = 0.05
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -35,7 +39,7 @@ class RunScores:
 
     label: str
     run_dir: str
-    meta: dict[str, Any]
+    meta: CompareMeta
     value: dict[str, float] = field(default_factory=dict)
     errored: dict[str, bool] = field(default_factory=dict)
     n_samples: dict[str, int] = field(default_factory=dict)
@@ -54,29 +58,31 @@ def _config(store: RunStore) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _meta(store: RunStore) -> dict[str, Any]:
-    summary = store.read_summary() or {}
-    md = summary.get("metadata") or {}
+def _meta(store: RunStore) -> CompareMeta:
+    summary = store.read_summary()
+    md: RunMetadata | None = (summary.get("metadata") if summary else None) or None
+    metrics: RunMetrics | None = (summary.get("metrics") if summary else None) or None
     cfg = _config(store)
     comp = {g: (cfg.get(g) or {}).get("id") if isinstance(cfg.get(g), dict) else None for g in ("benchmark", "harness")}
-    model = md.get("model") or (cfg.get("model") or {}).get("id")
+    model = (md.get("model") if md else None) or (cfg.get("model") or {}).get("id")
     return {
         "run_name": store.run_dir.parent.name,
         "run_id": store.run_dir.name,
-        "benchmark": md.get("benchmark") or comp["benchmark"],
-        "harness": md.get("harness") or comp["harness"],
+        "benchmark": (md.get("benchmark") if md else None) or comp["benchmark"],
+        "harness": (md.get("harness") if md else None) or comp["harness"],
         "model": model.get("id") if isinstance(model, dict) else model,
-        "mean_reward": (summary.get("metrics") or {}).get("mean_reward"),
+        "mean_reward": metrics.get("mean_reward") if metrics else None,
     }
 
 
-def flagged(row: dict[str, Any]) -> bool:
+def flagged(row: ResultRow) -> bool:
     """The integrity scan flagged this sample (suspect or hack; docs/integrity.md)."""
-    return (row.get("integrity") or {}).get("verdict") in ("suspect", "hack")
+    integrity = row.get("integrity")
+    return (integrity.get("verdict") if integrity else None) in ("suspect", "hack")
 
 
 def scores_from_rows(
-    label: str, run_dir: str, meta: dict[str, Any], rows: list[dict[str, Any]], clean: bool = False
+    label: str, run_dir: str, meta: CompareMeta, rows: list[ResultRow], clean: bool = False
 ) -> RunScores:
     """A run's per-task outcomes from its rows; with ``clean`` a flagged sample scores 0 (``resolved_rate_clean``
     counts it a failure); a ConfigError when no row carries an integrity verdict (the run was never scanned)."""
@@ -106,7 +112,8 @@ def load_scores(run_dir: str | Path, label: str, clean: bool = False) -> RunScor
             f"{str(run_dir)!r} is not a run directory: it has no {RESULTS_FILE} "
             "(give <results_dir>/<run_name>/<run_id>)"
         )
-    rows = [{"sample": 1, "status": "error", "reward": None, **r} for r in store.finished_rows(strict=True).values()]
+    found = store.finished_rows(strict=True).values()
+    rows: list[ResultRow] = [{"sample": 1, "status": AttemptStatus.ERROR, "reward": None, **r} for r in found]
     return scores_from_rows(label, str(store.run_dir), _meta(store), rows, clean)
 
 
@@ -118,7 +125,7 @@ def _check_benchmarks(runs: list[RunScores]) -> str | None:
     return next(iter(names))
 
 
-def _task_sets(runs: list[RunScores], errors_as_zero: bool) -> dict[str, Any]:
+def _task_sets(runs: list[RunScores], errors_as_zero: bool) -> TaskSets:
     every = set().union(*(r.value for r in runs))
     shared = set.intersection(*(set(r.value) for r in runs))
     errored = {r.label: sorted(t for t in shared if r.errored[t]) for r in runs}
@@ -134,6 +141,13 @@ def _task_sets(runs: list[RunScores], errors_as_zero: bool) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class _Options:
+    seed: int
+    n_resamples: int
+    detect: float | None
+
+
 def _within(run: RunScores, tasks: list[str]) -> tuple[float, float] | None:
     """(mean within-task variance, mean samples per task) over ``tasks``; None without repeated samples."""
     if not tasks or any(run.n_samples[t] < 2 for t in tasks):
@@ -141,9 +155,9 @@ def _within(run: RunScores, tasks: list[str]) -> tuple[float, float] | None:
     return sum(run.within_var[t] for t in tasks) / len(tasks), sum(run.n_samples[t] for t in tasks) / len(tasks)
 
 
-def _power(pair: dict[str, Any], a: RunScores, b: RunScores, tasks: list[str], detect: float | None) -> dict[str, Any]:
+def _power(pair: PairStats, a: RunScores, b: RunScores, tasks: list[str], detect: float | None) -> Power:
     n, sd = pair["n"], pair["sd_diff"]
-    out: dict[str, Any] = {"alpha": ALPHA, "power": power.POWER, "test": "paired_t", "sd_diff": sd}
+    out: Power = {"alpha": ALPHA, "power": power.POWER, "test": "paired_t", "sd_diff": sd}
     out["mde"] = power.mde(n, sd) if sd is not None else None
     if detect is None:
         return out
@@ -161,14 +175,21 @@ def _power(pair: dict[str, Any], a: RunScores, b: RunScores, tasks: list[str], d
     return out
 
 
-def _pair(a: RunScores, b: RunScores, tasks: list[str], opts: dict[str, Any]) -> dict[str, Any]:
+def _pair(a: RunScores, b: RunScores, tasks: list[str], opts: _Options) -> Pair:
     va, vb = [a.value[t] for t in tasks], [b.value[t] for t in tasks]
     binary = all(v in (0.0, 1.0) for v in va + vb)
-    out = {"a": a.label, "b": b.label, "binary": binary}
-    out.update(compare_pair(va, vb, binary, seed=opts["seed"], n_resamples=opts["n_resamples"]))
+    stats = compare_pair(va, vb, binary, seed=opts.seed, n_resamples=opts.n_resamples)
+    out: Pair = {"a": a.label, "b": b.label, "binary": binary, "n": stats["n"], "mean_a": stats["mean_a"],
+                 "mean_b": stats["mean_b"], "mean_diff": stats["mean_diff"], "sd_diff": stats["sd_diff"],
+                 "ci": stats["ci"], "b_better": [], "a_better": [], "power": {}}  # fmt: skip
+    del out["b_better"], out["a_better"], out["power"]  # set again below: after bootstrap and test, as written
+    if "bootstrap" in stats:
+        out["bootstrap"] = stats["bootstrap"]
+    if "test" in stats:
+        out["test"] = stats["test"]
     out["b_better"] = [t for t, x, y in zip(tasks, va, vb, strict=True) if y > x]
     out["a_better"] = [t for t, x, y in zip(tasks, va, vb, strict=True) if y < x]
-    out["power"] = _power(out, a, b, tasks, opts["detect"])
+    out["power"] = _power(stats, a, b, tasks, opts.detect)
     return out
 
 
@@ -180,7 +201,7 @@ def compare(
     n_resamples: int = N_RESAMPLES,
     detect: float | None = None,
     clean: bool = False,
-) -> dict[str, Any]:
+) -> Comparison:
     """The comparison of two or more runs (``RunScores``, in the order given: A, B, ...); ``clean`` only labels the
     result (``score``): the runs' scores were made with it (:func:`scores_from_rows`)."""
     if len(runs) < 2:
@@ -192,7 +213,7 @@ def compare(
     benchmark = _check_benchmarks(runs)
     sets = _task_sets(runs, errors_as_zero)
     tasks = sets["analysed"]
-    opts = {"seed": seed, "n_resamples": n_resamples, "detect": detect}
+    opts = _Options(seed, n_resamples, detect)
     pairs = [_pair(a, b, tasks, opts) for a, b in combinations(runs, 2)]
     tested = [p for p in pairs if p.get("test")]
     for p, adj in zip(tested, holm([p["test"]["p_value"] for p in tested]), strict=True):
@@ -215,7 +236,7 @@ def compare(
     }
 
 
-def _board_row(run: RunScores, tasks: list[str]) -> dict[str, Any]:
+def _board_row(run: RunScores, tasks: list[str]) -> BoardRow:
     ci = mean_interval([run.value[t] for t in tasks], bounds=None)
     samples = sorted({run.n_samples[t] for t in tasks})
     return {"label": run.label, "mean": ci["estimate"], "ci": ci, "samples_per_task": samples}
@@ -229,7 +250,7 @@ def compare_runs(
     n_resamples: int = N_RESAMPLES,
     detect: float | None = None,
     clean: bool = False,
-) -> dict[str, Any]:
+) -> Comparison:
     """:func:`compare` over run directories (labelled A, B, ... in the order given); with ``clean``, a sample the
     integrity scan flagged scores 0."""
     if len(run_dirs) > len(LABELS):

@@ -7,6 +7,10 @@ import io
 import json
 from typing import Any
 
+from agentcompass._stats.shapes import BootstrapInterval, DiffInterval, Interval
+
+from .comparison import Comparison, Pair, Power
+
 FORMATS = ("table", "md", "json", "csv")
 SHOWN_FLIPS = 10
 CSV_FIELDS = (
@@ -24,16 +28,16 @@ def _p(v: Any) -> str:
     return "-" if v is None else (f"{v:.2e}" if v < 1e-4 else f"{v:.4f}")
 
 
-def _name(c: dict[str, Any], label: str) -> str:
+def _name(c: Comparison, label: str) -> str:
     run = next(r for r in c["runs"] if r["label"] == label)
     return f"{label} {run['run_name']}/{run['run_id']}"
 
 
-def _ci(ci: dict[str, Any] | None) -> str:
+def _ci(ci: Interval | DiffInterval | BootstrapInterval | None) -> str:
     return "-" if not ci or ci.get("low") is None else f"[{ci['low']:.4f}, {ci['high']:.4f}]"
 
 
-def _header(c: dict[str, Any]) -> list[str]:
+def _header(c: Comparison) -> list[str]:
     t = c["tasks"]
     errored = sorted({x for ts in t["errored"].values() for x in ts})
     policy = (
@@ -70,7 +74,7 @@ def _header(c: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _board(c: dict[str, Any]) -> list[list[str]]:
+def _board(c: Comparison) -> list[list[str]]:
     rows = [["rank", "run", "mean", "95% interval", "method", "samples/task"]]
     for row in c["leaderboard"]:
         ci = row["ci"]
@@ -79,7 +83,7 @@ def _board(c: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _matrix(c: dict[str, Any]) -> list[list[str]]:
+def _matrix(c: Comparison) -> list[list[str]]:
     labels = [r["label"] for r in c["runs"]]
     cell: dict[tuple[str, str], str] = {}
     for p in c["pairs"]:
@@ -95,7 +99,7 @@ def _flips(tasks: list[str]) -> str:
     return ", ".join(tasks[:SHOWN_FLIPS]) + more if tasks else "none"
 
 
-def _power_text(pw: dict[str, Any], n: int) -> str:
+def _power_text(pw: Power, n: int) -> str:
     text = (
         f"power: {int(pw['power'] * 100)}% to detect {_f(pw['mde'])} with {n} tasks (paired t, alpha {pw['alpha']}, "
         f"sd of per-task differences {_f(pw['sd_diff'])})"
@@ -110,18 +114,21 @@ def _power_text(pw: dict[str, Any], n: int) -> str:
     return text
 
 
-def _pair_lines(c: dict[str, Any], p: dict[str, Any]) -> list[str]:
+def _pair_lines(c: Comparison, p: Pair) -> list[str]:
     head = f"{_name(c, p['b'])}  minus  {_name(c, p['a'])}"
-    if p["n"] == 0:
+    ci = p["ci"]
+    if p["n"] == 0 or ci is None:  # ci is None only with no shared task
         return [head, "  no shared task to compare"]
-    test, boot = p.get("test") or {}, p.get("bootstrap") or {}
-    perm = test.get("permutation")
+    test, boot = p.get("test"), p.get("bootstrap")
+    perm = test.get("permutation") if test else None
     lines = [
         head,
-        f"  difference {p['mean_diff']:+.4f}  95% CI {_ci(p['ci'])} (shown: {p['ci']['method']}, t({p['n'] - 1}) x "
-        f"task-clustered SE {_f(p['ci'].get('se'))}); paired bootstrap {_ci(boot)} (seed {boot.get('seed')}, "
-        f"{boot.get('n_resamples')} resamples, percentile)",
-        f"  {test.get('name')} p={_p(test.get('p_value'))}, Holm-adjusted p={_p(p.get('p_holm'))}: "
+        f"  difference {p['mean_diff']:+.4f}  95% CI {_ci(ci)} (shown: {ci['method']}, t({p['n'] - 1}) x "
+        f"task-clustered SE {_f(ci.get('se'))}); paired bootstrap {_ci(boot)} "
+        f"(seed {boot.get('seed') if boot else None}, {boot.get('n_resamples') if boot else None} resamples, "
+        "percentile)",
+        f"  {test.get('name') if test else None} p={_p(test.get('p_value') if test else None)}, "
+        f"Holm-adjusted p={_p(p.get('p_holm'))}: "
         + ("significant" if p.get("significant") else "not significant")
         + f" at {c['alpha']}"
         + (
@@ -133,7 +140,7 @@ def _pair_lines(c: dict[str, Any], p: dict[str, Any]) -> list[str]:
         f"  {p['a']} better on {len(p['a_better'])} tasks: {_flips(p['a_better'])}",
         f"  {_power_text(p['power'], p['n'])}",
     ]
-    if p["ci"].get("se") == 0:
+    if ci.get("se") == 0:
         lines.append("  (every task differs by the same amount: the t interval is a point; read the bootstrap and p)")
     return lines
 
@@ -150,7 +157,7 @@ def _md_table(rows: list[list[str]]) -> list[str]:
     ]
 
 
-def render_table(c: dict[str, Any]) -> str:
+def render_table(c: Comparison) -> str:
     lines = _header(c) + ["", "leaderboard (mean over the analysed tasks, 95% interval):"] + _grid(_board(c))
     if len(c["runs"]) > 2:
         lines += ["", "pairwise differences (row - column; * significant after Holm correction):"] + _grid(_matrix(c))
@@ -159,7 +166,7 @@ def render_table(c: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_md(c: dict[str, Any]) -> str:
+def render_md(c: Comparison) -> str:
     lines = ["# Comparison", ""] + _header(c) + ["", "## Leaderboard", ""] + _md_table(_board(c))
     if len(c["runs"]) > 2:
         lines += ["", "## Pairwise differences", "", "row - column; * significant after Holm correction.", ""]
@@ -171,20 +178,22 @@ def render_md(c: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _csv_row(c: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
-    ci, boot, test, pw = p.get("ci") or {}, p.get("bootstrap") or {}, p.get("test") or {}, p["power"]
+def _csv_row(c: Comparison, p: Pair) -> dict[str, object]:
+    ci, boot, test, pw = p.get("ci"), p.get("bootstrap"), p.get("test"), p["power"]
     return {
         "a": p["a"], "b": p["b"], "run_a": _name(c, p["a"])[2:], "run_b": _name(c, p["b"])[2:], "n_tasks": p["n"],
-        "mean_a": p["mean_a"], "mean_b": p["mean_b"], "mean_diff": p["mean_diff"], "ci_low": ci.get("low"),
-        "ci_high": ci.get("high"), "ci_method": ci.get("method"), "bootstrap_low": boot.get("low"),
-        "bootstrap_high": boot.get("high"), "test": test.get("name"), "p_value": test.get("p_value"),
+        "mean_a": p["mean_a"], "mean_b": p["mean_b"], "mean_diff": p["mean_diff"],
+        "ci_low": ci.get("low") if ci else None, "ci_high": ci.get("high") if ci else None,
+        "ci_method": ci.get("method") if ci else None, "bootstrap_low": boot.get("low") if boot else None,
+        "bootstrap_high": boot.get("high") if boot else None, "test": test.get("name") if test else None,
+        "p_value": test.get("p_value") if test else None,
         "p_holm": p.get("p_holm"), "significant": p.get("significant"), "b_better": len(p["b_better"]),
         "a_better": len(p["a_better"]), "mde_80": pw.get("mde"), "detect": pw.get("detect"),
         "tasks_needed": pw.get("tasks_needed"), "samples_needed": pw.get("samples_needed"),
     }  # fmt: skip
 
 
-def render_csv(c: dict[str, Any]) -> str:
+def render_csv(c: Comparison) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
@@ -193,7 +202,7 @@ def render_csv(c: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def render(c: dict[str, Any], fmt: str) -> str:
+def render(c: Comparison, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(c, indent=2)
     return {"table": render_table, "md": render_md, "csv": render_csv}[fmt](c)

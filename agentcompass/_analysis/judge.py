@@ -18,6 +18,8 @@ from typing import Any
 from agentcompass._orchestrator.record import ERROR_FILE, VERIFIER_LOG
 from agentcompass.errors import ConfigError, one_line
 
+from .shapes import AttemptFile, JudgeLabel
+
 TAXONOMY: dict[str, str] = {
     "infra_failure": "the sandbox or infrastructure failed (container, image, disk, network, crash of the "
     "framework), not the agent",
@@ -76,7 +78,7 @@ def _tail(path: Path, n: int) -> str:
     return ("[...]" + text) if len(data) > n else text
 
 
-def evidence(attempt: dict[str, Any], budget: int) -> str:
+def evidence(attempt: AttemptFile, budget: int) -> str:
     """The user message for one attempt: recorded facts plus the ends of its logs, within ``budget`` chars."""
     from agentcompass._config import scrub
 
@@ -121,14 +123,16 @@ def parse_reply(text: str) -> tuple[str, str]:
     return category, reason or "(no reason given)"
 
 
-async def judge_attempts(
-    model: Any, attempts: list[dict[str, Any]], *, concurrency: int, budget: int
-) -> list[dict[str, Any]]:
+async def judge_attempts(model: Any, attempts: list[AttemptFile], *, concurrency: int, budget: int) -> list[JudgeLabel]:
     """One label per attempt, in input order."""
     sem = asyncio.Semaphore(concurrency)
 
-    async def one(att: dict[str, Any]) -> dict[str, Any]:
-        label = {"task_id": att.get("task_id"), "attempt": att.get("attempt"), "outcome": att.get("outcome")}
+    async def one(att: AttemptFile) -> JudgeLabel:
+        label: JudgeLabel = {
+            "task_id": att.get("task_id"),
+            "attempt": att.get("attempt"),
+            "outcome": att.get("outcome"),
+        }
         messages = [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": evidence(att, budget)}]
         async with sem:
             try:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentcompass._orchestrator.record import Interval
+
 from .judge import TAXONOMY
+from .shapes import Analysis
 
 _SHOWN = ("turns", "total_tokens", "cost_usd", "duration_s")
 
@@ -26,7 +29,7 @@ def _num(v: Any) -> str:
     return str(v)
 
 
-def _outcomes(a: dict[str, Any]) -> list[str]:
+def _outcomes(a: Analysis) -> list[str]:
     b = a["breakdown"]
     n_samples = b.get("n_samples", b["n_tasks"])
     what = "tasks" if n_samples == b["n_tasks"] else "samples"
@@ -56,28 +59,35 @@ def _outcomes(a: dict[str, Any]) -> list[str]:
     return lines + extra + [""]
 
 
-def _ci(ci: dict[str, Any] | None) -> tuple[str, str]:
+def _ci(ci: Interval | None) -> tuple[str, str]:
     if not ci or ci.get("low") is None:
-        return "-", (ci or {}).get("method") or "none"
+        return "-", (ci.get("method") if ci else None) or "none"
     return f"[{ci['low']:.4f}, {ci['high']:.4f}]", f"{ci['method']} over {ci['n']} tasks"
 
 
-def _figures(a: dict[str, Any]) -> list[str]:
+def _figures(a: Analysis) -> list[str]:
     f = a.get("figures") or {}
     if not f:
         return []
     rows = []
-    for name in ("mean_reward", "mean_reward_valid", "pass_rate", "resolved_rate"):
+    singles = (
+        ("mean_reward", f.get("mean_reward"), f.get("mean_reward_ci")),
+        ("mean_reward_valid", f.get("mean_reward_valid"), f.get("mean_reward_valid_ci")),
+        ("pass_rate", f.get("pass_rate"), f.get("pass_rate_ci")),
+        ("resolved_rate", f.get("resolved_rate"), f.get("resolved_rate_ci")),
+    )
+    for name, value, ci in singles:
         if name in f:
-            rows.append([name, "-" if f[name] is None else f"{f[name]:.4f}", *_ci(f.get(f"{name}_ci"))])
-    for name, sign in (("pass_at_k", "@"), ("pass_hat_k", "^")):
-        for k, v in (f.get(name) or {}).items():
-            rows.append([f"pass{sign}{k}", f"{v:.4f}", *_ci((f.get(f"{name}_ci") or {}).get(k))])
+            rows.append([name, "-" if value is None else f"{value:.4f}", *_ci(ci)])
+    per_k = (("@", f.get("pass_at_k"), f.get("pass_at_k_ci")), ("^", f.get("pass_hat_k"), f.get("pass_hat_k_ci")))
+    for sign, values, cis in per_k:
+        for k, v in (values or {}).items():
+            rows.append([f"pass{sign}{k}", f"{v:.4f}", *_ci((cis or {}).get(k))])
     head = ["## Figures", "", "Each with its 95 % interval over tasks (docs/statistics.md).", ""]
     return head + _table(["figure", "value", "95% interval", "method"], rows)
 
 
-def _spread(a: dict[str, Any]) -> list[str]:
+def _spread(a: Analysis) -> list[str]:
     s = a.get("task_spread")
     if not s:
         return []
@@ -104,7 +114,7 @@ def _spread(a: dict[str, Any]) -> list[str]:
     return lines + _table(["task", "passed", "95% interval (Wilson, over its samples)", "class"], rows)
 
 
-def _distributions(a: dict[str, Any]) -> list[str]:
+def _distributions(a: Analysis) -> list[str]:
     d = a["distributions"]
     lines = [
         "## Distributions (per task, p50 / p90)",
@@ -122,7 +132,7 @@ def _distributions(a: dict[str, Any]) -> list[str]:
     return lines + _table(["outcome", "tasks", "turns", "tokens", "cost_usd", "duration_s"], rows)
 
 
-def _errors(a: dict[str, Any]) -> list[str]:
+def _errors(a: Analysis) -> list[str]:
     groups = a["error_groups"]
     if not groups:
         return ["## Most frequent errors", "", "No failed attempts.", ""]
@@ -132,7 +142,7 @@ def _errors(a: dict[str, Any]) -> list[str]:
     )
 
 
-def _tops(a: dict[str, Any]) -> list[str]:
+def _tops(a: Analysis) -> list[str]:
     lines = ["## Slowest tasks", ""]
     lines += _table(
         ["task", "duration_s", "outcome", "attempts"],
@@ -149,7 +159,7 @@ def _tops(a: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _judge(a: dict[str, Any]) -> list[str]:
+def _judge(a: Analysis) -> list[str]:
     j = a.get("judge")
     if not j:
         return ["## Judge", "", "No judge model configured (analysis_params.model).", ""]
@@ -184,7 +194,7 @@ def _judge(a: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render(a: dict[str, Any]) -> str:
+def render(a: Analysis) -> str:
     run = a.get("run", {})
     head = [
         f"# Analysis of run {run.get('run_name', '?')}/{run.get('run_id', '?')}",

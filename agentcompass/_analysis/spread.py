@@ -3,34 +3,39 @@ pass rate: which tasks are stable (always or never solved) and which are coin fl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from agentcompass._orchestrator.metrics import compute_metrics
+from agentcompass._orchestrator.record import ResultRow
 from agentcompass._stats.intervals import wilson
+from agentcompass.interfaces import AttemptStatus
 
 from .collect import TaskRecord
+from .shapes import Figures, TaskSpread, TaskSpreadRow
 
 FIGURES = ("mean_reward", "mean_reward_valid", "pass_rate", "resolved_rate", "pass_at_k", "pass_hat_k")
 SHOWN = 20
 
 
-def _row(rec: TaskRecord) -> dict[str, Any]:
-    row = dict(rec.row)
+def _row(rec: TaskRecord) -> ResultRow:
+    row = rec.row.copy()
     row.setdefault("sample", rec.sample)
-    row["status"] = row.get("status") or "error"
+    row["status"] = row.get("status") or AttemptStatus.ERROR
     row["attempts"] = int(row.get("attempts") or 1)
     row["duration_s"] = float(row.get("duration_s") or 0.0)
-    row["tokens"] = row.get("tokens") if isinstance(row.get("tokens"), dict) else {}
+    tokens = row.get("tokens")
+    row["tokens"] = tokens if isinstance(tokens, dict) else {"input": 0, "output": 0, "cached": 0}  # as none
     return row
 
 
-def figures(records: list[TaskRecord]) -> dict[str, Any]:
+def figures(records: list[TaskRecord]) -> Figures:
     """Each headline figure of the run and its interval (``<figure>_ci``), as the run's summary computes them."""
     m = compute_metrics([_row(rec) for rec in records])
-    return {k: m[k] for k in m if k in FIGURES or (k.endswith("_ci") and k[:-3] in FIGURES)}
+    shown = {k: v for k, v in m.items() if k in FIGURES or (k.endswith("_ci") and k[:-3] in FIGURES)}
+    return cast(Figures, shown)  # the part of the run's metrics (RunMetrics) Figures names
 
 
-def task_spread(records: list[TaskRecord]) -> dict[str, Any] | None:
+def task_spread(records: list[TaskRecord]) -> TaskSpread | None:
     """With several samples per task: per task its passes out of its samples, the pass rate with a Wilson interval
     over the samples, and its class (``always``, ``never``, ``sometimes``); the ``sometimes`` tasks are listed
     closest to a coin flip first, and the share of the reward variance that is between tasks (the rest is
@@ -40,7 +45,7 @@ def task_spread(records: list[TaskRecord]) -> dict[str, Any] | None:
     groups = by_task(_row(rec) for rec in records)
     if max((len(s) for s in groups.values()), default=0) < 2:
         return None
-    tasks = []
+    tasks: list[TaskSpreadRow] = []
     for tid, samples in groups.items():
         n, c = len(samples), sum(passed(r) for r in samples)
         low, high = wilson(c, n)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Literal
 
 from agentcompass._orchestrator.metrics import percentile as _percentile
 from agentcompass.interfaces import AttemptStatus, sum_cost
 
 from .collect import OUTCOMES, TaskRecord
+from .shapes import AttemptFile, Breakdown, Described, Distributions, ErrorGroup, TopTask
 
 DIST_FIELDS = ("turns", "input_tokens", "output_tokens", "total_tokens", "cost_usd", "duration_s")
 _NORMALIZERS = (
@@ -55,7 +56,7 @@ def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def describe(values: list[float]) -> dict[str, float]:
+def describe(values: list[float]) -> Described:
     return {
         "n": len(values),
         "mean": round(sum(values) / len(values), 6) if values else 0.0,
@@ -65,11 +66,11 @@ def describe(values: list[float]) -> dict[str, float]:
     }
 
 
-def distributions(records: list[TaskRecord]) -> dict[str, Any]:
+def distributions(records: list[TaskRecord]) -> Distributions:
     """``{"overall": {field: stats}, "by_outcome": {outcome: {field: stats}}}`` over tasks."""
     values = [(rec.final["outcome"], task_values(rec)) for rec in records]
     overall = {f: describe([v[f] for _, v in values if v[f] is not None]) for f in DIST_FIELDS}
-    by_outcome: dict[str, Any] = {}
+    by_outcome: dict[str, dict[str, Described]] = {}
     for outcome in OUTCOMES:
         group = [v for o, v in values if o == outcome]
         if group:
@@ -77,17 +78,17 @@ def distributions(records: list[TaskRecord]) -> dict[str, Any]:
     return {"overall": overall, "by_outcome": by_outcome}
 
 
-def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
+def breakdown(records: list[TaskRecord]) -> Breakdown:
     """Outcome counts of the samples (their final attempts; one per task without repeated samples) and of all
     attempts, limits, timeouts, format errors."""
     finals = [rec.final for rec in records]
     all_attempts = [a for rec in records for a in (rec.attempts or [rec.final])]
-    by_class: dict[str, Counter] = defaultdict(Counter)
+    by_class: dict[str, Counter[str]] = defaultdict(Counter)
     for att in finals:
         if att.get("status") != AttemptStatus.COMPLETED:
             by_class[att.get("error_class") or "agent"][att.get("error_type") or "Error"] += 1
     agents = [a.get("agent") or {} for a in finals]
-    limits = Counter(ag.get("limit_hit") for ag in agents if ag.get("limit_hit"))
+    limits = Counter(hit for ag in agents if (hit := ag.get("limit_hit")))
     timeouts = sum(1 for ag in agents if "agent_timeout" in (ag.get("limit_hit"), ag.get("exit_status")))
     fmt = [int(ag.get("n_format_errors") or 0) for ag in agents]
     task_counts = Counter(a["outcome"] for a in finals)
@@ -109,16 +110,16 @@ def breakdown(records: list[TaskRecord]) -> dict[str, Any]:
     }
 
 
-def _message_of(att: dict[str, Any]) -> str | None:
+def _message_of(att: AttemptFile) -> str | None:
     if att.get("error"):
         return str(att["error"])
     grade_error = (att.get("grade") or {}).get("error")
     return f"VerifierError: {grade_error}" if grade_error else None
 
 
-def error_groups(records: list[TaskRecord], top_n: int) -> list[dict[str, Any]]:
+def error_groups(records: list[TaskRecord], top_n: int) -> list[ErrorGroup]:
     """The most frequent error messages of all failed attempts, grouped by normalized text."""
-    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    groups: dict[tuple[str, str], ErrorGroup] = {}
     for rec in records:
         for att in rec.attempts or [rec.final]:
             message = _message_of(att) if att.get("status") != AttemptStatus.COMPLETED else None
@@ -138,19 +139,17 @@ def error_groups(records: list[TaskRecord], top_n: int) -> list[dict[str, Any]]:
     return ordered
 
 
-def top_tasks(records: list[TaskRecord], field: str, top_n: int) -> list[dict[str, Any]]:
+def top_tasks(records: list[TaskRecord], field: Literal["duration_s", "cost_usd"], top_n: int) -> list[TopTask]:
     """The ``top_n`` tasks with the largest ``field`` (zero values left out)."""
-    rows = []
+    rows: list[tuple[float, TopTask]] = []
     for rec in records:
         v = task_values(rec)
-        if (v[field] or 0) > 0:
-            rows.append(
-                {
-                    "task_id": rec.task_id,
-                    field: v[field],
-                    "outcome": rec.final["outcome"],
-                    "attempts": len(rec.attempts) or 1,
-                    "turns": int(v["turns"]),
-                }
-            )
-    return sorted(rows, key=lambda r: (-r[field], r["task_id"]))[:top_n]
+        value = v[field]
+        if (value or 0) > 0:
+            row: TopTask = {"task_id": rec.task_id}
+            row[field] = value
+            row["outcome"] = rec.final["outcome"]
+            row["attempts"] = len(rec.attempts) or 1
+            row["turns"] = int(v["turns"])
+            rows.append((value, row))
+    return [row for _, row in sorted(rows, key=lambda r: (-r[0], r[1]["task_id"]))][:top_n]

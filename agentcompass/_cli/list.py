@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentcompass._sdk.catalogue import ComponentRow
 
 from . import options
 from .exits import EXIT_OK, EXIT_USAGE
@@ -35,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _cell(row: dict[str, Any], head: str) -> str:
+def _cell(row: ComponentRow, head: str) -> str:
     if head == "tasks":
         return "-" if row.get("n_tasks") is None else str(row["n_tasks"])
     if head == "version":
@@ -44,10 +47,10 @@ def _cell(row: dict[str, Any], head: str) -> str:
         return ",".join(row.get("protocols") or []) or "-"
     if head == "build":
         return {True: "cached", False: "not fetched", None: "-"}[row.get("cached")]
-    return str(row[head])
+    return str(row.get(head))  # id, source, description: every row has them
 
 
-def _table(rows: list[dict[str, Any]], kind: str) -> str:
+def _table(rows: list[ComponentRow], kind: str) -> str:
     heads = {
         "benchmarks": ["id", "tasks", "source", "description"],
         "harnesses": ["id", "version", "protocols", "build", "description"],

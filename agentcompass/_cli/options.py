@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypedDict
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -80,10 +80,21 @@ def positive_number(value: str) -> int | float:
     return int(number) if number.is_integer() else number
 
 
-def _argparse_kwargs(row: Any) -> dict[str, Any]:
+class ArgumentOptions(TypedDict, total=False):
+    """The keywords of ``ArgumentParser.add_argument`` that say how one option is read."""
+
+    action: str
+    type: Callable[[str], Any]
+    choices: Sequence[str]
+    nargs: str
+    const: bool
+    metavar: str
+
+
+def _argparse_kwargs(row: Any) -> ArgumentOptions:
     """How argparse reads one table row."""
     form = row.form
-    simple: dict[str, dict[str, Any]] = {
+    simple: dict[str, ArgumentOptions] = {
         "flag": {"action": "store_true"},
         "no-flag": {"action": "store_false"},
         "int": {"type": int},
@@ -99,7 +110,7 @@ def _argparse_kwargs(row: Any) -> dict[str, Any]:
         "protocol": {"type": protocol},
         "reuse": {"nargs": "?", "const": True},
     }
-    kwargs = dict(simple[form])
+    kwargs = simple[form].copy()
     if row.metavar and kwargs.get("action") not in ("store_true", "store_false"):
         kwargs["metavar"] = row.metavar
     return kwargs

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .recipes import PHASES as RECIPE_PHASES
     from .recipes import Recipe as Recipe
     from .recipes import RecipeFile as RecipeFile
+    from .recipes import RecipeRecord as RecipeRecord
     from .recipes import available as available_recipes
     from .recipes import load as load_recipes
     from .recipes import search_dirs as recipe_search_dirs
@@ -84,6 +85,7 @@ _EXPORTS = {
     "default_data_dir": ("paths", "default_data_dir"),
     "RECIPE_PHASES": ("recipes", "PHASES"),
     "Recipe": ("recipes", "Recipe"),
+    "RecipeRecord": ("recipes", "RecipeRecord"),
     "RecipeFile": ("recipes", "RecipeFile"),
     "available_recipes": ("recipes", "available"),
     "load_recipes": ("recipes", "load"),
@@ -125,6 +127,7 @@ __all__ = [
     "OutputConfig",
     "RECIPE_PHASES",
     "Recipe",
+    "RecipeRecord",
     "RecipeFile",
     "RedactingFilter",
     "RequestConfig",

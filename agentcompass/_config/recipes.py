@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -90,6 +90,18 @@ class RecipeFile(BaseModel):
         return value
 
 
+class RecipeRecord(TypedDict):
+    """What the resolved config keeps of a recipe (``recipes.<id>`` in config.yaml): :meth:`Recipe.record`."""
+
+    path: str
+    description: str
+    env: dict[str, str | None]  # host variable -> its default (None: required)
+    files: dict[str, str]  # host path -> absolute environment path
+    tools: list[str]
+    hook_timeout_s: float
+    hooks: dict[str, list[str]]  # phase -> its commands (phases with none left out)
+
+
 @dataclass
 class Recipe:
     """A loaded recipe: its id, file and validated content (``files`` resolved to host paths)."""
@@ -104,7 +116,7 @@ class Recipe:
         env = self.spec.env
         return dict.fromkeys(env, None) if isinstance(env, list) else dict(env)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RecipeRecord:
         """What the resolved config keeps of this recipe (``recipes.<id>`` in config.yaml; no host values)."""
         hooks = {p: list(getattr(self.spec.hooks, p)) for p in PHASES if getattr(self.spec.hooks, p)}
         return {

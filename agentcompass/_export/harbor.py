@@ -29,10 +29,14 @@ from agentcompass._orchestrator.record import (
     RESULTS_FILE,
     SUMMARY_FILE,
     TASKS_DIR,
+    ResultRow,
+    RunMetadata,
 )
 from agentcompass.errors import ConfigError
 from agentcompass.interfaces import sum_cost
 from agentcompass.kit import slug
+
+from .harbor_shapes import EvalStats, JobConfig, JobResult, JobStats, TaskRef, TrialResult
 
 
 def _read_json(path: Path) -> Any:
@@ -42,11 +46,11 @@ def _read_json(path: Path) -> Any:
         raise ConfigError(f"{path}: cannot be read as JSON: {exc}") from None
 
 
-def _rows(run_dir: Path) -> list[dict[str, Any]]:
+def _rows(run_dir: Path) -> list[ResultRow]:
     results = run_dir / RESULTS_FILE
     if not results.is_file():
         raise ConfigError(f"RUN_DIR {str(run_dir)!r}: not an agentcompass run directory (no results.jsonl)")
-    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    rows: dict[tuple[str, int], ResultRow] = {}
     for line in results.read_text(encoding="utf-8").splitlines():
         if line.strip():
             row = json.loads(line)
@@ -63,8 +67,9 @@ def _moved(run_dir: Path, attempt_dir: Path) -> Path:
     raise ConfigError(f"RUN_DIR: attempt folder {attempt_dir} is in neither its recorded place nor {run_dir}")
 
 
-def _task_root(run_dir: Path, meta: dict[str, Any]) -> Path | None:
-    bench = (meta.get("config") or {}).get("benchmark") or {}
+def _task_root(run_dir: Path, meta: RunMetadata) -> Path | None:
+    config: dict[str, Any] = meta.get("config") or {}  # the resolved request
+    bench = config.get("benchmark") or {}
     if bench.get("dataset_path"):
         return Path(bench["dataset_path"]).expanduser()
     source = run_dir / "dataset_source.json"
@@ -78,10 +83,11 @@ def _task_root(run_dir: Path, meta: dict[str, Any]) -> Path | None:
     return None
 
 
-def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
-    config = meta.get("config") or {}
-    model = (meta.get("model") or {}).get("id")
-    provider = (config.get("model") or {}).get("provider") or (meta.get("model") or {}).get("protocol")
+def _run_info(run_dir: Path, meta: RunMetadata, job_dir: Path) -> RunInfo:
+    config: dict[str, Any] = meta.get("config") or {}  # the resolved request
+    recorded = meta.get("model")
+    model = recorded.get("id") if recorded else None
+    provider = (config.get("model") or {}).get("provider") or (recorded.get("protocol") if recorded else None)
     return RunInfo(
         run_id=meta["run_id"],
         job_id=stable_id(meta["run_id"]),
@@ -96,7 +102,7 @@ def _run_info(run_dir: Path, meta: dict[str, Any], job_dir: Path) -> RunInfo:
     )
 
 
-def _metadata(run_dir: Path) -> dict[str, Any]:
+def _metadata(run_dir: Path) -> RunMetadata:
     if (run_dir / SUMMARY_FILE).is_file():
         return _read_json(run_dir / SUMMARY_FILE)["metadata"]
     raise ConfigError(f"RUN_DIR {str(run_dir)!r}: the run has not finished (no summary.json)")
@@ -109,8 +115,13 @@ def evals_key(agent: str, model: str | None, dataset: str) -> str:
     return f"{agent}__{model}__{dataset}" if model else f"{agent}__{dataset}"
 
 
-def reward_valid(trial: dict[str, Any]) -> bool:
-    rewards = (trial.get("verifier_result") or {}).get("rewards")
+def _rewards(trial: TrialResult) -> dict[str, float]:
+    verifier = trial.get("verifier_result")
+    return verifier["rewards"] if verifier else {}
+
+
+def reward_valid(trial: TrialResult) -> bool:
+    rewards = _rewards(trial)
     exc = trial.get("exception_info")
     return bool(rewards) and (exc is None or bool(exc["policy_override"]["has_valid_reward"]))
 
@@ -124,17 +135,17 @@ def mean_metric(rewards: list[dict[str, float]]) -> dict[str, float]:
     return {k: sum(r.get(k, 0) for r in rewards) / len(rewards) for k in keys}
 
 
-def _eval_stats(trials: list[dict[str, Any]]) -> dict[str, Any]:
-    reward_stats: dict[str, dict[Any, list[str]]] = defaultdict(lambda: defaultdict(list))
+def _eval_stats(trials: list[TrialResult]) -> EvalStats:
+    reward_stats: dict[str, dict[float, list[str]]] = defaultdict(lambda: defaultdict(list))
     exception_stats: dict[str, list[str]] = defaultdict(list)
     valid = [t for t in trials if reward_valid(t)]
     for t in valid:
-        for key, value in t["verifier_result"]["rewards"].items():
+        for key, value in _rewards(t).items():
             reward_stats[key][value].append(t["trial_name"])
     for t in trials:
-        if t.get("exception_info"):
-            exception_stats[t["exception_info"]["exception_type"]].append(t["trial_name"])
-    rewards = [t["verifier_result"]["rewards"] for t in valid]
+        if exc := t.get("exception_info"):
+            exception_stats[exc["exception_type"]].append(t["trial_name"])
+    rewards = [_rewards(t) for t in valid]
     return {
         "n_trials": len(valid),
         "n_errors": sum(1 for t in trials if t.get("exception_info")),
@@ -151,7 +162,7 @@ def _harbor_k_values(max_k: int) -> list[int]:
     return sorted(ks | set(range(5, max_k + 1, 5)))
 
 
-def harbor_pass_at_k(trials: list[dict[str, Any]]) -> dict[int, float]:
+def harbor_pass_at_k(trials: list[TrialResult]) -> dict[int, float]:
     """Harbor's ``pass_at_k`` of one eval: per task over its valid trials; none unless every valid trial has a
     single reward of 0 or 1."""
     import math
@@ -160,7 +171,7 @@ def harbor_pass_at_k(trials: list[dict[str, Any]]) -> dict[int, float]:
     for t in trials:
         if not reward_valid(t):
             continue
-        rewards = t["verifier_result"]["rewards"]
+        rewards = _rewards(t)
         value = next(iter(rewards.values()))
         if len(rewards) != 1 or not isinstance(value, (int, float)) or value not in (0, 1):
             return {}
@@ -174,26 +185,28 @@ def harbor_pass_at_k(trials: list[dict[str, Any]]) -> dict[int, float]:
     }
 
 
-def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
-    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def job_stats(trials: list[TrialResult], n_retries: int) -> JobStats:
+    groups: dict[str, list[TrialResult]] = defaultdict(list)
     for t in trials:
         info = t["agent_info"]
-        groups[evals_key(info["name"], (info.get("model_info") or {}).get("name"), t.get("source") or "adhoc")].append(
+        model_info = info.get("model_info")
+        groups[evals_key(info["name"], model_info["name"] if model_info else None, t.get("source") or "adhoc")].append(
             t
         )
     errored = [t for t in trials if t.get("exception_info")]
-    totals = {
-        f"n_{k}_tokens": sum(t["agent_result"][f"n_{k}_tokens"] for t in trials) for k in ("input", "cache", "output")
-    }
     return {
         "n_completed_trials": len(trials),
         "n_errored_trials": len(errored),
         "n_running_trials": 0,
         "n_pending_trials": 0,
         "n_retries": n_retries,
-        "n_cancelled_trials": sum(1 for t in errored if t["exception_info"]["exception_type"] == "CancelledError"),
+        "n_cancelled_trials": len(
+            [t for t in errored if (exc := t["exception_info"]) and exc["exception_type"] == "CancelledError"]
+        ),
         "evals": {key: _eval_stats(group) for key, group in groups.items()},
-        **totals,
+        "n_input_tokens": sum(t["agent_result"]["n_input_tokens"] for t in trials),
+        "n_cache_tokens": sum(t["agent_result"]["n_cache_tokens"] for t in trials),
+        "n_output_tokens": sum(t["agent_result"]["n_output_tokens"] for t in trials),
         "cost_usd": sum_cost(t["agent_result"]["cost_usd"] for t in trials),
     }
 
@@ -201,7 +214,7 @@ def job_stats(trials: list[dict[str, Any]], n_retries: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the job
 
 
-def job_name(meta: dict[str, Any]) -> str:
+def job_name(meta: RunMetadata) -> str:
     return slug(f"{meta['run_name']}__{meta['run_id']}", default="")
 
 
@@ -216,7 +229,7 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
     job_dir.mkdir(parents=True)
     info, root = _run_info(run_dir, meta, job_dir), _task_root(run_dir, meta)
     per_task = max(Counter(r["task_id"] for r in rows).values(), default=1)
-    trials = []
+    trials: list[TrialResult] = []
     for row in rows:
         attempt_dir = Path(row["attempt_dir"])
         if not attempt_dir.is_dir():  # the run directory was moved: find it again
@@ -236,25 +249,21 @@ def export_harbor(run_dir: str | Path, out_dir: str | Path) -> Path:
     tasks = list({json.dumps(t["config"]["task"], sort_keys=True): t["config"]["task"] for t in trials}.values())
     _write(job_dir / "config.json", _job_config(meta, info, out_dir, tasks, per_task))
     n_retries = sum(int(r.get("attempts", 1)) - 1 for r in rows)
-    _write(
-        job_dir / "result.json",
-        {
-            "schema_version": 1,
-            "id": info.job_id,
-            "started_at": meta.get("started_at") or iso(datetime.now(UTC)),
-            "updated_at": meta.get("finished_at"),
-            "finished_at": meta.get("finished_at"),
-            "n_total_trials": len(trials),
-            "stats": job_stats(trials, n_retries),
-        },
-    )
+    result: JobResult = {
+        "schema_version": 1,
+        "id": info.job_id,
+        "started_at": meta.get("started_at") or iso(datetime.now(UTC)),
+        "updated_at": meta.get("finished_at"),
+        "finished_at": meta.get("finished_at"),
+        "n_total_trials": len(trials),
+        "stats": job_stats(trials, n_retries),
+    }
+    _write(job_dir / "result.json", result)
     return job_dir
 
 
-def _job_config(
-    meta: dict[str, Any], info: RunInfo, out_dir: Path, tasks: list[dict[str, Any]], n_attempts: int
-) -> dict[str, Any]:
-    config = meta.get("config") or {}
+def _job_config(meta: RunMetadata, info: RunInfo, out_dir: Path, tasks: list[TaskRef], n_attempts: int) -> JobConfig:
+    config: dict[str, Any] = meta.get("config") or {}  # the resolved request
     execution, runtime = config.get("execution") or {}, config.get("runtime") or {}
     return {
         "schema_version": 1,
@@ -269,5 +278,5 @@ def _job_config(
     }
 
 
-def _write(path: Path, data: Any) -> None:
+def _write(path: Path, data: JobConfig | JobResult) -> None:
     path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")

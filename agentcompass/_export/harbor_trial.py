@@ -16,10 +16,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agentcompass._orchestrator.record import ARTIFACTS_DIR, RESULT_FILE, VERIFIER_LOG
 from agentcompass.kit import write_json
+
+from .harbor_shapes import AgentResult, ExceptionInfo, ModelInfo, Timings, TrialConfig, TrialResult
 
 NAMESPACE = uuid.UUID("5b1b7c64-6a43-4d4e-9a52-1f0e0d1e2a61")  # uuid5 namespace of exported ids
 
@@ -33,7 +35,7 @@ class RunInfo:
     job_dir: Path
     harness: str
     model: str | None
-    provider: str | None
+    provider: str | list[str] | None  # the model's provider, else its protocol(s)
     environment: str
     source: str
     version: str
@@ -58,16 +60,19 @@ def dir_checksum(path: Path) -> str:
     return h.hexdigest()
 
 
-def _timings(attempt: dict[str, Any], finished: datetime) -> dict[str, Any]:
+_PHASES: tuple[tuple[Literal["environment_setup", "agent_execution", "verifier"], tuple[str, ...]], ...] = (
+    ("environment_setup", ("env_open", "setup")),
+    ("agent_execution", ("agent",)),
+    ("verifier", ("verify",)),
+)  # Harbor's phase -> the attempt's phases it spans
+
+
+def _timings(attempt: dict[str, Any], finished: datetime) -> Timings:
     phases = attempt.get("phases") or {}
     start = finished - timedelta(seconds=float(attempt.get("duration_s") or 0.0))
-    out: dict[str, Any] = {"started_at": iso(start), "finished_at": iso(finished)}
+    out: Timings = {"started_at": iso(start), "finished_at": iso(finished)}
     clock = start
-    for key, names in (
-        ("environment_setup", ("env_open", "setup")),
-        ("agent_execution", ("agent",)),
-        ("verifier", ("verify",)),
-    ):
+    for key, names in _PHASES:
         spent = sum(float(phases.get(n) or 0.0) for n in names)
         if any(n in phases for n in names):
             out[key] = {"started_at": iso(clock), "finished_at": iso(clock + timedelta(seconds=spent))}
@@ -75,7 +80,7 @@ def _timings(attempt: dict[str, Any], finished: datetime) -> dict[str, Any]:
     return out
 
 
-def trial_config(info: RunInfo, task_path: Path, trial_name: str) -> dict[str, Any]:
+def trial_config(info: RunInfo, task_path: Path, trial_name: str) -> TrialConfig:
     return {
         "task": {"path": str(task_path)},
         "trial_name": trial_name,
@@ -86,7 +91,7 @@ def trial_config(info: RunInfo, task_path: Path, trial_name: str) -> dict[str, A
     }
 
 
-def _agent_result(attempt: dict[str, Any]) -> dict[str, Any]:
+def _agent_result(attempt: dict[str, Any]) -> AgentResult:
     usage, agent = attempt.get("usage") or {}, attempt.get("agent") or {}
     return {
         "n_input_tokens": usage.get("input", 0),
@@ -99,7 +104,7 @@ def _agent_result(attempt: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _exception(attempt: dict[str, Any], attempt_dir: Path, finished: datetime) -> dict[str, Any] | None:
+def _exception(attempt: dict[str, Any], attempt_dir: Path, finished: datetime) -> ExceptionInfo | None:
     if attempt.get("status") != "error":
         return None
     error = attempt.get("error") or ""
@@ -121,10 +126,10 @@ def _exception(attempt: dict[str, Any], attempt_dir: Path, finished: datetime) -
 
 def trial_result(
     info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path, trial_dir: Path
-) -> dict[str, Any]:
+) -> TrialResult:
     finished = datetime.fromtimestamp((attempt_dir / RESULT_FILE).stat().st_mtime, UTC)
     task_id, name = attempt["task_id"], trial_dir.name
-    model_info = {"name": info.model, "provider": info.provider} if info.model else None
+    model_info: ModelInfo | None = {"name": info.model, "provider": info.provider} if info.model else None
     rewards = attempt.get("rewards") or {}
     return {
         "schema_version": 1,
@@ -188,7 +193,7 @@ def _verifier_files(attempt: dict[str, Any], attempt_dir: Path, verifier_dir: Pa
 
 def write_trial(
     info: RunInfo, attempt: dict[str, Any], attempt_dir: Path, task_path: Path, trial_dir: Path
-) -> dict[str, Any]:
+) -> TrialResult:
     """Write one trial directory; returns its TrialResult document."""
     for sub in ("agent", "verifier", "artifacts"):
         (trial_dir / sub).mkdir(parents=True, exist_ok=True)

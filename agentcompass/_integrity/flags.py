@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from .commands import excerpt
+from . import commands
 from .events import Event
 
 CLEAN, SUSPECT, HACK = "clean", "suspect", "hack"
@@ -30,23 +30,51 @@ class Facts:
         return "swebench" in self.benchmark or "swe_bench" in self.benchmark
 
 
-def flag(detector: str, severity: str, reason: str, event: Event | None = None, **evidence: Any) -> dict[str, Any]:
+class Flag(TypedDict):
+    """One finding of a detector (``result.json``'s ``integrity.flags``, docs/integrity.md)."""
+
+    detector: str
+    severity: str  # suspect | hack
+    reason: str
+    source: NotRequired[str]  # the file the event was read from
+    step: NotRequired[int | str | None]
+    path: NotRequired[str]
+    excerpt: NotRequired[str]
+    command: NotRequired[str]
+
+
+def flag(
+    detector: str,
+    severity: str,
+    reason: str,
+    event: Event | None = None,
+    *,
+    needle: str = "",
+    path: str | None = None,
+    excerpt: str | None = None,
+    command: str | None = None,
+) -> Flag:
     """A finding: ``detector``, ``severity`` (suspect / hack), ``reason``, and its evidence: the event's
-    ``source`` file, ``step``, ``command`` or ``path``, an ``excerpt``."""
-    out: dict[str, Any] = {"detector": detector, "severity": severity, "reason": reason}
+    ``source`` file, ``step``, ``command`` or ``path``, an ``excerpt`` (around ``needle``); then the ``path``,
+    ``excerpt`` or ``command`` given, when not empty."""
+    out: Flag = {"detector": detector, "severity": severity, "reason": reason}
     if event is not None:
-        out.update(source=event.source, step=event.step)
+        out["source"], out["step"] = event.source, event.step
         if event.kind == "command":
-            out["command"] = excerpt(event.text, evidence.pop("needle", ""))
+            out["command"] = commands.excerpt(event.text, needle)
         else:
             out["path"] = event.path
             if event.text:
-                out["excerpt"] = excerpt(event.text, evidence.pop("needle", ""))
-    evidence.pop("needle", None)
-    out.update({k: v for k, v in evidence.items() if v not in (None, "")})
+                out["excerpt"] = commands.excerpt(event.text, needle)
+    if path:
+        out["path"] = path
+    if excerpt:
+        out["excerpt"] = excerpt
+    if command:
+        out["command"] = command
     return out
 
 
-def verdict(flags: list[dict[str, Any]]) -> str:
+def verdict(flags: list[Flag]) -> str:
     severities = {f.get("severity") for f in flags}
     return HACK if HACK in severities else SUSPECT if SUSPECT in severities else CLEAN

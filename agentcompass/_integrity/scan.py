@@ -7,7 +7,7 @@ from typing import Any
 
 from .detectors import DETECTORS
 from .events import attempt_events
-from .flags import HACK, Facts, verdict
+from .flags import HACK, Facts, Flag, verdict
 
 MAX_FLAGS = 50
 
@@ -20,7 +20,7 @@ def scan_attempt(
     only files."""
     facts = Facts(result=result, verifier_log=verifier_log, benchmark=benchmark)
     events = attempt_events(Path(attempt_dir), result)
-    flags: list[dict[str, Any]] = []
+    flags: list[Flag] = []
     for detect in DETECTORS.values():
         flags += detect(events, facts)
     flags.sort(key=lambda f: f["severity"] != HACK)

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from agentcompass._config import ResolvedRequest, RuntimeConfig
 from agentcompass._orchestrator.record import RunResult, console_logging, file_logging
@@ -57,13 +57,21 @@ class RequestOutcome:
     exception: BaseException | None = field(default=None, repr=False, compare=False)  # what ``error`` names
 
 
+class PoolUse(TypedDict, total=False):
+    """How the orchestration's pool of attempt slots was used (empty until it ran)."""
+
+    size: int
+    max_running: int
+    utilisation: float
+
+
 @dataclass
 class OrchestrationResult:
     status: RunStatus  # completed (every request completed) | failed | timeout | cancelled
     requests: dict[str, RequestOutcome] = field(default_factory=dict)
     name: str = "orchestration"
     duration_s: float = 0.0
-    pool: dict[str, Any] = field(default_factory=dict)  # size, max_running, utilisation
+    pool: PoolUse = field(default_factory=lambda: PoolUse())
 
 
 @dataclass

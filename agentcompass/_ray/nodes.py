@@ -9,13 +9,40 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from typing import Any
+from typing import Any, TypedDict
 
 from agentcompass._config import RequestConfig, build
 from agentcompass._deps import auto_install_scope
 from agentcompass.interfaces import PREBUILD
 
 from .parts import component_context
+
+
+class PrebuiltTask(TypedDict, total=False):
+    """One task's image, prebuilt (``image``) or not (``error``)."""
+
+    task_id: str
+    image: str
+    error: str
+
+
+class NodePrebuild(TypedDict, total=False):
+    """What a node prebuilt (:func:`prebuild_here`); only ``error`` when the node was lost meanwhile."""
+
+    host: str
+    provider: str
+    tasks: list[PrebuiltTask]
+    note: str  # a provider with nothing to build says so
+    built: int
+    failed: int
+    error: str
+
+
+class PrebuildReport(TypedDict):
+    """``agentcompass images prebuild``'s result: the executor and what each node prebuilt."""
+
+    executor: str  # local | ray
+    nodes: dict[str, NodePrebuild]
 
 
 def _cleanup(data: dict[str, Any], run_id: str) -> int:
@@ -32,7 +59,7 @@ def _cleanup(data: dict[str, Any], run_id: str) -> int:
     return asyncio.run(go())
 
 
-def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
+def prebuild_here(data: dict[str, Any], run_id: str) -> NodePrebuild:
     """Resolve (pull or build) the environment image of every task of the request on this machine.
 
     Returns ``{"host", "provider", "tasks": [{task_id, image | error}], "built": n, "failed": n}``; a provider
@@ -44,13 +71,14 @@ def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
         benchmark = build("benchmark", data["benchmark"], ctx)
         provider = build("environment", data["environment"], ctx)
         tasks = benchmark.load()
-    out: dict[str, Any] = {"host": socket.gethostname(), "provider": provider.name, "tasks": []}
+    out: NodePrebuild = {"host": socket.gethostname(), "provider": provider.name, "tasks": []}
     prebuild = PREBUILD.of(provider)
     if prebuild is None:
-        out.update(note=f"environment provider {provider.name!r} has no images to build", built=0, failed=0)
+        out["note"] = f"environment provider {provider.name!r} has no images to build"
+        out["built"], out["failed"] = 0, 0
         return out
 
-    async def one(task: Any) -> dict[str, Any]:
+    async def one(task: Any) -> PrebuiltTask:
         try:
             return {"task_id": task.id, "image": await prebuild(benchmark.env_spec(task))}
         except Exception as exc:
@@ -59,15 +87,15 @@ def prebuild_here(data: dict[str, Any], run_id: str) -> dict[str, Any]:
                 "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
             }
 
-    async def go() -> list[dict[str, Any]]:
+    async def go() -> list[PrebuiltTask]:
         try:
             return [await one(t) for t in tasks]
         finally:
             await provider.aclose()
 
-    out["tasks"] = asyncio.run(go())
-    out["built"] = sum(1 for t in out["tasks"] if "image" in t)
-    out["failed"] = len(out["tasks"]) - out["built"]
+    out["tasks"] = done = asyncio.run(go())
+    out["built"] = built = sum(1 for t in done if "image" in t)
+    out["failed"] = len(done) - built
     return out
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from agentcompass._config import (
     Components,
@@ -67,7 +67,22 @@ def component_context(config: RequestConfig, run_id: str, name: str) -> Componen
     )
 
 
-def build_parts(shared: dict[str, Any]) -> Parts:
+class SharedRequest(TypedDict):
+    """What every attempt of one request on the cluster shares: the driver puts it in the object store once, each
+    worker process fetches it on the request's first attempt there."""
+
+    config: dict[str, Any]  # the resolved request (RequestConfig, as JSON)
+    run_id: str
+    run_name: str
+    name: str  # the request's
+    recipes: Any  # the request's recipe hooks, or None
+    model_gate: str | None  # the model's provider when it has a cluster-wide limit
+    rated: list[str]  # the environment providers with an env_open_qps
+    services: Any  # the driver's services actor (None when neither is set)
+    worker_services: Sequence[Callable[[Any], Any]]  # factories of the worker process's services
+
+
+def build_parts(shared: SharedRequest) -> Parts:
     """Build the request's components on this node and load its tasks (blocking)."""
     data = shared["config"]
     config = RequestConfig.model_validate(data)
@@ -141,7 +156,7 @@ class GatedModel:
         return getattr(self._inner, name)
 
 
-def worker_runtime(shared: dict[str, Any], key: str, parts: Parts, store: Any, progress: Any) -> RequestRuntime:
+def worker_runtime(shared: SharedRequest, key: str, parts: Parts, store: Any, progress: Any) -> RequestRuntime:
     """The runtime of attempt ``key`` on this node (no executor: the attempt runs right here); the worker
     process's services (:meth:`~.state.WorkerState.services`) are added by the caller."""
     components = parts.components

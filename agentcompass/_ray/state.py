@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from .parts import Parts, build_parts
+from .parts import Parts, SharedRequest, build_parts
 
 IDLE_CLOSE_S = 300.0
 MAX_REQUESTS = 16
@@ -43,7 +43,7 @@ LOG = logging.getLogger("agentcompass.ray")
 class RequestState:
     """One request as this worker process knows it (built on its first attempt here)."""
 
-    def __init__(self, token: str, shared: dict[str, Any], parts: Parts) -> None:
+    def __init__(self, token: str, shared: SharedRequest, parts: Parts) -> None:
         self.token, self.shared, self.parts = token, shared, parts
         self.services: dict[str, Any] = {}
         self.running = 0
@@ -76,7 +76,7 @@ class WorkerState:
 
     def __init__(
         self,
-        fetch: Callable[[Any], dict[str, Any]] | None = None,
+        fetch: Callable[[Any], SharedRequest] | None = None,
         idle_close_s: float = IDLE_CLOSE_S,
         max_requests: int = MAX_REQUESTS,
     ) -> None:
@@ -163,10 +163,11 @@ def _built(fut: asyncio.Future[RequestState]) -> bool:
     return fut.done() and not fut.cancelled() and fut.exception() is None
 
 
-def _ray_get(ref: Any) -> dict[str, Any]:
+def _ray_get(ref: Any) -> SharedRequest:
     import ray
 
-    return ray.get(ref)
+    shared: SharedRequest = ray.get(ref)  # what the driver put
+    return shared
 
 
 STATE = WorkerState()

@@ -40,9 +40,9 @@ import time
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from agentcompass._orchestrator.record import AttemptRecord, RunStore
+from agentcompass._orchestrator.record import AgentRecord, AttemptRecord, JsonObject, RunStore
 from agentcompass.interfaces import WAIT_REMOVED
 
 from .parts import worker_runtime
@@ -54,7 +54,28 @@ BATCH_S = 0.1  # items arriving within this window travel together
 _DONE = object()
 
 
-def attempt_stream(payload: dict[str, Any]) -> Iterator[list[tuple[Any, ...]]]:
+class AttemptPayload(TypedDict):
+    """One attempt as the driver hands it to a worker (:func:`attempt_stream`)."""
+
+    key: str  # the attempt's key (its model-gate holder)
+    request: list[Any]  # the request's token and the object-store reference of its SharedRequest
+    task_id: str
+    n: int
+    sample: int
+    checkpoint: AgentRecord | None  # the agent phase to resume from
+    log_level: str
+    grace_s: float  # how long a cancelled attempt may take to end
+
+
+class AttemptDone(TypedDict):
+    """The stream's last item: the attempt's result.json object, where its files were staged, how long it took."""
+
+    outcome: JsonObject
+    staging: str
+    duration_s: float
+
+
+def attempt_stream(payload: AttemptPayload) -> Iterator[list[tuple[Any, ...]]]:
     """The Ray task: yield the attempt's events, log lines and files in batches (what arrives within
     ``BATCH_S`` of the batch's first item, up to about CHUNK bytes; each yield is one object to transfer), the
     last one ending with ``("result", ...)``."""
@@ -147,7 +168,7 @@ class _StagingStore(RunStore):
         events, streamed = self.events, self.streamed
 
         class Streaming(AttemptRecord):
-            def write_checkpoint(self, agent: dict[str, Any]) -> None:
+            def write_checkpoint(self, agent: AgentRecord) -> None:
                 super().write_checkpoint(agent)
                 streamed["checkpoint.json"] = data = (self.dir / "checkpoint.json").read_bytes()
                 events.put(("file", "checkpoint.json", data, False))
@@ -170,7 +191,7 @@ def node_info() -> dict[str, Any]:
     }
 
 
-async def _attempt(p: dict[str, Any], events: queue.SimpleQueue) -> dict[str, Any]:
+async def _attempt(p: AttemptPayload, events: queue.SimpleQueue) -> AttemptDone:
     from agentcompass._orchestrator.record import agent_from_dict
     from agentcompass._orchestrator.scheduling import run_attempt
 

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agentcompass._config import RECIPE_PHASES as PHASES
+from agentcompass._config import RecipeRecord
 from agentcompass._orchestrator.record import RECIPES_LOG
 from agentcompass.errors import ConfigError, SandboxError
 from agentcompass.interfaces import AttemptContext, Environment
@@ -42,7 +43,7 @@ def _register_secrets(name: str, value: str) -> None:
         register_secret(password)
 
 
-def read_host_env(recipes: dict[str, Any]) -> dict[str, dict[str, str]]:
+def read_host_env(recipes: dict[str, RecipeRecord]) -> dict[str, dict[str, str]]:
     """``{recipe_id: {NAME: value}}`` from the host; a required variable that is unset is a ConfigError."""
     out: dict[str, dict[str, str]] = {}
     for rid, rec in recipes.items():
@@ -63,13 +64,13 @@ def read_host_env(recipes: dict[str, Any]) -> dict[str, dict[str, str]]:
 class RecipeRunner:
     """``run_hooks(phase, env, ctx)`` for the recipes of one request, in the order they were enabled."""
 
-    def __init__(self, recipes: dict[str, Any], *, logger: Any = None) -> None:
+    def __init__(self, recipes: dict[str, RecipeRecord], *, logger: Any = None) -> None:
         self.recipes = dict(recipes)
         self.env_values = read_host_env(self.recipes)
         self.logger = logger
 
     @classmethod
-    def from_config(cls, recipes: dict[str, Any] | None, *, logger: Any = None) -> RecipeRunner | None:
+    def from_config(cls, recipes: dict[str, RecipeRecord] | None, *, logger: Any = None) -> RecipeRunner | None:
         """None when no recipe is enabled (the orchestrator then skips hooks entirely)."""
         return cls(recipes, logger=logger) if recipes else None
 
@@ -83,7 +84,7 @@ class RecipeRunner:
             for i, cmd in enumerate((rec.get("hooks") or {}).get(phase, [])):
                 await self._run(rid, rec, phase, i, cmd, env, ctx)
 
-    async def _upload(self, rid: str, rec: dict[str, Any], env: Environment) -> None:
+    async def _upload(self, rid: str, rec: RecipeRecord, env: Environment) -> None:
         for src, dst in (rec.get("files") or {}).items():
             try:
                 await env.upload(Path(src), dst)
@@ -92,7 +93,7 @@ class RecipeRunner:
             except Exception as exc:
                 raise SandboxError(f"recipe {rid!r}: uploading {src} to {dst} failed: {exc}") from exc
 
-    async def _tools(self, rec: dict[str, Any], env: Environment, ctx: AttemptContext) -> None:
+    async def _tools(self, rec: RecipeRecord, env: Environment, ctx: AttemptContext) -> None:
         tools = rec.get("tools") or []
         if tools:
             from agentcompass._deps import ensure_tools
@@ -119,7 +120,7 @@ class RecipeRunner:
         }
 
     async def _run(
-        self, rid: str, rec: dict[str, Any], phase: str, i: int, cmd: str, env: Environment, ctx: AttemptContext
+        self, rid: str, rec: RecipeRecord, phase: str, i: int, cmd: str, env: Environment, ctx: AttemptContext
     ) -> None:
         timeout = float(rec.get("hook_timeout_s") or 600.0)
         start = time.monotonic()

@@ -16,7 +16,7 @@ import functools
 import inspect
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentcompass._config import Option, by_name
@@ -73,7 +73,7 @@ def _where(loc: tuple[Any, ...], value: Any) -> str:
     return f"at {'.'.join(parts)}: " if parts else ""
 
 
-def check_known(name: str, kwargs: dict[str, Any], valid: Sequence[str]) -> None:
+def check_known(name: str, kwargs: Mapping[str, object], valid: Sequence[str]) -> None:
     """Keywords given as a dict (``compose_from_kwargs``, the CLI): a key that is not one of ``valid`` is an
     ArgumentError naming it and the nearest valid keyword (a call of the functions gets Python's own TypeError)."""
     unknown = sorted(k for k in kwargs if k not in valid)
@@ -87,7 +87,7 @@ def check_known(name: str, kwargs: dict[str, Any], valid: Sequence[str]) -> None
         )
 
 
-def check_values(name: str, kwargs: dict[str, Any], entry: str) -> None:
+def check_values(name: str, kwargs: Mapping[str, object], entry: str) -> None:
     """Each given value (None: not given) of the type its row of the options table says for ``entry``
     (``run`` or ``launch``): the one check of an SDK call's keywords, made when its typed request is built."""
     rows = by_name()

@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass._orchestrator.record import ResultRow
 
 PROBLEMS = ("oracle_fails", "oracle_flaky", "nop_passes")
 VERIFIER_TAIL_LINES = 20
@@ -40,9 +43,9 @@ class AuditReport:
         return asdict(self)
 
 
-def _rows(run_dir: str) -> dict[str, list[dict[str, Any]]]:
+def _rows(run_dir: str) -> dict[str, list[ResultRow]]:
     """results.jsonl of a run: task id -> its samples' rows, in sample order."""
-    by_task: dict[str, list[dict[str, Any]]] = {}
+    by_task: dict[str, list[ResultRow]] = {}
     path = Path(run_dir) / "results.jsonl"
     for line in path.read_text(encoding="utf-8").splitlines() if path.is_file() else []:
         row = json.loads(line)
@@ -52,11 +55,11 @@ def _rows(run_dir: str) -> dict[str, list[dict[str, Any]]]:
     return by_task
 
 
-def _passed(row: dict[str, Any]) -> bool:
+def _passed(row: ResultRow) -> bool:
     return row.get("error") is None and (row.get("reward") or 0.0) >= 1.0
 
 
-def _verifier_tail(row: dict[str, Any]) -> str:
+def _verifier_tail(row: ResultRow) -> str:
     log = Path(row.get("attempt_dir") or "") / "verifier.log"
     if not log.is_file():
         return ""
@@ -64,9 +67,7 @@ def _verifier_tail(row: dict[str, Any]) -> str:
     return "\n".join(lines[-VERIFIER_TAIL_LINES:])
 
 
-def _finding(
-    task_id: str, problem: str, rows: list[dict[str, Any]], repeats: int, shown: dict[str, Any]
-) -> AuditFinding:
+def _finding(task_id: str, problem: str, rows: list[ResultRow], repeats: int, shown: ResultRow) -> AuditFinding:
     return AuditFinding(
         task_id=task_id,
         problem=problem,
@@ -79,9 +80,7 @@ def _finding(
     )
 
 
-def classify(
-    oracle: dict[str, list[dict[str, Any]]], nop: dict[str, list[dict[str, Any]]], repeats: int
-) -> list[AuditFinding]:
+def classify(oracle: dict[str, list[ResultRow]], nop: dict[str, list[ResultRow]], repeats: int) -> list[AuditFinding]:
     """The findings of an audit's two runs (a task may have two: a flaky oracle and a nop pass)."""
     findings = []
     for task_id in sorted(set(oracle) | set(nop)):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 KINDS = {"benchmarks": "benchmark", "harnesses": "harness", "environments": "environment", "models": "model"}
 COUNTS_FILE = Path("catalogue") / "task_counts.json"
@@ -106,7 +106,27 @@ def remember_count(benchmark: str, n_tasks: int, data_dir: str | Path | None = N
     write_atomic(path, json.dumps(dict(sorted(counts.items())), indent=1) + "\n")
 
 
-def _agent_program(ident: str, cfg: dict[str, Any], data_dir: str | Path | None) -> dict[str, Any]:
+class AgentListing(TypedDict, total=False):
+    """What a published agent program's harness lists (its ``listing()``)."""
+
+    version: str
+    protocols: list[str]
+    cached: bool | None  # its build for this host's platform is in the cache (None: there is none)
+    model_params: dict[str, str]  # key -> what it becomes
+
+
+class ComponentRow(AgentListing, total=False):
+    """A row of ``agentcompass list``: a bundled component, with a benchmark's task count (None: not counted
+    yet) or an agent program's listing."""
+
+    id: Required[str]
+    title: Required[str]
+    description: Required[str]
+    source: Required[str]  # a benchmark's data source, else the component's class
+    n_tasks: int | None
+
+
+def _agent_program(ident: str, cfg: dict[str, Any], data_dir: str | Path | None) -> AgentListing:
     """A published agent program's ``version``, ``protocols`` and ``cached`` (its build for this host's platform is
     in ``<data_dir>/agents``); nothing for other harnesses."""
     from agentcompass._config import build, import_target
@@ -117,13 +137,13 @@ def _agent_program(ident: str, cfg: dict[str, Any], data_dir: str | Path | None)
         if not hasattr(import_target(str(cfg.get("_target_"))), "listing"):
             return {}
         ctx = ComponentContext(data_dir=resolve(str(data_dir) if data_dir else None), harness_id=ident)
-        info: dict[str, Any] = build("harness", cfg, ctx).listing()
+        info: AgentListing = build("harness", cfg, ctx).listing()
         return info
     except Exception:  # a harness that cannot be built here (a missing extra) is listed without them
         return {}
 
 
-def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[dict[str, Any]]:
+def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[ComponentRow]:
     """Rows ``{id, title, description, source, n_tasks}`` of every bundled component of ``kind`` (benchmarks,
     harnesses, environments, models); ``source`` is a benchmark's data source or a component's class;
     ``n_tasks`` (benchmarks) is the cached count of the last default load, else None. A published agent program's
@@ -135,14 +155,17 @@ def list_components(kind: str, *, data_dir: str | Path | None = None) -> list[di
         raise ConfigError(f"agentcompass list: unknown kind {kind!r}; valid: {', '.join([*KINDS, 'tasks'])}")
     group = KINDS[kind]
     counts = _counts(data_dir) if group == "benchmark" else {}
-    rows = []
+    rows: list[ComponentRow] = []
     for ident in list_ids(group):
         cfg = _composed(group, ident)
         source = data_source(cfg) if group == "benchmark" else str(cfg.get("_target_") or "none")
         text = description(component_file(group, ident))
-        row: dict[str, Any] = {"id": ident, "title": title(text), "description": text, "source": source}
+        row: ComponentRow = {"id": ident, "title": title(text), "description": text, "source": source}
         if group == "harness":
-            row.update(_agent_program(ident, cfg, data_dir))
+            program = _agent_program(ident, cfg, data_dir)
+            if program:  # the listing's fields, in its order
+                row["version"], row["protocols"] = program["version"], program["protocols"]
+                row["cached"], row["model_params"] = program["cached"], program["model_params"]
         if group == "benchmark":
             row["n_tasks"] = counts.get(ident)
             if row["n_tasks"] is None and source.startswith(_OFFLINE):  # counted here: no download, no network

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentcompass._analysis.comparison import Comparison
 
 
 def compare_runs(
@@ -13,7 +16,7 @@ def compare_runs(
     n_resamples: int = 10_000,
     detect: float | None = None,
     clean: bool = False,
-) -> dict[str, Any]:
+) -> Comparison:
     """Compare two or more run directories (labelled A, B, ... in the order given) on the tasks they share.
 
     Returns ``{benchmark, errors, alpha, seed, n_resamples, runs, tasks, leaderboard, pairs}``: per run its mean
@@ -34,7 +37,7 @@ def compare_runs(
     )
 
 
-def format_comparison(comparison: dict[str, Any], fmt: str = "table") -> str:
+def format_comparison(comparison: Comparison, fmt: str = "table") -> str:
     """The comparison as ``table`` (text), ``md``, ``json`` or ``csv`` (one row per pair)."""
     from agentcompass._analysis.compare_render import FORMATS, render
 

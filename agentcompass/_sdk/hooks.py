@@ -7,11 +7,11 @@ import logging
 from contextlib import AbstractContextManager
 from typing import Any
 
-from agentcompass._config import ResolvedRequest
+from agentcompass._config import RecipeRecord, ResolvedRequest
 from agentcompass._orchestrator.scheduling import Hooks, RecipeHooks
 
 
-def _recipes(records: dict[str, Any], logger: logging.Logger) -> RecipeHooks | None:
+def _recipes(records: dict[str, RecipeRecord], logger: logging.Logger) -> RecipeHooks | None:
     from agentcompass._recipes import RecipeRunner
 
     return RecipeRunner.from_config(records, logger=logger)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass._analysis.shapes import Analysis
 
 
 def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
@@ -25,7 +28,7 @@ def cleanup(environment: str = "docker", run_id: str | None = None) -> int:
 
 def analyze(
     run_dir: str | Path, analysis_params: dict[str, Any] | None = None, *, log_level: str | None = None
-) -> tuple[dict[str, Any], dict[str, str]]:
+) -> tuple[Analysis, dict[str, str]]:
     """Write ``analysis.json`` / ``analysis.md`` for an existing run directory and record them in its
     ``summary.json``; the judge runs only when ``analysis_params`` names a model. Returns the analysis and the
     paths of the two files (``analysis``, ``analysis_md``)."""

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentcompass._ray.nodes import PrebuildReport
 
 from .evaluate import compose_from_kwargs
 
 RUN_ID = "prebuild"
 
 
-def prebuild_images(**kwargs: Any) -> dict[str, Any]:
+def prebuild_images(**kwargs: Any) -> PrebuildReport:
     """``{"executor": "local" | "ray", "nodes": {node: {host, provider, tasks: [{task_id, image | error}],
     built, failed[, note]}}}``."""
     resolved = compose_from_kwargs(kwargs)
@@ -30,7 +33,7 @@ def prebuild_images(**kwargs: Any) -> dict[str, Any]:
     return asyncio.run(_on_cluster(config, data))
 
 
-async def _on_cluster(config: Any, data: dict[str, Any]) -> dict[str, Any]:
+async def _on_cluster(config: Any, data: dict[str, Any]) -> PrebuildReport:
     from agentcompass._ray.executor import RayExecutor
     from agentcompass._ray.nodes import on_every_node
 
@@ -42,7 +45,7 @@ async def _on_cluster(config: Any, data: dict[str, Any]) -> dict[str, Any]:
         await executor.aclose()
 
 
-def format_prebuild(result: dict[str, Any]) -> str:
+def format_prebuild(result: PrebuildReport) -> str:
     """One line per node, then one per task that failed."""
     lines = []
     for node, r in result["nodes"].items():

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from agentcompass._orchestrator.metrics import ScanReport
+    from agentcompass._orchestrator.record import Review, ReviewReport
 
 
 def scan_run(
@@ -63,7 +64,7 @@ def _judge_client(judge: dict[str, Any] | str) -> Any:
     return client
 
 
-def format_scan(report: dict[str, Any], *, max_flags: int = 3) -> str:
+def format_scan(report: ScanReport, *, max_flags: int = 3) -> str:
     """One line per flagged attempt and its first flags' evidence (and its review), then the counts."""
     lines = []
     for item in report["flagged"]:
@@ -72,7 +73,7 @@ def format_scan(report: dict[str, Any], *, max_flags: int = 3) -> str:
         for f in item["flags"][:max_flags]:
             where = f"step {f['step']} of {f['source']}" if f.get("source") else "verifier record"
             evidence = f.get("command") or f.get("path") or f.get("excerpt") or ""
-            lines.append(f"    {f['severity']:<7} {f['detector']}: {f['reason']} ({where}): {evidence[:160]!r}")
+            lines.append(f"    {f['severity']:<7} {f['detector']}: {f['reason']} ({where}): {str(evidence)[:160]!r}")
         if len(item["flags"]) > max_flags:
             lines.append(f"    ... {len(item['flags']) - max_flags} more in result.json")
         if item.get("review"):
@@ -87,13 +88,13 @@ def format_scan(report: dict[str, Any], *, max_flags: int = 3) -> str:
     return "\n".join(lines)
 
 
-def _review_line(review: dict[str, Any]) -> str:
+def _review_line(review: Review) -> str:
     if review.get("error"):
         return f"review  error: {review['error']}"
     return f"review  {review.get('verdict')}: {review.get('reason')}"
 
 
-def _review_total(r: dict[str, Any]) -> str:
+def _review_total(r: ReviewReport) -> str:
     v = r.get("verdicts") or {}
     usage = r.get("usage") or {}
     cost = "unknown" if r.get("cost_usd") is None else f"${r['cost_usd']:.4f}"

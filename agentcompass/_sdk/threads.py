@@ -21,17 +21,18 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 def in_thread(fn: Callable[[], Any]) -> Any:
     """Run ``fn`` in a fresh thread and return its value (or raise its exception) in the caller's thread."""
-    box: dict[str, Any] = {}
+    values: list[Any] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            box["value"] = fn()
+            values.append(fn())
         except BaseException as exc:  # re-raised in the caller's thread
-            box["error"] = exc
+            errors.append(exc)
 
     thread = threading.Thread(target=target, name="agentcompass-run")
     thread.start()
     thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if errors:
+        raise errors[0]
+    return values[0]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentcompass._view.payloads import ReportWritten
 
 
 def serve_view(paths: list[str], *, host: str = "127.0.0.1", port: int = 0) -> None:
@@ -30,7 +33,7 @@ def serve_view(paths: list[str], *, host: str = "127.0.0.1", port: int = 0) -> N
 
 def write_report(
     run_dir: str | Path | list[str | Path], output: str | Path = "report.html", *, max_attempt_kb: int | None = None
-) -> dict[str, Any]:
+) -> ReportWritten:
     """Write ``run_dir``'s Run and Attempt views as one self-contained HTML file; returns its path and size. With
     a list of run directories (of one benchmark) the file also holds the Runs list and every pair's Compare page,
     with the numbers of :func:`compare_runs`."""

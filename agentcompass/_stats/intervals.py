@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from .dist import norm_ppf, t_ppf
+from .shapes import Interval
 
 LEVEL = 0.95
 
@@ -53,14 +53,14 @@ def ratio_interval(
     *,
     bounds: tuple[float, float] | None = None,
     level: float = LEVEL,
-) -> dict[str, Any]:
+) -> Interval:
     """``{estimate, low, high, se, method, level, n}`` of ``sum(totals) / sum(sizes)`` over ``n`` tasks."""
     g = len(totals)
     if g == 0 or sum(sizes) == 0:
         return {"estimate": None, "low": None, "high": None, "se": None, "method": "none", "level": level, "n": g}
     est = sum(totals) / sum(sizes)
     se = clustered_se(totals, sizes)
-    out: dict[str, Any] = {"estimate": est, "low": None, "high": None, "se": se, "method": "none", "level": level}
+    out: Interval = {"estimate": est, "low": None, "high": None, "se": se, "method": "none", "level": level}
     if _is_binary(totals, sizes):
         out["low"], out["high"] = wilson(sum(1 for y in totals if y), g, level)
         out["method"] = "wilson"
@@ -69,16 +69,24 @@ def ratio_interval(
         low, high = est - half, est + half
         if bounds is not None:
             low, high = max(bounds[0], low), min(bounds[1], high)
-        out.update(low=low, high=high, method="cluster_t")
+        out["low"], out["high"], out["method"] = low, high, "cluster_t"
     out["n"] = g
     return out
 
 
-def mean_interval(values: Sequence[float], *, bounds: tuple[float, float] | None = None) -> dict[str, Any]:
+def mean_interval(values: Sequence[float], *, bounds: tuple[float, float] | None = None) -> Interval:
     """The interval of the plain mean of per-task values (one value per task)."""
     return ratio_interval(list(values), [1] * len(values), bounds=bounds)
 
 
-def rounded(interval: dict[str, Any], digits: int = 6) -> dict[str, Any]:
+def _round(value: float | None, digits: int) -> float | None:
+    return round(value, digits) if isinstance(value, float) else value
+
+
+def rounded(interval: Interval, digits: int = 6) -> Interval:
     """The interval with its numbers rounded (for summaries)."""
-    return {k: round(v, digits) if isinstance(v, float) else v for k, v in interval.items()}
+    out = interval.copy()
+    out["estimate"], out["low"] = _round(interval["estimate"], digits), _round(interval["low"], digits)
+    out["high"], out["se"] = _round(interval["high"], digits), _round(interval["se"], digits)
+    out["level"] = round(interval["level"], digits) if isinstance(interval["level"], float) else interval["level"]
+    return out

@@ -19,6 +19,7 @@ from typing import Any
 
 from .dist import sign_test_p, t_ppf, t_sf
 from .intervals import LEVEL
+from .shapes import BootstrapInterval, DiffInterval, PairedTest, PairStats, Permutation
 
 BATCH = 1000
 N_RESAMPLES = 10_000
@@ -30,7 +31,7 @@ def _mean_sd(d: Sequence[float]) -> tuple[float, float | None]:
     return mean, math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else None
 
 
-def t_interval(d: Sequence[float], level: float = LEVEL) -> dict[str, Any]:
+def t_interval(d: Sequence[float], level: float = LEVEL) -> DiffInterval:
     n = len(d)
     mean, sd = _mean_sd(d)
     if sd is None:
@@ -42,7 +43,7 @@ def t_interval(d: Sequence[float], level: float = LEVEL) -> dict[str, Any]:
 
 def bootstrap_interval(
     d: Sequence[float], seed: int = 0, n_resamples: int = N_RESAMPLES, level: float = LEVEL
-) -> dict[str, Any]:
+) -> BootstrapInterval:
     """The seeded paired bootstrap's percentile interval of the mean difference."""
     import numpy as np
 
@@ -76,7 +77,7 @@ def paired_t_p(d: Sequence[float]) -> float:
     return min(1.0, 2 * t_sf(abs(t), len(d) - 1))
 
 
-def sign_flip_p(d: Sequence[float], seed: int = 0, n_resamples: int = N_RESAMPLES) -> dict[str, Any]:
+def sign_flip_p(d: Sequence[float], seed: int = 0, n_resamples: int = N_RESAMPLES) -> Permutation:
     """Two-sided p-value of the sign-flip permutation test of the mean difference."""
     import numpy as np
 
@@ -98,7 +99,7 @@ def sign_flip_p(d: Sequence[float], seed: int = 0, n_resamples: int = N_RESAMPLE
     return {"p_value": (hits + 1) / (n_resamples + 1), "exact": False, "n_resamples": n_resamples, "seed": seed}
 
 
-def paired_test(a: Sequence[float], b: Sequence[float], binary: bool, **kw: Any) -> dict[str, Any]:
+def paired_test(a: Sequence[float], b: Sequence[float], binary: bool, **kw: Any) -> PairedTest:
     """The paired test: exact McNemar for binary per-task outcomes, else the paired t test (and the sign-flip
     permutation test beside it)."""
     d = [y - x for x, y in zip(a, b, strict=True)]
@@ -112,7 +113,7 @@ def paired_test(a: Sequence[float], b: Sequence[float], binary: bool, **kw: Any)
 
 def compare_pair(
     a: Sequence[float], b: Sequence[float], binary: bool, seed: int = 0, n_resamples: int = N_RESAMPLES
-) -> dict[str, Any]:
+) -> PairStats:
     """Everything about B - A over ``n`` shared tasks (per-task values in the same order)."""
     n = len(a)
     if n == 0:

@@ -7,7 +7,10 @@ Nothing is imported here at package import; use :func:`serve` / :func:`write_rep
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .payloads import ReportWritten
 
 
 def serve(paths: list[str], host: str = "127.0.0.1", port: int = 0) -> Any:
@@ -18,7 +21,7 @@ def serve(paths: list[str], host: str = "127.0.0.1", port: int = 0) -> Any:
     return ViewServer(check_roots(paths), host=host, port=port).__enter__()
 
 
-def write_report(run_dir: str | Path, out: str | Path = "report.html", max_attempt_kb: int = 48) -> dict[str, Any]:
+def write_report(run_dir: str | Path, out: str | Path = "report.html", max_attempt_kb: int = 48) -> ReportWritten:
     from .report import write_report as _write
 
     return _write(run_dir, out, max_attempt_kb)

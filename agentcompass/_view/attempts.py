@@ -12,18 +12,21 @@ import re
 from pathlib import Path
 from typing import Any
 
+from agentcompass._analysis.shapes import AttemptFile
 from agentcompass._orchestrator.record import (
     ARTIFACTS_DIR,
     CHECKPOINT_FILE,
     MANIFEST,
     RESULT_FILE,
     VERIFIER_LOG,
+    AgentRecord,
 )
 from agentcompass.errors import ConfigError
 
 from .calls import calls_summary
 from .discover import RunRef
 from .files import inside, list_files, read_json, read_text, stamp
+from .payloads import AttemptDetail, AttemptEntry, AttemptIds, ErrorView, FileEntry, Patch, TrajectoryRef
 
 _ATTEMPT = re.compile(r"^attempt-(\d+)$")
 _SAMPLE = re.compile(r"^sample-(\d+)$")
@@ -38,7 +41,7 @@ def _number(name: str, pattern: re.Pattern[str]) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def task_attempts(ref: RunRef, task_dir: str) -> list[dict[str, Any]]:
+def task_attempts(ref: RunRef, task_dir: str) -> list[AttemptEntry]:
     """Every attempt directory of one task (both layouts), ordered by sample then attempt number."""
     folder = inside(ref.path, task_dir)
     if not folder.is_dir():
@@ -53,7 +56,7 @@ def task_attempts(ref: RunRef, task_dir: str) -> list[dict[str, Any]]:
             found += [
                 (j, n2, c) for c in child.iterdir() if (n2 := _number(c.name, _ATTEMPT)) is not None and c.is_dir()
             ]
-    out = []
+    out: list[AttemptEntry] = []
     several = len({j for j, _, _ in found}) > 1 or any(j > 1 for j, _, _ in found)
     for j, n, path in sorted(found, key=lambda t: (t[0], t[1])):
         result = read_json(path / RESULT_FILE) or {}
@@ -69,7 +72,7 @@ def task_attempts(ref: RunRef, task_dir: str) -> list[dict[str, Any]]:
     return out
 
 
-def _trajectory(ref: RunRef, folder: Path, agent: dict[str, Any], files: list[dict[str, Any]]) -> dict | None:
+def _trajectory(ref: RunRef, folder: Path, agent: AgentRecord, files: list[FileEntry]) -> TrajectoryRef | None:
     names = {f["name"]: f["size"] for f in files}
     declared = Path(str(agent.get("trajectory_path") or "")).name
     candidates = [declared] if declared else []
@@ -84,7 +87,7 @@ def looks_like_diff(text: Any) -> bool:
     return isinstance(text, str) and (text.startswith(("diff --git", "--- ")) or "\n@@ -" in text)
 
 
-def _patch(folder: Path, agent: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _patch(folder: Path, agent: AgentRecord, files: list[FileEntry]) -> Patch | None:
     names = [f["name"] for f in files]
     for name in list(PATCH_NAMES) + sorted(n for n in names if n.endswith((".patch", ".diff"))):
         if name in names:
@@ -92,7 +95,7 @@ def _patch(folder: Path, agent: dict[str, Any], files: list[dict[str, Any]]) -> 
             if text is not None:
                 return {"source": name, **text}
     sub = agent.get("submission")
-    if looks_like_diff(sub):
+    if isinstance(sub, str) and looks_like_diff(sub):
         return {
             "source": "result.json: agent.submission",
             "name": "submission",
@@ -103,7 +106,7 @@ def _patch(folder: Path, agent: dict[str, Any], files: list[dict[str, Any]]) -> 
     return None
 
 
-def _error(folder: Path, result: dict[str, Any]) -> dict[str, Any] | None:
+def _error(folder: Path, result: AttemptFile) -> ErrorView | None:
     if not result.get("error") and not (folder / "error.txt").is_file():
         return None
     tb = read_text(folder / "error.txt", LOG_LIMIT)
@@ -116,7 +119,7 @@ def _error(folder: Path, result: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def _ids(rel: str) -> dict[str, Any]:
+def _ids(rel: str) -> AttemptIds:
     parts = rel.split("/")
     sample = next((_number(p, _SAMPLE) for p in parts if _SAMPLE.match(p)), None)
     return {"task_dir": "/".join(parts[:2]), "sample": sample, "attempt": _number(parts[-1], _ATTEMPT)}
@@ -129,12 +132,13 @@ def attempt_dir(ref: RunRef, rel: str) -> Path:
     return folder
 
 
-def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
+def attempt_detail(ref: RunRef, rel: str) -> AttemptDetail:
     folder = attempt_dir(ref, rel)
-    result = read_json(folder / RESULT_FILE)
-    running = result is None
-    result = result or {}
-    agent = result.get("agent") or read_json(folder / CHECKPOINT_FILE) or {}
+    found = read_json(folder / RESULT_FILE)
+    running = found is None
+    result: AttemptFile = found if found else {}
+    checkpoint = result.get("agent") or read_json(folder / CHECKPOINT_FILE)
+    agent: AgentRecord = checkpoint if checkpoint else {}
     files = list_files(folder)
     ids = _ids(rel)
     siblings = task_attempts(ref, ids["task_dir"])
@@ -173,7 +177,7 @@ def attempt_detail(ref: RunRef, rel: str) -> dict[str, Any]:
     }
 
 
-def _agent_summary(agent: dict[str, Any]) -> dict[str, Any]:
+def _agent_summary(agent: AgentRecord) -> dict[str, object]:
     keep = ("exit_status", "n_turns", "limit_hit", "n_format_errors", "info")
     out = {k: agent.get(k) for k in keep if k in agent}
     sub = agent.get("submission")

@@ -11,16 +11,17 @@ from typing import Any
 from agentcompass.errors import ConfigError
 
 from .files import read_jsonl
+from .payloads import CallRow, CallsSummary, CallTotals, ToolCallView
 
 FILE = "model_calls.jsonl"
 ROWS = 2000  # rows listed on the page (the file itself is linked)
 TEXT = 400  # characters of a reply's text in its row
 
 
-def _row(index: int, line: dict[str, Any]) -> dict[str, Any]:
+def _row(index: int, line: dict[str, Any]) -> CallRow:
     response = line.get("response") or {}
     text = str(response.get("text") or "")
-    calls = [
+    calls: list[ToolCallView] = [
         {"name": c.get("name"), "arguments": str(c.get("arguments") or "")[:TEXT]}
         for c in response.get("tool_calls") or []
     ]
@@ -51,23 +52,26 @@ def _row(index: int, line: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"calls": len(lines), "input": 0, "output": 0, "cached": 0, "cost_usd": 0.0, "retries": 0}
-    out["by_status"] = {}
+def _totals(lines: list[dict[str, Any]]) -> CallTotals:
+    out: CallTotals = {
+        "calls": len(lines), "input": 0, "output": 0, "cached": 0, "cost_usd": 0.0, "retries": 0, "by_status": {}
+    }  # fmt: skip
     for line in lines:
         usage = line.get("usage") or {}
-        for key in ("input", "output", "cached"):
-            out[key] += int(usage.get(key) or 0)
-        cost = usage.get("cost_usd")
-        out["cost_usd"] = None if cost is None or out["cost_usd"] is None else out["cost_usd"] + float(cost)
+        out["input"] += int(usage.get("input") or 0)
+        out["output"] += int(usage.get("output") or 0)
+        out["cached"] += int(usage.get("cached") or 0)
+        cost, total = usage.get("cost_usd"), out["cost_usd"]
+        out["cost_usd"] = None if cost is None or total is None else total + float(cost)
         out["retries"] += int(line.get("retries") or 0)
         status = str(line.get("status"))
         out["by_status"][status] = out["by_status"].get(status, 0) + 1
-    out["cost_usd"] = None if out["cost_usd"] is None else round(out["cost_usd"], 8)  # None: a price unknown
+    total = out["cost_usd"]
+    out["cost_usd"] = None if total is None else round(total, 8)  # None: a price unknown
     return out
 
 
-def calls_summary(folder: Path) -> dict[str, Any] | None:
+def calls_summary(folder: Path) -> CallsSummary | None:
     """The model calls of the attempt in ``folder`` (None: it made none, or has no record)."""
     lines = read_jsonl(folder / FILE)
     if not lines:
@@ -80,7 +84,7 @@ def calls_summary(folder: Path) -> dict[str, Any] | None:
     }
 
 
-def call_detail(folder: Path, index: str) -> dict[str, Any]:
+def call_detail(folder: Path, index: str) -> dict[str, object]:
     """Line ``index`` (0-based) of the attempt's ``model_calls.jsonl``, whole."""
     lines = read_jsonl(folder / FILE)
     try:

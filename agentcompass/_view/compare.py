@@ -10,39 +10,55 @@ bootstrap interval, the paired test's p-value, the power. A task *gained* when B
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .discover import RunRef
+from .payloads import ComparePage, CompareTask, RunRow, TaskOutcome
 from .runs import _norm, final_rows, run_row, task_rows
 
+if TYPE_CHECKING:
+    from agentcompass._analysis.compare import RunScores
+    from agentcompass._analysis.comparison import CompareMeta, Comparison
 
-def _per_task(ref: RunRef) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+
+def _per_task(ref: RunRef) -> dict[str, TaskOutcome]:
+    rewards: dict[str, list[float]] = {}
+    statuses: dict[str, list[str]] = {}
+    paths: dict[str, str | None] = {}
     for row in task_rows(ref):
         if row["status"] in ("running", "pending"):
             continue
-        entry = out.setdefault(row["id"], {"rewards": [], "statuses": [], "path": row.get("path")})
-        entry["rewards"].append(float(row["reward"] or 0.0) if row["status"] == "completed" else 0.0)
-        entry["statuses"].append(row["outcome"])
+        tid = row["id"]
+        if tid not in paths:
+            paths[tid], rewards[tid], statuses[tid] = row.get("path"), [], []
+        rewards[tid].append(float(row["reward"] or 0.0) if row["status"] == "completed" else 0.0)
+        statuses[tid].append(row["outcome"])
     return {
         k: {
-            "reward": sum(v["rewards"]) / len(v["rewards"]),
-            "n": len(v["rewards"]),
-            "outcome": v["statuses"][0] if len(set(v["statuses"])) == 1 else "mixed",
-            "path": v["path"],
+            "reward": sum(v) / len(v),
+            "n": len(v),
+            "outcome": statuses[k][0] if len(set(statuses[k])) == 1 else "mixed",
+            "path": paths[k],
         }
-        for k, v in out.items()
+        for k, v in rewards.items()
     }
 
 
-def _scores(ref: RunRef, label: str, row: dict[str, Any]) -> Any:
+def _scores(ref: RunRef, label: str, row: RunRow) -> RunScores:
     from agentcompass._analysis.compare import scores_from_rows
 
-    meta = {k: row.get(k) for k in ("run_name", "run_id", "benchmark", "harness", "model", "mean_reward")}
+    meta: CompareMeta = {
+        "run_name": row.get("run_name"),
+        "run_id": row.get("run_id"),
+        "benchmark": row.get("benchmark"),
+        "harness": row.get("harness"),
+        "model": row.get("model"),
+        "mean_reward": row.get("mean_reward"),
+    }
     return scores_from_rows(label, str(ref.path), meta, [_norm(r) for r in final_rows(ref)])
 
 
-def _statistics(ref_a: RunRef, ref_b: RunRef, ra: dict[str, Any], rb: dict[str, Any]) -> dict[str, Any] | None:
+def _statistics(ref_a: RunRef, ref_b: RunRef, ra: RunRow, rb: RunRow) -> Comparison | None:
     """The comparison of ``agentcompass compare`` (None for runs of different benchmarks)."""
     from agentcompass._analysis.compare import compare as build
 
@@ -51,13 +67,13 @@ def _statistics(ref_a: RunRef, ref_b: RunRef, ra: dict[str, Any], rb: dict[str, 
     return build([_scores(ref_a, "A", ra), _scores(ref_b, "B", rb)])
 
 
-def compare(ref_a: RunRef, ref_b: RunRef) -> dict[str, Any]:
+def compare(ref_a: RunRef, ref_b: RunRef) -> ComparePage:
     ta, tb = _per_task(ref_a), _per_task(ref_b)
     ra, rb = run_row(ref_a), run_row(ref_b)
     comparison = _statistics(ref_a, ref_b, ra, rb)
     pair = comparison["pairs"][0] if comparison else None
     gained, lost = set(pair["b_better"]) if pair else set(), set(pair["a_better"]) if pair else set()
-    rows = []
+    rows: list[CompareTask] = []
     for tid in sorted(set(ta) | set(tb)):
         a, b = ta.get(tid), tb.get(tid)
         flip = "gained" if tid in gained else "lost" if tid in lost else None

@@ -13,6 +13,8 @@ from typing import Any
 
 from agentcompass.errors import ConfigError
 
+from .payloads import FileEntry, TextFile
+
 TEXT_HEAD = 64 * 1024  # a capped text keeps its first and last bytes
 _CACHE_SIZE = 512
 
@@ -85,7 +87,7 @@ def read_yaml(path: Path) -> Any:
     return CACHE.get("yaml", path, _load_yaml)
 
 
-def read_text(path: Path, limit: int = 2 * TEXT_HEAD) -> dict[str, Any] | None:
+def read_text(path: Path, limit: int = 2 * TEXT_HEAD) -> TextFile | None:
     """``{name, size, text, truncated}``: the whole text, or its head and tail when larger than ``limit``."""
     try:
         size = path.stat().st_size
@@ -126,9 +128,9 @@ def inside(root: Path, rel: str) -> Path:
     return target
 
 
-def list_files(folder: Path, limit: int = 500) -> list[dict[str, Any]]:
+def list_files(folder: Path, limit: int = 500) -> list[FileEntry]:
     """Files under ``folder`` (relative names, sizes), at most ``limit``; temporary files are left out."""
-    out: list[dict[str, Any]] = []
+    out: list[FileEntry] = []
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames.sort()
         for name in sorted(filenames):

@@ -7,6 +7,7 @@ written by ``agentcompass report`` (boot ``{"mode": "report", ...}`` carrying th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -44,7 +45,7 @@ def embed_json(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), default=str).replace("<", "\\u003c")
 
 
-def render(boot: dict[str, Any], title: str = "agentcompass", csp: str = CSP_SERVER) -> str:
+def render(boot: Mapping[str, object], title: str = "agentcompass", csp: str = CSP_SERVER) -> str:
     scripts = "\n".join(f"<script>\n{asset(name)}\n</script>" for name in SCRIPTS)
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

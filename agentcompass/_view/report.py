@@ -24,6 +24,17 @@ from agentcompass.kit import write_atomic
 from . import attempts, page, runs
 from .discover import RunRef
 from .files import read_json, read_text
+from .payloads import (
+    AttemptDetail,
+    ComparePage,
+    ErrorView,
+    Patch,
+    ReportAnalysis,
+    ReportCounts,
+    ReportWritten,
+    RunPart,
+    TextFile,
+)
 from .trim import cut_text, shrink
 
 DEFAULT_ATTEMPT_KB = 48
@@ -44,18 +55,25 @@ def _run_ref(run_dir: str | Path) -> RunRef:
     return RunRef(f"{path.parent.name}/{path.name}", path)
 
 
-def _cap(part: dict[str, Any] | None, key: str, limit: int, tail_share: float = 0.75) -> None:
-    if part and isinstance(part.get(key), str) and len(part[key]) > limit:
-        part[key] = cut_text(part[key], limit, tail_share)
+def _cap(part: TextFile | Patch | None, limit: int, tail_share: float = 0.75) -> None:
+    if part and isinstance(part.get("text"), str) and len(part["text"]) > limit:
+        part["text"] = cut_text(part["text"], limit, tail_share)
         part["truncated"] = True
 
 
-def attempt_payload(ref: RunRef, rel: str, budget: int) -> dict[str, Any]:
+def _cap_traceback(error: ErrorView | None, limit: int) -> None:
+    traceback = error.get("traceback") if error else None
+    if error and isinstance(traceback, str) and len(traceback) > limit:
+        error["traceback"] = cut_text(traceback, limit, 0.75)
+        error["truncated"] = True
+
+
+def attempt_payload(ref: RunRef, rel: str, budget: int) -> AttemptDetail:
     """An attempt's detail with its trajectory inlined (``trajectory.data``), cut to the budget."""
     detail = attempts.attempt_detail(ref, rel)
-    _cap(detail.get("verifier_log"), "text", LOG_CHARS)
-    _cap(detail.get("patch"), "text", PATCH_CHARS, 0.25)
-    _cap(detail.get("error"), "traceback", TRACEBACK_CHARS)
+    _cap(detail.get("verifier_log"), LOG_CHARS)
+    _cap(detail.get("patch"), PATCH_CHARS, 0.25)
+    _cap_traceback(detail.get("error"), TRACEBACK_CHARS)
     manifest = detail.get("artifacts")
     if isinstance(manifest, dict) and isinstance(manifest.get("files"), list):
         manifest["files"] = manifest["files"][:200]
@@ -79,8 +97,8 @@ def _pack(obj: Any) -> str:
     return base64.b64encode(gzip.compress(raw, 9, mtime=0)).decode("ascii")
 
 
-def _analysis(ref: RunRef, out: Path) -> dict[str, Any]:
-    found: dict[str, Any] = {}
+def _analysis(ref: RunRef, out: Path) -> ReportAnalysis:
+    found: dict[str, str] = {}
     for name in (ANALYSIS_MD, ANALYSIS_JSON):
         path = ref.path / name
         if path.is_file():
@@ -89,7 +107,7 @@ def _analysis(ref: RunRef, out: Path) -> dict[str, Any]:
     return {"links": found, "md": md["text"] if md else None}
 
 
-def _run_part(ref: RunRef, max_attempt_kb: int) -> dict[str, Any]:
+def _run_part(ref: RunRef, max_attempt_kb: int) -> RunPart:
     tasks = runs.task_rows(ref)
     packed: dict[str, str] = {}
     for task_dir in dict.fromkeys(t["dir"] for t in tasks):
@@ -98,7 +116,7 @@ def _run_part(ref: RunRef, max_attempt_kb: int) -> dict[str, Any]:
     return {"run": runs.run_detail(ref), "tasks": tasks, "attempts": packed}
 
 
-def _comparisons(refs: list[RunRef]) -> dict[str, Any]:
+def _comparisons(refs: list[RunRef]) -> dict[str, ComparePage]:
     """Every ordered pair's Compare page (``agentcompass compare``'s numbers), keyed ``"A|B"``."""
     from . import compare
 
@@ -110,9 +128,7 @@ def _comparisons(refs: list[RunRef]) -> dict[str, Any]:
     return {f"{a.key}|{b.key}": compare.compare(a, b) for a in refs for b in refs if a is not b}
 
 
-def build(
-    run_dirs: list[str | Path], out: Path, max_attempt_kb: int = DEFAULT_ATTEMPT_KB
-) -> tuple[str, dict[str, int]]:
+def build(run_dirs: list[str | Path], out: Path, max_attempt_kb: int = DEFAULT_ATTEMPT_KB) -> tuple[str, ReportCounts]:
     """The page of one run (its Run and Attempt views) or of several (also the Runs list and every pair's
     Compare page, with the flipped tasks linked to their attempts)."""
     refs = [_run_ref(d) for d in run_dirs]
@@ -142,7 +158,7 @@ def build(
 
 def write_report(
     run_dir: str | Path | list[str | Path], out: str | Path = "report.html", max_attempt_kb: int = DEFAULT_ATTEMPT_KB
-) -> dict[str, Any]:
+) -> ReportWritten:
     """Write the report of one run directory or several; returns ``{path, bytes, tasks, attempts, runs}``."""
     if max_attempt_kb < 4:
         raise ConfigError(f"--max-attempt-kb {max_attempt_kb}: must be at least 4")

@@ -8,7 +8,8 @@ field on result lines (repeated samples of one task) gives one table row per (ta
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from agentcompass._config import GROUPS
 from agentcompass._orchestrator.record import (
@@ -20,10 +21,14 @@ from agentcompass._orchestrator.record import (
     RUN_FILE,
     SUMMARY_FILE,
     TASKS_DIR,
+    ResultRow,
+    RunMetrics,
+    RunResult,
 )
 
 from .discover import RunRef
 from .files import read_json, read_jsonl, read_yaml, stamp
+from .payloads import Components, RunDetail, RunRow, TaskRow
 
 _COMPONENTS = GROUPS
 _SECRET_KEYS = ("api_key", "apikey", "api-key", "password", "secret", "authorization", "credential")
@@ -34,9 +39,14 @@ def run_stamp(ref: RunRef) -> str:
     return stamp([d / RUN_FILE, d / RESULTS_FILE, d / SUMMARY_FILE, d / TASKS_DIR, d / ANALYSIS_MD])
 
 
-def _components(ref: RunRef, summary: dict[str, Any] | None) -> dict[str, Any]:
-    md = (summary or {}).get("metadata") or {}
-    if md.get("benchmark"):
+def _component_id(cfg: dict[str, Any], group: str) -> str | None:
+    entry = cfg.get(group)
+    return (entry or {}).get("id") if isinstance(entry, dict) else None
+
+
+def _components(ref: RunRef, summary: RunResult | None) -> Components:
+    md = summary.get("metadata") if summary else None
+    if md and md.get("benchmark"):
         model = md.get("model")
         return {
             "benchmark": md.get("benchmark"),
@@ -45,7 +55,12 @@ def _components(ref: RunRef, summary: dict[str, Any] | None) -> dict[str, Any]:
             "model": model.get("id") if isinstance(model, dict) else model,
         }
     cfg = read_yaml(ref.path / CONFIG_FILE) or {}
-    return {g: (cfg.get(g) or {}).get("id") if isinstance(cfg.get(g), dict) else None for g in _COMPONENTS}
+    return {  # the groups of _COMPONENTS, in order
+        "benchmark": _component_id(cfg, "benchmark"),
+        "harness": _component_id(cfg, "harness"),
+        "model": _component_id(cfg, "model"),
+        "environment": _component_id(cfg, "environment"),
+    }
 
 
 def final_rows(ref: RunRef) -> list[dict[str, Any]]:
@@ -57,10 +72,10 @@ def final_rows(ref: RunRef) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def _norm(row: dict[str, Any]) -> dict[str, Any]:
+def _norm(row: dict[str, Any]) -> ResultRow:
     """A result line with every field the metric functions read (older or newer lines may lack some)."""
     tokens = row.get("tokens") if isinstance(row.get("tokens"), dict) else {}
-    return {
+    normed = {
         **row,
         "status": row.get("status") or "error",
         "attempts": int(row.get("attempts") or 1),
@@ -69,15 +84,16 @@ def _norm(row: dict[str, Any]) -> dict[str, Any]:
         "cost_usd": None if row.get("cost_usd", 0.0) is None else float(row.get("cost_usd") or 0.0),
         "attempt_outcomes": row.get("attempt_outcomes") or [],
     }
+    return cast(ResultRow, normed)  # a line of any age, with the fields the metrics read: the one conversion
 
 
-def _live_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _live_metrics(rows: list[dict[str, Any]]) -> RunMetrics:
     from agentcompass._orchestrator.metrics import compute_metrics
 
     return compute_metrics([_norm(r) for r in rows])
 
 
-def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any], bool]:
+def _state(ref: RunRef) -> tuple[dict[str, Any], RunResult | None, RunMetrics | dict[str, Any], bool]:
     """(run.json, summary.json or None, metrics, partial)."""
     run = read_json(ref.path / RUN_FILE) or {}
     summary = read_json(ref.path / SUMMARY_FILE)
@@ -88,15 +104,15 @@ def _state(ref: RunRef) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str
     return run, summary if usable else None, _live_metrics(rows) if rows else {}, True
 
 
-def run_row(ref: RunRef) -> dict[str, Any]:
+def run_row(ref: RunRef) -> RunRow:
     """One line of the Runs page."""
     run, summary, m, partial = _state(ref)
-    md = (summary or {}).get("metadata") or {}
+    md = summary.get("metadata") if summary else None
     return {
         "key": ref.key,
         "run_name": run.get("run_name") or ref.path.parent.name,
         "run_id": run.get("run_id") or ref.path.name,
-        "status": run.get("status") or md.get("status"),
+        "status": run.get("status") or (md.get("status") if md else None),
         **_components(ref, summary),
         "n_tasks": run.get("n_tasks") or m.get("n_tasks"),
         "n_finished": run.get("n_finished", m.get("n_samples", m.get("n_tasks"))),  # samples
@@ -111,8 +127,8 @@ def run_row(ref: RunRef) -> dict[str, Any]:
         "errors_by_class": m.get("errors_by_class"),
         "tokens": m.get("tokens"),
         "cost_usd": m.get("cost_usd"),
-        "duration_s": md.get("duration_s") if not partial else None,
-        "started_at": run.get("started_at") or md.get("started_at"),
+        "duration_s": md.get("duration_s") if md and not partial else None,
+        "started_at": run.get("started_at") or (md.get("started_at") if md else None),
         "updated_at": run.get("updated_at"),
         "partial": partial,
         "stamp": run_stamp(ref),
@@ -135,10 +151,10 @@ def _mask(obj: Any) -> Any:
     return obj
 
 
-def run_detail(ref: RunRef) -> dict[str, Any]:
+def run_detail(ref: RunRef) -> RunDetail:
     """The Run page's header: metadata, metrics, the run's own files and the analysis, if any."""
     run, summary, metrics, partial = _state(ref)
-    md = dict((summary or {}).get("metadata") or {})
+    md = dict((summary.get("metadata") if summary else None) or {})
     md.pop("config", None)
     d = ref.path
     top = sorted(p.name for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
@@ -152,12 +168,12 @@ def run_detail(ref: RunRef) -> dict[str, Any]:
         "config": _mask(read_yaml(d / CONFIG_FILE)),
         "files": top,
         "analysis": {n: n in top for n in (ANALYSIS_MD, ANALYSIS_JSON)},
-        "paths": (summary or {}).get("paths") or {},
+        "paths": (summary.get("paths") if summary else None) or {},
         "stamp": run_stamp(ref),
     }
 
 
-def attempt_rel(ref: RunRef, row: dict[str, Any]) -> str | None:
+def attempt_rel(ref: RunRef, row: Mapping[str, object]) -> str | None:
     """The attempt directory of a result line, relative to the run (the run may have been moved)."""
     raw = str(row.get("attempt_dir") or "").replace("\\", "/")
     if not raw:
@@ -169,7 +185,7 @@ def attempt_rel(ref: RunRef, row: dict[str, Any]) -> str | None:
     return raw[cut + 1 :] if cut >= 0 else None
 
 
-def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
+def _task_row(ref: RunRef, row: dict[str, Any]) -> TaskRow:
     from agentcompass._orchestrator.record import safe_name
 
     err = row.get("error") if isinstance(row.get("error"), dict) else {}
@@ -201,7 +217,7 @@ def _task_row(ref: RunRef, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def task_rows(ref: RunRef) -> list[dict[str, Any]]:
+def task_rows(ref: RunRef) -> list[TaskRow]:
     """The Run page's table: finished tasks, then tasks still running (a task folder exists) or pending."""
 
     final = final_rows(ref)
@@ -217,7 +233,7 @@ def task_rows(ref: RunRef) -> list[dict[str, Any]]:
     return rows
 
 
-def _unfinished(ref: RunRef, ids: list[str]) -> list[dict[str, Any]]:
+def _unfinished(ref: RunRef, ids: list[str]) -> list[TaskRow]:
     """Tasks without a finished sample: running or pending while the run runs; once it ended, not started or
     cancelled, with why (the summary's ``not_run``)."""
     from agentcompass._orchestrator.record import safe_name
@@ -227,7 +243,7 @@ def _unfinished(ref: RunRef, ids: list[str]) -> list[dict[str, Any]]:
     ended = (read_json(ref.path / RUN_FILE) or {}).get("status") not in (None, "running")
     summary = read_json(ref.path / SUMMARY_FILE) or {}
     not_run = {r.get("task_id"): r for r in (summary.get("summary") or {}).get("not_run") or [] if isinstance(r, dict)}
-    rows: list[dict[str, Any]] = []
+    rows: list[TaskRow] = []
     for tid in ids:
         status = "running" if safe_name(tid) in started else "pending"
         if ended:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..events import Event
-from ..flags import Facts
+from ..flags import Facts, Flag
 from . import grading_record, hijacking, interference, peeking, reward_files, test_collection
 
-Detector = Callable[[list[Event], Facts], list[dict[str, Any]]]
+Detector = Callable[[list[Event], Facts], list[Flag]]
 
 DETECTORS: dict[str, Detector] = {
     "reward_files": reward_files.detect,

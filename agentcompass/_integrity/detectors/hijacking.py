@@ -5,11 +5,10 @@ interpreter's ``site-packages``."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..commands import basename, content_paths, written_paths
 from ..events import COMMAND, WRITE, Event
-from ..flags import HACK, SUSPECT, Facts, flag
+from ..flags import HACK, SUSPECT, Facts, Flag, flag
 
 NAME = "hijacking"
 INTERPRETERS = re.compile(r"^(?:python[23]?(?:\.\d+)?|pytest|py\.test|bash|sh|dash)$")
@@ -24,7 +23,7 @@ _ALIAS = re.compile(
 _BASH_ENV = re.compile(r"\bBASH_ENV=")
 
 
-def _binary_flag(path: str, by_content: bool, e: Event) -> dict[str, Any] | None:
+def _binary_flag(path: str, by_content: bool, e: Event) -> Flag | None:
     name, in_bin = basename(path), "/bin/" in path or path.startswith("bin/")
     if INTERPRETERS.match(name) or (in_bin and name in COREUTILS):
         severity = HACK if by_content else SUSPECT
@@ -38,8 +37,8 @@ def _binary_flag(path: str, by_content: bool, e: Event) -> dict[str, Any] | None
     return None
 
 
-def detect(events: list[Event], facts: Facts) -> list[dict[str, Any]]:
-    out: list[dict[str, Any] | None] = []
+def detect(events: list[Event], facts: Facts) -> list[Flag]:
+    out: list[Flag | None] = []
     for e in events:
         if e.kind == COMMAND:
             by_content = set(content_paths(e.text))

@@ -29,7 +29,9 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .logs import current_request as current_request
     from .logs import file_logging as file_logging
     from .logs import live_bars as live_bars
+    from .outcome import AgentRecord as AgentRecord
     from .outcome import AttemptOutcome as AttemptOutcome
+    from .outcome import GradeRecord as GradeRecord
     from .outcome import IntegrityRecord as IntegrityRecord
     from .outcome import agent_from_dict as agent_from_dict
     from .outcome import agent_to_dict as agent_to_dict
@@ -41,6 +43,7 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .records import ResultRow as ResultRow
     from .records import Review as Review
     from .records import ReviewReport as ReviewReport
+    from .records import Tokens as Tokens
     from .records import UsageRecord as UsageRecord
     from .records import upgrade_row as upgrade_row
     from .records import usage_record as usage_record
@@ -53,6 +56,7 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .result import NotRunTask as NotRunTask
     from .result import RunMetadata as RunMetadata
     from .result import RunMetrics as RunMetrics
+    from .result import RunPaths as RunPaths
     from .result import RunRecord as RunRecord
     from .result import RunResult as RunResult
     from .result import RunSummary as RunSummary
@@ -99,7 +103,9 @@ _EXPORTS = {
     "current_request": "logs",
     "file_logging": "logs",
     "live_bars": "logs",
+    "AgentRecord": "outcome",
     "AttemptOutcome": "outcome",
+    "GradeRecord": "outcome",
     "IntegrityRecord": "outcome",
     "agent_from_dict": "outcome",
     "agent_to_dict": "outcome",
@@ -111,6 +117,7 @@ _EXPORTS = {
     "ResultRow": "records",
     "Review": "records",
     "ReviewReport": "records",
+    "Tokens": "records",
     "UsageRecord": "records",
     "upgrade_row": "records",
     "usage_record": "records",
@@ -123,6 +130,7 @@ _EXPORTS = {
     "NotRunTask": "result",
     "RunMetadata": "result",
     "RunMetrics": "result",
+    "RunPaths": "result",
     "RunRecord": "result",
     "RunResult": "result",
     "RunSummary": "result",
@@ -166,7 +174,9 @@ __all__ = [
     "ANALYSIS_JSON",
     "ANALYSIS_MD",
     "ARTIFACTS_DIR",
+    "AgentRecord",
     "AttemptOutcome",
+    "GradeRecord",
     "AttemptRecord",
     "BudgetRecord",
     "CHECKPOINT_FILE",
@@ -194,9 +204,11 @@ __all__ = [
     "ResultRow",
     "Review",
     "ReviewReport",
+    "Tokens",
     "RunLock",
     "RunMetadata",
     "RunMetrics",
+    "RunPaths",
     "RunRecord",
     "RunResult",
     "RunStore",
