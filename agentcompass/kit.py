@@ -35,6 +35,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
+    from agentcompass._stats.shapes import Interval
     from agentcompass.interfaces import Environment
 
 __all__ = [
@@ -258,7 +259,7 @@ class ShareFigure(TypedDict):
 
     value: float | None
     n: int
-    ci: dict[str, object]
+    ci: Interval
 
 
 def share_with_interval(outcomes: dict[str, Sequence[float]]) -> ShareFigure:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any
 
 from typing_extensions import TypedDict
 
@@ -141,7 +141,7 @@ def _per_task(groups: Groups) -> list[tuple[int, int, float, float, int, int]]:
 
 def _ci(interval: Any) -> Interval:
     """An interval of ``_stats.intervals`` with its numbers rounded, as the metrics hold it."""
-    return cast(Interval, rounded(interval))
+    return rounded(interval)
 
 
 def _per_k(
