@@ -59,7 +59,8 @@ class GeminiCliConfig(NodeAgentConfig):
 
 
 class GeminiSettings(TypedDict, total=False):
-    """The sections of Gemini CLI's ``~/.gemini/settings.json`` this harness writes."""
+    """The sections of Gemini CLI's ``~/.gemini/settings.json`` this harness writes (``qwen_code`` writes some of
+    them into Qwen Code's ``~/.qwen/settings.json``, the same format: Qwen Code is a fork of Gemini CLI)."""
 
     security: dict[str, object]
     mcpServers: dict[str, object]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import TypedDict
 
 from pydantic import Field
 
@@ -29,6 +28,9 @@ from agentcompass.harnesses._installed.config import NodeAgentConfig
 from agentcompass.harnesses._installed.options import AgentOption
 from agentcompass.harnesses._installed.platform import Platform
 from agentcompass.harnesses._installed.runner import InstalledAgent, Run
+from agentcompass.harnesses.gemini_cli.agent import (
+    GeminiSettings,  # Qwen Code, a fork of Gemini CLI, reads the same settings file (in ~/.qwen)
+)
 
 from . import trajectory
 
@@ -46,17 +48,6 @@ class QwenCodeConfig(NodeAgentConfig):
     version: str = Field(DEFAULT_VERSION, description="@qwen-code/qwen-code version.")
 
 
-class QwenSettings(TypedDict, total=False):
-    """The sections of Qwen Code's ``~/.qwen/settings.json`` this harness writes."""
-
-    privacy: dict[str, bool]
-    telemetry: dict[str, bool]
-    general: dict[str, bool]
-    tools: dict[str, list[str]]
-    model: dict[str, object]
-    mcpServers: dict[str, object]
-
-
 class QwenCodeHarness(
     InstalledAgent[QwenCodeConfig], program="qwen-code", log="qwen-code.txt", sessions=("qwen-sessions",)
 ):
@@ -69,9 +60,9 @@ class QwenCodeHarness(
             node.part(plat, self.config.node_version),
         ]
 
-    def settings(self, run: Run | None = None) -> QwenSettings:
+    def settings(self, run: Run | None = None) -> GeminiSettings:
         cfg = self.config
-        settings: QwenSettings = {
+        settings: GeminiSettings = {
             "privacy": {"usageStatisticsEnabled": False},
             "telemetry": {"enabled": False},
             "general": {"enableAutoUpdate": False, "disableAutoUpdate": True},
