@@ -201,7 +201,8 @@ class RayExecutor:
                     lost,
                     f" ({released} model tokens handed back)" if released else "",
                 )
-            a.failures.add(lost or classify_failure(exc, remote=True))  # remote: an error raised on the worker
+            carried = getattr(exc, "cause", None)  # a Ray task's error carries the error raised on the worker
+            a.failures.add(lost or classify_failure(carried if isinstance(carried, BaseException) else exc))
             return files
         if result is None:
             a.failures.add(SandboxError("the attempt's stream ended without its result"))

@@ -34,16 +34,13 @@ def test_timeouts_resolve_the_task_and_the_config_once():
     assert t.agent is None and t.verify == 1800 * 1.5 + VERIFY_WATCHDOG_MARGIN_S
 
 
-def test_the_classifier_types_a_full_disk_and_unwraps_only_a_remote_error():
+def test_the_classifier_types_a_full_disk_and_keeps_other_errors():
     full = OSError(errno.ENOSPC, "No space left on device", "/x/result.json")
     assert isinstance(classify_failure(full), StorageError)
     cancel = asyncio.CancelledError()
     assert classify_failure(cancel) is cancel
-    inner = ValueError("on the worker")
-    carried = RuntimeError("ray task failed")
-    carried.cause = inner  # type: ignore[attr-defined]
-    assert classify_failure(carried) is carried
-    assert classify_failure(carried, remote=True) is inner
+    other = RuntimeError("a failure")
+    assert classify_failure(other) is other
 
 
 def test_a_failure_is_recorded_once_and_a_later_one_is_the_attempts_end(tmp_path, caplog):

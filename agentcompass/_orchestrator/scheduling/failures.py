@@ -7,7 +7,6 @@ types its errors here:
 - an error in an environment whose processes the kernel killed for memory is an
   :class:`~agentcompass.errors.OutOfMemoryError` naming the phase (caused by the error it led to), and so is a
   grade below full there (:func:`grade_failure`);
-- an error raised on another process and carried back (``cause``: a Ray task's error) is that error;
 - a cancellation, or an error already typed, stays what it is.
 """
 
@@ -26,13 +25,9 @@ from . import resources
 __all__ = ["FailureRecord", "classify_failure", "grade_failure", "stopping_error", "stops_request"]
 
 
-def classify_failure(
-    exc: BaseException, env: Any = None, phase: str | None = None, *, remote: bool = False
-) -> BaseException:
-    """What ``exc`` (raised in ``phase`` of an attempt whose current environment is ``env``) is recorded as;
-    ``remote``: raised on another process, which carries the original as ``cause`` (a Ray task's error)."""
-    if remote and isinstance(getattr(exc, "cause", None), BaseException):
-        exc = exc.cause  # type: ignore[attr-defined]
+def classify_failure(exc: BaseException, env: Any = None, phase: str | None = None) -> BaseException:
+    """What ``exc`` (raised in ``phase`` of an attempt whose current environment is ``env``; an error raised on
+    another process: the error it carried, which its executor unwraps) is recorded as."""
     exc = storage_error(exc) or exc
     return resources.typed(exc, env, phase)
 
@@ -54,7 +49,7 @@ def stops_request(exc: BaseException) -> bool:
 def stopping_error(out: AttemptOutcome) -> BaseException | None:
     """The error recorded in ``out`` (by another process), rebuilt from its type name, when it stops the
     request."""
-    cls = getattr(errors, out.error_type or "", None)
+    cls = vars(errors).get(out.error_type or "")
     if not (isinstance(cls, type) and issubclass(cls, AgentCompassError) and cls.stops_request):
         return None
     prefix = f"{out.error_type}: "

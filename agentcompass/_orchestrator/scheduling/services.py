@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from agentcompass.errors import one_line
 
@@ -56,6 +56,7 @@ class AttemptService(Protocol):
         ...
 
 
+@runtime_checkable
 class PerAttempt(Protocol):
     """A request service that takes part in each attempt (optional: a service without ``attempt`` does not)."""
 
@@ -74,8 +75,8 @@ class AttemptServices:
 
     @classmethod
     def of(cls, services: Mapping[str, Any], ctx: Any, model: Any, label: str, config: Any) -> AttemptServices:
-        made = (getattr(s, "attempt", None) for s in services.values())
-        return cls(p for p in (m(ctx, model, label, config) for m in made if m is not None) if p is not None)
+        made = (s.attempt(ctx, model, label, config) for s in services.values() if isinstance(s, PerAttempt))
+        return cls(p for p in made if p is not None)
 
     @property
     def fatal(self) -> BaseException | None:
