@@ -15,7 +15,8 @@ fresh interpreter with the side's tree first on ``sys.path``:
 Printed per figure: each side's median, and the ratio head / base as the geometric mean of the rounds' paired
 ratios with a 95 % bootstrap interval (2,000 resamples of pairs of rounds, one of each order: the order's own
 effect, the second run of a round finding warm caches, cancels). ``within 5 %`` is said only when the whole
-interval lies in [0.95, 1.05]; a wider interval says the machine was too noisy to tell. Nothing is asserted.
+interval lies in [0.95, 1.05], ``faster`` / ``slower by more than 5 %`` when it lies wholly below / above; an
+interval across a bound says the machine was too noisy to tell. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ def report(base: list[dict[str, float]], head: list[dict[str, float]]) -> None:
         ratios = [h[key] / b[key] for b, h in zip(base, head, strict=True)]
         lo, hi = interval(ratios, rng)
         verdict = "within 5 %" if 0.95 <= lo and hi <= 1.05 else "not settled at 5 %"
+        if hi < 0.95 or lo > 1.05:
+            verdict = "faster by more than 5 %" if hi < 0.95 else "slower by more than 5 %"
         print(
             f"  {key:<16} base {statistics.median(b[key] for b in base):8.4f}  head "
             f"{statistics.median(h[key] for h in head):8.4f}  ratio {geomean(ratios):.3f} "

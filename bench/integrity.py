@@ -11,8 +11,9 @@ every round so that the machine's load weighs on both alike; ``integrity_scan=Fa
 every attempt has a trajectory for the scan to read (the oracle records none).
 
 Printed: the median wall time of each side over the rounds and their difference (in seconds and per cent), and,
-because that difference is within the rounds' spread on a shared machine, the scan's own time: the time the
-finalisation spent in the scan (``scan_rows``, timed in this process) in each run made with it, and ``scan_run``
+because that difference is within the rounds' spread on a shared machine, the scan's own time: the time each run
+made with it spent scanning its attempts (``scan_result``, timed in this process: each attempt as it ends, and any
+left for the finalisation), and ``scan_run``
 on each such run directory afterwards (it rescans every attempt and rewrites results.jsonl and summary.json),
 each as a median and as a share of the median run with the scan. The two sides swap their order every round.
 Nothing is asserted: the figures depend on the machine. (The aim: the scan adds at most 5 % to the docker demo.)
@@ -67,20 +68,21 @@ def _once(args: argparse.Namespace, scan: bool, results: Path) -> tuple[float, s
 
 
 def _time_the_scan() -> list[float]:
-    """Time every ``scan_rows`` of a run's finalisation in this process (the list it returns grows)."""
-    from agentcompass._orchestrator.scheduling import request
+    """Time every attempt's scan in this process (``scan_result``: as the attempt ends, or in the finalisation);
+    the list it returns grows by one entry per attempt scanned."""
+    from agentcompass._orchestrator.metrics import integrity
 
     spent: list[float] = []
-    scan_rows = request.scan_rows
+    scan_result = integrity.scan_result
 
-    def timed(*args: Any, **kw: Any) -> int:
+    def timed(*args: Any, **kw: Any) -> Any:
         start = time.perf_counter()
         try:
-            return scan_rows(*args, **kw)
+            return scan_result(*args, **kw)
         finally:
             spent.append(time.perf_counter() - start)
 
-    request.scan_rows = timed
+    integrity.scan_result = timed  # type: ignore[assignment]
     return spent
 
 
@@ -94,14 +96,17 @@ def main() -> None:
     times: dict[bool, list[float]] = {True: [], False: []}
     scans: list[float] = []
     n_scanned = 0
-    in_run = _time_the_scan()
+    spent = _time_the_scan()
+    in_run: list[float] = []  # per run with the scan: its attempts' scans summed
     with tempfile.TemporaryDirectory(prefix="bench-integrity-") as tmp:
         _once(args, True, Path(tmp))  # warm-up: imports, images
-        del in_run[:]
         for i in range(args.repeats):
             for scan in (False, True) if i % 2 == 0 else (True, False):
+                del spent[:]
                 seconds, run_dir = _once(args, scan, Path(tmp))
                 times[scan].append(seconds)
+                if scan:
+                    in_run.append(sum(spent))
             start = time.perf_counter()
             n_scanned = scan_run(run_dir)["n_scanned"]
             scans.append(time.perf_counter() - start)

@@ -24,7 +24,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -324,11 +324,13 @@ class RayExecutor:
         start: float,
         files: Sequence[tuple[str, bytes, bool]] = (),
         writer: Any = None,
+        write_result: Callable[[AttemptRecord, dict[str, Any]], None] | None = None,
     ) -> None:
         """Complete the outcome (phase ``dispatch``: the time in the slot that the attempt did not spend running
         on its node), then write the last files and ``result.json``: queued to the run's ``writer`` when given (as
         a local attempt queues its ``result.json``: after its earlier writes, before the run's line of this
-        sample; a file outside the attempt directory is refused here first), else at once."""
+        sample; a file outside the attempt directory is refused here first), by ``write_result`` (the frame's,
+        which scans the attempt), else at once and unscanned (a cancelled attempt)."""
         remote = out.phases.pop("remote", None)
         now = time.monotonic()
         if remote is not None:
@@ -340,7 +342,7 @@ class RayExecutor:
             return
         for rel, _data, _append in files:
             _target(record.dir, rel)
-        writer.later(_write_last, record, files, out.record())
+        writer.later(_write_last, record, files, out.record(), write_result or AttemptRecord.write_result)
         writer.attempt_took(work_s(out.phases))
 
     # ------------------------------------------------------------------ every node
@@ -368,7 +370,7 @@ class _RayAttempt(Frame):
 
     async def admitted(self, start: float) -> None:
         files = await self.ex._attempt(self)
-        self.ex._finish(self.record, self.out, start, files, self.rt.store.writer)
+        self.ex._finish(self.record, self.out, start, files, self.rt.store.writer, self.write_result)
 
     def cancelled(self, start: float) -> None:
         self.failures.add(asyncio.CancelledError("attempt cancelled"))
@@ -402,9 +404,14 @@ def _write_files(folder: Path, files: Sequence[tuple[str, bytes, bool]]) -> None
         _write_file(folder, rel, data, append)
 
 
-def _write_last(record: AttemptRecord, files: Sequence[tuple[str, bytes, bool]], outcome: dict[str, Any]) -> None:
+def _write_last(
+    record: AttemptRecord,
+    files: Sequence[tuple[str, bytes, bool]],
+    outcome: dict[str, Any],
+    write_result: Callable[[AttemptRecord, dict[str, Any]], None],
+) -> None:
     _write_files(record.dir, files)
-    record.write_result(outcome)
+    write_result(record, outcome)
 
 
 def _target(folder: Path, rel: str) -> str:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # explicit re-exports, for the type checker
     from .integrity import reviewed as reviewed
     from .integrity import scan_rows as scan_rows
     from .integrity import scan_run as scan_run
+    from .integrity import write_scanned_result as write_scanned_result
     from .metrics import ErrorCounted as ErrorCounted
     from .metrics import ErrorCounts as ErrorCounts
     from .metrics import by_task as by_task
@@ -37,6 +38,7 @@ _EXPORTS = {
     "record_of": "integrity",
     "reviewed": "integrity",
     "scan_rows": "integrity",
+    "write_scanned_result": "integrity",
     "scan_run": "integrity",
     "ErrorCounted": "metrics",
     "ErrorCounts": "metrics",
@@ -72,6 +74,7 @@ __all__ = [
     "scan_run",
     "scored",
     "task_row",
+    "write_scanned_result",
 ]
 
 

@@ -1,6 +1,8 @@
-"""The integrity scan of a run's samples (``agentcompass._integrity``), run when the run is finalised and by
-``agentcompass scan RUN_DIR``: each sample's final attempt is scanned (resolved ones first), its verdict and flags
-written into its ``result.json`` (``integrity``) and its row (``integrity``: verdict and detectors)."""
+"""The integrity scan of a run's samples (``agentcompass._integrity``): each attempt as it ends, its verdict and
+flags written into its ``result.json`` (``integrity``, :func:`write_scanned_result`) and its sample's row
+(``integrity``: verdict and detectors); when the run is finalised, every sample's final attempt that has no verdict
+yet (a row of an earlier session, a scan that failed; resolved ones first, :func:`scan_rows`); and by
+``agentcompass scan RUN_DIR``, every one again."""
 
 from __future__ import annotations
 
@@ -59,21 +61,42 @@ def record_of(store: RunStore, row: ResultRow) -> AttemptRecord | None:
     return store.attempt(str(row["task_id"]), n, row_sample(row)) if n is not None else None
 
 
-def scan_record(record: AttemptRecord, benchmark: str) -> IntegrityRecord | None:
-    """Scan one attempt and write its ``integrity`` into its ``result.json``; None without a result."""
-    result = record.read_result()
-    if result is None:
-        return None
+def scan_result(record: AttemptRecord, result: JsonObject, benchmark: str) -> IntegrityRecord:
+    """The integrity verdict of one attempt from its ``result.json`` object ``result`` (as written, or about to
+    be), its verifier log and its trajectories on disk; a review ``result`` already has is kept (the scan is
+    deterministic: a rescan gives the same flags)."""
     try:
         verifier_log = record.file(VERIFIER_LOG).read_text(encoding="utf-8", errors="replace")
     except OSError:
         verifier_log = ""
     integrity = scan_attempt(record.dir, result, verifier_log, benchmark)
-    review = (result.get("integrity") or {}).get("review")
-    if review is not None:  # a rescan keeps the LLM review (the scan is deterministic: the same flags)
+    review = (result.get("integrity") or {}).get("review")  # type: ignore[union-attr]
+    if review is not None:
         integrity["review"] = review
-    record.write_result({**result, "integrity": integrity})
     return integrity  # type: ignore[return-value]  # _integrity's verdict, as the record holds it
+
+
+def scan_record(record: AttemptRecord, benchmark: str) -> IntegrityRecord | None:
+    """Scan one attempt and write its ``integrity`` into its ``result.json``; None without a result."""
+    result = record.read_result()
+    if result is None:
+        return None
+    integrity = scan_result(record, result, benchmark)
+    record.write_result({**result, "integrity": integrity})  # type: ignore[dict-item]
+    return integrity
+
+
+def write_scanned_result(record: AttemptRecord, result: JsonObject, benchmark: str) -> IntegrityRecord | None:
+    """Write the ``result.json`` of an attempt that just ended with its integrity verdict (after the attempt's
+    other files: in the run's writer). A scan that fails leaves the attempt unscanned (logged; the run's
+    finalisation tries again): it never fails the attempt. Returns the verdict, None when unscanned."""
+    integrity: IntegrityRecord | None = None
+    try:
+        integrity = scan_result(record, result, benchmark)
+    except Exception as exc:
+        log.warning("integrity scan of %s: %s", record.dir, exc)
+    record.write_result({**result, "integrity": integrity} if integrity is not None else result)  # type: ignore[dict-item]
+    return integrity
 
 
 def scan_rows(store: RunStore, rows: list[ResultRow], benchmark: str, *, rescan: bool = False) -> int:

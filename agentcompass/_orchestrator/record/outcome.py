@@ -8,9 +8,10 @@ import functools
 import logging
 import socket
 import traceback
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, with_config
+from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict
 
 from agentcompass._config import scrub
@@ -59,21 +60,26 @@ class IntegrityRecord(TypedDict, total=False):
     n_flags: int
 
 
-def _absent(value: object) -> bool:
-    return value is None
+_WRITTEN: tuple[str, ...] = ()  # the fields every result.json holds, in order (set below the class)
 
 
-class AttemptOutcome(BaseModel):
-    """One attempt's outcome, filled in as the attempt goes; written as its ``result.json`` (:meth:`record`)."""
+@dataclass(slots=True)
+class AttemptOutcome:
+    """One attempt's outcome, filled in as the attempt goes; written as its ``result.json`` (:meth:`record`).
 
-    model_config = ConfigDict(extra="allow", title="AttemptResult")
+    A plain dataclass: an attempt sets a dozen fields and writes them once, which a validating model made cost
+    more than the rest of a trivial attempt's bookkeeping. Its schema (``agentcompass schema result``) is
+    pydantic's reading of these annotations, and every ``result.json`` the test suite writes is validated
+    against it (``tests/record_schema.py``). Open, as the file is: a key a later version adds is valid."""
+
+    __pydantic_config__ = ConfigDict(extra="allow", title="AttemptResult")
 
     task_id: str
     attempt: int
     status: AttemptStatus
     attempt_dir: str
     reward: float | None = None
-    rewards: dict[str, float] = Field(default_factory=dict)
+    rewards: dict[str, float] = field(default_factory=dict)
     resolved: bool | None = None
     error_type: str | None = None
     error: str | None = None  # "<Type>: <message>"
@@ -81,27 +87,37 @@ class AttemptOutcome(BaseModel):
     retryable: bool = False
     duration_s: float = 0.0  # from the moment the attempt holds its slot
     queue_s: float = 0.0  # the wait for the slot before that
-    phases: dict[str, float] = Field(default_factory=dict)
-    usage: UsageRecord = Field(default_factory=lambda: UsageRecord())
-    usage_by_role: dict[str, UsageRecord] = Field(default_factory=dict)  # the model roles' usage (user, judge...)
-    agent: AgentRecord = Field(default_factory=lambda: AgentRecord())
-    grade: GradeRecord = Field(default_factory=lambda: GradeRecord())
-    environment: JsonObject = Field(default_factory=dict)  # the provider's description of the environment
+    phases: dict[str, float] = field(default_factory=dict)
+    usage: UsageRecord = field(default_factory=lambda: UsageRecord())
+    usage_by_role: dict[str, UsageRecord] = field(default_factory=dict)  # the model roles' usage (user, judge...)
+    agent: AgentRecord = field(default_factory=lambda: AgentRecord())
+    grade: GradeRecord = field(default_factory=lambda: GradeRecord())
+    environment: JsonObject = field(default_factory=dict)  # the provider's description of the environment
     resumed_from_checkpoint: bool = False
     artifacts: JsonObject | None = None
     reward_valid: bool = False  # the reward counts (no error, or the error's policy counts it)
     sample: int = 1  # the independent sample of the task this attempt belongs to
-    node: JsonObject = Field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
-    integrity: IntegrityRecord | None = Field(default=None, exclude_if=_absent)  # added by the integrity scan
+    node: JsonObject = field(default_factory=dict)  # where it ran (host; with executor ray, the Ray node)
+    integrity: IntegrityRecord | None = None  # added by the integrity scan; written only once scanned
 
     @classmethod
     def written_fields(cls) -> list[str]:
         """The fields every ``result.json`` holds (``integrity`` only once scanned)."""
-        return [name for name, info in cls.model_fields.items() if info.exclude_if is None]
+        return list(_WRITTEN)
 
     def record(self) -> JsonObject:
-        """The ``result.json`` object (enum members as they are: the file's JSON writes their values)."""
-        return self.model_dump(warnings=False)  # values a provider left unvalidated are written as before
+        """The ``result.json`` object (enum members as they are: the file's JSON writes their values). Its
+        containers are copies: the outcome may change after its record is queued for writing."""
+        out: dict[str, Any] = {}
+        for name in _WRITTEN:
+            value = getattr(self, name)
+            out[name] = value.copy() if type(value) is dict else value
+        if self.integrity is not None:
+            out["integrity"] = self.integrity
+        return out
+
+
+_WRITTEN = tuple(f.name for f in fields(AttemptOutcome) if f.name != "integrity")
 
 
 def agent_to_dict(res: AgentResult) -> AgentRecord:

@@ -248,7 +248,7 @@ class _Attempt(AttemptFrame):
         if not out.usage and self.model is not None:
             out.usage = usage_record(self.model.usage)
         out.usage_by_role = self.roles.usage()
-        self.rt.store.writer.later(self.record.write_result, out.record())
+        self.rt.store.writer.later(self.write_result, self.record, out.record())
         self.rt.store.writer.attempt_took(work_s(out.phases))
 
 

@@ -16,10 +16,12 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..metrics import write_scanned_result
+
 if TYPE_CHECKING:
     from agentcompass.interfaces import Usage
 
-    from ..record import AttemptOutcome
+    from ..record import AttemptOutcome, AttemptRecord, JsonObject
     from .runtime import RequestRuntime
 
 __all__ = ["AttemptFrame"]
@@ -65,6 +67,16 @@ class AttemptFrame:
     def live_usage(self) -> Usage | None:
         """The attempt's usage while it runs, as the budgets may watch it (None: only known once it ends)."""
         return None
+
+    def write_result(self, record: AttemptRecord, result: JsonObject) -> None:
+        """The ended attempt's ``result.json`` (``result``: its outcome's record), run by the run's writer after
+        the attempt's other files; with the integrity scan, its verdict included and kept in the outcome (for
+        the sample's row)."""
+        if self.rt.scan_benchmark is None:
+            return record.write_result(result)
+        integrity = write_scanned_result(record, result, self.rt.scan_benchmark)
+        if integrity is not None:
+            self.out.integrity = integrity
 
     def spent(self) -> dict[str, Any] | None:
         """What the attempt spent in all, once it ended (its ``result.json`` usage)."""

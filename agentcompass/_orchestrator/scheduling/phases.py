@@ -127,13 +127,12 @@ class Phases:
             await prepare_artifacts(env, [i.model_dump() for i in items])
 
     async def end_processes(self, env: Environment) -> Ended | None:
-        """Hardening (``execution.end_agent_processes``): no process of the agent runs into verification (None:
-        the environment cannot end them)."""
-        return await self.timed("end_processes", self._end_processes(env), self.timeouts.setup)
-
-    async def _end_processes(self, env: Environment) -> Ended | None:
+        """Hardening (``execution.end_agent_processes``): no process of the agent runs into verification (None,
+        and no phase: the environment cannot end them)."""
         end = END_PROCESSES.of(env)
-        return Ended(await end()) if end is not None else None
+        if end is None:
+            return None
+        return Ended(await self.timed("end_processes", end(), self.timeouts.setup))
 
     async def verify(self, env: Environment, agent: AgentResult) -> Verified:
         """The benchmark's grade of ``agent`` in ``env``, after the recipes' ``before_verify`` hooks."""

@@ -19,6 +19,7 @@ from agentcompass._config import (
     register_secret,
 )
 from agentcompass._config import redact_config as redact
+from agentcompass._integrity import summary_of
 from agentcompass.conversation import CONVERSATION, CONVERSES, MODEL_ROLES
 from agentcompass.errors import AgentCompassError, ConfigError, StorageError, one_line
 from agentcompass.interfaces import (
@@ -181,10 +182,15 @@ class RequestRun:
             recipes=recipes,
             executor=self.executor,
             roles=self.roles,
+            scan_benchmark=self._scan_benchmark(),
         )
         self._apply_limits()
         self._plan_budgets(tasks)
         self._plan(tasks)
+
+    def _scan_benchmark(self) -> str | None:
+        """The benchmark's name for the integrity scan of each attempt (None: ``execution.integrity_scan`` off)."""
+        return str(self.resolved.choices["benchmark"]) if self.cfg.execution.integrity_scan else None
 
     def build(self) -> list[Task]:
         """Build the components and load the tasks; creates nothing on disk (used by dry runs too)."""
@@ -434,7 +440,7 @@ class RequestRun:
             n += 1
         row = task_row(out, attempts, sample)
         self._keep((task.id, sample), row)
-        self.store.writer.later(self._append, (task.id, sample), row)  # after the attempt's result.json
+        self.store.writer.later(self._append, (task.id, sample), row, out)  # after the attempt's result.json
         self.progress_record.changed()
         if self.store.writer.failed is not None and rt.stopped is None:  # its work could not be kept: no more
             rt.stopped = record_write_error(self.store, self.store.writer.failed)
@@ -467,12 +473,16 @@ class RequestRun:
     def _write_run_record(self, status: RunStatus, metrics: RunMetrics | None = None) -> None:
         self.store.write_run_record(self._run_record(status, metrics))
 
-    def _append(self, key: tuple[str, int], row: ResultRow) -> None:
-        """A sample's results.jsonl line, in the store's writer thread after its attempts' files. None after a
-        failed write (the record is incomplete from there: such samples run again on reuse)."""
+    def _append(self, key: tuple[str, int], row: ResultRow, final: AttemptOutcome) -> None:
+        """A sample's results.jsonl line, in the store's writer thread after its attempts' files (its ``final``
+        attempt's integrity verdict, scanned as its result.json was written, included). None after a failed
+        write (the record is incomplete from there: such samples run again on reuse)."""
         if self.store.writer.failed is not None:
             self.unwritten.add(key)
             return
+        if final.integrity is not None:  # a new row (the loop may be reading the rows): no dict changes size
+            row = {**row, "integrity": summary_of(final.integrity)}  # type: ignore[typeddict-item]
+            self.rows[key] = row
         try:
             self.store.append_result(row)
         except BaseException:

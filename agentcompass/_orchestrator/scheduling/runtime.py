@@ -31,6 +31,7 @@ class RequestRuntime:
     services: dict[str, Any] = field(default_factory=dict)  # started request-scoped services, by name
     budgets: list[Any] = field(default_factory=list)  # the request's Budget and the orchestration's (budget.py)
     roles: Any = None  # the request's model roles (roles.ModelRoles): ctx.model_role's clients
+    scan_benchmark: str | None = None  # with execution.integrity_scan: the benchmark's name, each attempt scanned
 
     def admits(self) -> bool:
         """May an attempt that holds its slot start? (False: the request is stopping, or a budget is spent.)"""
