@@ -1,6 +1,7 @@
 """Two checkouts of agentcompass side by side on the same workloads: is a change within a few per cent?
 
-    python -m bench.ab --base REV [--head CHECKOUT] [--rounds 15] [--tasks 1000] [--workloads trivial,help,import]
+    python -m bench.ab --base REV [--head CHECKOUT] [--rounds 16] [--tasks 1000] [--workloads trivial,help,import]
+                       [--override KEY=VALUE ...]
 
 ``--base`` is a git revision (checked out into a temporary worktree, removed at the end) or the path of another
 checkout; ``--head`` is this checkout unless given. Each round runs every workload once on each side, in the order
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from bench.overhead import FRAMEWORK, child, child_env
@@ -53,9 +55,9 @@ def side_env(root: str, data_dir: str) -> dict[str, str]:
     return env
 
 
-def trivial(root: str, env: dict[str, str], tasks: int) -> dict[str, float]:
+def trivial(root: str, env: dict[str, str], tasks: int, overrides: list[str]) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="ac-bench-ab-") as tmp:
-        argv = ["run", "synthetic", "nop", "none", "--env", "memory", f"benchmark.n_tasks={tasks}"]
+        argv = ["run", "synthetic", "nop", "none", "--env", "memory", f"benchmark.n_tasks={tasks}", *overrides]
         argv += ["--task-concurrency", "32", "--progress", "none", "--results-dir", tmp, "--log-level", "WARNING"]
         out = child(FRAMEWORK, argv, root, env)
     return {"trivial run s": out["inner_s"], "trivial CPU s": out["cpu_s"]}
@@ -67,10 +69,16 @@ def wall(root: str, env: dict[str, str], args: list[str]) -> float:
     return time.perf_counter() - t0
 
 
-def one_side(root: str, env: dict[str, str], workloads: list[str], tasks: int) -> dict[str, float]:
+def one_side(
+    root: str,
+    env: dict[str, str],
+    workloads: list[str],
+    tasks: int,
+    overrides: Sequence[str] = (),
+) -> dict[str, float]:
     figures: dict[str, float] = {}
     if "trivial" in workloads:
-        figures.update(trivial(root, env, tasks))
+        figures.update(trivial(root, env, tasks, list(overrides)))
     if "help" in workloads:
         figures["--help s"] = wall(root, env, ["-m", "agentcompass", "--help"])
     if "import" in workloads:
@@ -112,6 +120,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=16, help="an even number: as many rounds of each order")
     ap.add_argument("--tasks", type=int, default=1000)
     ap.add_argument("--workloads", default="trivial,help,import")
+    ap.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a config override for the trivial run on both sides (repeatable), e.g. execution.integrity_scan=false",
+    )
     a = ap.parse_args()
     workloads = a.workloads.split(",")
     scratch = Path(tempfile.mkdtemp(prefix="ac-bench-ab-"))
@@ -120,12 +135,12 @@ def main() -> None:
         envs = {side: side_env(root, str(scratch / f"data-{side}")) for side, root in roots.items()}
         for side, root in roots.items():
             subprocess.run([sys.executable, "-m", "compileall", "-q", "agentcompass"], cwd=root, check=True)
-            one_side(root, envs[side], workloads, a.tasks)  # warm: byte code, the kept composition
+            one_side(root, envs[side], workloads, a.tasks, a.override)  # warm: byte code, the kept composition
         print(f"base {roots['base']} | head {roots['head']}; load at the start {os.getloadavg()[0]:.2f}")
         got: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
         for r in range(a.rounds):
             for side in ("base", "head") if r % 2 == 0 else ("head", "base"):
-                got[side].append(one_side(roots[side], envs[side], workloads, a.tasks))
+                got[side].append(one_side(roots[side], envs[side], workloads, a.tasks, a.override))
         print(f"{a.rounds} rounds, alternating; load at the end {os.getloadavg()[0]:.2f}")
         report(got["base"], got["head"])
     finally:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentcompass._config import RecipeRecord, ResolvedRequest
-from agentcompass._orchestrator.scheduling import Hooks, RecipeHooks
+from agentcompass._orchestrator.scheduling import Hooks
+
+if TYPE_CHECKING:  # the recipe loader is imported only when a recipe is named
+    from agentcompass._config import RecipeRecord, ResolvedRequest
+    from agentcompass._orchestrator.scheduling import RecipeHooks
 
 
 def _recipes(records: dict[str, RecipeRecord], logger: logging.Logger) -> RecipeHooks | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import operator
 import socket
 import traceback
 from dataclasses import dataclass, field, fields
@@ -108,16 +109,19 @@ class AttemptOutcome:
     def record(self) -> JsonObject:
         """The ``result.json`` object (enum members as they are: the file's JSON writes their values). Its
         containers are copies: the outcome may change after its record is queued for writing."""
-        out: dict[str, Any] = {}
-        for name in _WRITTEN:
-            value = getattr(self, name)
-            out[name] = value.copy() if type(value) is dict else value
+        out: dict[str, Any] = dict(zip(_WRITTEN, _written(self), strict=True))
+        for name in _CONTAINERS:
+            value = out[name]
+            if type(value) is dict:
+                out[name] = value.copy()
         if self.integrity is not None:
             out["integrity"] = self.integrity
         return out
 
 
 _WRITTEN = tuple(f.name for f in fields(AttemptOutcome) if f.name != "integrity")
+_written = operator.attrgetter(*_WRITTEN)
+_CONTAINERS = ("rewards", "phases", "usage", "usage_by_role", "agent", "grade", "environment", "node")
 
 
 def agent_to_dict(res: AgentResult) -> AgentRecord:

@@ -43,7 +43,8 @@ class AttemptFrame:
         async with rt.pool.slot(rt.slot_providers):
             if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
                 raise asyncio.CancelledError()
-            rt.attempt_started(self.key, self.live_usage())
+            if rt.budgets:
+                rt.attempt_started(self.key, self.live_usage())
             start = time.monotonic()
             out.queue_s = round(start - queued, 4)
             try:
@@ -52,7 +53,8 @@ class AttemptFrame:
                 self.cancelled(start)
                 raise
             finally:
-                rt.attempt_ended(self.key, self.spent())
+                if rt.budgets:
+                    rt.attempt_ended(self.key, self.spent())
         return out
 
     async def admitted(self, start: float) -> None:

@@ -87,10 +87,12 @@ class Phases:
         self.enter(name)
         start = time.monotonic()
         try:
+            if timeout is None:
+                return await work
             async with asyncio.timeout(timeout):
                 return await work
         finally:
-            self.took(name, start)
+            self.timings[name] = round(time.monotonic() - start, 4)
 
     async def open(self, spec: Any, envs: Environments, slot: str = "agent", phase: str = "env_open") -> Environment:
         """Open an environment into ``envs.<slot>``. Cancelled mid-open, the open still completes (within the

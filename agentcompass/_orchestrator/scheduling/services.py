@@ -75,6 +75,8 @@ class AttemptServices:
 
     @classmethod
     def of(cls, services: Mapping[str, Any], ctx: Any, model: Any, label: str, config: Any) -> AttemptServices:
+        if not services:
+            return _NONE
         made = (s.attempt(ctx, model, label, config) for s in services.values() if isinstance(s, PerAttempt))
         return cls(p for p in made if p is not None)
 
@@ -90,6 +92,8 @@ class AttemptServices:
         for part in self.parts:
             part.close()
 
+
+_NONE = AttemptServices()  # an attempt of a request without services (it has no parts: nothing to close)
 
 ServiceFactory = Callable[["RequestRuntime"], "RequestService | None"]  # None: not needed by this request
 
