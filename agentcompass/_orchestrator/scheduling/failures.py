@@ -62,6 +62,8 @@ class FailureRecord:
     (verification failing after an agent-phase error that was verified anyway, a cancel) is what ``result.json``
     says, as the attempt's end; its log line names the failure it follows, which stays in the log."""
 
+    __slots__ = ("first", "last", "logger", "out", "record")
+
     def __init__(self, out: AttemptOutcome, record: AttemptRecord, logger: logging.Logger) -> None:
         self.out, self.record, self.logger = out, record, logger
         self.first: BaseException | None = None

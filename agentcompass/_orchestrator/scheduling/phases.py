@@ -26,7 +26,7 @@ __all__ = ["AgentPhase", "Ended", "Environments", "Phases", "Verified"]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AgentPhase:
     """The agent phase's result; ``error`` (classified) and ``after_error`` (its policy) when the phase failed and
     the benchmark's policy verifies anyway: a failed agent phase is no checkpoint to resume from."""
@@ -36,7 +36,7 @@ class AgentPhase:
     after_error: AfterError | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verified:
     """The benchmark's grade and the environment it was graded in (None: graded without one)."""
 
@@ -44,14 +44,14 @@ class Verified:
     env_used: Environment | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ended:
     """The agent's processes ended before verification: their command lines, as the environment reports them."""
 
     commands: Any
 
 
-@dataclass
+@dataclass(slots=True)
 class Environments:
     """The attempt's open environments, each closed when the attempt ends however it ends (a cancel mid-open
     included): the agent's (``agent``) and a fresh one for grading (``grading``, FreshGrading)."""
@@ -66,6 +66,8 @@ class Environments:
 
 class Phases:
     """The timed phases of one attempt of ``rt``'s request (task ``task``, context ``ctx``)."""
+
+    __slots__ = ("ctx", "current", "rt", "sample", "task", "timeouts", "timings")
 
     def __init__(
         self, rt: RequestRuntime, task: Task, ctx: AttemptContext, timeouts: AttemptTimeouts, sample: int

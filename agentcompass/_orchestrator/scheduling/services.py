@@ -70,6 +70,8 @@ class PerAttempt(Protocol):
 class AttemptServices:
     """The parts of the request's services in one attempt, in the order the services started."""
 
+    __slots__ = ("parts",)
+
     def __init__(self, parts: Iterable[AttemptService] = ()) -> None:
         self.parts = tuple(parts)
 

@@ -20,7 +20,7 @@ VERIFY_WATCHDOG_MARGIN_S = 120.0
 DEFAULT_VERIFIER_S = 1800.0  # a task without its own verifier limit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttemptTimeouts:
     """One attempt's limits in seconds (None: none). ``agent`` is the task's (as overridden), also
     ``ctx.time_limit_s``; ``verify`` is the watchdog around the benchmark's grading, which keeps the task's
