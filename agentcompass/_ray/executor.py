@@ -33,6 +33,7 @@ from agentcompass._deps import auto_install_scope, require
 from agentcompass._orchestrator.record import (
     AttemptOutcome,
     AttemptRecord,
+    JsonObject,
     agent_to_dict,
     new_outcome,
     work_s,
@@ -324,7 +325,7 @@ class RayExecutor:
         start: float,
         files: Sequence[tuple[str, bytes, bool]] = (),
         writer: Any = None,
-        write_result: Callable[[AttemptRecord, dict[str, Any]], None] | None = None,
+        write_result: Callable[[AttemptRecord, JsonObject], None] | None = None,
     ) -> None:
         """Complete the outcome (phase ``dispatch``: the time in the slot that the attempt did not spend running
         on its node), then write the last files and ``result.json``: queued to the run's ``writer`` when given (as
@@ -407,8 +408,8 @@ def _write_files(folder: Path, files: Sequence[tuple[str, bytes, bool]]) -> None
 def _write_last(
     record: AttemptRecord,
     files: Sequence[tuple[str, bytes, bool]],
-    outcome: dict[str, Any],
-    write_result: Callable[[AttemptRecord, dict[str, Any]], None],
+    outcome: JsonObject,
+    write_result: Callable[[AttemptRecord, JsonObject], None],
 ) -> None:
     _write_files(record.dir, files)
     write_result(record, outcome)

@@ -109,13 +109,13 @@ class AttemptOutcome:
     def record(self) -> JsonObject:
         """The ``result.json`` object (enum members as they are: the file's JSON writes their values). Its
         containers are copies: the outcome may change after its record is queued for writing."""
-        out: dict[str, Any] = dict(zip(_WRITTEN, _written(self), strict=True))
+        out: JsonObject = dict(zip(_WRITTEN, _written(self), strict=True))
         for name in _CONTAINERS:
             value = out[name]
             if type(value) is dict:
                 out[name] = value.copy()
         if self.integrity is not None:
-            out["integrity"] = self.integrity
+            out["integrity"] = self.integrity  # type: ignore[assignment]  # a TypedDict of JSON values
         return out
 
 
