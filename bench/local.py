@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -91,11 +92,14 @@ async def main() -> None:
     args = ap.parse_args()
     root = tempfile.mkdtemp(prefix="ac-bench-local-")
     print(f"cgroup v2 available: {_cgroup.base() is not None}; processes on the machine: {len(os.listdir('/proc'))}")
-    for cgroup in (True, False):
-        provider = LocalProvider(LocalConfig(root_dir=root, cgroup=cgroup), None)
-        label = "cgroup + supervisor" if cgroup and _cgroup.base() else "supervisor only"
-        show(f"one command ({label})", *await execs(provider, args.execs))
-        show(f"open + first command + close ({label})", *await lives(provider, args.envs))
+    try:
+        for cgroup in (True, False):
+            provider = LocalProvider(LocalConfig(root_dir=root, cgroup=cgroup), None)
+            label = "cgroup + supervisor" if cgroup and _cgroup.base() else "supervisor only"
+            show(f"one command ({label})", *await execs(provider, args.execs))
+            show(f"open + first command + close ({label})", *await lives(provider, args.envs))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

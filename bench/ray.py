@@ -46,27 +46,28 @@ def one_run(n: int, sleep: float, conc: int, ray: dict | None) -> tuple[float, l
     from agentcompass import run_evaluation
 
     execution = {"executor": "ray", "ray": ray} if ray else {}
-    c0, t0 = time.process_time(), time.perf_counter()
-    result = run_evaluation(
-        benchmark="synthetic",
-        harness="oracle",
-        model="none",
-        environment="memory",
-        benchmark_params={"n_tasks": n},
-        task_concurrency=conc,
-        progress="none",
-        log_level="WARNING",
-        results_dir=tempfile.mkdtemp(prefix="ac-bench-ray-"),
-        overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", f"+harness.sleep_s={sleep}"],
-        execution_params=execution,
-    )
-    wall, cpu = time.perf_counter() - t0, (time.process_time() - c0) / n
-    assert result["metrics"]["n_samples"] == n and result["metrics"]["n_errors"] == 0, result["metrics"]
-    dispatch = [
-        json.loads(p.read_text())["phases"].get("dispatch", 0.0)
-        for p in Path(result["paths"]["tasks"]).rglob("result.json")
-    ]
-    return wall, dispatch, cpu
+    with tempfile.TemporaryDirectory(prefix="ac-bench-ray-") as results_dir:  # removed after the figures are read
+        c0, t0 = time.process_time(), time.perf_counter()
+        result = run_evaluation(
+            benchmark="synthetic",
+            harness="oracle",
+            model="none",
+            environment="memory",
+            benchmark_params={"n_tasks": n},
+            task_concurrency=conc,
+            progress="none",
+            log_level="WARNING",
+            results_dir=results_dir,
+            overrides=["harness._target_=agentcompass.testing.sleep_harness.SleepHarness", f"+harness.sleep_s={sleep}"],
+            execution_params=execution,
+        )
+        wall, cpu = time.perf_counter() - t0, (time.process_time() - c0) / n
+        assert result["metrics"]["n_samples"] == n and result["metrics"]["n_errors"] == 0, result["metrics"]
+        dispatch = [
+            json.loads(p.read_text())["phases"].get("dispatch", 0.0)
+            for p in Path(result["paths"]["tasks"]).rglob("result.json")
+        ]
+        return wall, dispatch, cpu
 
 
 def _plain_task(sleep: float, item: dict):  # a short attempt's stream: its first phases, then its result
