@@ -337,13 +337,14 @@ class RayExecutor:
         if remote is not None:
             out.phases["dispatch"] = round(max(0.0, now - start - remote), 4)
         out.duration_s = round(now - start, 4)
+        write = write_result or AttemptRecord.write_result  # without it: unscanned
         if writer is None:
             _write_files(record.dir, files)
-            record.write_result(out.record())
+            write(record, out.record())
             return
         for rel, _data, _append in files:
             _target(record.dir, rel)
-        writer.later(_write_last, record, files, out.record(), write_result or AttemptRecord.write_result)
+        writer.later(_write_last, record, files, out.record(), write)
         writer.attempt_took(work_s(out.phases))
 
     # ------------------------------------------------------------------ every node

@@ -61,9 +61,6 @@ class IntegrityRecord(TypedDict, total=False):
     n_flags: int
 
 
-_WRITTEN: tuple[str, ...] = ()  # the fields every result.json holds, in order (set below the class)
-
-
 @dataclass(slots=True)
 class AttemptOutcome:
     """One attempt's outcome, filled in as the attempt goes; written as its ``result.json`` (:meth:`record`).
@@ -109,19 +106,17 @@ class AttemptOutcome:
     def record(self) -> JsonObject:
         """The ``result.json`` object (enum members as they are: the file's JSON writes their values). Its
         containers are copies: the outcome may change after its record is queued for writing."""
-        out: JsonObject = dict(zip(_WRITTEN, _written(self), strict=True))
-        for name in _CONTAINERS:
-            value = out[name]
-            if type(value) is dict:
-                out[name] = value.copy()
+        out: JsonObject = {
+            name: value.copy() if type(value) is dict else value
+            for name, value in zip(_WRITTEN, _written(self), strict=True)
+        }
         if self.integrity is not None:
             out["integrity"] = self.integrity  # type: ignore[assignment]  # a TypedDict of JSON values
         return out
 
 
-_WRITTEN = tuple(f.name for f in fields(AttemptOutcome) if f.name != "integrity")
+_WRITTEN = tuple(f.name for f in fields(AttemptOutcome) if f.name != "integrity")  # every result.json's, in order
 _written = operator.attrgetter(*_WRITTEN)
-_CONTAINERS = ("rewards", "phases", "usage", "usage_by_role", "agent", "grade", "environment", "node")
 
 
 def agent_to_dict(res: AgentResult) -> AgentRecord:

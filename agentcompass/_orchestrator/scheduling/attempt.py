@@ -32,6 +32,7 @@ from agentcompass.interfaces import (
 from ..record import (
     AttemptOutcome,
     AttemptRecord,
+    UsageRecord,
     agent_from_dict,
     agent_to_dict,
     new_outcome,
@@ -111,7 +112,7 @@ class _Attempt(AttemptFrame):
     def live_usage(self) -> Usage | None:
         return self.model.usage if self.model is not None else None
 
-    def spent(self) -> dict[str, Any]:
+    def spent(self) -> UsageRecord:
         return with_roles(self.out.usage, self.out.usage_by_role)
 
     async def _body(self, out: AttemptOutcome) -> None:

@@ -21,7 +21,7 @@ from ..metrics import write_scanned_result
 if TYPE_CHECKING:
     from agentcompass.interfaces import Usage
 
-    from ..record import AttemptOutcome, AttemptRecord, JsonObject
+    from ..record import AttemptOutcome, AttemptRecord, JsonObject, UsageRecord
     from .runtime import RequestRuntime
 
 __all__ = ["AttemptFrame"]
@@ -43,8 +43,7 @@ class AttemptFrame:
         async with rt.pool.slot(rt.slot_providers):
             if not rt.admits():  # the request is stopping, or its budget is spent: this attempt never starts
                 raise asyncio.CancelledError()
-            if rt.budgets:
-                rt.attempt_started(self.key, self.live_usage())
+            rt.attempt_started(self.key, self.live_usage)
             start = time.monotonic()
             out.queue_s = round(start - queued, 4)
             try:
@@ -53,8 +52,7 @@ class AttemptFrame:
                 self.cancelled(start)
                 raise
             finally:
-                if rt.budgets:
-                    rt.attempt_ended(self.key, self.spent())
+                rt.attempt_ended(self.key, self.spent)
         return out
 
     async def admitted(self, start: float) -> None:
@@ -80,6 +78,6 @@ class AttemptFrame:
         if integrity is not None:
             self.out.integrity = integrity
 
-    def spent(self) -> dict[str, Any] | None:
+    def spent(self) -> UsageRecord | None:
         """What the attempt spent in all, once it ended (its ``result.json`` usage)."""
         return self.out.usage or None

@@ -94,7 +94,7 @@ class Phases:
             async with asyncio.timeout(timeout):
                 return await work
         finally:
-            self.timings[name] = round(time.monotonic() - start, 4)
+            self.took(name, start)
 
     async def open(self, spec: Any, envs: Environments, slot: str = "agent", phase: str = "env_open") -> Environment:
         """Open an environment into ``envs.<slot>``. Cancelled mid-open, the open still completes (within the

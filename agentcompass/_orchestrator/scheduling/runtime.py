@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,13 +38,21 @@ class RequestRuntime:
         """May an attempt that holds its slot start? (False: the request is stopping, or a budget is spent.)"""
         return self.stopped is None and all([b.admits() for b in self.budgets])
 
-    def attempt_started(self, key: Any, usage: Any) -> None:
-        for budget in self.budgets:
-            budget.watch(key, usage)
+    def attempt_started(self, key: Any, live_usage: Callable[[], Any]) -> None:
+        """The budgets watch attempt ``key`` (``live_usage()``: its usage while it runs; asked only when a budget
+        watches)."""
+        if self.budgets:
+            usage = live_usage()
+            for budget in self.budgets:
+                budget.watch(key, usage)
 
-    def attempt_ended(self, key: Any, usage: UsageRecord | None) -> None:
-        for budget in self.budgets:
-            budget.finish(key, usage)
+    def attempt_ended(self, key: Any, spent: Callable[[], UsageRecord | None]) -> None:
+        """Attempt ``key`` ended; ``spent()`` (what it spent in all) counts for the budgets, asked only when there
+        are any."""
+        if self.budgets:
+            usage = spent()
+            for budget in self.budgets:
+                budget.finish(key, usage)
 
     @property
     def benchmark(self) -> Benchmark:
