@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -50,7 +51,8 @@ def _body(protocol: str) -> dict[str, Any]:
 
 
 def _server(words: int, latency_ms: float) -> tuple[subprocess.Popen, str]:
-    port_file = Path(tempfile.mkdtemp()) / "port"
+    folder = Path(tempfile.mkdtemp(prefix="bench-gateway-port-"))
+    port_file = folder / "port"
     text = " ".join(f"w{i}" for i in range(words))
     latency = ["--latency-s", str(latency_ms / 1000)] if latency_ms else []
     proc = subprocess.Popen(
@@ -60,11 +62,14 @@ def _server(words: int, latency_ms: float) -> tuple[subprocess.Popen, str]:
         stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 120
-    while not port_file.exists() or not port_file.read_text().strip():
-        if time.monotonic() > deadline or proc.poll() is not None:
-            raise SystemExit("the scripted server did not start")
-        time.sleep(0.1)
-    return proc, f"http://127.0.0.1:{port_file.read_text().strip()}"
+    try:
+        while not port_file.exists() or not port_file.read_text().strip():
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit("the scripted server did not start")
+            time.sleep(0.1)
+        return proc, f"http://127.0.0.1:{port_file.read_text().strip()}"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # ------------------------------------------------------------------------------------------ the load process
@@ -174,6 +179,8 @@ async def _main(args: argparse.Namespace) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        if record is not None:  # the call record's cost is measured; the record itself is not kept
+            shutil.rmtree(record, ignore_errors=True)
     _report(args, rounds, record)
 
 
